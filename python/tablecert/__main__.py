@@ -1,0 +1,5 @@
+"""``python -m tablecert``: the same as the ``tablecert`` command."""
+
+from tablecert.cli import main
+
+main()

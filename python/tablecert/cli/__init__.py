@@ -1,0 +1,25 @@
+"""The ``tablecert`` command line: one module per command group, wiring only.
+
+Data goes to stdout (``--json`` for machines), progress and status to stderr. A handled
+failure prints one line and exits 1; a usage error exits 2.
+"""
+
+from __future__ import annotations
+
+import typer
+
+from tablecert.cli import poker_commands
+from tablecert.cli.common import run_app
+
+app = typer.Typer(
+    name="tablecert",
+    no_args_is_help=True,
+    add_completion=False,
+    help="Certify casino table games against the Macau statutes that govern them.",
+)
+poker_commands.register(app)
+
+
+def main() -> None:
+    """Entry point of the ``tablecert`` script."""
+    run_app(app)

@@ -1,0 +1,37 @@
+"""What every command shares: consoles, JSON output and turning handled errors into exit 1."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+from tablecert.errors import CardError, RulesError, TableCertError
+
+stdout = Console(highlight=False, soft_wrap=True)
+stderr = Console(stderr=True, highlight=False)
+
+JsonOption = Annotated[bool, typer.Option("--json", help="Write machine-readable JSON to stdout.")]
+
+
+def emit_json(data: Any) -> None:
+    """Write JSON to stdout: sorted keys, UTF-8, no float formatting surprises."""
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, sort_keys=True, indent=2) + "\n")
+
+
+def fail(message: str) -> typer.Exit:
+    """Print a handled failure on stderr; raise the returned exception to exit 1."""
+    stderr.print(f"[bold red]error:[/] {message}", markup=True)
+    return typer.Exit(1)
+
+
+def run_app(app: typer.Typer) -> None:
+    """Run the app; handled errors (bad cards, bad rule files, ...) print one line and exit 1."""
+    try:
+        app(standalone_mode=True)
+    except (CardError, RulesError, TableCertError) as exc:
+        stderr.print(f"[bold red]error:[/] {exc}", markup=True)
+        sys.exit(1)

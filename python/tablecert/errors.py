@@ -1,0 +1,14 @@
+"""The exceptions tablecert raises; each message names the offending value, file and line."""
+
+from tablecert._core import CardError, RulesError
+
+
+class TableCertError(Exception):
+    """Base of tablecert's own (non-core) errors: a handled failure the CLI prints in one line."""
+
+
+class RuleFileError(TableCertError, RulesError):
+    """A rule file is missing, malformed or has a bad value; names the file, key and line."""
+
+
+__all__ = ["CardError", "RuleFileError", "RulesError", "TableCertError"]

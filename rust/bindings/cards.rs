@@ -1,0 +1,226 @@
+//! Bindings for cards, the two statute orderings and exhaustive hand enumeration.
+
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use super::{u32_bytes, RulesError};
+use crate::cards::{self, CardError};
+use crate::enumerate;
+use crate::ranking::{self, AceLowStraightSuit, PairSuit};
+use crate::{rank3, rank5};
+
+/// The tie-break rules of one ordering, as the rule files name them.
+#[pyclass(frozen, eq, module = "tablecert._core")]
+#[derive(Clone, PartialEq)]
+pub struct TieBreaks(pub(crate) ranking::TieBreaks);
+
+#[pymethods]
+impl TieBreaks {
+    #[new]
+    #[pyo3(signature = (suit_decides, ace_low_straight_suit = "top-of-sequence", pair_suit = "higher"))]
+    fn new(suit_decides: bool, ace_low_straight_suit: &str, pair_suit: &str) -> PyResult<Self> {
+        let ace_low_straight_suit = match ace_low_straight_suit {
+            "top-of-sequence" => AceLowStraightSuit::TopOfSequence,
+            "ace" => AceLowStraightSuit::Ace,
+            other => {
+                return Err(RulesError::new_err(format!(
+                    "ace_low_straight_suit {other:?}: expected \"top-of-sequence\" or \"ace\""
+                )))
+            }
+        };
+        let pair_suit = match pair_suit {
+            "higher" => PairSuit::Higher,
+            "lower" => PairSuit::Lower,
+            other => {
+                return Err(RulesError::new_err(format!(
+                    "pair_suit {other:?}: expected \"higher\" or \"lower\""
+                )))
+            }
+        };
+        Ok(TieBreaks(ranking::TieBreaks {
+            suit_decides,
+            ace_low_straight_suit,
+            pair_suit,
+        }))
+    }
+
+    #[getter]
+    fn suit_decides(&self) -> bool {
+        self.0.suit_decides
+    }
+
+    #[getter]
+    fn ace_low_straight_suit(&self) -> &'static str {
+        match self.0.ace_low_straight_suit {
+            AceLowStraightSuit::TopOfSequence => "top-of-sequence",
+            AceLowStraightSuit::Ace => "ace",
+        }
+    }
+
+    #[getter]
+    fn pair_suit(&self) -> &'static str {
+        match self.0.pair_suit {
+            PairSuit::Higher => "higher",
+            PairSuit::Lower => "lower",
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "TieBreaks(suit_decides={}, ace_low_straight_suit={:?}, pair_suit={:?})",
+            if self.0.suit_decides { "True" } else { "False" },
+            self.ace_low_straight_suit(),
+            self.pair_suit()
+        )
+    }
+}
+
+/// Parse a hand written as card codes into card ids.
+#[pyfunction]
+fn parse_hand(text: &str) -> PyResult<Vec<u8>> {
+    Ok(cards::parse_hand(text)?)
+}
+
+/// The two-character code of a card id.
+#[pyfunction]
+fn card_code(card: u32) -> PyResult<String> {
+    if card >= 52 {
+        return Err(CardError::OutOfRange(card).into());
+    }
+    Ok(cards::code(card as u8))
+}
+
+fn key_of(hand: &[u8], tb: &ranking::TieBreaks) -> Result<u32, CardError> {
+    match hand.len() {
+        3 => Ok(rank3::key_sorted(&cards::sorted_hand::<3>(hand)?, tb)),
+        5 => Ok(rank5::key_sorted(&cards::sorted_hand::<5>(hand)?, tb)),
+        got => Err(CardError::WrongSize {
+            expected: if got < 4 { 3 } else { 5 },
+            got,
+        }),
+    }
+}
+
+/// The strength key of a 3-card (Q Poker) or 5-card (Caribbean Stud) hand.
+#[pyfunction]
+fn strength_key(hand: Vec<u8>, tie_breaks: &TieBreaks) -> PyResult<u32> {
+    Ok(key_of(&hand, &tie_breaks.0)?)
+}
+
+/// A key's fields: category, five rank fields in comparison order, suit field.
+#[pyfunction]
+fn key_fields(key: u32) -> (u8, [u8; 5], u8) {
+    ranking::fields(key)
+}
+
+/// The category names of the 3- or 5-card ordering, lowest first.
+#[pyfunction]
+fn category_names(hand_size: usize) -> PyResult<Vec<&'static str>> {
+    match hand_size {
+        3 => Ok(rank3::CATEGORY_NAMES.to_vec()),
+        5 => Ok(rank5::CATEGORY_NAMES.to_vec()),
+        got => Err(CardError::WrongSize { expected: 5, got }.into()),
+    }
+}
+
+/// Strength keys of many hands: `cards` holds `hand_size` card ids per hand (any order);
+/// returns little-endian u32 keys. The GIL is released and rows are evaluated on rayon.
+#[pyfunction]
+fn strength_keys<'py>(
+    py: Python<'py>,
+    cards: &Bound<'py, PyBytes>,
+    hand_size: usize,
+    tie_breaks: &TieBreaks,
+) -> PyResult<Bound<'py, PyBytes>> {
+    use rayon::prelude::*;
+    let data = cards.as_bytes();
+    if hand_size != 3 && hand_size != 5 {
+        return Err(CardError::WrongSize {
+            expected: 5,
+            got: hand_size,
+        }
+        .into());
+    }
+    if data.len() % hand_size != 0 {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "card array of {} ids is not a whole number of {hand_size}-card hands",
+            data.len()
+        )));
+    }
+    let tb = tie_breaks.0;
+    let keys: Result<Vec<u32>, (usize, CardError)> = py.allow_threads(|| {
+        data.par_chunks(hand_size)
+            .enumerate()
+            .map(|(row, hand)| key_of(hand, &tb).map_err(|e| (row, e)))
+            .collect()
+    });
+    match keys {
+        Ok(keys) => Ok(u32_bytes(py, &keys)),
+        Err((row, err)) => Err(super::CardError::new_err(format!("hand {row}: {err}"))),
+    }
+}
+
+/// Every hand's strength key in colex order (`C(52, hand_size)` keys), as little-endian u32.
+#[pyfunction]
+fn all_strength_keys<'py>(
+    py: Python<'py>,
+    hand_size: usize,
+    tie_breaks: &TieBreaks,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let tb = tie_breaks.0;
+    let keys = match hand_size {
+        3 => py.allow_threads(|| enumerate::keys3(&tb)),
+        5 => py.allow_threads(|| enumerate::keys5(&tb)),
+        got => return Err(CardError::WrongSize { expected: 5, got }.into()),
+    };
+    Ok(u32_bytes(py, &keys))
+}
+
+/// Exact count of hands in each category (lowest category first), by full enumeration.
+#[pyfunction]
+fn category_counts(py: Python<'_>, hand_size: usize, tie_breaks: &TieBreaks) -> PyResult<Vec<u64>> {
+    let tb = tie_breaks.0;
+    match hand_size {
+        3 => Ok(py.allow_threads(|| {
+            enumerate::category_counts(&enumerate::keys3(&tb), rank3::CATEGORIES)
+        })),
+        5 => Ok(py.allow_threads(|| {
+            enumerate::category_counts(&enumerate::keys5(&tb), rank5::CATEGORIES)
+        })),
+        got => Err(CardError::WrongSize { expected: 5, got }.into()),
+    }
+}
+
+/// The sorted hand at a colex index among all `hand_size`-card hands.
+#[pyfunction]
+fn hand_at(index: u64, hand_size: usize) -> PyResult<Vec<u8>> {
+    if hand_size > 7 || index >= enumerate::choose(52, hand_size) {
+        return Err(pyo3::exceptions::PyIndexError::new_err(format!(
+            "no {hand_size}-card hand at colex index {index}"
+        )));
+    }
+    Ok(enumerate::hand_at(index, hand_size))
+}
+
+/// The colex index of a hand (its cards in any order).
+#[pyfunction]
+fn colex_index(mut hand: Vec<u8>) -> PyResult<u64> {
+    cards::check_distinct(&hand)?;
+    hand.sort_unstable();
+    Ok(enumerate::colex_index(&hand))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<TieBreaks>()?;
+    m.add_function(wrap_pyfunction!(parse_hand, m)?)?;
+    m.add_function(wrap_pyfunction!(card_code, m)?)?;
+    m.add_function(wrap_pyfunction!(strength_key, m)?)?;
+    m.add_function(wrap_pyfunction!(key_fields, m)?)?;
+    m.add_function(wrap_pyfunction!(category_names, m)?)?;
+    m.add_function(wrap_pyfunction!(strength_keys, m)?)?;
+    m.add_function(wrap_pyfunction!(all_strength_keys, m)?)?;
+    m.add_function(wrap_pyfunction!(category_counts, m)?)?;
+    m.add_function(wrap_pyfunction!(hand_at, m)?)?;
+    m.add_function(wrap_pyfunction!(colex_index, m)?)?;
+    Ok(())
+}

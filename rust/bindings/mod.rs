@@ -1,0 +1,50 @@
+//! The only place that knows `PyO3`: thin wrappers that validate input, release the GIL around
+//! heavy work and map core errors to the Python exceptions below.
+
+// pyo3 0.22's #[pyfunction] expansion converts PyErr into PyErr; newer clippy flags that.
+// Arguments extracted from Python are owned values even where only borrowed.
+#![allow(clippy::useless_conversion, clippy::needless_pass_by_value)]
+
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+mod cards;
+
+pyo3::create_exception!(
+    _core,
+    CardError,
+    pyo3::exceptions::PyValueError,
+    "A card code, hand or card array is invalid; the message names the bad value."
+);
+pyo3::create_exception!(
+    _core,
+    RulesError,
+    pyo3::exceptions::PyValueError,
+    "A rule option passed to the core is not one it knows."
+);
+
+impl From<crate::cards::CardError> for PyErr {
+    fn from(err: crate::cards::CardError) -> PyErr {
+        CardError::new_err(err.to_string())
+    }
+}
+
+/// Little-endian bytes of a `u32` table, for `numpy.frombuffer(..., "<u4")`.
+pub(crate) fn u32_bytes<'py>(py: Python<'py>, values: &[u32]) -> Bound<'py, PyBytes> {
+    PyBytes::new_bound_with(py, values.len() * 4, |buf| {
+        for (chunk, v) in buf.chunks_exact_mut(4).zip(values) {
+            chunk.copy_from_slice(&v.to_le_bytes());
+        }
+        Ok(())
+    })
+    .expect("writing into a fresh bytes object cannot fail")
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("CardError", m.py().get_type_bound::<CardError>())?;
+    m.add("RulesError", m.py().get_type_bound::<RulesError>())?;
+    cards::register(m)?;
+    Ok(())
+}

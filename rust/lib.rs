@@ -1,0 +1,11 @@
+//! tablecert's exact core: statute hand orderings, exhaustive enumeration and the hot loops of
+//! every analysis. Nothing outside `bindings/` knows about Python.
+
+pub mod cards;
+pub mod enumerate;
+pub mod rank3;
+pub mod rank5;
+pub mod ranking;
+
+#[cfg(feature = "python")]
+mod bindings;

@@ -1,0 +1,115 @@
+//! The Caribbean Stud 5-card ordering (Art. 4, Art. 8 of the Caribbean Stud statute).
+//!
+//! Categories, high to low: royal flush (its own class), straight flush (K-high highest,
+//! 5-high lowest), four of a kind, full house, flush, straight, three of a kind, two pair,
+//! one pair, high card. Cards that "never count" (quads' fifth card, trips' two others) are
+//! left out of the key. Ties are decided by ranks, then by suit: of the highest card, or of
+//! the (higher) pair.
+
+use crate::cards::{rank, suit};
+use crate::ranking::{pack, AceLowStraightSuit, PairSuit, TieBreaks};
+
+pub const HIGH_CARD: u8 = 0;
+pub const ONE_PAIR: u8 = 1;
+pub const TWO_PAIR: u8 = 2;
+pub const THREE_OF_A_KIND: u8 = 3;
+pub const STRAIGHT: u8 = 4;
+pub const FLUSH: u8 = 5;
+pub const FULL_HOUSE: u8 = 6;
+pub const FOUR_OF_A_KIND: u8 = 7;
+pub const STRAIGHT_FLUSH: u8 = 8;
+pub const ROYAL_FLUSH: u8 = 9;
+pub const CATEGORIES: usize = 10;
+pub const CATEGORY_NAMES: [&str; CATEGORIES] = [
+    "high card",
+    "one pair",
+    "two pair",
+    "three of a kind",
+    "straight",
+    "flush",
+    "full house",
+    "four of a kind",
+    "straight flush",
+    "royal flush",
+];
+
+/// The suit of the pair whose two cards sit at `lo` and `lo + 1` of a sorted hand.
+#[inline]
+fn pair_suit(c: &[u8; 5], lo: usize, tb: &TieBreaks) -> u32 {
+    tb.suit(match tb.pair_suit {
+        PairSuit::Higher => suit(c[lo + 1]),
+        PairSuit::Lower => suit(c[lo]),
+    })
+}
+
+/// The strength key of a 5-card hand whose cards are sorted by id (ascending).
+#[inline]
+#[must_use]
+pub fn key_sorted(c: &[u8; 5], tb: &TieBreaks) -> u32 {
+    let r = [rank(c[0]), rank(c[1]), rank(c[2]), rank(c[3]), rank(c[4])];
+    let pattern = u8::from(r[0] == r[1])
+        | u8::from(r[1] == r[2]) << 1
+        | u8::from(r[2] == r[3]) << 2
+        | u8::from(r[3] == r[4]) << 3;
+    match pattern {
+        0 => unpaired(c, &r, tb),
+        // One pair at positions (p, p+1); kickers high to low.
+        0b0001 => pack(ONE_PAIR, &[r[0], r[4], r[3], r[2]], pair_suit(c, 0, tb)),
+        0b0010 => pack(ONE_PAIR, &[r[1], r[4], r[3], r[0]], pair_suit(c, 1, tb)),
+        0b0100 => pack(ONE_PAIR, &[r[2], r[4], r[1], r[0]], pair_suit(c, 2, tb)),
+        0b1000 => pack(ONE_PAIR, &[r[3], r[2], r[1], r[0]], pair_suit(c, 3, tb)),
+        // Two pair: higher pair, lower pair, kicker; suit of the higher pair.
+        0b0101 => pack(TWO_PAIR, &[r[2], r[0], r[4]], pair_suit(c, 2, tb)),
+        0b1001 => pack(TWO_PAIR, &[r[3], r[0], r[2]], pair_suit(c, 3, tb)),
+        0b1010 => pack(TWO_PAIR, &[r[3], r[1], r[0]], pair_suit(c, 3, tb)),
+        // Three of a kind: the other two cards never count.
+        0b0011 => pack(THREE_OF_A_KIND, &[r[0]], 0),
+        0b0110 => pack(THREE_OF_A_KIND, &[r[1]], 0),
+        0b1100 => pack(THREE_OF_A_KIND, &[r[2]], 0),
+        // Full house: rank of the three (then of the pair, which one deck makes moot).
+        0b1011 => pack(FULL_HOUSE, &[r[0], r[3]], 0),
+        0b1101 => pack(FULL_HOUSE, &[r[2], r[0]], 0),
+        // Four of a kind: the fifth card never counts.
+        0b0111 => pack(FOUR_OF_A_KIND, &[r[0]], 0),
+        0b1110 => pack(FOUR_OF_A_KIND, &[r[1]], 0),
+        _ => unreachable!("five cards of one rank in a single deck"),
+    }
+}
+
+/// Five distinct ranks: straight flush, flush, straight or high card.
+#[inline]
+fn unpaired(c: &[u8; 5], r: &[u8; 5], tb: &TieBreaks) -> u32 {
+    let s0 = suit(c[0]);
+    let flush = s0 == suit(c[1]) && s0 == suit(c[2]) && s0 == suit(c[3]) && s0 == suit(c[4]);
+    let straight = if r[4] - r[0] == 4 {
+        Some((r[4], suit(c[4])))
+    } else if r[3] == 3 && r[4] == 12 {
+        // 5-4-3-2-A: the ace counts low, the 5 is the top (Art. 4(3)).
+        let s = match tb.ace_low_straight_suit {
+            AceLowStraightSuit::TopOfSequence => suit(c[3]),
+            AceLowStraightSuit::Ace => suit(c[4]),
+        };
+        Some((3, s))
+    } else {
+        None
+    };
+    match (straight, flush) {
+        (Some((12, s)), true) => pack(ROYAL_FLUSH, &[], tb.suit(s)),
+        (Some((top, s)), true) => pack(STRAIGHT_FLUSH, &[top], tb.suit(s)),
+        (Some((top, s)), false) => pack(STRAIGHT, &[top], tb.suit(s)),
+        (None, true) => pack(FLUSH, &[r[4], r[3], r[2], r[1], r[0]], tb.suit(s0)),
+        (None, false) => pack(
+            HIGH_CARD,
+            &[r[4], r[3], r[2], r[1], r[0]],
+            tb.suit(suit(c[4])),
+        ),
+    }
+}
+
+/// The strength key of any 5 distinct cards.
+#[must_use]
+pub fn key(cards: [u8; 5], tb: &TieBreaks) -> u32 {
+    let mut c = cards;
+    c.sort_unstable();
+    key_sorted(&c, tb)
+}

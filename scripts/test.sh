@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The whole test suite: set-up, formatting and lint (Rust and Python), type checks (mypy and
+# the stub check against the compiled core), Rust tests, Python tests.
+# Extra arguments go to pytest (e.g. scripts/test.sh -k ordering).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+bash scripts/bootstrap.sh
+export PATH="$root/.venv/bin:$PATH"
+
+step() { printf '\n== %s\n' "$*" >&2; }
+step "rustfmt";  cargo fmt --check
+step "clippy";   cargo clippy --release --quiet --all-targets --features python -- -D warnings
+step "cargo test"; cargo test --release --quiet
+step "ruff";     ruff check python tests benches && ruff format --check python tests benches
+step "mypy";     mypy
+step "stubtest"; python -m mypy.stubtest tablecert._core --concise --allowlist scripts/stubtest-allowlist.txt
+step "pytest";   python -m pytest "$@"
