@@ -1,6 +1,6 @@
 """The exceptions tablecert raises; each message names the offending value, file and line."""
 
-from tablecert._core import CardError, RulesError
+from tablecert._core import CardError, RulesError, TileError
 
 
 class TableCertError(Exception):
@@ -11,4 +11,4 @@ class RuleFileError(TableCertError, RulesError):
     """A rule file is missing, malformed or has a bad value; names the file, key and line."""
 
 
-__all__ = ["CardError", "RuleFileError", "RulesError", "TableCertError"]
+__all__ = ["CardError", "RuleFileError", "RulesError", "TableCertError", "TileError"]

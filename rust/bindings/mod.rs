@@ -9,12 +9,19 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 mod cards;
+mod mahjong;
 
 pyo3::create_exception!(
     _core,
     CardError,
     pyo3::exceptions::PyValueError,
     "A card code, hand or card array is invalid; the message names the bad value."
+);
+pyo3::create_exception!(
+    _core,
+    TileError,
+    pyo3::exceptions::PyValueError,
+    "A mahjong tile code or tile multiset is invalid; the message names the bad value."
 );
 pyo3::create_exception!(
     _core,
@@ -44,7 +51,9 @@ pub(crate) fn u32_bytes<'py>(py: Python<'py>, values: &[u32]) -> Bound<'py, PyBy
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("CardError", m.py().get_type_bound::<CardError>())?;
+    m.add("TileError", m.py().get_type_bound::<TileError>())?;
     m.add("RulesError", m.py().get_type_bound::<RulesError>())?;
     cards::register(m)?;
+    mahjong::register(m)?;
     Ok(())
 }

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from tablecert.errors import CardError, RulesError, TableCertError
+from tablecert.errors import CardError, RulesError, TableCertError, TileError
 
 stdout = Console(highlight=False, soft_wrap=True)
 stderr = Console(stderr=True, highlight=False)
@@ -32,6 +32,6 @@ def run_app(app: typer.Typer) -> None:
     """Run the app; handled errors (bad cards, bad rule files, ...) print one line and exit 1."""
     try:
         app(standalone_mode=True)
-    except (CardError, RulesError, TableCertError) as exc:
+    except (CardError, RulesError, TableCertError, TileError) as exc:
         stderr.print(f"[bold red]error:[/] {exc}", markup=True)
         sys.exit(1)
