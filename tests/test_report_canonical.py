@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 from fractions import Fraction
 
@@ -58,3 +59,17 @@ def test_decimal_text_rounds_exactly() -> None:
 def test_decimal_text_within_half_unit(value: Fraction, places: int) -> None:
     text = decimal_text(value, places)
     assert abs(Fraction(text) - value) <= Fraction(1, 2 * 10**places)
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@given(_json)
+def test_canonical_form_is_a_fixed_point(value: object) -> None:
+    once = canonical_bytes(value)
+    assert canonical_bytes(json.loads(once)) == once
+    assert json.loads(canonical_pretty(value)) == json.loads(once)

@@ -54,8 +54,9 @@ def test_main_plan_verdicts_and_articles(main_run: Certification) -> None:
     assert report["summary"] == {"requirements": 12, "pass": 12, "fail": 0, "inconclusive": 0}
     by_game: dict[str, set[str]] = {}
     for r in report["requirements"]:
-        by_game.setdefault(r["requirement"].split(".")[0], set()).add(r["article"])
+        by_game.setdefault(r["requirement"].split(".")[1], set()).add(r["article"])
     assert by_game == {"q-poker": {"第八條"}, "caribbean-stud": {"第八条"}}
+    assert report["requirements"][0]["requirement"] == "hand-categories.q-poker.macau.complete"
     sections = {s["id"]: s for s in report["sections"]}
     cs = sections["hand-categories/caribbean-stud/caribbean-stud.macau"]["data"]
     assert cs["hands"] == 2_598_960
@@ -167,7 +168,7 @@ def test_a_wrong_table_fails_each_verdict() -> None:
         CategoryRow("high card", "第八條(六)", 16439),  # one hand lost
     )
     table = CategoryTable("q-poker", "t", "0" * 64, 22_100, rows)
-    complete, rarity, closed = _verdicts(table, "q-poker", "第八條")
+    complete, rarity, closed = _verdicts(table, "hand-categories.q-poker.macau", "第八條")
     assert (complete.outcome, rarity.outcome, closed.outcome) == ("fail", "fail", "fail")
     assert complete.detail == "the categories hold 22,099 hands"
     assert rarity.detail == "straight flush (52) is not rarer than three of a kind (48)"

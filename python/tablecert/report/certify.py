@@ -142,6 +142,10 @@ def build_report(
                 }
             )
     requirements = [{"section": s.id, **v.as_json()} for s in sections for v in s.verdicts]
+    ids = [r["requirement"] for r in requirements]
+    repeated = {r["requirement"] for r in requirements if ids.count(r["requirement"]) > 1}
+    if repeated:
+        raise ReportError(f"requirement id(s) reported twice: {', '.join(sorted(repeated))}")
     outcomes = [r["verdict"] for r in requirements]
     report = {
         "format": dsse.PREDICATE_TYPE,

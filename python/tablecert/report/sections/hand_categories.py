@@ -68,7 +68,7 @@ def hand_categories_section(entry: PlanEntry, context: Context) -> Section:
         id=f"hand-categories/{game}/{rules.path.stem}",
         title=f"{tab.title}: hand categories ({rules.path.name})",
         data=_data(tab, rules.variant),
-        verdicts=_verdicts(tab, game, article),
+        verdicts=_verdicts(tab, f"hand-categories.{rules.path.stem}", article),
         html=_html(tab, article),
     )
 
@@ -94,12 +94,12 @@ def _data(tab: CategoryTable, variant: str) -> dict[str, object]:
     }
 
 
-def _verdicts(tab: CategoryTable, game: str, article: str) -> tuple[Verdict, ...]:
-    k = GAMES[game]
+def _verdicts(tab: CategoryTable, prefix: str, article: str) -> tuple[Verdict, ...]:
+    k = GAMES[tab.game]
     counts = [r.count for r in tab.rows]  # best category first
     total = sum(counts)
     complete = Verdict(
-        f"{game}.hand-categories.complete",
+        f"{prefix}.complete",
         article,
         f"every one of the C(52, {k}) = {comb(52, k):,} hands falls in exactly one category",
         "pass" if total == comb(52, k) == tab.total else "fail",
@@ -111,7 +111,7 @@ def _verdicts(tab: CategoryTable, game: str, article: str) -> tuple[Verdict, ...
         if hi.count >= lo.count
     ]
     rarity = Verdict(
-        f"{game}.hand-categories.rarity",
+        f"{prefix}.rarity",
         article,
         "each category the statute ranks higher is strictly rarer than the one below it",
         "fail" if inversions else "pass",
@@ -124,7 +124,7 @@ def _verdicts(tab: CategoryTable, game: str, article: str) -> tuple[Verdict, ...
         if expected.get(r.category) != r.count
     ]
     closed = Verdict(
-        f"{game}.hand-categories.closed-form",
+        f"{prefix}.closed-form",
         article,
         "the enumerated count of every category equals its closed-form combinatorial count",
         "fail" if differ or len(expected) != len(tab.rows) else "pass",
