@@ -76,8 +76,9 @@ def test_certify_sign_verify_round_trip(tmp_path: Path) -> None:
     envelope = out / "report.intoto.dsse.json"
 
     verify = ["verify", str(envelope), "--pubkey", f"{tester}.pub"]
-    ok = runner.invoke(app, verify)
+    ok = runner.invoke(app, [*verify, "--report", str(out / "report.json")])
     assert ok.exit_code == 0, ok.output
+    assert f"{out / 'report.json'} is exactly the signed report" in ok.stdout
     assert "VALID: 1 signature(s)" in ok.stdout
     assert "certified: Q Poker orderings" in ok.stdout
     assert "verdict: PASS" in ok.stdout

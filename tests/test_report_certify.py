@@ -106,6 +106,20 @@ def test_envelope_carries_the_report_and_every_input(main_run: Certification) ->
     ]
 
 
+def test_report_json_checked_against_the_predicate(main_run: Certification, tmp_path: Path) -> None:
+    key = [load_public_key(main_run.signer_public_key)]
+    assert dsse.verify_file(main_run.envelope, key, report=main_run.report).valid
+    edited = tmp_path / "report.json"
+    edited.write_bytes(main_run.report.read_bytes().replace(b'"pass"', b'"fail"', 1))
+    result = dsse.verify_file(main_run.envelope, key, report=edited)
+    assert result.reasons == (
+        f"{edited} is not the signed report (its content differs from the predicate)",
+    )
+    edited.write_text(json.dumps(main_run.data), encoding="utf-8")
+    result = dsse.verify_file(main_run.envelope, key, report=edited)
+    assert result.reasons == (f"{edited} holds the signed report but not in canonical form",)
+
+
 def test_determinism(tmp_path: Path) -> None:
     """Same inputs and version: byte-identical report.json apart from the two timestamps."""
     a = certify(MAIN_PLAN, Ed25519PrivateKey.generate(), tmp_path / "a")

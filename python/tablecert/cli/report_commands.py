@@ -148,7 +148,20 @@ def verify(
     more_inputs: Annotated[
         list[Path] | None,
         typer.Argument(
-            exists=True, dir_okay=False, show_default=False, help="More input files to check."
+            exists=True,
+            dir_okay=False,
+            show_default=False,
+            metavar="[FILE]...",
+            help="More input files to check (so --inputs A B C works).",
+        ),
+    ] = None,
+    report: Annotated[
+        Path | None,
+        typer.Option(
+            "--report",
+            exists=True,
+            dir_okay=False,
+            help="A report.json to check against the signed report, byte for byte.",
         ),
     ] = None,
     json_out: JsonOption = False,
@@ -159,7 +172,7 @@ def verify(
     except SigningError as exc:
         raise typer.BadParameter(str(exc), param_hint="--pubkey") from exc
     files = [*(inputs or []), *(more_inputs or [])]
-    result = dsse.verify_file(envelope, keys, files)
+    result = dsse.verify_file(envelope, keys, files, report)
     if json_out:
         emit_json(
             {
@@ -174,12 +187,12 @@ def verify(
             }
         )
     else:
-        _print_verification(result)
+        _print_verification(result, report)
     if not result.valid:
         raise typer.Exit(1)
 
 
-def _print_verification(result: dsse.Verification) -> None:
+def _print_verification(result: dsse.Verification, report_file: Path | None) -> None:
     if not result.valid:
         stdout.print("INVALID")
         for reason in result.reasons:
@@ -198,6 +211,8 @@ def _print_verification(result: dsse.Verification) -> None:
         f"  by tablecert {tool.get('version', '?')} (core {tool.get('core_version', '?')}), "
         f"{report.get('started_at', '?')} to {report.get('finished_at', '?')}"
     )
+    if report_file is not None:
+        stdout.print(f"  {report_file} is exactly the signed report")
     for section in report.get("sections", []):
         stdout.print(f"  section {section.get('id')}: {str(section.get('verdict')).upper()}")
     stdout.print(f"inputs ({len(result.statement['subject'])}):")

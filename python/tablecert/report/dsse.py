@@ -25,7 +25,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from tablecert.errors import EnvelopeError
-from tablecert.report.canonical import canonical_bytes
+from tablecert.report.canonical import canonical_bytes, canonical_pretty
 from tablecert.report.signing import key_id
 
 PAYLOAD_TYPE = "application/vnd.in-toto+json"
@@ -216,8 +216,10 @@ def verify_envelope(
     envelope: Envelope,
     public_keys: Sequence[Ed25519PublicKey],
     inputs: Sequence[Path] = (),
+    report: Path | None = None,
 ) -> Verification:
-    """Check every signature, the payload type, the statement and the given input files."""
+    """Check every signature, the payload type, the statement, the given input files and
+    (if given) that a report.json is exactly the signed predicate."""
     reasons: list[str] = []
     if not public_keys:
         reasons.append("no public key given")
@@ -248,18 +250,40 @@ def verify_envelope(
     if stmt is not None:
         checks = tuple(check_inputs(stmt, inputs))
         reasons.extend(c.problem for c in checks if not c.matches)
+        if report is not None:
+            reasons.extend(check_report(stmt, report))
     return Verification(tuple(reasons), tuple(signers), stmt if not reasons else None, checks)
 
 
 def verify_file(
-    path: Path, public_keys: Sequence[Ed25519PublicKey], inputs: Sequence[Path] = ()
+    path: Path,
+    public_keys: Sequence[Ed25519PublicKey],
+    inputs: Sequence[Path] = (),
+    report: Path | None = None,
 ) -> Verification:
     """Verify an envelope file; a malformed file is an invalid verification, not a crash."""
     try:
         envelope = read_envelope(path)
     except EnvelopeError as exc:
         return Verification((str(exc),), (), None, ())
-    return verify_envelope(envelope, public_keys, inputs)
+    return verify_envelope(envelope, public_keys, inputs, report)
+
+
+def check_report(stmt: Mapping[str, Any], report: Path) -> list[str]:
+    """Problems if ``report`` is not byte for byte the signed predicate (as certify writes it)."""
+    try:
+        data = report.read_bytes()
+    except OSError as exc:
+        return [f"{report}: cannot read: {exc.strerror}"]
+    if data == canonical_pretty(stmt.get("predicate")):
+        return []
+    try:
+        same = json.loads(data.decode("utf-8")) == stmt.get("predicate")
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        same = False
+    if same:
+        return [f"{report} holds the signed report but not in canonical form"]
+    return [f"{report} is not the signed report (its content differs from the predicate)"]
 
 
 def _verifies(key: Ed25519PublicKey, sig: bytes, message: bytes) -> bool:
