@@ -29,7 +29,7 @@ from tablecert.report.html import render_report
 from tablecert.report.plan import Plan, PlanEntry, load_plan
 from tablecert.report.registry import Context, Outcome, Section, overall
 from tablecert.report.signing import key_id, public_pem
-from tablecert.rules import load_rules
+from tablecert.rules import RULES_DIR, load_rules
 
 REPORT_JSON = "report.json"
 ENVELOPE_JSON = "report.intoto.dsse.json"
@@ -93,10 +93,23 @@ def run_sections(plan: Plan, progress: Progress | None = None) -> list[Section]:
 
 
 def _input_names(paths: list[Path]) -> dict[Path, str]:
-    """Each input named by its path relative to the inputs' common folder (POSIX form)."""
+    """Each input named by its path relative to the inputs' common folder (POSIX form).
+
+    Rule files bundled with tablecert, used from a plan elsewhere, are named
+    ``bundled/<path under fixtures/>`` so that the lab's own files keep short names.
+    """
     resolved = sorted({p.resolve() for p in paths})
-    root = Path(os.path.commonpath([p.parent for p in resolved]))
-    return {p: p.relative_to(root).as_posix() for p in resolved}
+    fixtures = RULES_DIR.parent.resolve()
+    own = [p for p in resolved if not p.is_relative_to(fixtures)] or resolved
+    root = Path(os.path.commonpath([p.parent for p in own]))
+    return {
+        p: (
+            p.relative_to(root).as_posix()
+            if p.is_relative_to(root)
+            else f"bundled/{p.relative_to(fixtures).as_posix()}"
+        )
+        for p in resolved
+    }
 
 
 def build_report(
