@@ -83,7 +83,11 @@ def test_certify_sign_verify_round_trip(tmp_path: Path) -> None:
     assert "certified: Q Poker orderings" in ok.stdout
     assert "verdict: PASS" in ok.stdout
 
-    signed = runner.invoke(app, ["sign", str(envelope), "--key", str(reviewer)], env=PASS_ENV)
+    sign = ["sign", str(envelope), "--key", str(reviewer)]
+    refused = runner.invoke(app, [*sign, "--pubkey", f"{reviewer}.pub"], env=PASS_ENV)
+    assert refused.exit_code == 1  # the tester's signature does not verify with this key
+    assert "not co-signing: signature 1" in str(refused.exception)
+    signed = runner.invoke(app, [*sign, "--pubkey", f"{tester}.pub"], env=PASS_ENV)
     assert signed.exit_code == 0, signed.output
     assert "signatures now: 2" in signed.stdout
     both = runner.invoke(app, [*verify, "--pubkey", f"{reviewer}.pub", "--json"])

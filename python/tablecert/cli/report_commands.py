@@ -10,7 +10,7 @@ import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
-from tablecert.errors import SigningError
+from tablecert.errors import EnvelopeError, SigningError
 from tablecert.report import dsse
 from tablecert.report.certify import certify as run_certify
 from tablecert.report.certify import ephemeral_key
@@ -115,10 +115,27 @@ def sign(
         Path, typer.Argument(exists=True, dir_okay=False, help="A DSSE envelope to co-sign.")
     ],
     key: Annotated[Path, typer.Option("--key", exists=True, dir_okay=False, help="Private key.")],
+    pubkey: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--pubkey",
+            exists=True,
+            dir_okay=False,
+            help="Verify the existing signatures with these public keys before co-signing.",
+        ),
+    ] = None,
 ) -> None:
     """Add a signature (e.g. the reviewer's) to a signed certification envelope."""
     current = dsse.read_envelope(envelope)
     stmt = dsse.parse_statement(current.payload)
+    if pubkey:
+        try:
+            keys = [load_public_key(p) for p in pubkey]
+        except SigningError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--pubkey") from exc
+        check = dsse.verify_envelope(current, keys)
+        if not check.valid:
+            raise EnvelopeError(f"{envelope}: not co-signing: {'; '.join(check.reasons)}")
     updated = current.signed(load_private_key(key, _passphrase(confirm=False)))
     tmp = envelope.with_name(envelope.name + ".tmp")
     tmp.write_bytes(updated.to_bytes())
