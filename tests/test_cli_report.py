@@ -8,9 +8,10 @@ import stat
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
+
 from tablecert.cli import app
 from tablecert.errors import SigningError
-from typer.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "fixtures" / "rules"

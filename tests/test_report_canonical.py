@@ -9,6 +9,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from tablecert.errors import ReportError
 from tablecert.report.canonical import canonical_bytes, canonical_pretty, decimal_text, plain
 

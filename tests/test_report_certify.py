@@ -11,6 +11,7 @@ from typing import Any
 import jsonschema
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 from tablecert.hand_tables import CategoryRow, CategoryTable
 from tablecert.report import dsse
 from tablecert.report.certify import Certification, certify

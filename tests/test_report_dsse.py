@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 from tablecert.errors import EnvelopeError
 from tablecert.report import dsse
 from tablecert.report.signing import key_id

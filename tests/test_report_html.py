@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 from tablecert.report.certify import Certification, certify
 from tablecert.report.html import Markup, bar_chart, esc, table
-
 from tests import browser
 
 ROOT = Path(__file__).resolve().parents[1]

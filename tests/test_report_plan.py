@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from tablecert.errors import PlanError
 from tablecert.report.plan import load_plan
 from tablecert.rules import RULES_DIR

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from typer.testing import CliRunner
+
 from tablecert.cli import app
 from tablecert.errors import ReportError
 from tablecert.report import dsse
@@ -24,7 +26,6 @@ from tablecert.report.registry import (
     register_section,
 )
 from tablecert.report.signing import load_public_key
-from typer.testing import CliRunner
 
 KIND = "test-log-count"
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives import serialization
+
 from tablecert.errors import SigningError
 from tablecert.report.signing import generate_key_pair, load_private_key, load_public_key
 
