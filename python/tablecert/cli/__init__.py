@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from tablecert.cli import poker_commands, report_commands
+from tablecert.cli import crosscheck_commands, poker_commands, report_commands
 from tablecert.cli.common import run_app
 
 app = typer.Typer(
@@ -19,6 +19,7 @@ app = typer.Typer(
 )
 poker_commands.register(app)
 report_commands.register(app)
+crosscheck_commands.register(app)
 
 
 def main() -> None:
