@@ -1,0 +1,106 @@
+"""What the game analyses share: exact rule values, return-table rows and the on-disk cache."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from tablecert import _core
+from tablecert.errors import TableCertError
+from tablecert.rules import RuleFile
+
+RANK_CODES = "23456789TJQKA"
+
+
+class AnalysisError(TableCertError):
+    """An analysis cannot be run as asked (e.g. an option outside the statute's range)."""
+
+
+def rational(rules: RuleFile, dotted: str) -> Fraction:
+    """A rule value as an exact fraction: an integer or a string such as ``"3/2"``."""
+    value = rules.value_of(dotted, (int, str))
+    try:
+        return Fraction(value)
+    except (ValueError, ZeroDivisionError):
+        raise rules.error(
+            dotted, f"expected an integer or a fraction like '3/2', got {value!r}"
+        ) from None
+
+
+def qualifier_ranks(rules: RuleFile, dotted: str) -> list[int]:
+    """The dealer's minimum high-card ranks (``["A", "K"]``) as rank indices (2 = 0 .. A = 12)."""
+    value = rules.value_of(dotted, list)
+    codes = [str(v).upper().replace("10", "T") for v in value]
+    if not codes or any(len(c) != 1 or c not in RANK_CODES for c in codes):
+        raise rules.error(dotted, f"expected a list of ranks like ['A', 'K'], got {value!r}")
+    return [RANK_CODES.index(c) for c in codes]
+
+
+def per_category(rules: RuleFile, table: str, categories: Sequence[str]) -> tuple[Fraction, ...]:
+    """One exact value per category (lowest category first) from a rule table."""
+    return tuple(rational(rules, f"{table}.{name.replace(' ', '-')}") for name in categories)
+
+
+def common_denominator(values: Sequence[Fraction]) -> int:
+    return math.lcm(*(v.denominator for v in values))
+
+
+def decimal(value: Fraction, places: int = 6) -> str:
+    """A fraction rounded half-up for display (never used in a computation)."""
+    scaled = value * 10**places
+    rounded = math.floor(scaled + Fraction(1, 2))
+    sign = "-" if rounded < 0 else ""
+    digits = str(abs(rounded)).rjust(places + 1, "0")
+    return f"{sign}{digits[:-places]}.{digits[-places:]}"
+
+
+def fraction_json(value: Fraction) -> dict[str, Any]:
+    return {"exact": f"{value.numerator}/{value.denominator}", "decimal": decimal(value, 9)}
+
+
+@dataclass(frozen=True)
+class OutcomeRow:
+    """One line of a return table: an event, what it pays, how often, its share of the return."""
+
+    event: str
+    article: str
+    value: Fraction
+    count: int
+    total: int
+
+    @property
+    def probability(self) -> Fraction:
+        return Fraction(self.count, self.total)
+
+    @property
+    def contribution(self) -> Fraction:
+        return self.probability * self.value
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "event": self.event,
+            "article": self.article,
+            "value": fraction_json(self.value),
+            "count": self.count,
+            "probability": fraction_json(self.probability),
+            "return": fraction_json(self.contribution),
+        }
+
+
+def cache_dir() -> Path:
+    """Where analyses are cached: ``$TABLECERT_CACHE`` or ``~/.cache/tablecert``."""
+    root = os.environ.get("TABLECERT_CACHE")
+    return Path(root) if root else Path.home() / ".cache" / "tablecert"
+
+
+def cache_key(kind: str, rules: RuleFile, extra: Any = None) -> str:
+    """Key a cached result by the rule file's content, the core's version and the parameters."""
+    text = json.dumps([kind, rules.sha256, _core.__version__, extra], sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
