@@ -139,9 +139,36 @@ fn caribbean_analyze<'py>(
     Ok((rows, bits))
 }
 
+/// Caribbean Stud, one situation by direct enumeration of its 163,185 dealer completions:
+/// (not qualifying, won, tied, lost, equal ranks, won on suit).
+#[pyfunction]
+fn caribbean_situation(
+    py: Python<'_>,
+    tie_breaks: &TieBreaks,
+    qualifier_ranks: Vec<u8>,
+    hand: Vec<u8>,
+    upcard: u8,
+) -> PyResult<[u64; 6]> {
+    check_ranks(&qualifier_ranks)?;
+    let mut all = hand.clone();
+    all.push(upcard);
+    crate::cards::check_distinct(&all)?;
+    let hand: [u8; 5] = crate::cards::sorted_hand::<5>(&hand)?;
+    let tb = tie_breaks.0;
+    Ok(py.allow_threads(|| {
+        caribbean::situation(
+            &tb,
+            caribbean::qualifier_key(&qualifier_ranks),
+            &hand,
+            upcard,
+        )
+    }))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Progress>()?;
     m.add_function(wrap_pyfunction!(q_poker_hand_counts, m)?)?;
     m.add_function(wrap_pyfunction!(caribbean_analyze, m)?)?;
+    m.add_function(wrap_pyfunction!(caribbean_situation, m)?)?;
     Ok(())
 }

@@ -239,9 +239,109 @@ fn analyze_lanes(
     (totals, decisions)
 }
 
+/// One situation by direct enumeration of its 163,185 dealer completions (an independent path
+/// for checking the sweep and for explaining a single decision): not qualifying, player wins,
+/// push, dealer wins, equal-rank showdowns, and of those won on suit. `hand` must hold five
+/// distinct cards and not the upcard.
+#[must_use]
+pub fn situation(tie_breaks: &TieBreaks, qualifier: u32, hand: &[u8; 5], upcard: u8) -> [u64; 6] {
+    let tb = TieBreaks {
+        suit_decides: true,
+        ..*tie_breaks
+    };
+    let mut sorted = *hand;
+    sorted.sort_unstable();
+    let player = crate::rank5::key_sorted(&sorted, &tb);
+    let held = hand.iter().fold(1u64 << upcard, |m, &c| m | 1 << c);
+    let rest: Vec<u8> = (0..DECK_SIZE as u8)
+        .filter(|c| held & (1 << c) == 0)
+        .collect();
+    let mut out = [0u64; 6];
+    let n = rest.len();
+    for a in 0..n {
+        for b in a + 1..n {
+            for c in b + 1..n {
+                for d in c + 1..n {
+                    let mut dealer = [rest[a], rest[b], rest[c], rest[d], upcard];
+                    dealer.sort_unstable();
+                    let key = crate::rank5::key_sorted(&dealer, &tb);
+                    let (ro_d, ro_p) = (showdown_ranks(key), showdown_ranks(player));
+                    if ro_d < qualifier {
+                        out[0] += 1;
+                        continue;
+                    }
+                    let equal = ro_d == ro_p;
+                    out[4] += u64::from(equal);
+                    let wins = if tie_breaks.suit_decides || !equal {
+                        key < player
+                    } else {
+                        false
+                    };
+                    if equal && key < player {
+                        out[5] += 1;
+                    }
+                    if wins {
+                        out[1] += 1;
+                    } else if equal && !tie_breaks.suit_decides {
+                        out[2] += 1;
+                    } else {
+                        out[3] += 1;
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+#[inline]
+fn showdown_ranks(key: u32) -> u32 {
+    crate::games::showdown::ranks_only(key)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The sweep's per-upcard counts equal direct enumeration (`situation`) on sample hands.
+    #[test]
+    fn sweep_matches_direct_enumeration() {
+        let tb = TieBreaks::STATUTE;
+        let keys = keys5(&tb);
+        let hands = all_hands::<5>();
+        let order = key_order(&keys);
+        let qualifier = qualifier_key(&[12, 11]);
+        let picks = [0usize, 1_000_003, 2_000_029, 2_598_959, 1_712_345];
+        sweep(
+            &hands,
+            &keys,
+            &order,
+            qualifier,
+            4,
+            Lanes::Cards { start: 44, end: 52 },
+            |i, hand, c| {
+                if !picks.contains(&i) {
+                    return;
+                }
+                for lane in 0..8 {
+                    let u = 44 + lane as u8;
+                    if hand.contains(&u) {
+                        continue;
+                    }
+                    let d = situation(&tb, qualifier, hand, u);
+                    assert_eq!(i64::from(c.not_qualifying[lane]), d[0] as i64);
+                    if c.qualifies {
+                        let won = c.below_statute[lane] - c.not_qualifying[lane];
+                        assert_eq!(i64::from(won), d[1] as i64, "hand {i} upcard {u}");
+                        let equal = c.below_or_equal[lane] - c.below[lane];
+                        assert_eq!(i64::from(equal), d[4] as i64);
+                    } else {
+                        assert_eq!(d[1], 0);
+                    }
+                }
+            },
+        );
+    }
 
     /// Standard rules (ties push, 1-2-3-4-5-7-20-50-100, dealer qualifies with A-K): the
     /// outcome counts Wizard of Odds publishes (wizardofodds.com/games/caribbean-stud-poker/,

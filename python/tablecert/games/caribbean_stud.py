@@ -150,6 +150,29 @@ class CurvePoint:
     method: str  # "same decisions" (proved unchanged) or "full analysis"
 
 
+@dataclass(frozen=True)
+class Situation:
+    """One player hand against one upcard: the exact split of its 163,185 dealer completions
+    (by direct enumeration), the values of raising and folding, and the table's decision."""
+
+    hand: str
+    upcard: str
+    category: str
+    not_qualifying: int
+    won: int
+    tied: int
+    lost: int
+    equal_ranks: int
+    won_on_suit: int
+    raise_value: Fraction
+    fold_value: Fraction
+    table_raises: bool
+
+    @property
+    def best(self) -> str:
+        return "raise" if self.raise_value > self.fold_value else "fold"
+
+
 @dataclass(frozen=True, eq=False)
 class CaribbeanAnalysis:
     """The full par sheet of one Caribbean Stud rule file."""
@@ -292,6 +315,36 @@ class CaribbeanAnalysis:
         index = _core.colex_index(cards)
         bits = int.from_bytes(self.decisions[8 * index : 8 * index + 8], "little")
         return bool(bits >> up & 1)
+
+    def situation(self, hand: str | list[int], upcard: str | int) -> Situation:
+        """Explain one decision: enumerate the situation's dealer completions directly."""
+        order = ordering("caribbean-stud", self._rules)
+        cards = sorted(parse_hand(hand, 5))
+        up = parse_hand([upcard] if isinstance(upcard, int) else upcard, 1)[0]
+        if up in cards:
+            raise AnalysisError(f"the upcard {_core.card_code(up)} is in the player's hand")
+        nq, won, tied, lost, equal, suit = _core.caribbean_situation(
+            order.tie_breaks, qualifier_ranks(order.rules, "play.dealer_qualifier"), cards, up
+        )
+        cat = _core.key_fields(_core.strength_key(cards, order.tie_breaks))[0]
+        p = self.payouts
+        value = (nq * p.not_qualifying + won * p.win[cat] + tied * p.tie + lost * p.loss) / (
+            COMPLETIONS
+        )
+        return Situation(
+            format_hand(cards),
+            _core.card_code(up),
+            order.categories[cat],
+            nq,
+            won,
+            tied,
+            lost,
+            equal,
+            suit,
+            Fraction(value),
+            p.fold,
+            self.raises(cards, up),
+        )
 
     def strategy_summary(self) -> list[str]:
         """A compact, human-readable statement of the optimal strategy."""
