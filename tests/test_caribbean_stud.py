@@ -12,7 +12,7 @@ from tablecert.games import caribbean_stud
 from tablecert.games.common import AnalysisError
 
 from tests.games_support import caribbean
-from tests.reference import game_reference
+from tests.reference import game_reference, poker_reference
 
 
 def test_standard_rules_reproduce_wizard_of_odds() -> None:
@@ -84,7 +84,7 @@ def test_fast_path_agrees_with_plain_enumeration(rules: str, hand: str, upcard: 
 def test_decision_table_agrees_with_direct_enumeration_on_random_situations() -> None:
     a = caribbean("caribbean-stud.macau")
     rng = random.Random(7)
-    deck = game_reference.ref.DECK
+    deck = poker_reference.DECK
     # A-K high hands are the only ones whose decision depends on the cards.
     checked = 0
     while checked < 25:
@@ -109,7 +109,7 @@ def test_royal_option_curve() -> None:
     # Each step of the royal payout moves the edge by 2 * P(player wins with a royal).
     royal_wins = next(r for r in a.rows if r.event == "player wins with royal flush").count
     assert edges[0] - edges[1] == Fraction(2 * royal_wins, caribbean_stud.DEALS)
-    with pytest.raises(AnalysisError, match="outside the statute's 50..100"):
+    with pytest.raises(AnalysisError, match=r"outside the statute's 50\.\.100"):
         caribbean_stud.analyze("caribbean-stud.macau", royal=120)
 
 

@@ -11,7 +11,7 @@ from tablecert.errors import RuleFileError
 from tablecert.games import q_poker
 from tablecert.rules import RULES_DIR
 
-from tests.reference import game_reference
+from tests.reference import game_reference, poker_reference
 
 STANDARD = q_poker.analyze("q-poker.standard")
 STATUTE = q_poker.analyze("q-poker.macau")
@@ -80,7 +80,8 @@ def test_suit_tie_breaks() -> None:
     # Standard rules push exactly the showdowns the statute decides by suit.
     assert STANDARD.play.suit_decided == 0
     pushed = play.house_edge_if_suit_ties_pushed
-    assert pushed is not None and pushed != play.house_edge
+    assert pushed is not None
+    assert pushed != play.house_edge
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -88,7 +89,7 @@ def test_fast_path_agrees_with_plain_enumeration(seed: int) -> None:
     """A random sample of player hands: reference counts over all 18,424 dealer hands give
     exactly the value the core's sweep gives, under both orderings."""
     rng = random.Random(seed)
-    deck = game_reference.ref.DECK
+    deck = poker_reference.DECK
     for _ in range(3):
         hand = rng.sample(deck, 3)
         for analysis, suits, values in (
@@ -110,9 +111,8 @@ def test_fast_path_agrees_with_plain_enumeration(seed: int) -> None:
 def _win_value(analysis: q_poker.QPokerAnalysis, category: str) -> Fraction:
     if analysis is STANDARD:
         return Fraction(2)
-    return {"straight flush": 3, "three of a kind": 2, "straight": Fraction(3, 2)}.get(
-        category, Fraction(1)
-    )
+    pays = {"straight flush": Fraction(3), "three of a kind": Fraction(2)}
+    return pays.get(category, Fraction(3, 2) if category == "straight" else Fraction(1))
 
 
 def _bonus(analysis: q_poker.QPokerAnalysis, category: str) -> Fraction:

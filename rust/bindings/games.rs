@@ -61,10 +61,9 @@ fn q_poker_hand_counts<'py>(
 type CategoryRow = (u64, u64, u64, u64, u64, u64, u64, u64, u64, i64);
 
 /// Caribbean Stud: optimal raise/fold for every (player hand, upcard). Payouts are numerators
-/// over one common denominator. Returns one row per player category (lowest first):
-/// (situations, raised, indifferent, not_qualifying, won, tied, lost, equal_ranks,
-/// won_on_suit, min_margin_at_floor), and the decision table (LE u64 per hand, bit u = raise
-/// against upcard u).
+/// over one common denominator. Returns one row per player category (lowest first) with the
+/// fields of `caribbean::CategoryTotals` in order, and the decision table (LE u64 per hand,
+/// bit `u` = raise against upcard `u`).
 #[pyfunction]
 #[pyo3(signature = (tie_breaks, qualifier_ranks, fold, not_qualifying, win, tie, loss, win_floor, chunks = 0, progress = None))]
 #[allow(clippy::too_many_arguments)]

@@ -18,6 +18,7 @@ use crate::ranking::{category, pack, TieBreaks};
 
 /// Dealer completions of one situation (player hand + upcard): C(46, 4).
 pub const DEALER_COMPLETIONS: u64 = 163_185;
+const COMPLETIONS_I64: i64 = 163_185;
 /// Upcards a player hand can face: 52 - 5.
 pub const UPCARDS: u64 = 47;
 
@@ -170,7 +171,7 @@ fn analyze_lanes(
 ) -> ([CategoryTotals; CATEGORIES], Vec<u64>) {
     let mut totals = [CategoryTotals::default(); CATEGORIES];
     let mut decisions = vec![0u64; hands.len()];
-    let total = DEALER_COMPLETIONS as i64;
+    let total = COMPLETIONS_I64;
     let fold = pay.fold * total;
     let mut visited = 0u64;
     sweep(
@@ -329,12 +330,12 @@ mod tests {
                         continue;
                     }
                     let d = situation(&tb, qualifier, hand, u);
-                    assert_eq!(i64::from(c.not_qualifying[lane]), d[0] as i64);
+                    assert_eq!(u64::try_from(c.not_qualifying[lane]).unwrap(), d[0]);
                     if c.qualifies {
                         let won = c.below_statute[lane] - c.not_qualifying[lane];
-                        assert_eq!(i64::from(won), d[1] as i64, "hand {i} upcard {u}");
+                        assert_eq!(u64::try_from(won).unwrap(), d[1], "hand {i} upcard {u}");
                         let equal = c.below_or_equal[lane] - c.below[lane];
-                        assert_eq!(i64::from(equal), d[4] as i64);
+                        assert_eq!(u64::try_from(equal).unwrap(), d[4]);
                     } else {
                         assert_eq!(d[1], 0);
                     }

@@ -282,7 +282,13 @@ class CaribbeanAnalysis:
             for m in maxima
         )
 
-    def _point(self, value: Fraction, new: Payouts, **override: Fraction) -> CurvePoint:
+    def _point(
+        self,
+        value: Fraction,
+        new: Payouts,
+        royal: Fraction | None = None,
+        cap: Fraction | None = None,
+    ) -> CurvePoint:
         """Exact house edge under changed payouts: from the same decisions when the change is
         proved not to move any decision, else by a full analysis."""
         old, now = self.payouts.win, new.win
@@ -302,7 +308,7 @@ class CaribbeanAnalysis:
             edge = self.house_edge - delta
             risk = edge / (1 + new.raise_multiple * self.raise_probability)
             return CurvePoint(value, edge, risk, "same decisions")
-        other = analyze(self._rules, **override)
+        other = analyze(self._rules, royal=royal, cap=cap)
         return CurvePoint(value, other.house_edge, other.element_of_risk, "full analysis")
 
     # --- the strategy ------------------------------------------------------------------
