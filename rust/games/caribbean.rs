@@ -12,9 +12,10 @@ use rayon::prelude::*;
 
 use crate::cards::DECK_SIZE;
 use crate::enumerate::keys5;
-use crate::games::showdown::{all_hands, key_order, sweep, Lanes};
-use crate::rank5::{CATEGORIES, HIGH_CARD};
-use crate::ranking::{category, pack, TieBreaks};
+pub use crate::games::showdown::qualifier_key;
+use crate::games::showdown::{statute_tables, sweep, Lanes};
+use crate::rank5::CATEGORIES;
+use crate::ranking::{category, TieBreaks};
 
 /// Dealer completions of one situation (player hand + upcard): C(46, 4).
 pub const DEALER_COMPLETIONS: u64 = 163_185;
@@ -101,12 +102,6 @@ pub struct Analysis {
     pub decisions: Vec<u64>,
 }
 
-/// The lowest rank-only key that qualifies: a high card with these top ranks (A-K: [12, 11]).
-#[must_use]
-pub fn qualifier_key(top_ranks: &[u8]) -> u32 {
-    pack(HIGH_CARD, top_ranks, 0)
-}
-
 /// Analyse every situation. `tie_breaks.suit_decides` chooses the statute (suits decide every
 /// showdown) or standard rules (equal ranks push). `progress` counts finished player hands
 /// (summed over the lane chunks, so it ends at `2,598,960 * chunks`).
@@ -118,13 +113,7 @@ pub fn analyze(
     chunks: usize,
     progress: Option<&AtomicU64>,
 ) -> Analysis {
-    let tb = TieBreaks {
-        suit_decides: true,
-        ..*tie_breaks
-    };
-    let keys = keys5(&tb);
-    let hands = all_hands::<5>();
-    let order = key_order(&keys);
+    let (keys, hands, order) = statute_tables::<5>(tie_breaks, keys5);
     let chunks = chunks.clamp(1, DECK_SIZE);
     let bounds: Vec<(usize, usize)> = (0..chunks)
         .map(|c| (c * DECK_SIZE / chunks, (c + 1) * DECK_SIZE / chunks))
@@ -308,9 +297,7 @@ mod tests {
     #[test]
     fn sweep_matches_direct_enumeration() {
         let tb = TieBreaks::STATUTE;
-        let keys = keys5(&tb);
-        let hands = all_hands::<5>();
-        let order = key_order(&keys);
+        let (keys, hands, order) = statute_tables::<5>(&tb, keys5);
         let qualifier = qualifier_key(&[12, 11]);
         let picks = [0usize, 1_000_003, 2_000_029, 2_598_959, 1_712_345];
         sweep(

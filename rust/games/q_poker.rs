@@ -3,9 +3,9 @@
 //! payouts turn these counts into exact values (in Python); no payout lives here.
 
 use crate::enumerate::keys3;
-use crate::games::showdown::{all_hands, key_order, sweep, Lanes};
-use crate::rank3::HIGH_CARD;
-use crate::ranking::{pack, TieBreaks};
+pub use crate::games::showdown::qualifier_key;
+use crate::games::showdown::{statute_tables, sweep, Lanes};
+use crate::ranking::TieBreaks;
 
 /// Dealer hands a player hand can meet: C(49, 3).
 pub const DEALER_HANDS: u32 = 18_424;
@@ -23,24 +23,12 @@ pub struct HandCounts {
     pub won_on_suit: u32,
 }
 
-/// The lowest rank-only key that qualifies: a high card with these top ranks (0 = 2 .. 12 = A).
-#[must_use]
-pub fn qualifier_key(top_ranks: &[u8]) -> u32 {
-    pack(HIGH_CARD, top_ranks, 0)
-}
-
 /// Showdown counts of every player hand, in colex order. `tie_breaks` gives the statute's
 /// suit readings; suits are always resolved here, and `equal_ranks` / `won_on_suit` let the
 /// caller apply either ordering.
 #[must_use]
 pub fn hand_counts(tie_breaks: &TieBreaks, qualifier: u32) -> Vec<HandCounts> {
-    let tb = TieBreaks {
-        suit_decides: true,
-        ..*tie_breaks
-    };
-    let keys = keys3(&tb);
-    let hands = all_hands::<3>();
-    let order = key_order(&keys);
+    let (keys, hands, order) = statute_tables::<3>(tie_breaks, keys3);
     let mut out = vec![HandCounts::default(); hands.len()];
     sweep(
         &hands,

@@ -12,12 +12,21 @@
 
 use crate::cards::DECK_SIZE;
 use crate::enumerate::choose;
+use crate::ranking::TieBreaks;
 
 /// The statute key with its suit field cleared: the standard rank-only comparison.
 #[inline]
 #[must_use]
 pub const fn ranks_only(key: u32) -> u32 {
     key & !3
+}
+
+/// The lowest rank-only key with which the dealer qualifies: a high card with these top ranks
+/// (0 = 2 .. 12 = A; Q-high is `[10]`, A-K is `[12, 11]`). High card is category 0 in both
+/// orderings.
+#[must_use]
+pub fn qualifier_key(top_ranks: &[u8]) -> u32 {
+    crate::ranking::pack(0, top_ranks, 0)
 }
 
 /// Every `k`-card hand as sorted card ids, in colex order (the order of `enumerate::keys3/5`).
@@ -253,6 +262,22 @@ pub fn sweep<const K: usize, F>(
     }
 }
 
+/// The sweep's inputs for `k`-card hands: statute keys with suits always resolved (callers
+/// apply rank-only rules from the counts), every hand in colex order, and the key order.
+#[must_use]
+pub fn statute_tables<const K: usize>(
+    tie_breaks: &TieBreaks,
+    keys_of: fn(&TieBreaks) -> Vec<u32>,
+) -> (Vec<u32>, Vec<[u8; K]>, Vec<u32>) {
+    let tb = TieBreaks {
+        suit_decides: true,
+        ..*tie_breaks
+    };
+    let keys = keys_of(&tb);
+    let order = key_order(&keys);
+    (keys, all_hands::<K>(), order)
+}
+
 /// Colex indices of all hands sorted by key (ties by index, so the order is deterministic).
 #[must_use]
 pub fn key_order(keys: &[u32]) -> Vec<u32> {
@@ -265,7 +290,6 @@ pub fn key_order(keys: &[u32]) -> Vec<u32> {
 mod tests {
     use super::*;
     use crate::enumerate::{colex_index, keys3};
-    use crate::ranking::TieBreaks;
 
     #[test]
     fn all_hands_are_in_colex_order() {

@@ -25,9 +25,11 @@ from tablecert import _core
 from tablecert.games.common import (
     AnalysisError,
     OutcomeRow,
+    ParSheet,
     cache_dir,
     cache_key,
     common_denominator,
+    expected_value,
     fraction_json,
     per_category,
     qualifier_ranks,
@@ -174,13 +176,9 @@ class Situation:
 
 
 @dataclass(frozen=True, eq=False)
-class CaribbeanAnalysis:
+class CaribbeanAnalysis(ParSheet):
     """The full par sheet of one Caribbean Stud rule file."""
 
-    title: str
-    rules_path: str
-    rules_sha256: str
-    suit_decides: bool
     payouts: Payouts
     categories: tuple[CategoryLine, ...]
     progressive: Progressive
@@ -224,7 +222,7 @@ class CaribbeanAnalysis:
 
     @property
     def expected_value(self) -> Fraction:
-        return sum((r.contribution for r in self.rows), Fraction(0))
+        return expected_value(self.rows)
 
     @property
     def house_edge(self) -> Fraction:
@@ -425,11 +423,7 @@ class CaribbeanAnalysis:
 
     def as_json(self) -> dict[str, Any]:
         return {
-            "game": "caribbean-stud",
-            "title": self.title,
-            "rules": self.rules_path,
-            "rules_sha256": self.rules_sha256,
-            "ordering": "statute" if self.suit_decides else "rank-only",
+            **self.header_json("caribbean-stud"),
             "deals": DEALS,
             "house_edge": fraction_json(self.house_edge),
             "element_of_risk": fraction_json(self.element_of_risk),

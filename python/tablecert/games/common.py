@@ -6,7 +6,7 @@ import hashlib
 import json
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -91,6 +91,30 @@ class OutcomeRow:
             "count": self.count,
             "probability": fraction_json(self.probability),
             "return": fraction_json(self.contribution),
+        }
+
+
+def expected_value(rows: Iterable[OutcomeRow]) -> Fraction:
+    """The exact expected value of a return table: the sum of its rows' contributions."""
+    return sum((r.contribution for r in rows), Fraction(0))
+
+
+@dataclass(frozen=True, eq=False)
+class ParSheet:
+    """What every analysis result names: the rule file it came from and its ordering."""
+
+    title: str
+    rules_path: str
+    rules_sha256: str
+    suit_decides: bool
+
+    def header_json(self, game: str) -> dict[str, Any]:
+        return {
+            "game": game,
+            "title": self.title,
+            "rules": self.rules_path,
+            "rules_sha256": self.rules_sha256,
+            "ordering": "statute" if self.suit_decides else "rank-only",
         }
 
 

@@ -21,7 +21,9 @@ from tablecert import _core
 from tablecert.games.common import (
     AnalysisError,
     OutcomeRow,
+    ParSheet,
     common_denominator,
+    expected_value,
     fraction_json,
     per_category,
     qualifier_ranks,
@@ -43,7 +45,7 @@ class PairPlus:
 
     @property
     def expected_value(self) -> Fraction:
-        return sum((r.contribution for r in self.rows), Fraction(0))
+        return expected_value(self.rows)
 
     @property
     def house_edge(self) -> Fraction:
@@ -102,7 +104,7 @@ class PlayBet:
 
     @property
     def expected_value(self) -> Fraction:
-        return sum((r.contribution for r in self.rows), Fraction(0))
+        return expected_value(self.rows)
 
     @property
     def house_edge(self) -> Fraction:
@@ -152,13 +154,9 @@ class HandValue:
 
 
 @dataclass(frozen=True, eq=False)
-class QPokerAnalysis:
+class QPokerAnalysis(ParSheet):
     """The full par sheet of one Q Poker rule file."""
 
-    title: str
-    rules_path: str
-    rules_sha256: str
-    suit_decides: bool
     pair_plus: PairPlus
     play: PlayBet
     _follow_numerators: _Array
@@ -180,11 +178,7 @@ class QPokerAnalysis:
 
     def as_json(self) -> dict[str, Any]:
         return {
-            "game": "q-poker",
-            "title": self.title,
-            "rules": self.rules_path,
-            "rules_sha256": self.rules_sha256,
-            "ordering": "statute" if self.suit_decides else "rank-only",
+            **self.header_json("q-poker"),
             "pair_plus": self.pair_plus.as_json(),
             "play": self.play.as_json(),
         }
