@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+import time
 from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 import pytest
+from tablecert import _core
 from tablecert.games import caribbean_stud
 from tablecert.games.common import AnalysisError
 
@@ -183,3 +185,36 @@ def test_strategy_export(tmp_path: Path) -> None:
     assert lines[0] == "hand,raise_against"
     hand, ups = lines[1].split(",")
     assert all(a.raises(hand, u) for u in ups.split())
+
+
+def test_progress_reports_from_a_worker_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The core runs in a worker thread while the caller's callback sees the counter."""
+    canned = caribbean("caribbean-stud.standard")
+    rows: list[tuple[int, ...]] = [
+        (
+            c.situations,
+            c.raised,
+            c.indifferent,
+            c.not_qualifying,
+            c.won,
+            c.tied,
+            c.lost,
+            c.equal_ranks,
+            c.won_on_suit,
+            c.min_margin_at_floor,
+        )
+        for c in canned.categories
+    ]
+
+    def slow_core(*args: object) -> tuple[list[tuple[int, ...]], bytes]:
+        time.sleep(0.35)
+        return rows, canned.decisions
+
+    monkeypatch.setattr(_core, "caribbean_analyze", slow_core)
+    seen: list[tuple[int, int]] = []
+    again = caribbean_stud.analyze(
+        "caribbean-stud.standard", use_cache=False, progress=lambda d, t: seen.append((d, t))
+    )
+    assert len(seen) >= 3
+    assert seen[-1] == (seen[-1][1], 2 * 2_598_960)
+    assert again.as_json() == canned.as_json()

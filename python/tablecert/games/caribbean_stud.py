@@ -367,7 +367,7 @@ class CaribbeanAnalysis(ParSheet):
         return lines
 
     def _high_card_lines(self) -> list[str]:
-        masks = np.frombuffer(self.decisions, dtype="<u8")
+        masks = np.frombuffer(self.decisions, dtype="<u8").astype(np.uint64)
         some = np.flatnonzero(masks != 0)
         keys = np.frombuffer(
             _core.all_strength_keys(5, _core.TieBreaks(suit_decides=False)), dtype="<u4"
@@ -376,10 +376,28 @@ class CaribbeanAnalysis(ParSheet):
         if not len(high):
             return []
         weakest = int(high[np.argmin(keys[high])])
-        return [
+        lines = [
             f"weakest high-card hand ever raised: {format_hand(_core.hand_at(weakest, 5))}",
             f"high-card hands raised against some upcard: {len(high):,}",
         ]
+        # A-K high: how often raising is right when the upcard pairs one of the player's ranks.
+        ak = np.flatnonzero(
+            ((keys >> 22) == 0) & (((keys >> 18) & 0xF) == 12) & (((keys >> 14) & 0xF) == 11)
+        )
+        cards = np.array([_core.hand_at(int(i), 5) for i in ak], dtype=np.int64)
+        held = np.zeros((len(ak), 52), dtype=bool)
+        np.put_along_axis(held, cards, True, axis=1)
+        ranks_held = held.reshape(len(ak), 13, 4).any(axis=2)
+        raise_bits = ((masks[ak][:, None] >> np.arange(52, dtype=np.uint64)) & 1).astype(bool)
+        matches = np.repeat(ranks_held, 4, axis=1) & ~held
+        open_ = ~held
+        for label, where in (
+            ("pairs one of your ranks", matches),
+            ("pairs none of your ranks", open_ & ~matches),
+        ):
+            share = Fraction(int((raise_bits & where).sum()), int(where.sum()))
+            lines.append(f"A-K high, upcard {label}: raise in {float(share):.2%} of situations")
+        return lines
 
     def export_strategy(self, directory: str | Path) -> list[Path]:
         """Write the strategy: a summary, the full decision table (binary) and the hands whose

@@ -9,6 +9,7 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -124,7 +125,16 @@ def cache_dir() -> Path:
     return Path(root) if root else Path.home() / ".cache" / "tablecert"
 
 
+@cache
+def core_build() -> str:
+    """The core's version and the SHA-256 of its compiled library: a rebuilt core never reads
+    answers cached by another build."""
+    library = Path(_core.__file__ or "")
+    digest = hashlib.sha256(library.read_bytes()).hexdigest() if library.is_file() else ""
+    return f"{_core.__version__}+{digest}"
+
+
 def cache_key(kind: str, rules: RuleFile, extra: Any = None) -> str:
-    """Key a cached result by the rule file's content, the core's version and the parameters."""
-    text = json.dumps([kind, rules.sha256, _core.__version__, extra], sort_keys=True)
+    """Key a cached result by the rule file's content, the core's build and the parameters."""
+    text = json.dumps([kind, rules.sha256, core_build(), extra], sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
