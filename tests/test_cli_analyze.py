@@ -63,3 +63,23 @@ def test_royal_outside_the_statute_is_one_line_exit_1() -> None:
     assert proc.stderr.strip().splitlines() == [
         "error: royal payout 120 is outside the statute's 50..100"
     ]
+
+
+def test_q_poker_export_has_every_hand(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["analyze", "q-poker", "--export-strategy", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    lines = (tmp_path / "q-poker-decisions.csv").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 1 + 22_100
+    assert lines[1] == "2h 2c 2d,three of a kind,57721/36848,-1/2,follow"
+    assert sum(line.endswith(",follow") for line in lines) == 14_906
+
+
+def test_caribbean_cap_curve_in_json() -> None:
+    caribbean("caribbean-stud.macau")  # fills the cache the CLI reads
+    result = runner.invoke(app, ["analyze", "caribbean-stud", "--json", "--cap-curve", "0,40"])
+    assert result.exit_code == 0, result.output
+    curve = json.loads(result.stdout)["cap_curve"]
+    assert [p["maximum_payout"] for p in curve] == ["0", "40"]
+    assert curve[1]["house_edge"]["decimal"] > curve[0]["house_edge"]["decimal"]
+    bad = runner.invoke(app, ["analyze", "caribbean-stud", "--cap-curve", "x"])
+    assert bad.exit_code == 2

@@ -13,13 +13,16 @@ from rich.table import Table
 
 from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
 from tablecert.games import caribbean_stud, q_poker
-from tablecert.games.common import OutcomeRow, decimal
+from tablecert.games.common import OutcomeRow, decimal, fraction_json
 
 RulesOption = Annotated[
     str | None,
     typer.Option("--rules", help="Rule file path or bundled name (default: the Macau statute)."),
 ]
 
+ExportOption = Annotated[
+    Path | None, typer.Option("--export-strategy", help="Write the strategy files here.")
+]
 app = typer.Typer(no_args_is_help=True, help="Exact par sheets: every bet's return, optimal play.")
 
 
@@ -51,9 +54,15 @@ def _return_table(title: str, rows: Iterable[OutcomeRow]) -> Table:
 
 
 @app.command("q-poker")
-def analyze_q_poker(rules: RulesOption = None, json_out: JsonOption = False) -> None:
+def analyze_q_poker(
+    rules: RulesOption = None,
+    json_out: JsonOption = False,
+    export_strategy: ExportOption = None,
+) -> None:
     """Q Poker: 多寶 (Pair Plus) and the bet against the dealer, with the optimal strategy."""
     result = q_poker.analyze(rules)
+    if export_strategy is not None:
+        stderr.print(f"wrote {result.export_strategy(export_strategy)}")
     if json_out:
         emit_json(result.as_json())
         return
@@ -87,12 +96,17 @@ def analyze_caribbean(
         int | None, typer.Option(help="Royal payout (50..100) instead of the file's.")
     ] = None,
     cap: Annotated[int | None, typer.Option(help="Per-round maximum payout (0 = none).")] = None,
-    export_strategy: Annotated[
-        Path | None, typer.Option("--export-strategy", help="Write the strategy files here.")
+    export_strategy: ExportOption = None,
+    cap_curve: Annotated[
+        str | None,
+        typer.Option(
+            "--cap-curve", help="Comma-separated maximum payouts to evaluate, e.g. 0,50,100."
+        ),
     ] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Compute afresh.")] = False,
 ) -> None:
     """Caribbean Stud: ante/raise with the dealer's upcard, options and the progressive."""
+    cap_values = _cap_values(cap_curve)
     with Progress(
         TextColumn("analysing 2,598,960 x 47 situations"),
         BarColumn(),
@@ -111,8 +125,19 @@ def analyze_caribbean(
     if export_strategy is not None:
         for path in result.export_strategy(export_strategy):
             stderr.print(f"wrote {path}")
+    caps = result.cap_curve(cap_values)
     if json_out:
-        emit_json(result.as_json())
+        data = result.as_json()
+        if caps:
+            data["cap_curve"] = [
+                {
+                    "maximum_payout": str(p.value),
+                    "house_edge": fraction_json(p.house_edge),
+                    "method": p.method,
+                }
+                for p in caps
+            ]
+        emit_json(data)
         return
     stdout.print(f"[bold]{result.title}[/] ({result.rules_path})")
     stdout.print(_return_table("ante/raise, optimal strategy with the upcard", result.rows))
@@ -135,6 +160,10 @@ def analyze_caribbean(
         "royal option: "
         + ", ".join(f"{int(p.value)} to 1 -> {_percent(p.house_edge)}" for p in ends)
     )
+    for p in caps:
+        stdout.print(
+            f"per-round maximum {p.value}: house edge {_percent(p.house_edge)} ({p.method})"
+        )
     prog = result.progressive
     stdout.print(
         f"progressive: return {_percent(prog.return_at(prog.meter))} at meter "
@@ -142,6 +171,17 @@ def analyze_caribbean(
         f"with {prog.players} players sharing royals "
         f"{_percent(prog.return_with_sharing())}"
     )
+
+
+def _cap_values(spec: str | None) -> list[Fraction]:
+    if not spec:
+        return []
+    try:
+        return [Fraction(v.strip()) for v in spec.split(",") if v.strip()]
+    except ValueError:
+        raise typer.BadParameter(
+            f"not a list of numbers: {spec!r}", param_hint="--cap-curve"
+        ) from None
 
 
 def register(root: typer.Typer) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -175,6 +176,24 @@ class QPokerAnalysis(ParSheet):
             Fraction(int(self._follow_numerators[index]), self._denominator),
             Fraction(self._fold_numerator, self._denominator),
         )
+
+    def export_strategy(self, directory: str | Path) -> Path:
+        """Write every player hand's exact values and decision (CSV, colex order)."""
+        out = Path(directory)
+        out.mkdir(parents=True, exist_ok=True)
+        path = out / "q-poker-decisions.csv"
+        den = self._denominator
+        with path.open("w", encoding="utf-8") as f:
+            f.write("hand,category,follow_value,fold_value,decision\n")
+            for i, num in enumerate(self._follow_numerators.tolist()):
+                follow = Fraction(int(num), den)
+                fold = Fraction(self._fold_numerator, den)
+                f.write(
+                    f"{format_hand(_core.hand_at(i, 3))},"
+                    f"{self._categories[int(self._category_of[i])]},{follow},{fold},"
+                    f"{'follow' if follow > fold else 'fold'}\n"
+                )
+        return path
 
     def as_json(self) -> dict[str, Any]:
         return {
