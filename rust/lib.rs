@@ -3,6 +3,7 @@
 
 pub mod cards;
 pub mod enumerate;
+pub mod games;
 pub mod mahjong;
 pub mod rank3;
 pub mod rank5;

@@ -50,3 +50,30 @@ def parse_tiles(text: str) -> list[int]: ...
 def tile_code(tile: int) -> str: ...
 def tile_types(tile_set: str) -> list[int]: ...
 def tile_counts(tiles: list[int], tile_set: str) -> list[int]: ...
+
+# --- game math (rust/bindings/games.rs) ---
+
+@final
+class Progress:
+    """A counter the core advances while it works, for a progress bar in another thread."""
+
+    def __new__(cls) -> Progress: ...
+    @property
+    def done(self) -> int: ...
+
+def q_poker_hand_counts(tie_breaks: TieBreaks, qualifier_ranks: list[int]) -> bytes: ...
+def caribbean_analyze(
+    tie_breaks: TieBreaks,
+    qualifier_ranks: list[int],
+    fold: int,
+    not_qualifying: int,
+    win: list[int],
+    tie: int,
+    loss: int,
+    win_floor: int,
+    chunks: int = 0,
+    progress: Progress | None = None,
+) -> tuple[list[tuple[int, ...]], bytes]: ...
+def caribbean_situation(
+    tie_breaks: TieBreaks, qualifier_ranks: list[int], hand: list[int], upcard: int
+) -> list[int]: ...

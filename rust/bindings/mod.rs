@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 mod cards;
+mod games;
 mod mahjong;
 
 pyo3::create_exception!(
@@ -54,6 +55,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TileError", m.py().get_type_bound::<TileError>())?;
     m.add("RulesError", m.py().get_type_bound::<RulesError>())?;
     cards::register(m)?;
+    games::register(m)?;
     mahjong::register(m)?;
     Ok(())
 }

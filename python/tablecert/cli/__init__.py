@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from tablecert.cli import crosscheck_commands, poker_commands, report_commands
+from tablecert.cli import analyze_commands, crosscheck_commands, poker_commands, report_commands
 from tablecert.cli.common import run_app
 
 app = typer.Typer(
@@ -20,6 +20,7 @@ app = typer.Typer(
 poker_commands.register(app)
 report_commands.register(app)
 crosscheck_commands.register(app)
+analyze_commands.register(app)
 
 
 def main() -> None:

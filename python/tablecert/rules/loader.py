@@ -50,7 +50,18 @@ class RuleFile:
         return str(self.require("game.variant").value)
 
     def line_of(self, dotted: str) -> int | None:
-        """The 1-based line where the last part of a dotted key is defined, if found."""
+        """The 1-based line where a dotted key is defined (by its table headers), if found."""
+        table = ""
+        for number, line in enumerate(self.lines, start=1):
+            header = re.match(r"^\s*\[\s*([^\]]+?)\s*\]", line)
+            if header:
+                table = header.group(1).replace('"', "")
+                if table == dotted:
+                    return number
+                continue
+            key = re.match(r'^\s*"?([\w-]+)"?\s*=', line)
+            if key and (f"{table}.{key.group(1)}" if table else key.group(1)) == dotted:
+                return number
         last = dotted.split(".")[-1]
         pattern = re.compile(rf"^\s*\"?{re.escape(last)}\"?\s*=|^\s*\[.*\b{re.escape(last)}\]")
         for number, line in enumerate(self.lines, start=1):

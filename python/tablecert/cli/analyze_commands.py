@@ -1,0 +1,188 @@
+"""``tablecert analyze q-poker|caribbean-stud``: exact par sheets under optimal play."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
+from tablecert.games import caribbean_stud, q_poker
+from tablecert.games.common import OutcomeRow, decimal, fraction_json
+
+RulesOption = Annotated[
+    str | None,
+    typer.Option("--rules", help="Rule file path or bundled name (default: the Macau statute)."),
+]
+
+ExportOption = Annotated[
+    Path | None, typer.Option("--export-strategy", help="Write the strategy files here.")
+]
+app = typer.Typer(no_args_is_help=True, help="Exact par sheets: every bet's return, optimal play.")
+
+
+def _percent(value: Fraction) -> str:
+    return f"{decimal(value * 100, 4)}%"
+
+
+def _return_table(title: str, rows: Iterable[OutcomeRow]) -> Table:
+    out = Table(title=title, title_justify="left")
+    for name, justify in (
+        ("event", "left"),
+        ("article", "left"),
+        ("pays", "right"),
+        ("combinations", "right"),
+        ("probability", "right"),
+        ("return", "right"),
+    ):
+        out.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for r in rows:
+        out.add_row(
+            r.event,
+            r.article,
+            str(r.value),
+            f"{r.count:,}",
+            decimal(r.probability, 8),
+            decimal(r.contribution, 8),
+        )
+    return out
+
+
+@app.command("q-poker")
+def analyze_q_poker(
+    rules: RulesOption = None,
+    json_out: JsonOption = False,
+    export_strategy: ExportOption = None,
+) -> None:
+    """Q Poker: 多寶 (Pair Plus) and the bet against the dealer, with the optimal strategy."""
+    result = q_poker.analyze(rules)
+    if export_strategy is not None:
+        stderr.print(f"wrote {result.export_strategy(export_strategy)}")
+    if json_out:
+        emit_json(result.as_json())
+        return
+    play = result.play
+    stdout.print(f"[bold]{result.title}[/] ({result.rules_path})")
+    stdout.print(_return_table("多寶 / Pair Plus", result.pair_plus.rows))
+    stdout.print(f"多寶 house edge: {_percent(result.pair_plus.house_edge)}")
+    stdout.print(_return_table("與莊荷博彩 / Ante-Play, optimal strategy", play.rows))
+    stdout.print(f"strategy: {play.strategy.description}")
+    stdout.print(
+        f"house edge: {_percent(play.house_edge)} of the initial bet "
+        f"({play.house_edge.numerator}/{play.house_edge.denominator})"
+    )
+    stdout.print(
+        f"element of risk: {_percent(play.element_of_risk)}; "
+        f"follow probability {_percent(play.follow_probability)}"
+    )
+    if play.house_edge_if_suit_ties_pushed is not None:
+        stdout.print(
+            f"showdowns decided only by suit: {play.suit_decided:,} of {play.showdowns:,} "
+            f"({_percent(Fraction(play.suit_decided, play.showdowns))}); house edge if they "
+            f"pushed: {_percent(play.house_edge_if_suit_ties_pushed)}"
+        )
+
+
+@app.command("caribbean-stud")
+def analyze_caribbean(
+    rules: RulesOption = None,
+    json_out: JsonOption = False,
+    royal: Annotated[
+        int | None, typer.Option(help="Royal payout (50..100) instead of the file's.")
+    ] = None,
+    cap: Annotated[int | None, typer.Option(help="Per-round maximum payout (0 = none).")] = None,
+    export_strategy: ExportOption = None,
+    cap_curve: Annotated[
+        str | None,
+        typer.Option(
+            "--cap-curve", help="Comma-separated maximum payouts to evaluate, e.g. 0,50,100."
+        ),
+    ] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Compute afresh.")] = False,
+) -> None:
+    """Caribbean Stud: ante/raise with the dealer's upcard, options and the progressive."""
+    cap_values = _cap_values(cap_curve)
+    with Progress(
+        TextColumn("analysing 2,598,960 x 47 situations"),
+        BarColumn(),
+        TimeElapsedColumn(),
+        console=stderr,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("sweep", total=None)
+
+        def tick(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        result = caribbean_stud.analyze(
+            rules, royal=royal, cap=cap, use_cache=not no_cache, progress=tick
+        )
+    if export_strategy is not None:
+        for path in result.export_strategy(export_strategy):
+            stderr.print(f"wrote {path}")
+    caps = result.cap_curve(cap_values)
+    if json_out:
+        data = result.as_json()
+        if caps:
+            data["cap_curve"] = [
+                {
+                    "maximum_payout": str(p.value),
+                    "house_edge": fraction_json(p.house_edge),
+                    "method": p.method,
+                }
+                for p in caps
+            ]
+        emit_json(data)
+        return
+    stdout.print(f"[bold]{result.title}[/] ({result.rules_path})")
+    stdout.print(_return_table("ante/raise, optimal strategy with the upcard", result.rows))
+    stdout.print(
+        f"house edge: {_percent(result.house_edge)} of the ante; element of risk "
+        f"{_percent(result.element_of_risk)}; raise probability "
+        f"{_percent(result.raise_probability)}"
+    )
+    stdout.print(
+        f"showdowns between equal ranks: {result.suit_decided:,} of "
+        f"{result.showdowns:,} ("
+        f"{'decided by suit' if result.suit_decides else 'pushed'})"
+    )
+    for line in result.strategy_summary():
+        stdout.print(f"  {line}")
+    ends = result.royal_curve(
+        [int(result.payouts.royal_range[0]), int(result.payouts.royal_range[1])]
+    )
+    stdout.print(
+        "royal option: "
+        + ", ".join(f"{int(p.value)} to 1 -> {_percent(p.house_edge)}" for p in ends)
+    )
+    for p in caps:
+        stdout.print(
+            f"per-round maximum {p.value}: house edge {_percent(p.house_edge)} ({p.method})"
+        )
+    prog = result.progressive
+    stdout.print(
+        f"progressive: return {_percent(prog.return_at(prog.meter))} at meter "
+        f"{float(prog.meter):,.0f}; break-even meter {float(prog.break_even_meter):,.2f}; "
+        f"with {prog.players} players sharing royals "
+        f"{_percent(prog.return_with_sharing())}"
+    )
+
+
+def _cap_values(spec: str | None) -> list[Fraction]:
+    if not spec:
+        return []
+    try:
+        return [Fraction(v.strip()) for v in spec.split(",") if v.strip()]
+    except ValueError:
+        raise typer.BadParameter(
+            f"not a list of numbers: {spec!r}", param_hint="--cap-curve"
+        ) from None
+
+
+def register(root: typer.Typer) -> None:
+    root.add_typer(app, name="analyze")

@@ -1,0 +1,568 @@
+"""Caribbean Stud par sheet: ante/raise under optimal play knowing the dealer's upcard.
+
+The core decides raise or fold for every one of the 2,598,960 x 47 situations from the exact
+split of its 163,185 dealer completions (never enumerating them) and sums the outcomes by the
+player's category. From those sums: house edge, element of risk, the full return table, the
+share of showdowns decided only by suit, the royal option and the per-round cap as curves, the
+progressive side bet, and the decision table for export. Results are cached on disk.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from math import comb
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tablecert import _core
+from tablecert.games.common import (
+    AnalysisError,
+    OutcomeRow,
+    ParSheet,
+    cache_dir,
+    cache_key,
+    common_denominator,
+    expected_value,
+    fraction_json,
+    per_category,
+    qualifier_ranks,
+    rational,
+)
+from tablecert.games.progressive import Progressive, progressive
+from tablecert.poker import Ordering, RulesSource, format_hand, ordering, parse_hand
+
+HANDS = comb(52, 5)
+UPCARDS = 47
+COMPLETIONS = comb(46, 4)
+SITUATIONS = HANDS * UPCARDS
+DEALS = SITUATIONS * COMPLETIONS  # 19,933,230,517,200
+ProgressCallback = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class Payouts:
+    """Every outcome's value per ante, exact, from the rule file (cap and royal applied)."""
+
+    fold: Fraction
+    not_qualifying: Fraction
+    tie: Fraction
+    loss: Fraction
+    raise_multiple: Fraction
+    ante_win: Fraction
+    raise_pays: tuple[Fraction, ...]
+    capped: tuple[bool, ...]
+    maximum_payout: Fraction
+    ante: Fraction
+    royal_range: tuple[Fraction, Fraction]
+    articles: dict[str, str] = field(compare=False)
+
+    def raise_win(self, category: int, pay: Fraction | None = None) -> Fraction:
+        """The raise's payout per ante when the player wins with this category."""
+        won = self.raise_multiple * (self.raise_pays[category] if pay is None else pay)
+        if self.capped[category] and self.maximum_payout > 0:
+            won = min(won, self.maximum_payout / self.ante)
+        return won
+
+    @property
+    def win(self) -> tuple[Fraction, ...]:
+        return tuple(self.ante_win + self.raise_win(c) for c in range(len(self.raise_pays)))
+
+
+def payouts(order: Ordering, royal: Fraction | None = None, cap: Fraction | None = None) -> Payouts:
+    """Read the ante/raise values; ``royal`` and ``cap`` override the file's option values."""
+    rules = order.rules
+    cats = order.categories
+    raise_multiple = rational(rules, "play.raise_multiple")
+    pays = list(per_category(rules, "play.raise_pays", cats))
+    low = rational(rules, "play.royal_option.minimum")
+    high = rational(rules, "play.royal_option.maximum")
+    if royal is not None:
+        if not low <= royal <= high:
+            raise AnalysisError(f"royal payout {royal} is outside the statute's {low}..{high}")
+        pays[-1] = Fraction(royal)
+    elif not low <= pays[-1] <= high:
+        raise rules.error("play.raise_pays.royal-flush", f"must be within {low}..{high}")
+    capped_names = rules.value_of("play.cap.categories", list)
+    for name in capped_names:
+        if str(name).replace("-", " ") not in cats:
+            raise rules.error("play.cap.categories", f"unknown category {name!r}")
+    rules.choice("play.cap.applies_to", ("raise",))
+    maximum = rational(rules, "play.cap.maximum_payout") if cap is None else Fraction(cap)
+    ante = rational(rules, "play.cap.ante")
+    if maximum < 0 or ante <= 0:
+        raise rules.error("play.cap.maximum_payout", "the cap must be >= 0 and the ante > 0")
+    keys = ("fold", "not_qualifying_ante", "ante_win", "tie", "raise_multiple")
+    articles = {k: rules.require(f"play.{k}").article for k in keys}
+    for c in cats:
+        articles[f"win.{c}"] = rules.require(f"play.raise_pays.{c.replace(' ', '-')}").article
+    return Payouts(
+        fold=rational(rules, "play.fold"),
+        not_qualifying=rational(rules, "play.not_qualifying_ante")
+        + raise_multiple * rational(rules, "play.not_qualifying_raise"),
+        tie=rational(rules, "play.tie"),
+        loss=-1 - raise_multiple,
+        raise_multiple=raise_multiple,
+        ante_win=rational(rules, "play.ante_win"),
+        raise_pays=tuple(pays),
+        capped=tuple(c.replace(" ", "-") in capped_names for c in cats),
+        maximum_payout=maximum,
+        ante=ante,
+        royal_range=(low, high),
+        articles=articles,
+    )
+
+
+@dataclass(frozen=True)
+class CategoryLine:
+    """The optimal decision's outcomes over the situations of one player category."""
+
+    category: str
+    situations: int
+    raised: int
+    indifferent: int
+    not_qualifying: int
+    won: int
+    tied: int
+    lost: int
+    equal_ranks: int
+    won_on_suit: int
+    min_margin_at_floor: int
+
+    @property
+    def decision(self) -> str:
+        if self.raised == self.situations:
+            return "raise always"
+        return "fold always" if self.raised == 0 else "depends on the cards and upcard"
+
+
+@dataclass(frozen=True)
+class CurvePoint:
+    """The house edge at one option value, and how it was obtained exactly."""
+
+    value: Fraction
+    house_edge: Fraction
+    element_of_risk: Fraction
+    method: str  # "same decisions" (proved unchanged) or "full analysis"
+
+
+@dataclass(frozen=True)
+class Situation:
+    """One player hand against one upcard: the exact split of its 163,185 dealer completions
+    (by direct enumeration), the values of raising and folding, and the table's decision."""
+
+    hand: str
+    upcard: str
+    category: str
+    not_qualifying: int
+    won: int
+    tied: int
+    lost: int
+    equal_ranks: int
+    won_on_suit: int
+    raise_value: Fraction
+    fold_value: Fraction
+    table_raises: bool
+
+    @property
+    def best(self) -> str:
+        return "raise" if self.raise_value > self.fold_value else "fold"
+
+
+@dataclass(frozen=True, eq=False)
+class CaribbeanAnalysis(ParSheet):
+    """The full par sheet of one Caribbean Stud rule file."""
+
+    payouts: Payouts
+    categories: tuple[CategoryLine, ...]
+    progressive: Progressive
+    decisions: bytes = field(repr=False)
+    _rules: Any = field(repr=False, default=None)
+
+    # --- the ante/raise return --------------------------------------------------------
+    @property
+    def rows(self) -> tuple[OutcomeRow, ...]:
+        """The return table: fold, dealer not qualifying, wins by category, push, loss."""
+        p = self.payouts
+        a = p.articles
+        folds = sum(c.situations - c.raised for c in self.categories) * COMPLETIONS
+        rows = [
+            OutcomeRow("fold", a["fold"], p.fold, folds, DEALS),
+            OutcomeRow(
+                "dealer does not qualify",
+                a["not_qualifying_ante"],
+                p.not_qualifying,
+                sum(c.not_qualifying for c in self.categories),
+                DEALS,
+            ),
+        ]
+        for i, c in reversed(list(enumerate(self.categories))):
+            rows.append(
+                OutcomeRow(
+                    f"player wins with {c.category}", a[f"win.{c.category}"], p.win[i], c.won, DEALS
+                )
+            )
+        rows.append(
+            OutcomeRow(
+                "push (equal ranks)", a["tie"], p.tie, sum(c.tied for c in self.categories), DEALS
+            )
+        )
+        rows.append(
+            OutcomeRow(
+                "dealer wins", "第九条(四)", p.loss, sum(c.lost for c in self.categories), DEALS
+            )
+        )
+        return tuple(rows)
+
+    @property
+    def expected_value(self) -> Fraction:
+        return expected_value(self.rows)
+
+    @property
+    def house_edge(self) -> Fraction:
+        """Expected loss per ante."""
+        return -self.expected_value
+
+    @property
+    def raise_probability(self) -> Fraction:
+        return Fraction(sum(c.raised for c in self.categories), SITUATIONS)
+
+    @property
+    def element_of_risk(self) -> Fraction:
+        """Expected loss per unit wagered (ante plus the raise when made)."""
+        return self.house_edge / (1 + self.payouts.raise_multiple * self.raise_probability)
+
+    @property
+    def total_loss(self) -> Fraction:
+        """Expected loss summed over all 19,933,230,517,200 deals (Wizard of Odds' figure)."""
+        return self.house_edge * DEALS
+
+    @property
+    def showdowns(self) -> int:
+        return sum(c.won + c.tied + c.lost for c in self.categories)
+
+    @property
+    def suit_decided(self) -> int:
+        """Raised showdowns between equal ranks: decided by suit (statute) or pushed."""
+        return sum(c.equal_ranks for c in self.categories)
+
+    # --- the options as curves ---------------------------------------------------------
+    def royal_curve(self, pays: Iterable[int | Fraction] | None = None) -> tuple[CurvePoint, ...]:
+        """House edge for each royal payout (default: every integer in the statute's range)."""
+        low, high = self.payouts.royal_range
+        values = range(int(low), int(high) + 1) if pays is None else pays
+        royal = len(self.categories) - 1
+        points = []
+        for v in values:
+            pays_now = list(self.payouts.raise_pays)
+            pays_now[royal] = Fraction(v)
+            points.append(
+                self._point(
+                    Fraction(v),
+                    replace(self.payouts, raise_pays=tuple(pays_now)),
+                    royal=Fraction(v),
+                )
+            )
+        return tuple(points)
+
+    def cap_curve(self, maxima: Iterable[int | Fraction]) -> tuple[CurvePoint, ...]:
+        """House edge for each per-round maximum payout (currency units, 0 = none)."""
+        return tuple(
+            self._point(
+                Fraction(m), replace(self.payouts, maximum_payout=Fraction(m)), cap=Fraction(m)
+            )
+            for m in maxima
+        )
+
+    def _point(
+        self,
+        value: Fraction,
+        new: Payouts,
+        royal: Fraction | None = None,
+        cap: Fraction | None = None,
+    ) -> CurvePoint:
+        """Exact house edge under changed payouts: from the same decisions when the change is
+        proved not to move any decision, else by a full analysis."""
+        old, now = self.payouts.win, new.win
+        floor = min(old)
+        unchanged = all(
+            o == n or (c.raised == c.situations and c.min_margin_at_floor > 0 and n >= floor)
+            for o, n, c in zip(old, now, self.categories, strict=True)
+        )
+        if unchanged:
+            delta = sum(
+                (
+                    Fraction(c.won, DEALS) * (n - o)
+                    for o, n, c in zip(old, now, self.categories, strict=True)
+                ),
+                Fraction(0),
+            )
+            edge = self.house_edge - delta
+            risk = edge / (1 + new.raise_multiple * self.raise_probability)
+            return CurvePoint(value, edge, risk, "same decisions")
+        other = analyze(self._rules, royal=royal, cap=cap)
+        return CurvePoint(value, other.house_edge, other.element_of_risk, "full analysis")
+
+    # --- the strategy ------------------------------------------------------------------
+    def raises(self, hand: str | list[int], upcard: str | int) -> bool:
+        """The optimal decision for a player hand against a dealer upcard."""
+        cards = sorted(parse_hand(hand, 5))
+        up = parse_hand([upcard] if isinstance(upcard, int) else upcard, 1)[0]
+        if up in cards:
+            raise AnalysisError(f"the upcard {_core.card_code(up)} is in the player's hand")
+        index = _core.colex_index(cards)
+        bits = int.from_bytes(self.decisions[8 * index : 8 * index + 8], "little")
+        return bool(bits >> up & 1)
+
+    def situation(self, hand: str | list[int], upcard: str | int) -> Situation:
+        """Explain one decision: enumerate the situation's dealer completions directly."""
+        order = ordering("caribbean-stud", self._rules)
+        cards = sorted(parse_hand(hand, 5))
+        up = parse_hand([upcard] if isinstance(upcard, int) else upcard, 1)[0]
+        if up in cards:
+            raise AnalysisError(f"the upcard {_core.card_code(up)} is in the player's hand")
+        nq, won, tied, lost, equal, suit = _core.caribbean_situation(
+            order.tie_breaks, qualifier_ranks(order.rules, "play.dealer_qualifier"), cards, up
+        )
+        cat = _core.key_fields(_core.strength_key(cards, order.tie_breaks))[0]
+        p = self.payouts
+        value = (nq * p.not_qualifying + won * p.win[cat] + tied * p.tie + lost * p.loss) / (
+            COMPLETIONS
+        )
+        return Situation(
+            format_hand(cards),
+            _core.card_code(up),
+            order.categories[cat],
+            nq,
+            won,
+            tied,
+            lost,
+            equal,
+            suit,
+            Fraction(value),
+            p.fold,
+            self.raises(cards, up),
+        )
+
+    def strategy_summary(self) -> list[str]:
+        """A compact, human-readable statement of the optimal strategy."""
+        lines = []
+        for c in reversed(self.categories):
+            share = Fraction(c.raised, c.situations)
+            lines.append(
+                f"{c.category}: {c.decision}"
+                + (
+                    ""
+                    if share in (0, 1)
+                    else f" (raise in {c.raised:,} of {c.situations:,} situations)"
+                )
+            )
+        lines.extend(self._high_card_lines())
+        return lines
+
+    def _high_card_lines(self) -> list[str]:
+        masks = np.frombuffer(self.decisions, dtype="<u8").astype(np.uint64)
+        some = np.flatnonzero(masks != 0)
+        keys = np.frombuffer(
+            _core.all_strength_keys(5, _core.TieBreaks(suit_decides=False)), dtype="<u4"
+        )
+        high = some[(keys[some] >> 22) == 0]
+        if not len(high):
+            return []
+        weakest = int(high[np.argmin(keys[high])])
+        lines = [
+            f"weakest high-card hand ever raised: {format_hand(_core.hand_at(weakest, 5))}",
+            f"high-card hands raised against some upcard: {len(high):,}",
+        ]
+        # A-K high: how often raising is right when the upcard pairs one of the player's ranks.
+        ak = np.flatnonzero(
+            ((keys >> 22) == 0) & (((keys >> 18) & 0xF) == 12) & (((keys >> 14) & 0xF) == 11)
+        )
+        cards = np.array([_core.hand_at(int(i), 5) for i in ak], dtype=np.int64)
+        held = np.zeros((len(ak), 52), dtype=bool)
+        np.put_along_axis(held, cards, True, axis=1)
+        ranks_held = held.reshape(len(ak), 13, 4).any(axis=2)
+        raise_bits = ((masks[ak][:, None] >> np.arange(52, dtype=np.uint64)) & 1).astype(bool)
+        matches = np.repeat(ranks_held, 4, axis=1) & ~held
+        open_ = ~held
+        for label, where in (
+            ("pairs one of your ranks", matches),
+            ("pairs none of your ranks", open_ & ~matches),
+        ):
+            share = Fraction(int((raise_bits & where).sum()), int(where.sum()))
+            lines.append(f"A-K high, upcard {label}: raise in {float(share):.2%} of situations")
+        return lines
+
+    def export_strategy(self, directory: str | Path) -> list[Path]:
+        """Write the strategy: a summary, the full decision table (binary) and the hands whose
+        decision depends on the upcard (CSV), for checking a dealer-assist system's advice."""
+        out = Path(directory)
+        out.mkdir(parents=True, exist_ok=True)
+        summary = out / "caribbean-strategy.txt"
+        table = out / "caribbean-decisions.u64le"
+        mixed = out / "caribbean-upcard-dependent.csv"
+        summary.write_text(
+            "\n".join(
+                [
+                    f"# {self.title} ({self.rules_path}, sha256 {self.rules_sha256})",
+                    f"# house edge {float(self.house_edge):.6%}, "
+                    f"raise probability {float(self.raise_probability):.6%}",
+                    *self.strategy_summary(),
+                    "",
+                    f"{table.name}: {HANDS:,} little-endian uint64, one per player hand in colex "
+                    "order (tablecert._core.hand_at(i, 5)); bit u set = raise when the dealer's "
+                    "upcard is card u (id = rank*4 + suit, 2d = 0 .. As = 51).",
+                    f"{mixed.name}: hand,raise against (upcard codes) for every hand whose "
+                    "decision depends on the upcard.",
+                ]
+            )
+            + "\n",
+            encoding="utf-8",
+        )
+        table.write_bytes(self.decisions)
+        masks = np.frombuffer(self.decisions, dtype="<u8")
+        with mixed.open("w", encoding="utf-8") as f:
+            f.write("hand,raise_against\n")
+            for i in np.flatnonzero(masks != 0):
+                hand = _core.hand_at(int(i), 5)
+                held = sum(1 << c for c in hand)
+                bits = int(masks[i])
+                if bits == (2**52 - 1) & ~held:
+                    continue
+                ups = " ".join(_core.card_code(u) for u in range(52) if bits >> u & 1)
+                f.write(f"{format_hand(hand)},{ups}\n")
+        return [summary, table, mixed]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            **self.header_json("caribbean-stud"),
+            "deals": DEALS,
+            "house_edge": fraction_json(self.house_edge),
+            "element_of_risk": fraction_json(self.element_of_risk),
+            "raise_probability": fraction_json(self.raise_probability),
+            "rows": [r.as_json() for r in self.rows],
+            "categories": [
+                {
+                    "category": c.category,
+                    "situations": c.situations,
+                    "raised": c.raised,
+                    "indifferent": c.indifferent,
+                    "decision": c.decision,
+                }
+                for c in reversed(self.categories)
+            ],
+            "suit_tie_break": {
+                "showdowns": self.showdowns,
+                "equal_ranks": self.suit_decided,
+                "share": fraction_json(Fraction(self.suit_decided, self.showdowns)),
+                "won_by_player": sum(c.won_on_suit for c in self.categories),
+            },
+            "strategy": self.strategy_summary(),
+            "royal_curve": [
+                {
+                    "royal_pays": int(p.value),
+                    "house_edge": fraction_json(p.house_edge),
+                    "method": p.method,
+                }
+                for p in self.royal_curve()
+            ],
+            "progressive": self.progressive.as_json(),
+        }
+
+
+def _run_core(
+    order: Ordering, p: Payouts, progress: ProgressCallback | None
+) -> tuple[list[tuple[int, ...]], bytes]:
+    win = p.win
+    values = [p.fold, p.not_qualifying, p.tie, p.loss, *win]
+    den = common_denominator(values)
+
+    def n(x: Fraction) -> int:
+        return int(x * den)
+
+    chunks = 2
+    counter = _core.Progress()
+    args = (
+        order.tie_breaks,
+        qualifier_ranks(order.rules, "play.dealer_qualifier"),
+        n(p.fold),
+        n(p.not_qualifying),
+        [n(w) for w in win],
+        n(p.tie),
+        n(p.loss),
+        n(min(win)),
+        chunks,
+        counter,
+    )
+    if progress is None:
+        return _core.caribbean_analyze(*args)
+    result: list[tuple[list[tuple[int, ...]], bytes]] = []
+    worker = threading.Thread(target=lambda: result.append(_core.caribbean_analyze(*args)))
+    worker.start()
+    total = HANDS * chunks
+    while worker.is_alive():
+        progress(counter.done, total)
+        worker.join(0.1)
+    progress(total, total)
+    if not result:  # pragma: no cover - the core raised; rerun to surface its error
+        return _core.caribbean_analyze(*args)
+    return result[0]
+
+
+def analyze(
+    rules: RulesSource = None,
+    *,
+    royal: Fraction | int | None = None,
+    cap: Fraction | int | None = None,
+    use_cache: bool = True,
+    progress: ProgressCallback | None = None,
+) -> CaribbeanAnalysis:
+    """The exact par sheet of Caribbean Stud under ``rules`` (default: the Macau statute);
+    ``royal`` / ``cap`` override the royal payout and the per-round maximum payout."""
+    order = ordering("caribbean-stud", rules)
+    rf = order.rules
+    p = payouts(
+        order, None if royal is None else Fraction(royal), None if cap is None else Fraction(cap)
+    )
+    key = cache_key(
+        "caribbean-stud", rf, [str(x) for x in (*p.win, p.fold, p.not_qualifying, p.tie, p.loss)]
+    )
+    rows, bits = _cached(key, use_cache, lambda: _run_core(order, p, progress))
+    cats = order.categories
+    lines = tuple(CategoryLine(name, *row) for name, row in zip(cats, rows, strict=True))
+    return CaribbeanAnalysis(
+        title=str(rf.require("game.title").value),
+        rules_path=rf.path.name,
+        rules_sha256=rf.sha256,
+        suit_decides=order.suit_decides,
+        payouts=p,
+        categories=lines,
+        progressive=progressive(rf, order.tie_breaks),
+        decisions=bits,
+        _rules=rf,
+    )
+
+
+def _cached(
+    key: str, use_cache: bool, compute: Callable[[], tuple[list[tuple[int, ...]], bytes]]
+) -> tuple[list[tuple[int, ...]], bytes]:
+    root = cache_dir()
+    meta, table = root / f"caribbean-{key}.json", root / f"caribbean-{key}.u64le"
+    if use_cache and meta.is_file() and table.is_file():
+        rows = [tuple(r) for r in json.loads(meta.read_text(encoding="utf-8"))]
+        return rows, table.read_bytes()
+    rows, bits = compute()
+    rows = [tuple(r) for r in rows]
+    if use_cache:
+        root.mkdir(parents=True, exist_ok=True)
+        tmp = table.with_suffix(f".{time.time_ns()}.tmp")
+        tmp.write_bytes(bits)
+        tmp.replace(table)
+        meta.write_text(json.dumps(rows), encoding="utf-8")
+    return rows, bits

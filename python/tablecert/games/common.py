@@ -1,0 +1,140 @@
+"""What the game analyses share: exact rule values, return-table rows and the on-disk cache."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from tablecert import _core
+from tablecert.errors import TableCertError
+from tablecert.rules import RuleFile
+
+RANK_CODES = "23456789TJQKA"
+
+
+class AnalysisError(TableCertError):
+    """An analysis cannot be run as asked (e.g. an option outside the statute's range)."""
+
+
+def rational(rules: RuleFile, dotted: str) -> Fraction:
+    """A rule value as an exact fraction: an integer or a string such as ``"3/2"``."""
+    value = rules.value_of(dotted, (int, str))
+    try:
+        return Fraction(value)
+    except (ValueError, ZeroDivisionError):
+        raise rules.error(
+            dotted, f"expected an integer or a fraction like '3/2', got {value!r}"
+        ) from None
+
+
+def qualifier_ranks(rules: RuleFile, dotted: str) -> list[int]:
+    """The dealer's minimum high-card ranks (``["A", "K"]``) as rank indices (2 = 0 .. A = 12)."""
+    value = rules.value_of(dotted, list)
+    codes = [str(v).upper().replace("10", "T") for v in value]
+    if not codes or any(len(c) != 1 or c not in RANK_CODES for c in codes):
+        raise rules.error(dotted, f"expected a list of ranks like ['A', 'K'], got {value!r}")
+    return [RANK_CODES.index(c) for c in codes]
+
+
+def per_category(rules: RuleFile, table: str, categories: Sequence[str]) -> tuple[Fraction, ...]:
+    """One exact value per category (lowest category first) from a rule table."""
+    return tuple(rational(rules, f"{table}.{name.replace(' ', '-')}") for name in categories)
+
+
+def common_denominator(values: Sequence[Fraction]) -> int:
+    return math.lcm(*(v.denominator for v in values))
+
+
+def decimal(value: Fraction, places: int = 6) -> str:
+    """A fraction rounded half-up for display (never used in a computation)."""
+    scaled = value * 10**places
+    rounded = math.floor(scaled + Fraction(1, 2))
+    sign = "-" if rounded < 0 else ""
+    digits = str(abs(rounded)).rjust(places + 1, "0")
+    return f"{sign}{digits[:-places]}.{digits[-places:]}"
+
+
+def fraction_json(value: Fraction) -> dict[str, Any]:
+    return {"exact": f"{value.numerator}/{value.denominator}", "decimal": decimal(value, 9)}
+
+
+@dataclass(frozen=True)
+class OutcomeRow:
+    """One line of a return table: an event, what it pays, how often, its share of the return."""
+
+    event: str
+    article: str
+    value: Fraction
+    count: int
+    total: int
+
+    @property
+    def probability(self) -> Fraction:
+        return Fraction(self.count, self.total)
+
+    @property
+    def contribution(self) -> Fraction:
+        return self.probability * self.value
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "event": self.event,
+            "article": self.article,
+            "value": fraction_json(self.value),
+            "count": self.count,
+            "probability": fraction_json(self.probability),
+            "return": fraction_json(self.contribution),
+        }
+
+
+def expected_value(rows: Iterable[OutcomeRow]) -> Fraction:
+    """The exact expected value of a return table: the sum of its rows' contributions."""
+    return sum((r.contribution for r in rows), Fraction(0))
+
+
+@dataclass(frozen=True, eq=False)
+class ParSheet:
+    """What every analysis result names: the rule file it came from and its ordering."""
+
+    title: str
+    rules_path: str
+    rules_sha256: str
+    suit_decides: bool
+
+    def header_json(self, game: str) -> dict[str, Any]:
+        return {
+            "game": game,
+            "title": self.title,
+            "rules": self.rules_path,
+            "rules_sha256": self.rules_sha256,
+            "ordering": "statute" if self.suit_decides else "rank-only",
+        }
+
+
+def cache_dir() -> Path:
+    """Where analyses are cached: ``$TABLECERT_CACHE`` or ``~/.cache/tablecert``."""
+    root = os.environ.get("TABLECERT_CACHE")
+    return Path(root) if root else Path.home() / ".cache" / "tablecert"
+
+
+@cache
+def core_build() -> str:
+    """The core's version and the SHA-256 of its compiled library: a rebuilt core never reads
+    answers cached by another build."""
+    library = Path(_core.__file__ or "")
+    digest = hashlib.sha256(library.read_bytes()).hexdigest() if library.is_file() else ""
+    return f"{_core.__version__}+{digest}"
+
+
+def cache_key(kind: str, rules: RuleFile, extra: Any = None) -> str:
+    """Key a cached result by the rule file's content, the core's build and the parameters."""
+    text = json.dumps([kind, rules.sha256, core_build(), extra], sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()

@@ -1,0 +1,375 @@
+//! Caribbean Stud ante/raise under optimal play, knowing the dealer's upcard.
+//!
+//! For each of the 2,598,960 player hands and each of the 47 upcards, the 163,185 dealer
+//! completions split into: dealer does not qualify, player wins, push, dealer wins (counted by
+//! `showdown::sweep`, never enumerated). The payouts (numerators over one common denominator,
+//! from the rule file) decide raise or fold for every situation, and the outcomes of the
+//! optimal decision are summed by the player's category.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rayon::prelude::*;
+
+use crate::cards::DECK_SIZE;
+use crate::enumerate::keys5;
+pub use crate::games::showdown::qualifier_key;
+use crate::games::showdown::{statute_tables, sweep, Lanes};
+use crate::rank5::CATEGORIES;
+use crate::ranking::{category, TieBreaks};
+
+/// Dealer completions of one situation (player hand + upcard): C(46, 4).
+pub const DEALER_COMPLETIONS: u64 = 163_185;
+const COMPLETIONS_I64: i64 = 163_185;
+/// Upcards a player hand can face: 52 - 5.
+pub const UPCARDS: u64 = 47;
+
+/// Values of each outcome per ante, as numerators over a common denominator.
+#[derive(Clone, Copy, Debug)]
+pub struct Payouts {
+    /// Folding (the ante is lost: `-den`).
+    pub fold: i64,
+    /// Raising when the dealer does not qualify.
+    pub not_qualifying: i64,
+    /// Raising and beating a qualifying dealer, by the player's category (cap applied).
+    pub win: [i64; CATEGORIES],
+    /// Raising and tying a qualifying dealer (rank-only rules).
+    pub tie: i64,
+    /// Raising and losing to a qualifying dealer.
+    pub loss: i64,
+    /// A win with the raise paid 1 to 1: the robustness margin of each category uses it.
+    pub win_floor: i64,
+}
+
+/// The optimal decision's outcomes over all situations whose player hand is in one category.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CategoryTotals {
+    /// Situations (player hand, upcard).
+    pub situations: u64,
+    /// Situations where raising is strictly better than folding.
+    pub raised: u64,
+    /// Situations where raising and folding are worth exactly the same (counted as folds).
+    pub indifferent: u64,
+    /// Over raised situations, dealer completions by outcome.
+    pub not_qualifying: u64,
+    pub won: u64,
+    pub tied: u64,
+    pub lost: u64,
+    /// Of the raised showdowns, those between equal ranks (decided only by suit under the
+    /// statute; pushes under rank-only rules), and how many of them the player won.
+    pub equal_ranks: u64,
+    pub won_on_suit: u64,
+    /// Smallest `(EV(raise) - EV(fold)) * 163,185` over the category's situations with wins
+    /// valued at `win_floor`: positive means raising stays right whatever a payout >= 1 is.
+    pub min_margin_at_floor: i64,
+}
+
+impl Default for CategoryTotals {
+    fn default() -> Self {
+        CategoryTotals {
+            situations: 0,
+            raised: 0,
+            indifferent: 0,
+            not_qualifying: 0,
+            won: 0,
+            tied: 0,
+            lost: 0,
+            equal_ranks: 0,
+            won_on_suit: 0,
+            min_margin_at_floor: i64::MAX,
+        }
+    }
+}
+
+impl CategoryTotals {
+    fn merge(&mut self, o: &CategoryTotals) {
+        self.situations += o.situations;
+        self.raised += o.raised;
+        self.indifferent += o.indifferent;
+        self.not_qualifying += o.not_qualifying;
+        self.won += o.won;
+        self.tied += o.tied;
+        self.lost += o.lost;
+        self.equal_ranks += o.equal_ranks;
+        self.won_on_suit += o.won_on_suit;
+        self.min_margin_at_floor = self.min_margin_at_floor.min(o.min_margin_at_floor);
+    }
+}
+
+/// The whole analysis: totals by player category (lowest first) and the decision table.
+pub struct Analysis {
+    pub categories: [CategoryTotals; CATEGORIES],
+    /// For each player hand in colex order, bit `u` set = raise when the upcard is card `u`.
+    pub decisions: Vec<u64>,
+}
+
+/// Analyse every situation. `tie_breaks.suit_decides` chooses the statute (suits decide every
+/// showdown) or standard rules (equal ranks push). `progress` counts finished player hands
+/// (summed over the lane chunks, so it ends at `2,598,960 * chunks`).
+#[must_use]
+pub fn analyze(
+    tie_breaks: &TieBreaks,
+    qualifier: u32,
+    pay: &Payouts,
+    chunks: usize,
+    progress: Option<&AtomicU64>,
+) -> Analysis {
+    let (keys, hands, order) = statute_tables::<5>(tie_breaks, keys5);
+    let chunks = chunks.clamp(1, DECK_SIZE);
+    let bounds: Vec<(usize, usize)> = (0..chunks)
+        .map(|c| (c * DECK_SIZE / chunks, (c + 1) * DECK_SIZE / chunks))
+        .collect();
+    let parts: Vec<([CategoryTotals; CATEGORIES], Vec<u64>)> = bounds
+        .par_iter()
+        .map(|&(start, end)| {
+            analyze_lanes(
+                &hands,
+                &keys,
+                &order,
+                qualifier,
+                pay,
+                tie_breaks.suit_decides,
+                (start, end),
+                progress,
+            )
+        })
+        .collect();
+    let mut categories = [CategoryTotals::default(); CATEGORIES];
+    let mut decisions = vec![0u64; hands.len()];
+    for (totals, bits) in &parts {
+        for (a, b) in categories.iter_mut().zip(totals) {
+            a.merge(b);
+        }
+        decisions.iter_mut().zip(bits).for_each(|(d, b)| *d |= b);
+    }
+    Analysis {
+        categories,
+        decisions,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn analyze_lanes(
+    hands: &[[u8; 5]],
+    keys: &[u32],
+    order: &[u32],
+    qualifier: u32,
+    pay: &Payouts,
+    suit_decides: bool,
+    (start, end): (usize, usize),
+    progress: Option<&AtomicU64>,
+) -> ([CategoryTotals; CATEGORIES], Vec<u64>) {
+    let mut totals = [CategoryTotals::default(); CATEGORIES];
+    let mut decisions = vec![0u64; hands.len()];
+    let total = COMPLETIONS_I64;
+    let fold = pay.fold * total;
+    let mut visited = 0u64;
+    sweep(
+        hands,
+        keys,
+        order,
+        qualifier,
+        4,
+        Lanes::Cards { start, end },
+        |i, hand, c| {
+            let cat = category(keys[i]) as usize;
+            let t = &mut totals[cat];
+            let held = hand.iter().fold(0u64, |m, &card| m | 1 << card);
+            for lane in 0..end - start {
+                let u = start + lane;
+                if held & (1 << u) != 0 {
+                    continue;
+                }
+                let nq = i64::from(c.not_qualifying[lane]);
+                let (won, tied) = if !c.qualifies {
+                    (0, 0)
+                } else if suit_decides {
+                    (i64::from(c.below_statute[lane]) - nq, 0)
+                } else {
+                    (
+                        i64::from(c.below[lane]) - nq,
+                        i64::from(c.below_or_equal[lane] - c.below[lane]),
+                    )
+                };
+                let lost = total - nq - won - tied;
+                let base = nq * pay.not_qualifying + tied * pay.tie + lost * pay.loss;
+                let raise = base + won * pay.win[cat];
+                t.situations += 1;
+                t.min_margin_at_floor =
+                    t.min_margin_at_floor.min(base + won * pay.win_floor - fold);
+                if raise > fold {
+                    decisions[i] |= 1 << u;
+                    t.raised += 1;
+                    t.not_qualifying += nq as u64;
+                    t.won += won as u64;
+                    t.tied += tied as u64;
+                    t.lost += lost as u64;
+                    if c.qualifies {
+                        let equal = i64::from(c.below_or_equal[lane] - c.below[lane]);
+                        t.equal_ranks += equal as u64;
+                        if suit_decides {
+                            t.won_on_suit +=
+                                i64::from(c.below_statute[lane] - c.below[lane]) as u64;
+                        }
+                    }
+                } else if raise == fold {
+                    t.indifferent += 1;
+                }
+            }
+            visited += 1;
+            if visited % 4096 == 0 {
+                if let Some(p) = progress {
+                    p.fetch_add(4096, Ordering::Relaxed);
+                }
+            }
+        },
+    );
+    if let Some(p) = progress {
+        p.fetch_add(visited % 4096, Ordering::Relaxed);
+    }
+    (totals, decisions)
+}
+
+/// One situation by direct enumeration of its 163,185 dealer completions (an independent path
+/// for checking the sweep and for explaining a single decision): not qualifying, player wins,
+/// push, dealer wins, equal-rank showdowns, and of those won on suit. `hand` must hold five
+/// distinct cards and not the upcard.
+#[must_use]
+pub fn situation(tie_breaks: &TieBreaks, qualifier: u32, hand: &[u8; 5], upcard: u8) -> [u64; 6] {
+    let tb = TieBreaks {
+        suit_decides: true,
+        ..*tie_breaks
+    };
+    let mut sorted = *hand;
+    sorted.sort_unstable();
+    let player = crate::rank5::key_sorted(&sorted, &tb);
+    let held = hand.iter().fold(1u64 << upcard, |m, &c| m | 1 << c);
+    let rest: Vec<u8> = (0..DECK_SIZE as u8)
+        .filter(|c| held & (1 << c) == 0)
+        .collect();
+    let mut out = [0u64; 6];
+    let n = rest.len();
+    for a in 0..n {
+        for b in a + 1..n {
+            for c in b + 1..n {
+                for d in c + 1..n {
+                    let mut dealer = [rest[a], rest[b], rest[c], rest[d], upcard];
+                    dealer.sort_unstable();
+                    let key = crate::rank5::key_sorted(&dealer, &tb);
+                    let (ro_d, ro_p) = (showdown_ranks(key), showdown_ranks(player));
+                    if ro_d < qualifier {
+                        out[0] += 1;
+                        continue;
+                    }
+                    let equal = ro_d == ro_p;
+                    out[4] += u64::from(equal);
+                    let wins = if tie_breaks.suit_decides || !equal {
+                        key < player
+                    } else {
+                        false
+                    };
+                    if equal && key < player {
+                        out[5] += 1;
+                    }
+                    if wins {
+                        out[1] += 1;
+                    } else if equal && !tie_breaks.suit_decides {
+                        out[2] += 1;
+                    } else {
+                        out[3] += 1;
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+#[inline]
+fn showdown_ranks(key: u32) -> u32 {
+    crate::games::showdown::ranks_only(key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sweep's per-upcard counts equal direct enumeration (`situation`) on sample hands.
+    #[test]
+    fn sweep_matches_direct_enumeration() {
+        let tb = TieBreaks::STATUTE;
+        let (keys, hands, order) = statute_tables::<5>(&tb, keys5);
+        let qualifier = qualifier_key(&[12, 11]);
+        let picks = [0usize, 1_000_003, 2_000_029, 2_598_959, 1_712_345];
+        sweep(
+            &hands,
+            &keys,
+            &order,
+            qualifier,
+            4,
+            Lanes::Cards { start: 44, end: 52 },
+            |i, hand, c| {
+                if !picks.contains(&i) {
+                    return;
+                }
+                for lane in 0..8 {
+                    let u = 44 + lane as u8;
+                    if hand.contains(&u) {
+                        continue;
+                    }
+                    let d = situation(&tb, qualifier, hand, u);
+                    assert_eq!(u64::try_from(c.not_qualifying[lane]).unwrap(), d[0]);
+                    if c.qualifies {
+                        let won = c.below_statute[lane] - c.not_qualifying[lane];
+                        assert_eq!(u64::try_from(won).unwrap(), d[1], "hand {i} upcard {u}");
+                        let equal = c.below_or_equal[lane] - c.below[lane];
+                        assert_eq!(u64::try_from(equal).unwrap(), d[4]);
+                    } else {
+                        assert_eq!(d[1], 0);
+                    }
+                }
+            },
+        );
+    }
+
+    /// Standard rules (ties push, 1-2-3-4-5-7-20-50-100, dealer qualifies with A-K): the
+    /// outcome counts Wizard of Odds publishes (wizardofodds.com/games/caribbean-stud-poker/,
+    /// return table "U.S. Rules", 19,933,230,517,200 combinations).
+    #[test]
+    #[ignore = "full analysis: run with --ignored (the Python suite checks it too)"]
+    fn standard_rules_reproduce_published_counts() {
+        let pays = [1, 1, 2, 3, 4, 5, 7, 20, 50, 100];
+        let pay = Payouts {
+            fold: -1,
+            not_qualifying: 1,
+            win: pays.map(|p| 1 + 2 * p),
+            tie: 0,
+            loss: -3,
+            win_floor: 3,
+        };
+        let a = analyze(
+            &TieBreaks::RANK_ONLY,
+            qualifier_key(&[12, 11]),
+            &pay,
+            2,
+            None,
+        );
+        let c = &a.categories;
+        assert_eq!(c[9].won, 16_759_740);
+        assert_eq!(c[8].won, 156_929_720);
+        assert_eq!(c[7].won, 2_832_435_800);
+        assert_eq!(c[6].won, 16_624_475_280);
+        assert_eq!(c[5].won, 21_856_990_280);
+        assert_eq!(c[4].won, 43_805_516_100);
+        assert_eq!(c[3].won, 234_242_908_320);
+        assert_eq!(c[2].won, 488_012_139_360);
+        assert_eq!(c[1].won + c[0].won, 2_343_248_003_808);
+        let nq: u64 = c.iter().map(|t| t.not_qualifying).sum();
+        let tied: u64 = c.iter().map(|t| t.tied).sum();
+        let lost: u64 = c.iter().map(|t| t.lost).sum();
+        let folded: u64 = c.iter().map(|t| t.situations - t.raised).sum();
+        assert_eq!(nq, 4_532_514_033_720);
+        assert_eq!(tied, 321_623_100);
+        assert_eq!(lost, 2_726_592_727_512);
+        assert_eq!(folded * DEALER_COMPLETIONS, 9_523_005_974_460);
+    }
+}

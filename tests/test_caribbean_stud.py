@@ -1,0 +1,221 @@
+"""Caribbean Stud par sheet: standard rules reproduce Wizard of Odds exactly; the statute."""
+
+from __future__ import annotations
+
+import random
+import time
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tablecert import _core
+from tablecert.games import caribbean_stud
+from tablecert.games.common import AnalysisError
+from tests.games_support import caribbean
+from tests.reference import game_reference, poker_reference
+
+
+def test_standard_rules_reproduce_wizard_of_odds() -> None:
+    # Wizard of Odds, Caribbean Stud Poker (wizardofodds.com/games/caribbean-stud-poker/):
+    # "Strategy Statistics": perfect strategy, total loss 1,041,372,912,372 over all
+    # 19,933,230,517,200 combinations, house edge 5.224%, element of risk 2.555%; and the
+    # "U.S. Rules Return Table" (combinations per event; also quoted by casinoadvisor.com,
+    # "Caribbean Stud Poker Probability", 2008, with 52.23% raise frequency).
+    a = caribbean("caribbean-stud.standard")
+    assert caribbean_stud.DEALS == 19_933_230_517_200
+    assert a.total_loss == 1_041_372_912_372
+    assert round(float(a.house_edge), 5) == 0.05224
+    assert round(float(a.element_of_risk), 5) == 0.02555
+    assert round(float(a.raise_probability), 4) == 0.5223
+    counts = {r.event: r.count for r in a.rows}
+    assert counts["player wins with royal flush"] == 16_759_740
+    assert counts["player wins with straight flush"] == 156_929_720
+    assert counts["player wins with four of a kind"] == 2_832_435_800
+    assert counts["player wins with full house"] == 16_624_475_280
+    assert counts["player wins with flush"] == 21_856_990_280
+    assert counts["player wins with straight"] == 43_805_516_100
+    assert counts["player wins with three of a kind"] == 234_242_908_320
+    assert counts["player wins with two pair"] == 488_012_139_360
+    pair_or_less = counts["player wins with one pair"] + counts["player wins with high card"]
+    assert pair_or_less == 2_343_248_003_808
+    assert counts["dealer does not qualify"] == 4_532_514_033_720
+    assert counts["push (equal ranks)"] == 321_623_100
+    assert counts["fold"] == 9_523_005_974_460
+    assert counts["dealer wins"] == 2_726_592_727_512
+
+
+def test_statute_has_no_push_and_decides_by_suit() -> None:
+    a = caribbean("caribbean-stud.macau")
+    standard = caribbean("caribbean-stud.standard")
+    assert next(r for r in a.rows if r.event.startswith("push")).count == 0
+    assert sum(r.count for r in a.rows) == caribbean_stud.DEALS
+    assert sum(r.probability for r in a.rows) == 1
+    won_on_suit = sum(c.won_on_suit for c in a.categories)
+    assert 0 < won_on_suit < a.suit_decided < a.showdowns
+    # Same payouts, suits decide instead of pushing: a different exact edge (5.2241%).
+    assert a.house_edge == Fraction(3_337_606_931, 63_888_559_350)
+    assert a.house_edge != standard.house_edge
+    assert abs(a.house_edge - standard.house_edge) < Fraction(1, 10_000)
+    # Pair or better always raises; below A-K never does.
+    lines = {c.category: c for c in a.categories}
+    assert lines["one pair"].decision == "raise always"
+    assert lines["high card"].decision == "depends on the cards and upcard"
+    assert not a.raises("Qs Jh 9d 5c 3s", "2h")
+    assert a.raises("2s 2h 9d 5c 3s", "Ah")
+
+
+@pytest.mark.parametrize(
+    ("rules", "hand", "upcard"),
+    [
+        ("caribbean-stud.macau", "As Kd 7c 5h 2s", "7d"),
+        ("caribbean-stud.standard", "Ah Kc Qd 5s 2c", "Kd"),
+    ],
+)
+def test_fast_path_agrees_with_plain_enumeration(rules: str, hand: str, upcard: str) -> None:
+    """Pure-Python enumeration of all 163,185 dealer completions agrees exactly with the
+    core's direct count, and the sweep's decision table picks the better action."""
+    a = caribbean(rules)
+    suits = rules.endswith("macau")
+    nq, won, tied, lost = game_reference.caribbean_counts(hand.split(), upcard, suits)
+    s = a.situation(hand, upcard)
+    assert (s.not_qualifying, s.won, s.tied, s.lost) == (nq, won, tied, lost)
+    assert s.table_raises == (s.raise_value > s.fold_value)
+
+
+def test_decision_table_agrees_with_direct_enumeration_on_random_situations() -> None:
+    a = caribbean("caribbean-stud.macau")
+    rng = random.Random(7)
+    deck = poker_reference.DECK
+    # A-K high hands are the only ones whose decision depends on the cards.
+    checked = 0
+    while checked < 25:
+        cards = rng.sample(deck, 6)
+        hand, upcard = cards[:5], cards[5]
+        ranks = {c[0] for c in hand}
+        if not {"A", "K"} <= ranks:
+            continue
+        s = a.situation(" ".join(hand), upcard)
+        assert s.table_raises == (s.best == "raise"), (hand, upcard)
+        checked += 1
+
+
+def test_royal_option_curve() -> None:
+    a = caribbean("caribbean-stud.macau")
+    curve = a.royal_curve()
+    assert [int(p.value) for p in curve] == list(range(50, 101))
+    assert all(p.method == "same decisions" for p in curve)
+    edges = [p.house_edge for p in curve]
+    assert edges == sorted(edges, reverse=True)
+    assert curve[-1].house_edge == a.house_edge
+    # Each step of the royal payout moves the edge by 2 * P(player wins with a royal).
+    royal_wins = next(r for r in a.rows if r.event == "player wins with royal flush").count
+    assert edges[0] - edges[1] == Fraction(2 * royal_wins, caribbean_stud.DEALS)
+    with pytest.raises(AnalysisError, match=r"outside the statute's 50\.\.100"):
+        caribbean_stud.analyze("caribbean-stud.macau", royal=120)
+
+
+def test_cap_curve() -> None:
+    a = caribbean("caribbean-stud.macau")
+    # Ante 1: a cap of 100 limits four of a kind (2 x 20 = 40 stays), straight flush
+    # (2 x 50 = 100 stays) and the royal (2 x 100 = 200 -> 100).
+    none, cap100, cap10 = a.cap_curve([0, 100, 10])
+    assert none.house_edge == a.house_edge
+    royal_wins = next(r for r in a.rows if r.event == "player wins with royal flush").count
+    assert cap100.house_edge - a.house_edge == Fraction(100 * royal_wins, caribbean_stud.DEALS)
+    assert cap10.house_edge > cap100.house_edge
+    assert {p.method for p in (none, cap100, cap10)} == {"same decisions"}
+
+
+@pytest.mark.slow
+def test_cap_curve_shortcut_equals_full_analysis() -> None:
+    a = caribbean("caribbean-stud.macau")
+    (point,) = a.cap_curve([10])
+    full = caribbean_stud.analyze("caribbean-stud.macau", cap=10, use_cache=False)
+    assert point.house_edge == full.house_edge
+
+
+def test_cache_answer_is_identical_to_a_fresh_one() -> None:
+    fresh = caribbean("caribbean-stud.macau")  # computed (and cached) once per session
+    again = caribbean_stud.analyze("caribbean-stud.macau")  # read from the cache
+    assert again.decisions == fresh.decisions
+    assert again.as_json() == fresh.as_json()
+
+
+def test_progressive_reproduces_published_break_even_meter() -> None:
+    # Michael Shackleford, "The Wizard of Odds Analyzes the New Casino Games", Contingencies
+    # (Nov/Dec 2000), Caribbean Stud progressive, table 1 (four of a kind $100, full house $75,
+    # flush $50, straight flush 10% and royal 100% of the meter): break-even meter $263,205.
+    p = caribbean("caribbean-stud.macau").progressive
+    assert p.break_even_meter == Fraction(2_000_360 * 10, 76)
+    assert int(p.break_even_meter) == 263_205
+    assert p.return_at(p.break_even_meter) == 0
+    assert p.return_at(p.meter) < 0 < p.return_at(300_000)
+    counts = {x.category: x.count for x in p.prizes}
+    assert counts == {
+        "royal flush": 4,
+        "straight flush": 36,
+        "four of a kind": 624,
+        "full house": 3744,
+        "flush": 5108,
+    }
+
+
+def test_progressive_sharing_between_royals() -> None:
+    p = caribbean("caribbean-stud.macau").progressive
+    shares = p.sharing(players=7)
+    assert sum(s.probability for s in shares) == 1
+    # Given your royal, another given player holds one with chance 3 / C(47, 5).
+    one = p.sharing(players=2)
+    assert one[1].probability == Fraction(3, 1_533_939)
+    assert p.return_with_sharing(players=1) == p.return_at(p.meter)
+    assert p.return_with_sharing(players=7) < p.return_at(p.meter)
+
+
+def test_strategy_export(tmp_path: Path) -> None:
+    a = caribbean("caribbean-stud.macau")
+    summary, table, mixed = a.export_strategy(tmp_path)
+    text = summary.read_text(encoding="utf-8")
+    assert "one pair: raise always" in text
+    assert "high card: depends on the cards and upcard" in text
+    assert table.stat().st_size == 8 * 2_598_960
+    masks = np.fromfile(table, dtype="<u8")
+    assert int(np.count_nonzero(masks)) > 1_000_000
+    lines = mixed.read_text(encoding="utf-8").splitlines()
+    assert lines[0] == "hand,raise_against"
+    hand, ups = lines[1].split(",")
+    assert all(a.raises(hand, u) for u in ups.split())
+
+
+def test_progress_reports_from_a_worker_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The core runs in a worker thread while the caller's callback sees the counter."""
+    canned = caribbean("caribbean-stud.standard")
+    rows: list[tuple[int, ...]] = [
+        (
+            c.situations,
+            c.raised,
+            c.indifferent,
+            c.not_qualifying,
+            c.won,
+            c.tied,
+            c.lost,
+            c.equal_ranks,
+            c.won_on_suit,
+            c.min_margin_at_floor,
+        )
+        for c in canned.categories
+    ]
+
+    def slow_core(*args: object) -> tuple[list[tuple[int, ...]], bytes]:
+        time.sleep(0.35)
+        return rows, canned.decisions
+
+    monkeypatch.setattr(_core, "caribbean_analyze", slow_core)
+    seen: list[tuple[int, int]] = []
+    again = caribbean_stud.analyze(
+        "caribbean-stud.standard", use_cache=False, progress=lambda d, t: seen.append((d, t))
+    )
+    assert len(seen) >= 3
+    assert seen[-1] == (seen[-1][1], 2 * 2_598_960)
+    assert again.as_json() == canned.as_json()

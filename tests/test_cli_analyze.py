@@ -1,0 +1,85 @@
+"""``tablecert analyze`` through Typer's test runner (Caribbean runs read the test cache)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from tablecert.cli import app
+from tests.games_support import CACHE, caribbean
+
+runner = CliRunner()
+
+
+def test_q_poker_json() -> None:
+    result = runner.invoke(app, ["analyze", "q-poker", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["pair_plus"]["house_edge"]["exact"] == "128/5525"
+    assert data["play"]["strategy"]["weakest_always_followed"] == "Q-6-4 (high card)"
+
+
+def test_q_poker_par_sheet_for_people() -> None:
+    result = runner.invoke(app, ["analyze", "q-poker", "--rules", "q-poker.standard"])
+    assert result.exit_code == 0, result.output
+    assert "house edge: 3.3730% of the initial bet" in result.stdout
+    assert "follow with Q-6-4 (high card) or better, fold the rest" in result.stdout
+
+
+def test_caribbean_json_and_export(tmp_path: Path) -> None:
+    expected = caribbean("caribbean-stud.standard")  # fills the cache the CLI reads
+    result = runner.invoke(
+        app,
+        [
+            "analyze",
+            "caribbean-stud",
+            "--rules",
+            "caribbean-stud.standard",
+            "--json",
+            "--export-strategy",
+            str(tmp_path),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["house_edge"] == json.loads(json.dumps(expected.as_json()["house_edge"]))
+    assert data["house_edge"]["decimal"].startswith("0.05224")
+    assert (tmp_path / "caribbean-decisions.u64le").stat().st_size == 8 * 2_598_960
+
+
+def test_royal_outside_the_statute_is_one_line_exit_1() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "tablecert", "analyze", "caribbean-stud", "--royal", "120"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={"TABLECERT_CACHE": str(CACHE), "PATH": ""},
+    )
+    assert proc.returncode == 1
+    assert proc.stderr.strip().splitlines() == [
+        "error: royal payout 120 is outside the statute's 50..100"
+    ]
+
+
+def test_q_poker_export_has_every_hand(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["analyze", "q-poker", "--export-strategy", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    lines = (tmp_path / "q-poker-decisions.csv").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 1 + 22_100
+    assert lines[1] == "2h 2c 2d,three of a kind,57721/36848,-1/2,follow"
+    assert sum(line.endswith(",follow") for line in lines) == 14_906
+
+
+def test_caribbean_cap_curve_in_json() -> None:
+    caribbean("caribbean-stud.macau")  # fills the cache the CLI reads
+    result = runner.invoke(app, ["analyze", "caribbean-stud", "--json", "--cap-curve", "0,40"])
+    assert result.exit_code == 0, result.output
+    curve = json.loads(result.stdout)["cap_curve"]
+    assert [p["maximum_payout"] for p in curve] == ["0", "40"]
+    assert curve[1]["house_edge"]["decimal"] > curve[0]["house_edge"]["decimal"]
+    bad = runner.invoke(app, ["analyze", "caribbean-stud", "--cap-curve", "x"])
+    assert bad.exit_code == 2
