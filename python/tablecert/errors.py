@@ -11,4 +11,15 @@ class RuleFileError(TableCertError, RulesError):
     """A rule file is missing, malformed or has a bad value; names the file, key and line."""
 
 
-__all__ = ["CardError", "RuleFileError", "RulesError", "TableCertError", "TileError"]
+class MahjongError(TableCertError):
+    """A mahjong hand, context or game record the rules cannot score; names the problem."""
+
+
+__all__ = [
+    "CardError",
+    "MahjongError",
+    "RuleFileError",
+    "RulesError",
+    "TableCertError",
+    "TileError",
+]
