@@ -125,10 +125,10 @@ def analyze_mahjong(game: str, json_out: bool = False, rules: str | None = None)
         f"distinct complete hands (sets + pair): {analysis.distinct_standard:,}; "
         f"Thirteen Orphans: {analysis.distinct_orphans}"
     )
-    for label, p in (
-        ("heavenly hand (sets + pair)", analysis.heavenly_standard),
-        ("heavenly hand (incl. Thirteen Orphans)", analysis.heavenly_any),
-    ):
+    heavenly = [("heavenly hand (sets + pair)", analysis.heavenly_standard)]
+    if analysis.distinct_orphans:
+        heavenly.append(("heavenly hand (incl. Thirteen Orphans)", analysis.heavenly_any))
+    for label, p in heavenly:
         stdout.print(
             f"{label}: {p.numerator}/{p.denominator} = {float(p):.6e} (1 in {float(1 / p):,.1f})"
         )
@@ -137,11 +137,11 @@ def analyze_mahjong(game: str, json_out: bool = False, rules: str | None = None)
         ("fan of the dealer's complete dealt hands", analysis.fan_totals),
     ):
         out = Table(title=title, title_justify="left")
-        out.add_column("item")
-        out.add_column("article")
-        out.add_column("distinct", justify="right")
-        out.add_column("combinations", justify="right")
-        out.add_column("share of complete", justify="right")
+        out.add_column("item", overflow="fold")
+        out.add_column("article", overflow="fold")
+        out.add_column("distinct", justify="right", overflow="fold")
+        out.add_column("combinations", justify="right", overflow="fold")
+        out.add_column("share of complete", justify="right", overflow="fold")
         complete = analysis.combinations_standard + analysis.combinations_orphans
         for row in rows:
             share = Fraction(row.combinations, complete)
@@ -150,7 +150,7 @@ def analyze_mahjong(game: str, json_out: bool = False, rules: str | None = None)
                 row.article,
                 f"{row.distinct:,}",
                 f"{row.combinations:,}",
-                f"{float(share):.6f}",
+                f"{float(share):.4e}",
             )
         stdout.print(out)
 

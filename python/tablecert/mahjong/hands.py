@@ -54,6 +54,8 @@ class Reading:
 
     @property
     def text(self) -> str:
+        if self.pair < 0:
+            return "Thirteen Orphans (no sets)"
         pair = _core.tile_code(self.pair)
         return " ".join([f"{pair} {pair}", *(m.text for m in self.sets)])
 
@@ -153,6 +155,7 @@ def read_hand(
             + (" nor as Thirteen Orphans" if game == "mahjong-traditional" else "")
         )
     if orphans:
+        # Thirteen Orphans has no pair-and-sets reading; pair -1 marks it.
         readings.append(Reading(-1, (), _core.thirteen_orphans_signature()))
     return WinningHand(
         game=game,
