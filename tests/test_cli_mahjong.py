@@ -6,6 +6,7 @@ import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from tablecert.cli import app
@@ -113,7 +114,36 @@ def test_unknown_game_exit_1() -> None:
 
 
 def test_every_command_has_help() -> None:
-    for command in (["mahjong"], ["mahjong", "score"], ["mahjong", "analyze"]):
+    for command in (
+        ["mahjong"],
+        ["mahjong", "score"],
+        ["mahjong", "settle"],
+        ["mahjong", "analyze"],
+    ):
         result = runner.invoke(app, [*command, "--help"])
         assert result.exit_code == 0
         assert "Usage" in result.stdout
+
+
+def test_settle_a_record(tmp_path: Path) -> None:
+    """South's chicken hand on West's discard at 25/50: E pays 50, W and N 25; commission 10."""
+    record = tmp_path / "game.json"
+    record.write_text(
+        json.dumps(
+            {
+                "game": "mahjong-traditional",
+                "limit": "25/50",
+                "winner": "S",
+                "hand": "1m 2m 3m 4p 5p 6p 7s 8s 9s 2m 2m 2m 5s 5s",
+                "context": {"win_by": "discard"},
+            }
+        ),
+        encoding="utf-8",
+    )
+    result = runner.invoke(app, ["mahjong", "settle", str(record), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["fan"]["fan"] == 0
+    amounts = {(p["payer"], p["amount"]) for p in data["settlement"]["payments"]}
+    assert amounts == {("E", "50"), ("W", "25"), ("N", "25")}
+    assert data["settlement"]["commission"] == "10"

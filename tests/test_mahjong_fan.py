@@ -7,19 +7,25 @@ Default reading (fixtures/rules/*.toml): items add, the sum is capped at 2 (ç¬¬å
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
 from tablecert import mahjong
 from tablecert.errors import MahjongError, TileError
 from tablecert.mahjong import Context
+from tablecert.rules import RULES_DIR
 
 TRAD = "mahjong-traditional"
 SIMPLE = "mahjong-simple"
 
 
-def fan_of(hand: str, game: str = TRAD, winning_tile: str | None = None, **context: object):  # type: ignore[no-untyped-def]
-    base: dict[str, object] = {"seat": "S", "round_wind": "E", "win_by": "discard"}
+def fan_of(
+    hand: str, game: str = TRAD, winning_tile: str | None = None, **context: Any
+) -> mahjong.FanResult:
+    base: dict[str, Any] = {"seat": "S", "round_wind": "E", "win_by": "discard"}
     base.update(context)
-    return mahjong.score(mahjong.parse_hand(game, hand, winning_tile), Context(**base))  # type: ignore[arg-type]
+    return mahjong.score(mahjong.parse_hand(game, hand, winning_tile), Context(**base))
 
 
 def names(result: mahjong.FanResult) -> list[str]:
@@ -169,10 +175,8 @@ def test_art6_3_heavenly_and_earthly_hands() -> None:
     assert (names(earthly), earthly.fan) == (["earthly_hand"], 2)
 
 
-def test_art6_cap_and_combination_are_rule_data(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_art6_cap_and_combination_are_rule_data(tmp_path: Path) -> None:
     """With a lab's file that caps at 3, small three dragons scores its raw 3."""
-    from tablecert.rules import RULES_DIR
-
     text = (RULES_DIR / "mahjong-traditional.macau.toml").read_text(encoding="utf-8")
     variant = tmp_path / "mahjong-traditional.cap3.toml"
     variant.write_text(

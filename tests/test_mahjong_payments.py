@@ -8,6 +8,7 @@ otherwise. Share reading (第七條, reading): 100 for a 0 or 1 fan win, 200 for
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from tablecert import mahjong
@@ -19,8 +20,8 @@ SIMPLE = "mahjong-simple"
 CHICKEN = "1m 2m 3m 4p 5p 6p 7s 8s 9s 2m 2m 2m 5s 5s"
 
 
-def scored(hand: str, seat: str, game: str = TRAD, **context: object) -> mahjong.FanResult:
-    ctx = Context(seat=seat, round_wind="E", **context)  # type: ignore[arg-type]
+def scored(hand: str, seat: str, game: str = TRAD, **context: Any) -> mahjong.FanResult:
+    ctx = Context(seat=seat, round_wind="E", **context)
     return mahjong.score(mahjong.parse_hand(game, hand), ctx)
 
 
@@ -181,4 +182,37 @@ def test_traditional_game_needs_four_players() -> None:
     with pytest.raises(MahjongError, match="3 players: this game has 4 to 4"):
         mahjong.settle_win(
             scored(CHICKEN, "S", win_by="discard"), "S", "100/200", players=["E", "S", "W"]
+        )
+
+
+def test_game_record_win_with_liability() -> None:
+    """A record as a device logs it: South's big three dragons fed by North (第十條(甲)(3)):
+    North pays 400 + 200 + 200 = 800 alone; commission 40."""
+    settled = mahjong.settle_record(
+        {
+            "game": TRAD,
+            "limit": "100/200",
+            "winner": "S",
+            "hand": "Wd Wd Wd 1m 2m 3m 5p 5p [Rd Rd Rd] [Gd Gd Gd]",
+            "winning_tile": "Wd",
+            "context": {"round_wind": "E", "win_by": "discard"},
+            "discarder": "N",
+            "liability": "big_three_dragons",
+        }
+    )
+    assert settled.fan is not None
+    assert settled.fan.fan == 2
+    assert paid(settled.settlement) == {("N", "S"): 800}
+    assert settled.settlement.commission == 40
+
+
+def test_game_record_false_win_and_bad_records() -> None:
+    settled = mahjong.settle_record({"game": TRAD, "limit": "50/100", "false_win": "E"})
+    assert settled.fan is None
+    assert paid(settled.settlement) == {("E", "S"): 200, ("E", "W"): 200, ("E", "N"): 200}
+    with pytest.raises(MahjongError, match="missing 'hand'"):
+        mahjong.settle_record({"game": TRAD, "limit": "100/200", "winner": "S"})
+    with pytest.raises(MahjongError, match="unknown context key"):
+        mahjong.settle_record(
+            {"game": TRAD, "limit": "100/200", "winner": "S", "hand": CHICKEN, "context": {"x": 1}}
         )

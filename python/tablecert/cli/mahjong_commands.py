@@ -6,8 +6,10 @@ payments and exact tables of complete dealt hands.
 
 from __future__ import annotations
 
+import json
 import time
 from fractions import Fraction
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -15,6 +17,7 @@ from rich.table import Table
 
 from tablecert import mahjong
 from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
+from tablecert.errors import MahjongError
 
 mahjong_app = typer.Typer(
     name="mahjong",
@@ -108,6 +111,33 @@ def score(
         stdout.print(pay)
 
 
+def settle(
+    record: Annotated[
+        Path, typer.Argument(help="A game record (JSON), see tablecert.mahjong.record.")
+    ],
+    rules: RulesOption = None,
+    json_out: JsonOption = False,
+) -> None:
+    """Settle one recorded game: fan, who pays whom (Art. 7, 9, 10) and the commission (Art. 8)."""
+    try:
+        data = json.loads(record.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise MahjongError(f"{record}: cannot read the game record: {exc}") from exc
+    settled = mahjong.settle_record(data, rules)
+    if json_out:
+        emit_json(settled.as_json())
+        return
+    if settled.fan is not None:
+        items = ", ".join(f"{i.name} {i.fan} ({i.article})" for i in settled.fan.items)
+        stdout.print(f"fan {settled.fan.fan}: {items}")
+    for p in settled.settlement.payments:
+        stdout.print(f"{p.payer} pays {p.payee} {p.amount} ({p.article}; {p.note})")
+    s = settled.settlement
+    stdout.print(f"commission {s.commission} ({s.commission_article})")
+    for note in s.notes:
+        stdout.print(f"note: {note}")
+
+
 def analyze_mahjong(game: str, json_out: bool = False, rules: str | None = None) -> None:
     """Print the exact table of complete dealt hands of a mahjong game."""
     started = time.perf_counter()
@@ -166,5 +196,6 @@ def analyze(
 
 def register(app: typer.Typer) -> None:
     mahjong_app.command("score")(score)
+    mahjong_app.command("settle")(settle)
     mahjong_app.command("analyze")(analyze)
     app.add_typer(mahjong_app)
