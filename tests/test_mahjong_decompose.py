@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from tablecert import _core
 from tablecert.errors import TileError
 
+from tests.mahjong_strategies import complete_hands
 from tests.reference import mahjong_reference as ref
 
 CODES = ref.TRADITIONAL
@@ -26,37 +27,6 @@ def core_readings(hand: list[str], game: str = "traditional") -> set[tuple[tuple
         p = _core.tile_code(pair)
         out.add(((p, p), *sorted(groups)))
     return out
-
-
-def _complete_hand(draw: st.DrawFn, sets: int, kinds: list[str]) -> list[str]:
-    """A random complete hand (sets + pair); a set that would make a fifth copy of a tile moves
-    on to the next kind, so every draw gives a valid hand (and shrinks well)."""
-    hand: list[str] = []
-
-    def fits(group: list[str]) -> bool:
-        return all(hand.count(t) + group.count(t) <= 4 for t in group)
-
-    def group_at(i: int, chow: bool, size: int) -> list[str]:
-        start = kinds[i % len(kinds)]
-        if chow and start not in ref.HONOURS and start[0] <= "7":
-            n, s = int(start[0]), start[1]
-            return [f"{n}{s}", f"{n + 1}{s}", f"{n + 2}{s}"]
-        return [start] * size
-
-    for size in [2] + [3] * sets:
-        i = draw(st.integers(0, len(kinds) - 1))
-        chow = size == 3 and draw(st.booleans())
-        while not fits(group := group_at(i, chow, size)):
-            i += 1
-        hand += group
-    return hand
-
-
-@st.composite
-def complete_hands(draw: st.DrawFn) -> list[str]:
-    # Mostly one suit plus a few honours, where several readings are common.
-    kinds = draw(st.sampled_from([CODES[:9], [*CODES[:9], "E", "Rd"], CODES]))
-    return _complete_hand(draw, 4, kinds)
 
 
 @st.composite

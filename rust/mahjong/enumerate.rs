@@ -346,6 +346,69 @@ mod tests {
         assert_eq!(e.distinct_orphans, 13);
     }
 
+    /// Brute force: every multiset of `size` tiles over `types`, read by the decomposer.
+    fn brute_force_classes(types: &[u8], n: usize) -> Vec<HandClass> {
+        fn rec(
+            types: &[u8],
+            at: usize,
+            left: usize,
+            counts: &mut [u8; TILE_TYPES],
+            n: usize,
+            hist: &mut HashMap<Vec<u32>, (u64, u64)>,
+        ) {
+            if at == types.len() {
+                if left == 0 {
+                    let mut sigs: Vec<u32> = super::super::decompose::decompositions(counts, n)
+                        .iter()
+                        .map(|d| super::super::decompose::signature(d.pair, &d.sets))
+                        .collect();
+                    sigs.sort_unstable();
+                    sigs.dedup();
+                    if !sigs.is_empty() {
+                        let mult: u64 = counts.iter().map(|&c| CHOOSE4[c as usize]).product();
+                        let e = hist.entry(sigs).or_default();
+                        e.0 += 1;
+                        e.1 += mult;
+                    }
+                }
+                return;
+            }
+            let t = types[at] as usize;
+            for c in 0..=left.min(4) {
+                counts[t] = c as u8;
+                rec(types, at + 1, left - c, counts, n, hist);
+            }
+            counts[t] = 0;
+        }
+        let mut hist = HashMap::new();
+        rec(types, 0, 3 * n + 2, &mut [0; TILE_TYPES], n, &mut hist);
+        let mut classes: Vec<HandClass> = hist
+            .into_iter()
+            .map(|(signatures, (distinct, combinations))| HandClass {
+                signatures,
+                distinct,
+                combinations,
+            })
+            .collect();
+        classes.sort_by(|a, b| a.signatures.cmp(&b.signatures));
+        classes
+    }
+
+    #[test]
+    fn classes_match_brute_force() {
+        // Two suits' worth of mixed shapes and honours, small enough to brute-force.
+        let types: Vec<u8> = (0..9).chain([9, 10, 11, 27, 28, 31, 32]).collect();
+        for n in 1..=2 {
+            let e = enumerate_over(&types, n, false);
+            assert_eq!(e.classes, brute_force_classes(&types, n), "n = {n}");
+        }
+        let e = enumerate_over(&(0..9).collect::<Vec<u8>>(), 3, false);
+        assert_eq!(
+            e.classes,
+            brute_force_classes(&(0..9).collect::<Vec<u8>>(), 3)
+        );
+    }
+
     #[test]
     fn project_euler_696_figures() {
         // Project Euler problem 696 "Mahjong": w(4,1,1) = 20, w(9,1,4) = 13,259,

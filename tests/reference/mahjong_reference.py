@@ -81,3 +81,67 @@ def count_complete_simple() -> tuple[int, int]:
                 ways *= [1, 4, 6, 4, 1][c]
             combos += ways
     return distinct, combos
+
+
+DRAGONS = ("Rd", "Gd", "Wd")
+WINDS = ("E", "S", "W", "N")
+
+
+def _suit(tile: str) -> str | None:
+    return None if tile in HONOURS else tile[1]
+
+
+def _reading_fan(reading: tuple[tuple[str, ...], ...], seat: str, round_wind: str) -> int:
+    """Art. 6 (甲) items of one reading of a concealed, self-drawn hand, added (no cap)."""
+    pair, sets = reading[0][0], reading[1:]
+    pungs = [g[0] for g in sets if g[0] == g[1]]
+    tiles = [t for g in reading for t in g]
+    suits = {_suit(t) for t in tiles} - {None}
+    honours = any(t in HONOURS for t in tiles)
+    dragon_pungs = [t for t in pungs if t in DRAGONS]
+    wind_pungs = [t for t in pungs if t in WINDS]
+    fan = 0
+    big_dragons = len(dragon_pungs) == 3
+    big_winds = len(wind_pungs) == 4
+    if big_dragons:
+        fan += 2
+    else:
+        fan += len(dragon_pungs)
+        if len(dragon_pungs) == 2 and pair in DRAGONS:
+            fan += 1  # small three dragons
+    if big_winds:
+        fan += 2
+    else:
+        for w in wind_pungs:
+            fan += (w == seat) + (w == round_wind)
+        if len(wind_pungs) == 3 and pair in WINDS:
+            fan += 1  # small four winds
+    if len(pungs) == 4:
+        fan += 2  # concealed all pungs (nothing exposed here)
+    all_chows = not pungs and pair not in DRAGONS and pair not in (seat, round_wind)
+    half_flush = len(suits) == 1 and honours
+    if half_flush and all_chows:
+        fan += 2
+    else:
+        fan += all_chows + half_flush
+    if len(suits) == 1 and not honours:
+        fan += 2  # full flush
+    if not suits:
+        fan += 2  # all honours
+    if all(t in HONOURS or t[0] in "19" for t in tiles):
+        if suits and honours:
+            fan += 1  # mixed terminals
+        elif not honours:
+            fan += 2  # all terminals
+    return fan
+
+
+def best_fan(hand: list[str], seat: str, round_wind: str, cap: int = 2) -> tuple[int, int]:
+    """(capped fan, raw fan) of the best reading of a concealed self-drawn 14-tile win."""
+    if is_thirteen_orphans(hand):
+        return min(2, cap), 2
+    best = (-1, -1)
+    for reading in decompositions(hand):
+        raw = _reading_fan(reading, seat, round_wind)
+        best = max(best, (min(raw, cap), raw))
+    return best
