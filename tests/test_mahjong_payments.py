@@ -8,12 +8,14 @@ otherwise. Share reading (第七條, reading): 100 for a 0 or 1 fan win, 200 for
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
 from tablecert import mahjong
 from tablecert.errors import MahjongError
 from tablecert.mahjong import Context
+from tablecert.rules import RULES_DIR
 
 TRAD = "mahjong-traditional"
 SIMPLE = "mahjong-simple"
@@ -216,3 +218,18 @@ def test_game_record_false_win_and_bad_records() -> None:
         mahjong.settle_record(
             {"game": TRAD, "limit": "100/200", "winner": "S", "hand": CHICKEN, "context": {"x": 1}}
         )
+
+
+def test_art7_share_reading_is_one_rule(tmp_path: Path) -> None:
+    """The share reading is the single rule payment.share: a lab reading "a 1 fan win is paid
+    at the upper limit" changes South's 1 fan win at 100/200 from 200/100/100 to 400/200/200."""
+    text = (RULES_DIR / "mahjong-traditional.macau.toml").read_text(encoding="utf-8")
+    variant = tmp_path / "mahjong-traditional.share.toml"
+    variant.write_text(text.replace('"1" = "lower"', '"1" = "upper"'), encoding="utf-8")
+    hand = mahjong.parse_hand(TRAD, "1m 2m 3m 4p 5p 6p 7s 8s 9s 5s 5s [Rd Rd Rd]")
+    result = mahjong.score(hand, Context(seat="S", win_by="discard"), str(variant))
+    assert result.fan == 1
+    default = mahjong.settle_win(result, "S", "100/200")
+    assert paid(default) == {("E", "S"): 200, ("W", "S"): 100, ("N", "S"): 100}
+    upper = mahjong.settle_win(result, "S", "100/200", rules=str(variant))
+    assert paid(upper) == {("E", "S"): 400, ("W", "S"): 200, ("N", "S"): 200}

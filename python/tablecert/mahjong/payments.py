@@ -172,6 +172,7 @@ def settle_win(
         else:
             total = sum((p.amount for p in owed), Fraction(0))
             entry = rule_file.require(f"liability.{liability}")
+            rule_file.choice(f"liability.{liability}", ("discarder-pays-all",))
             owed = [Payment(liable, winner, total, entry.article, f"包輸: {liability}")]
             notes.append(f"{liable} pays for everyone ({entry.article})")
 
@@ -179,6 +180,8 @@ def settle_win(
         owed = _cap(rule_file, owed, Fraction(stake), notes)
 
     gross = sum((p.amount for p in owed), Fraction(0))
+    # Commission comes out of what the winner actually receives (after the Art. 9 cap).
+    rule_file.choice("payment.commission_order", ("after-cap",))
     commission = min(Fraction(row.commission), gross)
     return Settlement(tuple(owed), winner, commission, row.article, tuple(notes))
 
