@@ -1,8 +1,11 @@
-"""Hypothesis strategies for mahjong hands, shared by the mahjong tests."""
+"""Hypothesis strategies for mahjong hands and rule-file variants, shared by the mahjong tests."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from hypothesis import strategies as st
+from tablecert.rules import RULES_DIR
 
 from tests.reference import mahjong_reference as ref
 
@@ -54,3 +57,13 @@ def complete_hands(draw: st.DrawFn) -> list[str]:
         )
     )
     return complete_hand(draw, 4, kinds)
+
+
+def variant_rules(directory: Path, game: str, old: str, new: str) -> str:
+    """Write a lab's variant of a bundled mahjong rule file (one text replaced) and return its
+    path; the replaced text must be there, so a variant can never silently equal the original."""
+    text = (RULES_DIR / f"{game}.macau.toml").read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    path = directory / f"{game}.variant.toml"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return str(path)

@@ -16,9 +16,8 @@ from hypothesis import strategies as st
 from tablecert import mahjong
 from tablecert.errors import MahjongError, TileError
 from tablecert.mahjong import Context
-from tablecert.rules import RULES_DIR
 
-from tests.mahjong_strategies import complete_hands
+from tests.mahjong_strategies import complete_hands, variant_rules
 from tests.reference import mahjong_reference as ref
 
 TRAD = "mahjong-traditional"
@@ -182,17 +181,14 @@ def test_art6_3_heavenly_and_earthly_hands() -> None:
 
 def test_art6_cap_and_combination_are_rule_data(tmp_path: Path) -> None:
     """With a lab's file that caps at 3, small three dragons scores its raw 3."""
-    text = (RULES_DIR / "mahjong-traditional.macau.toml").read_text(encoding="utf-8")
-    variant = tmp_path / "mahjong-traditional.cap3.toml"
-    variant.write_text(
-        text.replace(
-            'cap = { value = 2, article = "第六條(甲)(3)"',
-            'cap = { value = 3, article = "第六條(甲)(3)"',
-        ),
-        encoding="utf-8",
+    variant = variant_rules(
+        tmp_path,
+        TRAD,
+        'cap = { value = 2, article = "第六條(甲)(3)"',
+        'cap = { value = 3, article = "第六條(甲)(3)"',
     )
     hand = mahjong.parse_hand(TRAD, "Gd Gd Gd Wd Wd 1m 2m 3m 5p 6p 7p [Rd Rd Rd]")
-    r = mahjong.score(hand, Context(seat="S", win_by="discard"), str(variant))
+    r = mahjong.score(hand, Context(seat="S", win_by="discard"), variant)
     assert (r.raw, r.fan, r.cap) == (3, 3, 3)
 
 

@@ -15,7 +15,8 @@ import pytest
 from tablecert import mahjong
 from tablecert.errors import MahjongError
 from tablecert.mahjong import Context
-from tablecert.rules import RULES_DIR
+
+from tests.mahjong_strategies import variant_rules
 
 TRAD = "mahjong-traditional"
 SIMPLE = "mahjong-simple"
@@ -223,13 +224,11 @@ def test_game_record_false_win_and_bad_records() -> None:
 def test_art7_share_reading_is_one_rule(tmp_path: Path) -> None:
     """The share reading is the single rule payment.share: a lab reading "a 1 fan win is paid
     at the upper limit" changes South's 1 fan win at 100/200 from 200/100/100 to 400/200/200."""
-    text = (RULES_DIR / "mahjong-traditional.macau.toml").read_text(encoding="utf-8")
-    variant = tmp_path / "mahjong-traditional.share.toml"
-    variant.write_text(text.replace('"1" = "lower"', '"1" = "upper"'), encoding="utf-8")
+    variant = variant_rules(tmp_path, TRAD, '"1" = "lower"', '"1" = "upper"')
     hand = mahjong.parse_hand(TRAD, "1m 2m 3m 4p 5p 6p 7s 8s 9s 5s 5s [Rd Rd Rd]")
-    result = mahjong.score(hand, Context(seat="S", win_by="discard"), str(variant))
+    result = mahjong.score(hand, Context(seat="S", win_by="discard"), variant)
     assert result.fan == 1
     default = mahjong.settle_win(result, "S", "100/200")
     assert paid(default) == {("E", "S"): 200, ("W", "S"): 100, ("N", "S"): 100}
-    upper = mahjong.settle_win(result, "S", "100/200", rules=str(variant))
+    upper = mahjong.settle_win(result, "S", "100/200", rules=variant)
     assert paid(upper) == {("E", "S"): 400, ("W", "S"): 200, ("N", "S"): 200}
