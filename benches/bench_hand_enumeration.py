@@ -11,9 +11,9 @@ import itertools
 
 import pytest
 from pytest_benchmark.fixture import BenchmarkFixture
+
 from tablecert import _core
 from tablecert.poker import ordering
-
 from tests.reference import poker_reference as ref
 
 STATUTE_5 = ordering("caribbean-stud").tie_breaks

@@ -10,8 +10,8 @@ does for that game), since the traditional game is out of its reach.
 from __future__ import annotations
 
 from pytest_benchmark.fixture import BenchmarkFixture
-from tablecert import _core, mahjong
 
+from tablecert import _core, mahjong
 from tests.reference import mahjong_reference as ref
 
 

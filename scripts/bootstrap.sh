@@ -17,7 +17,9 @@ stamp="$venv/.tablecert-deps"
 want=$(sha256sum pyproject.toml | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "bootstrap: installing Python dependencies" >&2
-  "$venv/bin/python" -m pip install -q --disable-pip-version-check --upgrade pip
+  pip_log="$venv/.pip.log"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check --upgrade pip > "$pip_log" 2>&1 \
+    || { cat "$pip_log" >&2; exit 1; }
   deps=$("$venv/bin/python" - <<'PY'
 import tomllib
 project = tomllib.load(open("pyproject.toml", "rb"))["project"]
@@ -26,7 +28,8 @@ print("\n".join(project["dependencies"] + project["optional-dependencies"]["dev"
 PY
 )
   mapfile -t dep_list <<< "$deps"
-  "$venv/bin/python" -m pip install -q --disable-pip-version-check "${dep_list[@]}"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check "${dep_list[@]}" >> "$pip_log" 2>&1 \
+    || { cat "$pip_log" >&2; exit 1; }
   echo "$want" > "$stamp"
 fi
 

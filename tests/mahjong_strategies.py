@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from hypothesis import strategies as st
-from tablecert.rules import RULES_DIR
 
+from tablecert.rules import RULES_DIR
 from tests.reference import mahjong_reference as ref
 
 

@@ -9,8 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from tablecert.cli import app
 from typer.testing import CliRunner
+
+from tablecert.cli import app
 
 runner = CliRunner()
 

@@ -6,8 +6,9 @@ import json
 import subprocess
 import sys
 
-from tablecert.cli import app
 from typer.testing import CliRunner
+
+from tablecert.cli import app
 
 runner = CliRunner()
 

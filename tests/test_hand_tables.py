@@ -7,12 +7,12 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+
 import tablecert
 from tablecert import _core
 from tablecert.errors import CardError
 from tablecert.hand_arrays import all_strength_keys, strength_keys
 from tablecert.hand_tables import category_table
-
 from tests.reference import poker_reference as ref
 
 FIVE_CARD = {

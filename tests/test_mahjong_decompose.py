@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from tablecert import _core
 from tablecert.errors import TileError
-
 from tests.mahjong_strategies import complete_hands
 from tests.reference import mahjong_reference as ref
 

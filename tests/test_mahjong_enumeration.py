@@ -17,8 +17,8 @@ from fractions import Fraction
 from math import comb
 
 import pytest
-from tablecert import _core, mahjong
 
+from tablecert import _core, mahjong
 from tests.reference import mahjong_reference as ref
 
 

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+
 from tablecert import mahjong
 from tablecert.errors import MahjongError, TileError
 from tablecert.mahjong import Context
-
 from tests.mahjong_strategies import complete_hands, variant_rules
 from tests.reference import mahjong_reference as ref
 

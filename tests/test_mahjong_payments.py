@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from tablecert import mahjong
 from tablecert.errors import MahjongError
 from tablecert.mahjong import Context
-
 from tests.mahjong_strategies import variant_rules
 
 TRAD = "mahjong-traditional"

@@ -9,6 +9,7 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from tablecert import _core, mahjong
 from tablecert.errors import MahjongError
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-import tablecert
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tablecert.errors import CardError
 
+import tablecert
+from tablecert.errors import CardError
 from tests.reference import poker_reference as ref
 
 STANDARD = {"q-poker": "q-poker.standard", "caribbean-stud": "caribbean-stud.standard"}

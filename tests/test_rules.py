@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from tablecert.errors import RuleFileError
 from tablecert.poker import ordering
 from tablecert.rules import RULES_DIR, load_rules

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from tablecert import _core
 from tablecert.errors import TileError
 

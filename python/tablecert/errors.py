@@ -11,15 +11,35 @@ class RuleFileError(TableCertError, RulesError):
     """A rule file is missing, malformed or has a bad value; names the file, key and line."""
 
 
+class ReportError(TableCertError):
+    """Report data that cannot be written exactly (a float, a non-string key, ...)."""
+
+
+class PlanError(ReportError):
+    """A certification plan is missing, malformed or names a bad value; names file, line, key."""
+
+
+class SigningError(TableCertError):
+    """A key cannot be created, read or unlocked (existing file, wrong passphrase, not Ed25519)."""
+
+
+class EnvelopeError(TableCertError):
+    """A signed envelope is not well-formed (bad JSON, missing field, bad base64, bad statement)."""
+
+
 class MahjongError(TableCertError):
     """A mahjong hand, context or game record the rules cannot score; names the problem."""
 
 
 __all__ = [
     "CardError",
+    "EnvelopeError",
     "MahjongError",
+    "PlanError",
+    "ReportError",
     "RuleFileError",
     "RulesError",
+    "SigningError",
     "TableCertError",
     "TileError",
 ]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from tablecert.cli import mahjong_commands, poker_commands
+from tablecert.cli import crosscheck_commands, mahjong_commands, poker_commands, report_commands
 from tablecert.cli.common import run_app
 
 app = typer.Typer(
@@ -18,6 +18,8 @@ app = typer.Typer(
     help="Certify casino table games against the Macau statutes that govern them.",
 )
 poker_commands.register(app)
+report_commands.register(app)
+crosscheck_commands.register(app)
 mahjong_commands.register(app)
 
 

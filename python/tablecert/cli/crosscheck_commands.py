@@ -1,0 +1,135 @@
+"""``tablecert crosscheck``: a vendor's evaluator against the statutes, exhaustively."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+from rich.table import Table
+
+from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
+from tablecert.conformance import poker_crosscheck
+from tablecert.conformance.evaluator_protocol import open_evaluator, write_requests
+
+crosscheck_app = typer.Typer(
+    no_args_is_help=True, help="Check a vendor's evaluator against the statutes, exhaustively."
+)
+
+
+def _count_or_all(value: str, option: str) -> int | None:
+    if value == "all":
+        return None
+    if value.isdigit() and int(value) > 0:
+        return int(value)
+    raise typer.BadParameter(
+        f"{value!r}: expected a positive whole number or 'all'", param_hint=option
+    )
+
+
+@crosscheck_app.command("poker")
+def poker(
+    game: Annotated[str, typer.Option("--game", help="q-poker or caribbean-stud.")],
+    evaluator: Annotated[
+        str | None,
+        typer.Option(
+            "--evaluator",
+            help="module:function, file.py:function, cmd:COMMAND or "
+            "file:RESULTS (see README: evaluator protocol).",
+        ),
+    ] = None,
+    rules: Annotated[
+        str | None, typer.Option("--rules", help="Rule file (default statute).")
+    ] = None,
+    hands: Annotated[str, typer.Option("--hands", help="'all' or a sample size.")] = "all",
+    suit_pairs: Annotated[
+        str,
+        typer.Option(
+            "--suit-pairs",
+            help="'default' (all for Q Poker, 100000 for Caribbean Stud), 'all', or a sample size.",
+        ),
+    ] = "default",
+    other_pairs: Annotated[int, typer.Option("--other-pairs", min=0)] = 50_000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of every sample.")] = 0,
+    show: Annotated[int, typer.Option("--show", min=0, help="Mismatches shown per check.")] = 10,
+    timeout: Annotated[
+        float, typer.Option("--timeout", help="Seconds to wait for an answer.")
+    ] = 20.0,
+    write: Annotated[
+        Path | None,
+        typer.Option(
+            "--write-requests",
+            help="Write the requests to FILE for a vendor to "
+            "answer offline (then use --evaluator file:ANSWERS).",
+        ),
+    ] = None,
+    json_out: JsonOption = False,
+) -> None:
+    """Check every hand's category and the statute's head-to-head decisions."""
+    hand_count = _count_or_all(hands, "--hands")
+    pairs = 0 if suit_pairs == "default" else _count_or_all(suit_pairs, "--suit-pairs")
+    stderr.print(f"planning the {game} crosscheck ...")
+    plan = poker_crosscheck.plan(
+        game, rules, hands=hand_count, suit_pairs=pairs, other_pairs=other_pairs, seed=seed
+    )
+    if write is not None:
+        count = write_requests(write, plan.requests())
+        stderr.print(f"wrote {count:,} requests to {write}")
+        return
+    if evaluator is None:
+        raise typer.BadParameter(
+            "give --evaluator SPEC (or --write-requests FILE)", param_hint="--evaluator"
+        )
+    answerer = open_evaluator(evaluator, timeout)
+    with Progress(
+        *Progress.get_default_columns()[:1],
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=stderr,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("crosscheck", total=plan.total)
+        report = poker_crosscheck.crosscheck(
+            plan, answerer, evaluator, keep=show, progress=lambda n: bar.advance(task, n)
+        )
+    if json_out:
+        emit_json(report.as_json())
+    else:
+        _print(report)
+    if not report.passed:
+        raise typer.Exit(1)
+
+
+def _print(report: poker_crosscheck.CrosscheckReport) -> None:
+    table = Table(
+        title=f"{report.game} evaluator crosscheck ({report.rules_file}): {report.evaluator}",
+        title_justify="left",
+    )
+    for column in ("check", "checked", "mismatches", "verdict", "answers/s"):
+        table.add_column(column, justify="left" if column in ("check", "verdict") else "right")
+    for c in report.checks:
+        table.add_row(
+            c.name,
+            f"{c.checked:,}",
+            f"{c.mismatches:,}",
+            "conforms" if c.passed else "[red]deviates[/]",
+            f"{c.rate:,.0f}",
+        )
+    stdout.print(table)
+    if report.complete_suit_pairs is not None:
+        stdout.print(f"suit-decided pairs: the complete set ({report.complete_suit_pairs:,}).")
+    for c in report.checks:
+        for g in c.groups:
+            stdout.print(f"[red]defect[/] {c.name}: {g.description}")
+        for m in c.first:
+            stdout.print(
+                f"  {m.request!r}: expected {m.expected!r}, got {m.got!r} ({m.article}, {m.step})"
+            )
+    verdict = "CONFORMS" if report.passed else "DEVIATES"
+    stdout.print(f"verdict: {verdict} to the statute ordering ({report.rules_file})")
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(crosscheck_app, name="crosscheck")

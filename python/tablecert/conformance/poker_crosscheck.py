@@ -1,0 +1,508 @@
+"""Exhaustive crosscheck of a vendor's poker evaluator against the statute ordering.
+
+Four checks, each request answered by the evaluator and compared with the core:
+
+1. categories: every one of the C(52, k) hands (22,100 or 2,598,960), or a seeded sample;
+2. adjacent rank classes: for every two consecutive classes of the ordering (hands equal but
+   for suits), a disjoint pair; together they pin down the order of categories and ranks;
+3. suit-decided pairs: disjoint hands of equal ranks that the statute decides by suit (where
+   vendors go wrong): the complete set for Q Poker, a seeded stratified sample for Caribbean
+   Stud (the complete set has hundreds of millions of pairs; ``suit_pairs=None`` asks for all);
+4. other pairs: a seeded random sample of disjoint hand pairs.
+
+Mismatches are grouped by category, by the tie-break step and article that decides the pair,
+and by what the evaluator answered, so the report names the defect ("answers PUSH where
+第八條(五) decides by the kicker's suit").
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from math import comb
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from tablecert import _core
+from tablecert.conformance.evaluator_protocol import Answerer, EvaluatorError
+from tablecert.hand_arrays import strength_keys
+from tablecert.poker import Ordering, RulesSource, check_game, ordering
+
+CODES = tuple(_core.card_code(c) for c in range(52))
+RANK_FIELDS = 5
+Progress = Callable[[int], None]
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    request: str
+    expected: str
+    got: str
+    category: str
+    step: str
+    article: str
+
+
+@dataclass(frozen=True)
+class DefectGroup:
+    """Mismatches sharing a category, deciding step and kind of wrong answer."""
+
+    category: str
+    step: str
+    article: str
+    answer: str
+    count: int
+    of: int
+    common_features: tuple[str, ...]
+
+    @property
+    def description(self) -> str:
+        features = (
+            f"; every case involves {', '.join(self.common_features)}"
+            if (self.common_features)
+            else ""
+        )
+        return (
+            f"{self.article} ({self.category}, decided by {self.step}): evaluator {self.answer} "
+            f"in {self.count:,} of {self.of:,} such cases{features}"
+        )
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    name: str
+    checked: int
+    mismatches: int
+    groups: tuple[DefectGroup, ...]
+    first: tuple[Mismatch, ...]
+    seconds: float
+
+    @property
+    def passed(self) -> bool:
+        return self.mismatches == 0
+
+    @property
+    def rate(self) -> float:
+        return self.checked / self.seconds if self.seconds > 0 else float("inf")
+
+
+@dataclass(frozen=True)
+class CrosscheckReport:
+    game: str
+    rules_file: str
+    rules_sha256: str
+    evaluator: str
+    seed: int
+    checks: tuple[CheckResult, ...]
+    complete_suit_pairs: int | None = field(default=None)
+
+    @property
+    def passed(self) -> bool:
+        return all(c.passed for c in self.checks)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "rules_file": self.rules_file,
+            "rules_sha256": self.rules_sha256,
+            "evaluator": self.evaluator,
+            "seed": self.seed,
+            "verdict": "conforms" if self.passed else "deviates",
+            "complete_suit_pairs": self.complete_suit_pairs,
+            "checks": [
+                {
+                    "name": c.name,
+                    "checked": c.checked,
+                    "mismatches": c.mismatches,
+                    "verdict": "conforms" if c.passed else "deviates",
+                    "requests_per_second": round(c.rate),
+                    "defects": [
+                        {
+                            "article": g.article,
+                            "category": g.category,
+                            "step": g.step,
+                            "answer": g.answer,
+                            "count": g.count,
+                            "of": g.of,
+                            "common_features": list(g.common_features),
+                            "description": g.description,
+                        }
+                        for g in c.groups
+                    ],
+                    "first_mismatches": [
+                        {
+                            "request": m.request,
+                            "expected": m.expected,
+                            "got": m.got,
+                            "category": m.category,
+                            "step": m.step,
+                            "article": m.article,
+                        }
+                        for m in c.first
+                    ],
+                }
+                for c in self.checks
+            ],
+        }
+
+
+def _hand_text(cards: npt.NDArray[np.uint8]) -> str:
+    return " ".join(CODES[c] for c in sorted((int(x) for x in cards), reverse=True))
+
+
+class _Tables:
+    """Every hand of the game (lexicographic order), its statute key and its card mask."""
+
+    def __init__(self, game: str, rules: RulesSource) -> None:
+        self.order = ordering(game, rules)
+        size = self.order.hand_size
+        n = comb(52, size)
+        flat = itertools.chain.from_iterable(itertools.combinations(range(52), size))
+        self.hands = np.fromiter(flat, dtype=np.uint8, count=n * size).reshape(n, size)
+        self.keys = strength_keys(game, self.hands, self.order.rules)
+        self.rank_keys = self.keys & ~np.uint32(3)  # the suit field cleared
+        self.masks = np.zeros(n, dtype=np.uint64)
+        for column in range(size):
+            self.masks |= np.left_shift(np.uint64(1), self.hands[:, column].astype(np.uint64))
+        self.categories = (self.keys >> np.uint32(22)).astype(np.int64)
+
+    def text(self, i: int) -> str:
+        return _hand_text(self.hands[i])
+
+    def expected_winner(self, a: int, b: int) -> str:
+        ka, kb = int(self.keys[a]), int(self.keys[b])
+        return "A" if ka > kb else "B" if ka < kb else "PUSH"
+
+
+def _fields(key: int) -> tuple[int, ...]:
+    category, ranks, suit = _core.key_fields(key)
+    return (category, *ranks, suit)
+
+
+def _deciding_step(order: Ordering, ka: int, kb: int) -> tuple[str, str, str]:
+    """(category, step, article) that decides a pair with keys ka, kb."""
+    fa, fb = _fields(ka), _fields(kb)
+    category = order.categories[max(fa[0], fb[0])]
+    if fa[0] != fb[0]:
+        return category, "category", str(order.rules.require("ranking.ordering").article)
+    steps = order.steps[fa[0]]
+    article = order.articles[fa[0]]
+    for i in range(1, RANK_FIELDS + 1):
+        if fa[i] != fb[i]:
+            return category, steps[min(i - 1, len(steps) - 1)], article
+    return category, steps[-1], article
+
+
+def _features(order: Ordering, keys: tuple[int, ...]) -> set[str]:
+    """Named hand features of the hands in one case, used to describe a defect."""
+    found: set[str] = set()
+    low_top = 1 if order.hand_size == 3 else 3  # the 3 of A-2-3, the 5 of 5-4-3-2-A
+    for key in keys:
+        fields = _fields(key)
+        name = order.categories[fields[0]]
+        if name in ("straight", "straight flush") and fields[1] == low_top:
+            found.add(
+                "an ace-low straight (" + ("A-2-3" if order.hand_size == 3 else "5-4-3-2-A") + ")"
+            )
+    return found
+
+
+class _Collector:
+    """Tallies one check's cases and mismatches, grouped into named defects."""
+
+    def __init__(self, name: str, order: Ordering, keep: int) -> None:
+        self.name = name
+        self.order = order
+        self.keep = keep
+        self.checked = 0
+        self.mismatches = 0
+        self.first: list[Mismatch] = []
+        self.cases: Counter[tuple[str, str, str]] = Counter()
+        self.wrong: Counter[tuple[str, str, str, str]] = Counter()
+        self.features: dict[tuple[str, str, str, str], set[str]] = {}
+
+    def add(
+        self,
+        request: str,
+        expected: str,
+        got: str,
+        where: tuple[str, str, str],
+        keys: tuple[int, ...],
+    ) -> None:
+        self.checked += 1
+        self.cases[where] += 1
+        if _normalise(got) == _normalise(expected):
+            return
+        self.mismatches += 1
+        answer = _answer_kind(expected, got)
+        group = (*where, answer)
+        self.wrong[group] += 1
+        features = _features(self.order, keys)
+        self.features[group] = self.features.get(group, features) & features
+        if len(self.first) < self.keep:
+            self.first.append(Mismatch(request, expected, got, *where))
+
+    def result(self, seconds: float) -> CheckResult:
+        groups = tuple(
+            DefectGroup(
+                category,
+                step,
+                article,
+                answer,
+                count,
+                self.cases[(category, step, article)],
+                tuple(sorted(self.features[(category, step, article, answer)])),
+            )
+            for (category, step, article, answer), count in self.wrong.most_common()
+        )
+        return CheckResult(
+            self.name, self.checked, self.mismatches, groups, tuple(self.first), seconds
+        )
+
+
+def _normalise(answer: str) -> str:
+    return " ".join(answer.strip().lower().replace("_", " ").replace("-", " ").split())
+
+
+def _answer_kind(expected: str, got: str) -> str:
+    g = _normalise(got)
+    if expected in ("A", "B"):
+        if g == "push":
+            return "answers PUSH"
+        if g in ("a", "b"):
+            return "reverses the order"
+        return f"answers {got!r}"
+    return f"answers {got!r} for {expected!r}"
+
+
+def category_requests(
+    tables: _Tables, sample: int | None, rng: np.random.Generator
+) -> npt.NDArray[np.int64]:
+    """Hand indices for the category check: all hands, or a seeded sample."""
+    n = len(tables.keys)
+    if sample is None or sample >= n:
+        return np.arange(n, dtype=np.int64)
+    return np.sort(rng.choice(n, size=sample, replace=False)).astype(np.int64)
+
+
+def suit_decided_pairs(
+    tables: _Tables, sample: int | None, rng: np.random.Generator
+) -> npt.NDArray[np.int64]:
+    """Disjoint pairs of equal ranks that only suit decides: all of them, or a sample
+    stratified by category (equal numbers per category that has such pairs)."""
+    order = np.argsort(tables.rank_keys, kind="stable")
+    sorted_keys = tables.rank_keys[order]
+    starts = np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]])
+    ends = np.r_[starts[1:], len(order)]
+    if sample is None:
+        pairs = []
+        for s, e in zip(starts, ends, strict=True):
+            if e - s < 2:
+                continue
+            members = order[s:e]
+            m = tables.masks[members]
+            i, j = np.nonzero(np.triu((m[:, None] & m[None, :]) == 0, 1))
+            if len(i):
+                pairs.append(np.stack([members[i], members[j]], axis=1))
+        return np.concatenate(pairs).astype(np.int64)
+    group_of = np.empty(len(order), dtype=np.int64)
+    group_of[order] = np.repeat(np.arange(len(starts)), ends - starts)
+    sizes = ends - starts
+    eligible = sizes[group_of] > 1
+    categories = np.unique(tables.categories[eligible])
+    per_category = max(1, sample // max(1, len(categories)))
+    chosen: list[tuple[int, int]] = []
+    for category in categories:
+        candidates = np.flatnonzero(eligible & (tables.categories == category))
+        found = 0
+        attempts = 0
+        while found < per_category and attempts < per_category * 50:
+            attempts += 1
+            a = int(candidates[rng.integers(len(candidates))])
+            g = group_of[a]
+            b = int(order[starts[g] + rng.integers(sizes[g])])
+            if a != b and tables.masks[a] & tables.masks[b] == 0:
+                chosen.append((a, b))
+                found += 1
+    return np.array(chosen, dtype=np.int64).reshape(-1, 2)
+
+
+def adjacent_class_pairs(tables: _Tables, rng: np.random.Generator) -> npt.NDArray[np.int64]:
+    """For each rank class of the ordering (hands equal but for suits), one disjoint pair with
+    the next class up that can be dealt beside it, in random A/B order: together these pin
+    down the whole order of categories and ranks, boundaries between categories included."""
+    order = np.argsort(tables.rank_keys, kind="stable")
+    sorted_keys = tables.rank_keys[order]
+    starts = np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]])
+    ends = np.r_[starts[1:], len(order)]
+    chosen = []
+    for g in range(len(starts) - 1):
+        lower = order[starts[g] : ends[g]]
+        # Some neighbours cannot be dealt together (2-2-2-3-3 and 2-2-2-4-4 need five deuces);
+        # then the next class up that can be is this class's neighbour in the chain.
+        for h in range(g + 1, min(g + 64, len(starts))):
+            upper = order[starts[h] : ends[h]]
+            pair = _disjoint_pair(tables, lower, upper)
+            if pair is not None:
+                chosen.append(pair if rng.random() < 0.5 else pair[::-1])
+                break
+    return np.array(chosen, dtype=np.int64).reshape(-1, 2)
+
+
+def _disjoint_pair(
+    tables: _Tables, lower: npt.NDArray[np.int64], upper: npt.NDArray[np.int64]
+) -> tuple[int, int] | None:
+    for a in lower[:64]:
+        disjoint = upper[(tables.masks[upper] & tables.masks[a]) == 0]
+        if len(disjoint):
+            return int(a), int(disjoint[0])
+    return None
+
+
+def random_pairs(tables: _Tables, count: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
+    """A seeded sample of disjoint hand pairs, uniform over hands."""
+    chosen = np.empty((0, 2), dtype=np.int64)
+    n = len(tables.keys)
+    while len(chosen) < count:
+        a = rng.integers(n, size=2 * count)
+        b = rng.integers(n, size=2 * count)
+        ok = (tables.masks[a] & tables.masks[b]) == 0
+        chosen = np.concatenate([chosen, np.stack([a[ok], b[ok]], axis=1)])
+    return chosen[:count]
+
+
+Check = tuple[list[str], list[str], list[tuple[str, str, str]], list[tuple[int, ...]]]
+
+
+def _run_checks(
+    named: list[tuple[str, Check]],
+    answerer: Answerer,
+    order: Ordering,
+    keep: int,
+    progress: Progress | None,
+) -> list[CheckResult]:
+    """Send every check's requests through the evaluator in one stream (a results file answers
+    them all in order) and tally each check's answers."""
+    all_requests = itertools.chain.from_iterable(check[0] for _, check in named)
+    answers = answerer(all_requests)
+    results = []
+    for name, (requests, expected, where, keys) in named:
+        collector = _Collector(name, order, keep)
+        start = time.perf_counter()
+        for i in range(len(requests)):
+            got = next(answers, None)
+            if got is None:
+                raise EvaluatorError(f"evaluator stopped answering at request {requests[i]!r}")
+            collector.add(requests[i], expected[i], got, where[i], keys[i])
+            if progress is not None and (i + 1) % 10_000 == 0:
+                progress(10_000)
+        if progress is not None:
+            progress(len(requests) % 10_000)
+        results.append(collector.result(time.perf_counter() - start))
+    if next(answers, None) is not None:
+        raise EvaluatorError("evaluator gave more answers than there were requests")
+    return results
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The requests of each check and what the statute expects for them."""
+
+    tables: _Tables
+    categories: npt.NDArray[np.int64]
+    adjacent_pairs: npt.NDArray[np.int64]
+    suit_pairs: npt.NDArray[np.int64]
+    other_pairs: npt.NDArray[np.int64]
+    suit_pairs_complete: bool
+    seed: int
+
+    @property
+    def total(self) -> int:
+        return sum(
+            len(x)
+            for x in (self.categories, self.adjacent_pairs, self.suit_pairs, self.other_pairs)
+        )
+
+    def category_check(self) -> Check:
+        t = self.tables
+        requests = [f"category {t.text(i)}" for i in self.categories]
+        indices = [int(c) for c in t.categories[self.categories]]
+        names = [t.order.categories[c] for c in indices]
+        where = [(t.order.categories[c], "category", t.order.articles[c]) for c in indices]
+        keys: list[tuple[int, ...]] = [(int(t.keys[i]),) for i in self.categories]
+        return requests, names, where, keys
+
+    def pair_check(self, pairs: npt.NDArray[np.int64]) -> Check:
+        t = self.tables
+        requests: list[str] = []
+        expected: list[str] = []
+        where: list[tuple[str, str, str]] = []
+        keys: list[tuple[int, ...]] = []
+        for a, b in pairs:
+            ka, kb = int(t.keys[a]), int(t.keys[b])
+            requests.append(f"compare {t.text(a)} / {t.text(b)}")
+            expected.append(t.expected_winner(int(a), int(b)))
+            where.append(_deciding_step(t.order, ka, kb))
+            keys.append((ka, kb))
+        return requests, expected, where, keys
+
+    def checks(self) -> list[tuple[str, Check]]:
+        return [
+            ("hand categories", self.category_check()),
+            ("adjacent rank classes", self.pair_check(self.adjacent_pairs)),
+            ("suit-decided pairs", self.pair_check(self.suit_pairs)),
+            ("other pairs", self.pair_check(self.other_pairs)),
+        ]
+
+    def requests(self) -> Iterator[str]:
+        for _, check in self.checks():
+            yield from check[0]
+
+
+def plan(
+    game: str,
+    rules: RulesSource = None,
+    *,
+    hands: int | None = None,
+    suit_pairs: int | None = 0,
+    other_pairs: int = 50_000,
+    seed: int = 0,
+) -> Plan:
+    """What to ask. ``suit_pairs=0`` means the default: all for Q Poker, 100,000 for Caribbean
+    Stud; ``None`` means all."""
+    check_game(game)
+    tables = _Tables(game, rules)
+    rng = np.random.default_rng(seed)
+    if suit_pairs == 0:
+        suit_pairs = None if tables.order.hand_size == 3 else 100_000
+    return Plan(
+        tables,
+        category_requests(tables, hands, rng),
+        adjacent_class_pairs(tables, rng),
+        suit_decided_pairs(tables, suit_pairs, rng),
+        random_pairs(tables, other_pairs, rng),
+        suit_pairs is None,
+        seed,
+    )
+
+
+def crosscheck(
+    p: Plan, answerer: Answerer, evaluator: str, *, keep: int = 10, progress: Progress | None = None
+) -> CrosscheckReport:
+    """Run every check of a plan through the evaluator and report mismatches by defect."""
+    order = p.tables.order
+    checks = _run_checks(p.checks(), answerer, order, keep, progress)
+    return CrosscheckReport(
+        game=order.game,
+        rules_file=order.rules.path.name,
+        rules_sha256=order.rules.sha256,
+        evaluator=evaluator,
+        seed=p.seed,
+        checks=tuple(checks),
+        complete_suit_pairs=len(p.suit_pairs) if p.suit_pairs_complete else None,
+    )

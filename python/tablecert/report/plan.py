@@ -1,0 +1,231 @@
+"""The certification plan (PLAN.toml): what is certified, with which rules and inputs.
+
+::
+
+    [certification]
+    title = "Q Poker and Caribbean Stud, Macau statutes"
+    lab = "Example Gaming Lab"
+
+    [[section]]
+    kind = "hand-categories"          # a registered section kind (report/registry.py)
+    game = "q-poker"
+    rules = "../rules/q-poker.macau.toml"   # relative to this file, or a bundled name
+
+Every entry is checked against its kind's fields before anything runs; an error names the
+plan file, the line and the key. Paths are relative to the plan file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tablecert.errors import PlanError, RuleFileError
+from tablecert.report.registry import Field, SectionKind, section_kinds
+from tablecert.rules import RuleFile, load_rules
+
+_HEADER = re.compile(r"^\s*\[")
+_SECTION_HEADER = re.compile(r"^\s*\[\[\s*section\s*\]\]")
+_CERT_HEADER = re.compile(r"^\s*\[\s*certification\s*\]")
+_CERTIFICATION_KEYS = {"title": True, "lab": False}
+
+
+@dataclass(frozen=True)
+class PlanEntry:
+    """One ``[[section]]`` of a plan: its kind, values, and where each key is written."""
+
+    plan_path: Path
+    index: int
+    kind: SectionKind
+    values: Mapping[str, Any]
+    line: int | None
+    key_lines: Mapping[str, int]
+
+    def error(self, key: str | None, message: str) -> PlanError:
+        line = self.key_lines.get(key, self.line) if key else self.line
+        where = f"{self.plan_path}:{line}" if line else str(self.plan_path)
+        what = f"section {self.index} ({self.kind.name})" + (f": {key}" if key else "")
+        return PlanError(f"{where}: {what}: {message}")
+
+    def text(self, key: str, default: str | None = None) -> str:
+        value = self.values.get(key, default)
+        if value is None:
+            raise self.error(key, "missing")
+        return str(value)
+
+    def texts(self, key: str) -> tuple[str, ...]:
+        return tuple(self.values.get(key, ()))
+
+    def integer(self, key: str, default: int | None = None) -> int:
+        value = self.values.get(key, default)
+        if value is None:
+            raise self.error(key, "missing")
+        return int(value)
+
+    def path(self, key: str) -> Path:
+        """A ``file`` (or ``rules``) field, resolved against the plan and checked to exist."""
+        return Path(self.values[key])
+
+    def rules(self, key: str = "rules") -> RuleFile:
+        """A ``rules`` field, loaded (errors name the rule file's own line)."""
+        return load_rules(self.path(key))
+
+    def files(self) -> tuple[Path, ...]:
+        """Every file this entry names (its ``file`` and ``rules`` fields)."""
+        return tuple(
+            Path(self.values[k])
+            for k, f in self.kind.fields.items()
+            if f.kind in ("file", "rules") and k in self.values
+        )
+
+
+@dataclass(frozen=True)
+class Plan:
+    path: Path
+    sha256: str
+    title: str
+    lab: str
+    entries: tuple[PlanEntry, ...]
+
+
+def load_plan(path: Path) -> Plan:
+    """Read and check a plan; every error names the file, line and key."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise PlanError(f"{path}: cannot read plan: {exc.strerror}") from exc
+    try:
+        text = raw.decode("utf-8")
+        data = tomllib.loads(text)
+    except UnicodeDecodeError as exc:
+        raise PlanError(f"{path}: not UTF-8 at byte {exc.start}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise PlanError(f"{path}: invalid TOML: {exc}") from exc
+    lines = text.splitlines()
+    unknown = set(data) - {"certification", "section"}
+    if unknown:
+        key = sorted(unknown)[0]
+        raise PlanError(
+            f"{_where(path, _key_line(lines, 0, len(lines), key))}: unknown table or key {key!r}; "
+            "a plan has [certification] and [[section]] entries"
+        )
+    cert = data.get("certification")
+    cert_line = next((i + 1 for i, ln in enumerate(lines) if _CERT_HEADER.match(ln)), None)
+    if not isinstance(cert, dict):
+        raise PlanError(f"{path}: missing [certification] table (title = ..., lab = ...)")
+    cert_end = _block_end(lines, cert_line or 0)
+    for key in cert:
+        if key not in _CERTIFICATION_KEYS or not isinstance(cert[key], str):
+            line = _key_line(lines, cert_line or 0, cert_end, key)
+            raise PlanError(
+                f"{_where(path, line)}: certification.{key}: expected one of "
+                f"{', '.join(_CERTIFICATION_KEYS)} as a string"
+            )
+    for key, required in _CERTIFICATION_KEYS.items():
+        if required and key not in cert:
+            raise PlanError(f"{_where(path, cert_line)}: certification.{key}: missing")
+    sections = data.get("section", [])
+    if not isinstance(sections, list) or not sections:
+        raise PlanError(f"{path}: no [[section]] entries: nothing to certify")
+    headers = [i + 1 for i, ln in enumerate(lines) if _SECTION_HEADER.match(ln)]
+    entries = tuple(
+        _entry(path, lines, index, values, headers[index - 1] if index <= len(headers) else None)
+        for index, values in enumerate(sections, start=1)
+    )
+    return Plan(
+        path=path,
+        sha256=hashlib.sha256(raw).hexdigest(),
+        title=str(cert["title"]),
+        lab=str(cert.get("lab", "")),
+        entries=entries,
+    )
+
+
+def _where(path: Path, line: int | None) -> str:
+    return f"{path}:{line}" if line else str(path)
+
+
+def _block_end(lines: list[str], header_line: int) -> int:
+    for i in range(header_line, len(lines)):
+        if _HEADER.match(lines[i]):
+            return i
+    return len(lines)
+
+
+def _key_line(lines: list[str], start: int, end: int, key: str) -> int | None:
+    pattern = re.compile(rf"^\s*\"?{re.escape(key)}\"?\s*=")
+    for i in range(start, end):
+        if pattern.match(lines[i]):
+            return i + 1
+    return None
+
+
+def _entry(
+    path: Path, lines: list[str], index: int, values: dict[str, Any], line: int | None
+) -> PlanEntry:
+    end = _block_end(lines, line or 0)
+    key_lines = {
+        key: found for key in values if (found := _key_line(lines, line or 0, end, key)) is not None
+    }
+    kinds = section_kinds()
+    kind_name = values.get("kind")
+    if not isinstance(kind_name, str) or kind_name not in kinds:
+        where = _where(path, key_lines.get("kind", line))
+        raise PlanError(
+            f"{where}: section {index}: kind: {kind_name!r} is not a section kind; "
+            f"known: {', '.join(sorted(kinds))}"
+        )
+    kind = kinds[kind_name]
+    entry = PlanEntry(path, index, kind, {}, line, key_lines)
+    checked: dict[str, Any] = {}
+    for key, value in values.items():
+        if key == "kind":
+            continue
+        spec = kind.fields.get(key)
+        if spec is None:
+            raise entry.error(
+                key, f"unknown key; {kind.name} accepts {', '.join(sorted(kind.fields))}"
+            )
+        checked[key] = _check_value(entry, key, spec, value)
+    for key, spec in kind.fields.items():
+        if spec.required and key not in checked:
+            raise entry.error(None, f"missing key {key!r} ({spec.help or spec.kind})")
+    return PlanEntry(path, index, kind, checked, line, key_lines)
+
+
+def _check_value(entry: PlanEntry, key: str, spec: Field, value: Any) -> Any:
+    if spec.kind == "integer":
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise entry.error(key, f"expected an integer, got {value!r}")
+        return value
+    if spec.kind == "boolean":
+        if not isinstance(value, bool):
+            raise entry.error(key, f"expected true or false, got {value!r}")
+        return value
+    if spec.kind == "texts":
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise entry.error(key, f"expected a list of strings, got {value!r}")
+        return tuple(value)
+    if not isinstance(value, str) or not value:
+        raise entry.error(key, f"expected a non-empty string, got {value!r}")
+    if spec.kind == "text":
+        return value
+    candidate = (entry.plan_path.parent / value).resolve()
+    if spec.kind == "rules" and not candidate.exists():
+        try:  # a bundled rule file by name, e.g. q-poker.macau
+            return str(load_rules(value).path.resolve())
+        except RuleFileError:
+            pass
+    if not candidate.is_file():
+        raise entry.error(key, f"no such file {value!r} (looked for {candidate})")
+    if spec.kind == "rules":
+        try:
+            load_rules(candidate)
+        except RuleFileError as exc:
+            raise entry.error(key, f"bad rule file: {exc}") from exc
+    return str(candidate)

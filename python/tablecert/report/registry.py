@@ -1,0 +1,153 @@
+"""The section registry: each analysis contributes one kind of report section.
+
+A section kind is a function ``(entry, context) -> Section`` registered under the name a plan
+uses in ``[[section]] kind = "..."``, with the plan keys it accepts. To add one (say the
+shuffler audit)::
+
+    # python/tablecert/report/sections/shuffler.py
+    from tablecert.report.registry import Field, Section, Verdict, register_section
+
+    @register_section(
+        "shuffler-audit",
+        title="Shuffler audit",
+        fields={"log": Field("file", help="the shuffler's log"), "game": Field("text")},
+    )
+    def shuffler_section(entry: PlanEntry, context: Context) -> Section:
+        log = entry.path("log")               # resolved, checked to exist; becomes a subject
+        context.step(f"auditing {log.name}")  # progress line on stderr
+        ...
+        return Section(id=f"shuffler-audit/{log.name}", title=..., data={...},
+                       verdicts=(Verdict(...),), html=html.table(...))
+
+then add ``shuffler`` to the imports in ``report/sections/__init__.py``. Every ``file`` and
+``rules`` field of the entry is hashed into the signed statement automatically; a section that
+reads further files lists them in ``Section.inputs``. ``data`` must be exact (int, str,
+Fraction, Decimal; no floats): it goes into report.json as canonical JSON. ``html`` is a
+fragment built with the helpers in ``report/html.py`` (they escape text).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from tablecert.errors import ReportError
+
+if TYPE_CHECKING:
+    from tablecert.report.plan import Plan, PlanEntry
+
+Outcome = Literal["pass", "fail", "inconclusive"]
+OUTCOMES: tuple[Outcome, ...] = ("pass", "fail", "inconclusive")
+FieldKind = Literal["text", "integer", "boolean", "file", "rules", "texts"]
+
+
+@dataclass(frozen=True)
+class Field:
+    """A key a section accepts in its plan entry.
+
+    ``file``: a path relative to the plan; ``rules``: a rule file path or bundled name
+    (``q-poker.macau``); both become signed subjects. ``texts``: a list of strings.
+    """
+
+    kind: FieldKind
+    required: bool = True
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One requirement judged: what was required, under which article, and what was found."""
+
+    requirement: str
+    article: str
+    statement: str
+    outcome: Outcome
+    detail: str
+
+    def __post_init__(self) -> None:
+        if self.outcome not in OUTCOMES:
+            raise ReportError(f"verdict {self.requirement}: unknown outcome {self.outcome!r}")
+        if not self.article:
+            raise ReportError(f"verdict {self.requirement}: every verdict cites its article")
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "requirement": self.requirement,
+            "article": self.article,
+            "statement": self.statement,
+            "verdict": self.outcome,
+            "detail": self.detail,
+        }
+
+
+@dataclass(frozen=True)
+class Section:
+    """What one plan entry contributes to the report."""
+
+    id: str
+    title: str
+    data: Mapping[str, Any]
+    verdicts: tuple[Verdict, ...]
+    html: str
+    inputs: tuple[Path, ...] = ()
+
+    @property
+    def outcome(self) -> Outcome:
+        return overall(v.outcome for v in self.verdicts)
+
+
+def overall(outcomes: Any) -> Outcome:
+    """Fail if any failed, inconclusive if any was, pass only if all passed (and any exist)."""
+    seen = set(outcomes)
+    if "fail" in seen:
+        return "fail"
+    if "inconclusive" in seen or not seen:
+        return "inconclusive"
+    return "pass"
+
+
+@dataclass
+class Context:
+    """What a section builder may use besides its entry: the plan and a progress line."""
+
+    plan: Plan
+    step: Callable[[str], None] = field(default=lambda _message: None)
+
+
+Builder = Callable[["PlanEntry", Context], Section]
+
+
+@dataclass(frozen=True)
+class SectionKind:
+    name: str
+    title: str
+    fields: Mapping[str, Field]
+    build: Builder
+
+
+REGISTRY: dict[str, SectionKind] = {}
+
+
+def register_section(
+    name: str, *, title: str, fields: Mapping[str, Field]
+) -> Callable[[Builder], Builder]:
+    """Register ``build`` as the section kind ``name`` accepting ``fields`` in the plan."""
+    if "kind" in fields:
+        raise ReportError(f"section kind {name}: 'kind' is reserved")
+
+    def decorate(build: Builder) -> Builder:
+        if name in REGISTRY:
+            raise ReportError(f"section kind {name!r} is registered twice")
+        REGISTRY[name] = SectionKind(name, title, dict(fields), build)
+        return build
+
+    return decorate
+
+
+def section_kinds() -> dict[str, SectionKind]:
+    """Every registered section kind (importing the bundled sections first)."""
+    import tablecert.report.sections  # noqa: F401  (registers the bundled kinds)
+
+    return REGISTRY

@@ -1,0 +1,123 @@
+"""Ed25519 signing keys of a lab: generate, store, load, and name them by key id.
+
+The private key is PKCS#8 PEM encrypted with a passphrase (mode 0600); the public key is
+SubjectPublicKeyInfo PEM. The key id is the SHA-256 (hex) of the raw 32-byte public key, so
+anyone holding the public key can recompute it. Existing key files are never overwritten.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from cryptography.exceptions import UnsupportedAlgorithm
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from tablecert.errors import SigningError
+
+PASSPHRASE_ENV = "TABLECERT_KEY_PASSPHRASE"
+PUBLIC_SUFFIX = ".pub"
+
+
+@dataclass(frozen=True)
+class KeyPairFiles:
+    """Where a generated key pair was written, and its key id."""
+
+    private: Path
+    public: Path
+    key_id: str
+
+
+def key_id(public_key: Ed25519PublicKey) -> str:
+    """SHA-256 hex of the raw 32-byte Ed25519 public key."""
+    raw = public_key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    return hashlib.sha256(raw).hexdigest()
+
+
+def public_pem(public_key: Ed25519PublicKey) -> bytes:
+    return public_key.public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
+
+
+def public_path_for(private: Path) -> Path:
+    """``DIR/NAME`` -> ``DIR/NAME.pub``."""
+    return private.with_name(private.name + PUBLIC_SUFFIX)
+
+
+def generate_key_pair(private: Path, passphrase: bytes) -> KeyPairFiles:
+    """Create ``private`` (encrypted PKCS#8 PEM, 0600) and ``private.pub``; refuse to overwrite."""
+    if not passphrase:
+        raise SigningError("an empty passphrase would leave the private key unencrypted")
+    public = public_path_for(private)
+    for path in (private, public):
+        if path.exists() or path.is_symlink():
+            raise SigningError(f"{path} already exists; refusing to overwrite a key")
+    private.parent.mkdir(parents=True, exist_ok=True)
+    key = Ed25519PrivateKey.generate()
+    encrypted = key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.BestAvailableEncryption(passphrase),
+    )
+    _write_new(private, encrypted, 0o600)
+    _write_new(public, public_pem(key.public_key()), 0o644)
+    return KeyPairFiles(private, public, key_id(key.public_key()))
+
+
+def _write_new(path: Path, data: bytes, mode: int) -> None:
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    except FileExistsError as exc:
+        raise SigningError(f"{path} already exists; refusing to overwrite a key") from exc
+    except OSError as exc:
+        raise SigningError(f"{path}: cannot create: {exc.strerror}") from exc
+    try:
+        os.fchmod(fd, mode)  # the umask may have removed bits we want (never added any)
+        os.write(fd, data)
+    finally:
+        os.close(fd)
+
+
+def load_private_key(path: Path, passphrase: bytes | None) -> Ed25519PrivateKey:
+    """Unlock an encrypted PKCS#8 PEM private key; wrong passphrase or key type is an error."""
+    data = _read(path)
+    try:
+        key = serialization.load_pem_private_key(data, password=passphrase or None)
+    except TypeError as exc:
+        raise SigningError(f"{path}: {_passphrase_problem(exc)}") from exc
+    except (ValueError, UnsupportedAlgorithm) as exc:
+        raise SigningError(
+            f"{path}: cannot unlock the private key (wrong passphrase or not a PEM key)"
+        ) from exc
+    if not isinstance(key, Ed25519PrivateKey):
+        raise SigningError(f"{path}: not an Ed25519 private key")
+    return key
+
+
+def _passphrase_problem(exc: TypeError) -> str:
+    if "not encrypted" in str(exc):
+        return "the private key is not encrypted; tablecert keys are always encrypted"
+    return f"the private key is encrypted; set {PASSPHRASE_ENV} or enter the passphrase"
+
+
+def load_public_key(path: Path) -> Ed25519PublicKey:
+    """A PEM (SubjectPublicKeyInfo) Ed25519 public key."""
+    data = _read(path)
+    try:
+        key = serialization.load_pem_public_key(data)
+    except (ValueError, UnsupportedAlgorithm) as exc:
+        raise SigningError(f"{path}: not a PEM public key") from exc
+    if not isinstance(key, Ed25519PublicKey):
+        raise SigningError(f"{path}: not an Ed25519 public key")
+    return key
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise SigningError(f"{path}: cannot read key: {exc.strerror}") from exc

@@ -1,0 +1,174 @@
+"""Vendor evaluators against the statute ordering: the wrong ones are caught and named."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tablecert.cli import app
+from tablecert.conformance import poker_crosscheck
+from tablecert.conformance.evaluator_protocol import EvaluatorError, open_evaluator, write_requests
+
+EVALUATORS = Path(__file__).resolve().parents[2] / "fixtures" / "evaluators"
+VENDOR = f"{EVALUATORS / 'vendor_poker.py'}"
+PERL = f"cmd:perl {EVALUATORS / 'q_poker_statute.pl'}"
+
+
+@pytest.fixture(scope="module")
+def q_plan() -> poker_crosscheck.Plan:
+    """All 22,100 hands, every adjacent class pair, a sample of the suit-decided pairs."""
+    return poker_crosscheck.plan("q-poker", suit_pairs=30_000, other_pairs=5_000, seed=1)
+
+
+def run(plan: poker_crosscheck.Plan, spec: str) -> poker_crosscheck.CrosscheckReport:
+    return poker_crosscheck.crosscheck(plan, open_evaluator(spec, timeout_s=5), spec)
+
+
+def defects(report: poker_crosscheck.CrosscheckReport) -> list[str]:
+    return [g.description for c in report.checks for g in c.groups]
+
+
+def test_complete_q_poker_plan_sizes() -> None:
+    plan = poker_crosscheck.plan("q-poker", other_pairs=10)
+    assert len(plan.categories) == 22_100
+    # Every pair of disjoint 3-card hands equal in ranks: the statute decides each by suit.
+    assert len(plan.suit_pairs) == 225_264
+    assert plan.suit_pairs_complete
+    # One pair per rank class but the top one: 741 classes of rank-equal hands.
+    assert len(plan.adjacent_pairs) == 740
+
+
+def test_correct_python_evaluator_conforms_exhaustively() -> None:
+    plan = poker_crosscheck.plan("q-poker", other_pairs=2_000)
+    report = run(plan, f"{VENDOR}:q_poker_statute")
+    assert report.passed
+    assert [c.checked for c in report.checks] == [22_100, 740, 225_264, 2_000]
+
+
+def test_correct_perl_evaluator_conforms(q_plan: poker_crosscheck.Plan) -> None:
+    report = run(q_plan, PERL)
+    assert report.passed, defects(report)
+
+
+def test_pushing_ties_is_caught_and_named(q_plan: poker_crosscheck.Plan) -> None:
+    report = run(q_plan, f"{VENDOR}:q_poker_pushes_ties")
+    assert not report.passed
+    suit_check = report.checks[2]
+    assert suit_check.mismatches == suit_check.checked  # every suit-decided pair pushed
+    named = defects(report)
+    assert any(
+        d.startswith("第八條(五) (pair, decided by the kicker's suit): evaluator answers PUSH")
+        for d in named
+    )
+    assert any(
+        d.startswith("第八條(六) (high card, decided by suit of the highest card)") for d in named
+    )
+
+
+def test_a23_above_234_is_caught_and_named(q_plan: poker_crosscheck.Plan) -> None:
+    report = run(q_plan, f"{VENDOR}:q_poker_a23_second")
+    assert not report.passed
+    adjacent = report.checks[1]
+    assert adjacent.mismatches == 2  # A-2-3 vs 2-3-4, as straight and as straight flush
+    assert {g.article for g in adjacent.groups} == {"第八條(三)", "第八條(一)"}
+    assert all(g.common_features == ("an ace-low straight (A-2-3)",) for g in adjacent.groups)
+    assert all(g.answer == "reverses the order" for g in adjacent.groups)
+
+
+def test_wrong_pair_suit_is_caught_and_named(q_plan: poker_crosscheck.Plan) -> None:
+    report = run(q_plan, f"{VENDOR}:q_poker_pair_suit")
+    groups = [g for c in report.checks for g in c.groups]
+    assert {(g.article, g.step, g.answer) for g in groups} == {
+        ("第八條(五)", "the kicker's suit", "reverses the order")
+    }
+
+
+def test_caribbean_lower_pair_suit_is_caught() -> None:
+    plan = poker_crosscheck.plan(
+        "caribbean-stud", hands=3_000, suit_pairs=7_000, other_pairs=2_000, seed=3
+    )
+    report = run(plan, f"{VENDOR}:caribbean_lower_pair_suit")
+    groups = {(g.article, g.step) for c in report.checks for g in c.groups}
+    assert groups == {("第八条(八)", "suit of the higher pair"), ("第八条(九)", "suit of the pair")}
+    good = run(plan, f"{VENDOR}:caribbean_statute")
+    assert good.passed, defects(good)
+
+
+def test_results_file_round_trip(tmp_path: Path) -> None:
+    plan = poker_crosscheck.plan("q-poker", hands=500, suit_pairs=500, other_pairs=100)
+    requests = tmp_path / "requests.txt"
+    assert write_requests(requests, plan.requests()) == plan.total
+    sys.path.insert(0, str(EVALUATORS))
+    try:
+        import vendor_poker  # type: ignore[import-not-found]
+    finally:
+        sys.path.remove(str(EVALUATORS))
+    answers = tmp_path / "answers.tsv"
+    lines = requests.read_text().splitlines()
+    answers.write_text("".join(f"{r}\t{vendor_poker.q_poker_statute(r)}\n" for r in lines))
+    assert run(plan, f"file:{answers}").passed
+    # An answer file for other requests, or a short one, is an error, never a pass.
+    answers.write_text("".join(f"{r}\tA\n" for r in lines[1:]))
+    with pytest.raises(EvaluatorError, match=r"answers.tsv:1: answers 'category"):
+        run(plan, f"file:{answers}")
+    answers.write_text("".join(f"{r}\tA\n" for r in lines[:10]))
+    with pytest.raises(EvaluatorError, match=r"answers\.tsv: ends at line 11"):
+        run(plan, f"file:{answers}")
+
+
+def test_crashing_and_hanging_evaluators_fail(tmp_path: Path) -> None:
+    plan = poker_crosscheck.plan("q-poker", hands=50, suit_pairs=10, other_pairs=10)
+    crash = tmp_path / "crash.py"
+    crash.write_text(
+        "import sys\nsys.stdin.readline()\nprint('pair', flush=True)\n"
+        "sys.exit('segfault in evaluator')\n"
+    )
+    with pytest.raises(EvaluatorError, match=r"exited with status 1 .*segfault in evaluator"):
+        run(plan, f"cmd:{sys.executable} {crash}")
+    hang = tmp_path / "hang.py"
+    hang.write_text("import time\ntime.sleep(30)\n")
+    with pytest.raises(EvaluatorError, match="hung: no response to 'category"):
+        poker_crosscheck.crosscheck(plan, open_evaluator(f"cmd:{sys.executable} {hang}", 1.0), "x")
+    raises = tmp_path / "raises.py"
+    raises.write_text(
+        "def f(request):\n    raise RuntimeError('boom')\ndef g(request):\n    return 3\n"
+    )
+    with pytest.raises(EvaluatorError, match="evaluator raised RuntimeError: boom on request"):
+        run(plan, f"{raises}:f")
+    with pytest.raises(EvaluatorError, match=r"returned 3 \(not a string\)"):
+        run(plan, f"{raises}:g")
+    with pytest.raises(EvaluatorError, match="cannot start"):
+        run(plan, "cmd:/nonexistent/evaluator")
+    with pytest.raises(EvaluatorError, match="expected module:function"):
+        open_evaluator("nonsense")
+
+
+def test_cli_exit_codes_and_json(tmp_path: Path) -> None:
+    runner = CliRunner()
+    args = [
+        "crosscheck",
+        "poker",
+        "--game",
+        "q-poker",
+        "--hands",
+        "300",
+        "--suit-pairs",
+        "300",
+        "--other-pairs",
+        "100",
+        "--json",
+    ]
+    good = runner.invoke(app, [*args, "--evaluator", f"{VENDOR}:q_poker_statute"])
+    assert good.exit_code == 0, good.output
+    assert json.loads(good.stdout)["verdict"] == "conforms"
+    bad = runner.invoke(app, [*args, "--evaluator", f"{VENDOR}:q_poker_pushes_ties"])
+    assert bad.exit_code == 1
+    data = json.loads(bad.stdout)
+    assert data["verdict"] == "deviates"
+    assert data["checks"][2]["defects"][0]["answer"] == "answers PUSH"
+    usage = runner.invoke(app, ["crosscheck", "poker", "--game", "q-poker", "--hands", "-3"])
+    assert usage.exit_code == 2

@@ -1,0 +1,190 @@
+"""`certify` on the bundled plan: report.json against its schema, exact values, determinism."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from tablecert.hand_tables import CategoryRow, CategoryTable
+from tablecert.report import dsse
+from tablecert.report.certify import Certification, certify
+from tablecert.report.sections.hand_categories import _verdicts, closed_form_counts
+from tablecert.report.signing import load_public_key
+
+ROOT = Path(__file__).resolve().parents[1]
+MAIN_PLAN = ROOT / "fixtures" / "plans" / "main.toml"
+SCHEMA = ROOT / "python" / "tablecert" / "report" / "report.schema.json"
+
+
+def _clock(*moments: str) -> Any:
+    it: Iterator[dt.datetime] = iter(dt.datetime.fromisoformat(m) for m in moments)
+    return lambda: next(it)
+
+
+def _no_floats(text: str) -> Any:
+    def refuse(token: str) -> None:
+        raise AssertionError(f"float {token} in report.json")
+
+    return json.loads(text, parse_float=refuse)
+
+
+@pytest.fixture(scope="module")
+def main_run(tmp_path_factory: pytest.TempPathFactory) -> Certification:
+    out = tmp_path_factory.mktemp("cert") / "out"
+    return certify(MAIN_PLAN, Ed25519PrivateKey.generate(), out, ephemeral=True)
+
+
+def test_report_matches_the_published_schema(main_run: Certification) -> None:
+    report = _no_floats(main_run.report.read_text(encoding="utf-8"))
+    jsonschema.validate(report, json.loads(SCHEMA.read_text(encoding="utf-8")))
+    broken = dict(report, verdict="maybe")
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(broken, json.loads(SCHEMA.read_text(encoding="utf-8")))
+
+
+def test_main_plan_verdicts_and_articles(main_run: Certification) -> None:
+    report = main_run.data
+    assert report["verdict"] == "pass"
+    assert report["summary"] == {"requirements": 12, "pass": 12, "fail": 0, "inconclusive": 0}
+    by_game: dict[str, set[str]] = {}
+    for r in report["requirements"]:
+        by_game.setdefault(r["requirement"].split(".")[1], set()).add(r["article"])
+    assert by_game == {"q-poker": {"第八條"}, "caribbean-stud": {"第八条"}}
+    assert report["requirements"][0]["requirement"] == "hand-categories.q-poker.macau.complete"
+    sections = {s["id"]: s for s in report["sections"]}
+    cs = sections["hand-categories/caribbean-stud/caribbean-stud.macau"]["data"]
+    assert cs["hands"] == 2_598_960
+    assert cs["categories"][0] == {
+        "article": "第八条(一)",
+        "category": "royal flush",
+        "count": 4,
+        "one_in": "649740.0000",
+        "probability": "1/649740",
+        "probability_decimal": "0.000001539077",
+    }
+    qp = sections["hand-categories/q-poker/q-poker.macau"]["data"]
+    # Q Poker (3 cards of 52): the standard three-card counts, e.g. Wizard of Odds' 3-card poker.
+    assert [c["count"] for c in qp["categories"]] == [48, 52, 720, 1096, 3744, 16440]
+
+
+def test_inputs_and_rule_data(main_run: Certification) -> None:
+    report = main_run.data
+    names = [i["name"] for i in report["inputs"]]
+    assert names == [
+        "plans/main.toml",
+        "rules/caribbean-stud.macau.toml",
+        "rules/caribbean-stud.standard.toml",
+        "rules/q-poker.macau.toml",
+        "rules/q-poker.standard.toml",
+    ]
+    assert report["plan"] == "plans/main.toml"
+    assert {r["name"]: r["variant"] for r in report["rule_data"]}["rules/q-poker.macau.toml"] == (
+        "macau-statute"
+    )
+    for item in report["inputs"]:
+        assert item["sha256"] == dsse.file_sha256(ROOT / "fixtures" / item["name"])
+    assert report["tool"]["name"] == "tablecert"
+    assert report["tool"]["core_version"]
+
+
+def test_envelope_carries_the_report_and_every_input(main_run: Certification) -> None:
+    key = load_public_key(main_run.signer_public_key)
+    result = dsse.verify_file(
+        main_run.envelope, [key], sorted((ROOT / "fixtures" / "rules").glob("*.toml"))
+    )
+    assert result.valid, result.reasons
+    assert result.statement is not None
+    assert result.statement["predicate"] == json.loads(main_run.report.read_text("utf-8"))
+    assert [s["name"] for s in result.statement["subject"]] == [
+        i["name"] for i in main_run.data["inputs"]
+    ]
+
+
+def test_report_json_checked_against_the_predicate(main_run: Certification, tmp_path: Path) -> None:
+    key = [load_public_key(main_run.signer_public_key)]
+    assert dsse.verify_file(main_run.envelope, key, report=main_run.report).valid
+    edited = tmp_path / "report.json"
+    edited.write_bytes(main_run.report.read_bytes().replace(b'"pass"', b'"fail"', 1))
+    result = dsse.verify_file(main_run.envelope, key, report=edited)
+    assert result.reasons == (
+        f"{edited} is not the signed report (its content differs from the predicate)",
+    )
+    edited.write_text(json.dumps(main_run.data), encoding="utf-8")
+    result = dsse.verify_file(main_run.envelope, key, report=edited)
+    assert result.reasons == (f"{edited} holds the signed report but not in canonical form",)
+
+
+def test_determinism(tmp_path: Path) -> None:
+    """Same inputs and version: byte-identical report.json apart from the two timestamps."""
+    a = certify(MAIN_PLAN, Ed25519PrivateKey.generate(), tmp_path / "a")
+    b = certify(MAIN_PLAN, Ed25519PrivateKey.generate(), tmp_path / "b")
+    text_a = a.report.read_bytes()
+    text_b = b.report.read_bytes()
+    for run, text in ((a, text_a), (b, text_b)):
+        for field in ("started_at", "finished_at"):
+            stamp = f'"{field}": "{run.data[field]}"'.encode()
+            assert text.count(stamp) == 1
+
+    def strip(run: Certification, text: bytes) -> bytes:
+        for field in ("started_at", "finished_at"):
+            text = text.replace(f'"{field}": "{run.data[field]}"'.encode(), field.encode())
+        return text
+
+    assert strip(a, text_a) == strip(b, text_b)
+    # With the clock fixed and the same key, every output is byte-identical (Ed25519 is
+    # deterministic), envelope and HTML included.
+    key = Ed25519PrivateKey.generate()
+    fixed = ("2026-01-02T03:04:05+00:00", "2026-01-02T03:04:09+00:00")
+    c = certify(MAIN_PLAN, key, tmp_path / "c", clock=_clock(*fixed))
+    d = certify(MAIN_PLAN, key, tmp_path / "d", clock=_clock(*fixed))
+    for name in ("report.json", "report.intoto.dsse.json", "report.html", "signer.pub"):
+        assert (c.out_dir / name).read_bytes() == (d.out_dir / name).read_bytes(), name
+    assert c.data["started_at"] == "2026-01-02T03:04:05Z"
+    assert c.data["finished_at"] == "2026-01-02T03:04:09Z"
+
+
+def test_source_date_epoch_fixes_timestamps(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")
+    plan = tmp_path / "plan.toml"
+    plan.write_text(
+        '[certification]\ntitle = "t"\n[[section]]\nkind = "hand-categories"\n'
+        'game = "q-poker"\nrules = "q-poker.macau"\n',
+        encoding="utf-8",
+    )
+    run = certify(plan, Ed25519PrivateKey.generate(), tmp_path / "out")
+    assert run.data["started_at"] == run.data["finished_at"] == "2026-01-01T00:00:00Z"
+
+
+def test_closed_forms_are_the_published_counts() -> None:
+    # Wizard of Odds, "Poker probabilities" (5 cards) and "Three Card Poker" (3 cards).
+    assert sum(closed_form_counts(5).values()) == 2_598_960
+    assert closed_form_counts(5)["two pair"] == 123_552
+    assert closed_form_counts(5)["high card"] == 1_302_540
+    assert sum(closed_form_counts(3).values()) == 22_100
+    assert closed_form_counts(3)["straight"] == 720
+
+
+def test_a_wrong_table_fails_each_verdict() -> None:
+    rows = (
+        CategoryRow("straight flush", "第八條(一)", 52),  # swapped with three of a kind
+        CategoryRow("three of a kind", "第八條(二)", 48),
+        CategoryRow("straight", "第八條(三)", 720),
+        CategoryRow("flush", "第八條(四)", 1096),
+        CategoryRow("pair", "第八條(五)", 3744),
+        CategoryRow("high card", "第八條(六)", 16439),  # one hand lost
+    )
+    table = CategoryTable("q-poker", "t", "0" * 64, 22_100, rows)
+    complete, rarity, closed = _verdicts(table, "hand-categories.q-poker.macau", "第八條")
+    assert (complete.outcome, rarity.outcome, closed.outcome) == ("fail", "fail", "fail")
+    assert complete.detail == "the categories hold 22,099 hands"
+    assert rarity.detail == "straight flush (52) is not rarer than three of a kind (48)"
+    assert closed.detail.startswith("straight flush: enumerated 52, closed form 48;")
