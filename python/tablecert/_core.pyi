@@ -77,3 +77,19 @@ def caribbean_analyze(
 def caribbean_situation(
     tie_breaks: TieBreaks, qualifier_ranks: list[int], hand: list[int], upcard: int
 ) -> list[int]: ...
+
+# --- mahjong hands (rust/bindings/mahjong.rs) ---
+# A meld crosses as (kind "chow" | "pung" | "kong", lowest tile id, exposed).
+# Signature bits: 0-2 suits present (m, p, s); 3 honours present; 4 only terminals and
+# honours; 5 every set a pung/kong; 6 every set a chow; 7 Thirteen Orphans; 8 no exposed meld;
+# 9-15 pungs/kongs of E S W N Rd Gd Wd; 16-21 the pair's tile (34 for Thirteen Orphans).
+
+def decompose_hand(
+    concealed: list[int], melds: list[tuple[str, int, bool]], tile_set: str
+) -> tuple[bool, list[tuple[int, list[tuple[str, int, bool]]]]]: ...
+def hand_signature(pair: int, sets: list[tuple[str, int, bool]]) -> int: ...
+def thirteen_orphans_signature() -> int: ...
+def enumerate_complete_hands(
+    tile_set: str,
+) -> tuple[int, int, int, int, list[tuple[list[int], int, int]]]: ...
+def count_complete_hands(types: list[int], sets: int) -> tuple[int, int]: ...

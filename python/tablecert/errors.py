@@ -27,9 +27,14 @@ class EnvelopeError(TableCertError):
     """A signed envelope is not well-formed (bad JSON, missing field, bad base64, bad statement)."""
 
 
+class MahjongError(TableCertError):
+    """A mahjong hand, context or game record the rules cannot score; names the problem."""
+
+
 __all__ = [
     "CardError",
     "EnvelopeError",
+    "MahjongError",
     "PlanError",
     "ReportError",
     "RuleFileError",

@@ -3,12 +3,121 @@
 use pyo3::prelude::*;
 
 use super::TileError;
+use crate::mahjong::decompose::{self, Hand, HandError, Meld, SetKind};
+use crate::mahjong::enumerate::{enumerate_complete, enumerate_over};
 use crate::mahjong::tiles::{self, TileSet};
 
 impl From<tiles::TileError> for PyErr {
     fn from(err: tiles::TileError) -> PyErr {
         TileError::new_err(err.to_string())
     }
+}
+
+impl From<HandError> for PyErr {
+    fn from(err: HandError) -> PyErr {
+        TileError::new_err(err.to_string())
+    }
+}
+
+/// A meld as it crosses to Python: (kind "chow" | "pung" | "kong", lowest tile, exposed).
+type PyMeld = (String, u8, bool);
+/// A reading as it crosses to Python: (pair, sets).
+type PyReading = (u8, Vec<PyMeld>);
+
+fn meld_from_py(m: &PyMeld) -> PyResult<Meld> {
+    let kind = match m.0.as_str() {
+        "chow" => SetKind::Chow,
+        "pung" => SetKind::Pung,
+        "kong" => SetKind::Kong,
+        other => {
+            return Err(TileError::new_err(format!(
+                "unknown meld kind {other:?}: expected chow, pung or kong"
+            )))
+        }
+    };
+    if m.1 as usize >= tiles::TILE_TYPES {
+        return Err(tiles::TileError::OutOfRange(u32::from(m.1)).into());
+    }
+    Ok(Meld {
+        kind,
+        tile: m.1,
+        exposed: m.2,
+    })
+}
+
+fn meld_to_py(m: &Meld) -> PyMeld {
+    let kind = match m.kind {
+        SetKind::Chow => "chow",
+        SetKind::Pung => "pung",
+        SetKind::Kong => "kong",
+    };
+    (kind.to_string(), m.tile, m.exposed)
+}
+
+/// Check a winning hand (concealed tiles incl. the winning tile, plus declared melds) and read
+/// it every way: (is Thirteen Orphans, [(pair, sets)]). Raises `TileError` naming the problem.
+#[pyfunction]
+fn decompose_hand(
+    concealed: Vec<u8>,
+    melds: Vec<PyMeld>,
+    tile_set: &str,
+) -> PyResult<(bool, Vec<PyReading>)> {
+    let set = self::tile_set(tile_set)?;
+    let melds = melds
+        .iter()
+        .map(meld_from_py)
+        .collect::<PyResult<Vec<_>>>()?;
+    let hand = Hand::new(&concealed, melds, set)?;
+    let readings = hand
+        .decompositions(set)
+        .iter()
+        .map(|d| (d.pair, d.sets.iter().map(meld_to_py).collect()))
+        .collect();
+    Ok((hand.is_thirteen_orphans(set), readings))
+}
+
+/// The tile-only facts of one reading (bits documented in _core.pyi).
+#[pyfunction]
+fn hand_signature(pair: u8, sets: Vec<PyMeld>) -> PyResult<u32> {
+    let sets = sets
+        .iter()
+        .map(meld_from_py)
+        .collect::<PyResult<Vec<_>>>()?;
+    if pair as usize >= tiles::TILE_TYPES {
+        return Err(tiles::TileError::OutOfRange(u32::from(pair)).into());
+    }
+    Ok(decompose::signature(pair, &sets))
+}
+
+/// The signature of every Thirteen Orphans hand.
+#[pyfunction]
+fn thirteen_orphans_signature() -> u32 {
+    decompose::thirteen_orphans_signature()
+}
+
+/// Enumerate every complete concealed hand of a game: (distinct standard hands, their
+/// combinations, distinct Thirteen Orphans, their combinations, [(signatures, distinct,
+/// combinations)]).
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+fn enumerate_complete_hands(
+    py: Python<'_>,
+    tile_set: &str,
+) -> PyResult<(u64, u64, u64, u64, Vec<(Vec<u32>, u64, u64)>)> {
+    let set = self::tile_set(tile_set)?;
+    let e = py.allow_threads(|| enumerate_complete(set));
+    let classes = e
+        .classes
+        .into_iter()
+        .map(|c| (c.signatures, c.distinct, c.combinations))
+        .collect();
+    Ok((
+        e.distinct_standard,
+        e.combinations_standard,
+        e.distinct_orphans,
+        e.combinations_orphans,
+        classes,
+    ))
 }
 
 pub(crate) fn tile_set(name: &str) -> PyResult<TileSet> {
@@ -48,10 +157,37 @@ fn tile_counts(tiles: Vec<u8>, tile_set: &str) -> PyResult<Vec<u8>> {
     Ok(tiles::counts(&tiles, self::tile_set(tile_set)?)?.to_vec())
 }
 
+/// Distinct complete hands of `sets` sets and a pair over some tile types (four of each), and
+/// their physical combinations: (distinct, combinations).
+#[pyfunction]
+fn count_complete_hands(py: Python<'_>, types: Vec<u8>, sets: usize) -> PyResult<(u64, u64)> {
+    if !(1..=4).contains(&sets) {
+        return Err(super::RulesError::new_err(format!(
+            "{sets} sets: a complete hand has 1 to 4 sets"
+        )));
+    }
+    let mut sorted = types.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    if sorted.len() != types.len() {
+        return Err(TileError::new_err("tile types must be distinct"));
+    }
+    if let Some(&bad) = sorted.iter().find(|&&t| t as usize >= tiles::TILE_TYPES) {
+        return Err(tiles::TileError::OutOfRange(u32::from(bad)).into());
+    }
+    let e = py.allow_threads(|| enumerate_over(&sorted, sets, false));
+    Ok((e.distinct_standard, e.combinations_standard))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_tiles, m)?)?;
     m.add_function(wrap_pyfunction!(tile_code, m)?)?;
     m.add_function(wrap_pyfunction!(tile_types, m)?)?;
     m.add_function(wrap_pyfunction!(tile_counts, m)?)?;
+    m.add_function(wrap_pyfunction!(decompose_hand, m)?)?;
+    m.add_function(wrap_pyfunction!(hand_signature, m)?)?;
+    m.add_function(wrap_pyfunction!(thirteen_orphans_signature, m)?)?;
+    m.add_function(wrap_pyfunction!(enumerate_complete_hands, m)?)?;
+    m.add_function(wrap_pyfunction!(count_complete_hands, m)?)?;
     Ok(())
 }

@@ -8,7 +8,13 @@ from __future__ import annotations
 
 import typer
 
-from tablecert.cli import analyze_commands, crosscheck_commands, poker_commands, report_commands
+from tablecert.cli import (
+    analyze_commands,
+    crosscheck_commands,
+    mahjong_commands,
+    poker_commands,
+    report_commands,
+)
 from tablecert.cli.common import run_app
 
 app = typer.Typer(
@@ -21,6 +27,7 @@ poker_commands.register(app)
 report_commands.register(app)
 crosscheck_commands.register(app)
 analyze_commands.register(app)
+mahjong_commands.register(app)
 
 
 def main() -> None:

@@ -1,4 +1,5 @@
-"""``tablecert analyze q-poker|caribbean-stud``: exact par sheets under optimal play."""
+"""``tablecert analyze q-poker|caribbean-stud|mahjong-traditional|mahjong-simple``: exact par
+sheets under optimal play, and the mahjong statute's complete-hand tables."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
+from tablecert.cli.mahjong_commands import analyze_mahjong
 from tablecert.games import caribbean_stud, q_poker
 from tablecert.games.common import OutcomeRow, decimal, fraction_json
 
@@ -182,6 +184,18 @@ def _cap_values(spec: str | None) -> list[Fraction]:
         raise typer.BadParameter(
             f"not a list of numbers: {spec!r}", param_hint="--cap-curve"
         ) from None
+
+
+@app.command("mahjong-traditional")
+def analyze_mahjong_traditional(rules: RulesOption = None, json_out: JsonOption = False) -> None:
+    """Complete-hand, heavenly-hand and fan tables of traditional mahjong (甲, 136 tiles)."""
+    analyze_mahjong("mahjong-traditional", json_out, rules)
+
+
+@app.command("mahjong-simple")
+def analyze_mahjong_simple(rules: RulesOption = None, json_out: JsonOption = False) -> None:
+    """Complete-hand and heavenly-hand tables of simple mahjong (乙, 112 tiles)."""
+    analyze_mahjong("mahjong-simple", json_out, rules)
 
 
 def register(root: typer.Typer) -> None:

@@ -1,0 +1,150 @@
+"""``tablecert mahjong score`` and ``tablecert mahjong analyze`` through Typer's test runner."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tablecert.cli import app
+
+runner = CliRunner()
+
+
+def test_score_json_lists_items_with_articles() -> None:
+    """South, East round, on a discard: pung of E (round wind, 1) + pung of 中 (1) = 2 fan;
+    at 100/200 the dealer pays 400, West and North 200 each (第七条)."""
+    result = runner.invoke(
+        app,
+        [
+            "mahjong",
+            "score",
+            "1m 2m 3m 4p 5p 6p 9s 9s [E E E] [Rd Rd Rd]",
+            "--seat",
+            "S",
+            "--round",
+            "E",
+            "--discard",
+            "--limit",
+            "100/200",
+            "--json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["fan"] == 2
+    assert sorted((i["item"], i["article"]) for i in data["items"]) == [
+        ("dragon_pung", "第六条(甲)(2)"),
+        ("round_wind_pung", "第六条(甲)(2)"),
+    ]
+    amounts = {(p["payer"], p["amount"]) for p in data["settlement"]["payments"]}
+    assert amounts == {("E", "400"), ("W", "200"), ("N", "200")}
+    assert data["settlement"]["commission"] == "40"
+
+
+def test_score_table_for_people() -> None:
+    result = runner.invoke(
+        app,
+        ["mahjong", "score", "1m 9m 1p 9p 1s 9s E S W N Rd Gd Wd Wd", "--self-drawn"],
+    )
+    assert result.exit_code == 0, result.output
+    assert "thirteen_orphans" in result.stdout
+    assert "第六条(甲)(3)" in result.stdout
+
+
+def test_score_simple_game_green_dragon() -> None:
+    result = runner.invoke(
+        app, ["mahjong", "score", "1m 2m 3m Gd Gd", "--game", "mahjong-simple", "--json"]
+    )
+    data = json.loads(result.stdout)
+    assert data["fan"] == 1
+    assert data["items"][0]["item"] == "green_dragon_winning_tile"
+
+
+def test_analyze_simple_json() -> None:
+    result = runner.invoke(app, ["mahjong", "analyze", "mahjong-simple", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["distinct_complete_standard"] == 1344
+    assert data["heavenly_hand_standard"]["numerator"] == 2
+    assert data["heavenly_hand_standard"]["denominator"] == 1199
+
+
+def test_analyze_traditional_table() -> None:
+    result = runner.invoke(app, ["mahjong", "analyze", "mahjong-traditional"])
+    assert result.exit_code == 0, result.output
+    assert "11,498,658" in result.stdout
+    assert "1892188023583/708384171528036000" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("hand", "message"),
+    [
+        ("1m 2m 3m 4p 5p 6p 7s 8s 9s 2m 2m 2m 5s Zz", 'unknown tile code "Zz"'),
+        ("1m 1m 1m 1m 1m 2m 3m 4p 5p 6p 7s 8s 9s 5s", "5 copies of 1m"),
+        ("1m 2m 3m 4p 5p 6p 7s 8s 9s 2m 2m 2m 5s", "needs 14 concealed tiles.*got 13"),
+    ],
+)
+def test_bad_hands_one_line_exit_1(hand: str, message: str) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "tablecert", "mahjong", "score", hand],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 1
+    assert proc.stdout == ""
+    assert "Traceback" not in proc.stderr
+    assert re.search(message, " ".join(proc.stderr.split())), proc.stderr
+
+
+def test_unknown_game_exit_1() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "tablecert", "mahjong", "analyze", "mahjong-fast"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 1
+    assert "unknown mahjong game 'mahjong-fast'" in proc.stderr
+
+
+def test_every_command_has_help() -> None:
+    for command in (
+        ["mahjong"],
+        ["mahjong", "score"],
+        ["mahjong", "settle"],
+        ["mahjong", "analyze"],
+    ):
+        result = runner.invoke(app, [*command, "--help"])
+        assert result.exit_code == 0
+        assert "Usage" in result.stdout
+
+
+def test_settle_a_record(tmp_path: Path) -> None:
+    """South's chicken hand on West's discard at 25/50: E pays 50, W and N 25; commission 10."""
+    record = tmp_path / "game.json"
+    record.write_text(
+        json.dumps(
+            {
+                "game": "mahjong-traditional",
+                "limit": "25/50",
+                "winner": "S",
+                "hand": "1m 2m 3m 4p 5p 6p 7s 8s 9s 2m 2m 2m 5s 5s",
+                "context": {"win_by": "discard"},
+            }
+        ),
+        encoding="utf-8",
+    )
+    result = runner.invoke(app, ["mahjong", "settle", str(record), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["fan"]["fan"] == 0
+    amounts = {(p["payer"], p["amount"]) for p in data["settlement"]["payments"]}
+    assert amounts == {("E", "50"), ("W", "25"), ("N", "25")}
+    assert data["settlement"]["commission"] == "10"
