@@ -98,4 +98,4 @@ def test_traditional_fan_distribution(traditional: mahjong.MahjongAnalysis) -> N
     assert items["all_terminals"].distinct == 30
     # One suit only (full flush): the 13,259 one-suit hands in each of three suits.
     assert items["full_flush"].distinct == 3 * 13_259
-    assert items["big_three_dragons"].article == "第六條(甲)(3)"
+    assert items["big_three_dragons"].article == "第六条(甲)(3)"

@@ -2,7 +2,7 @@
 
 Each test's docstring works out the expected fan by hand. Unless said otherwise the winner
 sits South in the East round and wins on a discard, so neither E nor S pungs score by accident.
-Default reading (fixtures/rules/*.toml): items add, the sum is capped at 2 (第六條(甲)(3)).
+Default reading (fixtures/rules/*.toml): items add, the sum is capped at 2 (第六条(甲)(3)).
 """
 
 from __future__ import annotations
@@ -40,14 +40,14 @@ def test_art6_1_chicken_hand() -> None:
     """123m 456p 789s + pung 2m + pair 5s: nothing scores: 0 fan, a chicken hand."""
     r = fan_of("1m 2m 3m 4p 5p 6p 7s 8s 9s 2m 2m 2m 5s 5s")
     assert (names(r), r.fan) == (["chicken_hand"], 0)
-    assert r.items[0].article == "第六條(甲)(1)"
+    assert r.items[0].article == "第六条(甲)(1)"
 
 
 def test_art6_2_dragon_pung() -> None:
     """Exposed pung of 中 + three chows + pair: dragon pung, 1 fan."""
     r = fan_of("1m 2m 3m 4p 5p 6p 7s 8s 9s 5s 5s [Rd Rd Rd]")
     assert (names(r), r.fan) == (["dragon_pung"], 1)
-    assert r.items[0].article == "第六條(甲)(2)"
+    assert r.items[0].article == "第六条(甲)(2)"
 
 
 def test_art6_2_round_and_seat_wind_pungs() -> None:
@@ -162,11 +162,11 @@ def test_art6_2_mixed_terminals() -> None:
     ],
 )
 def test_art6_3_two_fan_patterns(hand: str, item: str) -> None:
-    """Each 2-fan pattern of 第六條(甲)(3) is found and the hand scores the 2-fan maximum."""
+    """Each 2-fan pattern of 第六条(甲)(3) is found and the hand scores the 2-fan maximum."""
     r = fan_of(hand)
     assert item in names(r)
     assert r.fan == 2
-    assert next(i for i in r.items if i.name == item).article == "第六條(甲)(3)"
+    assert next(i for i in r.items if i.name == item).article == "第六条(甲)(3)"
 
 
 def test_art6_3_heavenly_and_earthly_hands() -> None:
@@ -184,8 +184,8 @@ def test_art6_cap_and_combination_are_rule_data(tmp_path: Path) -> None:
     variant = variant_rules(
         tmp_path,
         TRAD,
-        'cap = { value = 2, article = "第六條(甲)(3)"',
-        'cap = { value = 3, article = "第六條(甲)(3)"',
+        'cap = { value = 2, article = "第六条(甲)(3)"',
+        'cap = { value = 3, article = "第六条(甲)(3)"',
     )
     hand = mahjong.parse_hand(TRAD, "Gd Gd Gd Wd Wd 1m 2m 3m 5p 6p 7p [Rd Rd Rd]")
     r = mahjong.score(hand, Context(seat="S", win_by="discard"), variant)
@@ -193,7 +193,7 @@ def test_art6_cap_and_combination_are_rule_data(tmp_path: Path) -> None:
 
 
 def test_simple_game_fan_items() -> None:
-    """第六條(乙): 發 as the winning tile 1 fan; robbing a kong 1; both 2; otherwise chicken."""
+    """第六条(乙): 發 as the winning tile 1 fan; robbing a kong 1; both 2; otherwise chicken."""
     assert fan_of("1m 2m 3m Gd Gd", SIMPLE, winning_tile="Gd").fan == 1
     assert names(fan_of("1m 2m 3m Gd Gd", SIMPLE, winning_tile="1m")) == ["chicken_hand"]
     both = fan_of("1m 2m 3m Gd Gd", SIMPLE, winning_tile="Gd", win_by="robbed-kong")

@@ -1,8 +1,8 @@
 """Payments of the mahjong statute: Art. 7 (shares), Art. 8 (commission), Art. 9 (cap),
 Art. 10 (liability 包輸, false wins 詐糊).
 
-Worked at the traditional table limit 100/200 (commission 40, 第八條(甲)) unless said
-otherwise. Share reading (第七條, reading): 100 for a 0 or 1 fan win, 200 for a 2 fan win.
+Worked at the traditional table limit 100/200 (commission 40, 第八条(甲)) unless said
+otherwise. Share reading (第七条, reading): 100 for a 0 or 1 fan win, 200 for a 2 fan win.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def test_art7_non_dealer_wins() -> None:
     assert s.commission == 40
     assert s.net("S") == 360
     assert s.net("E") == -200
-    assert {p.article for p in s.payments} == {"第七條"}
+    assert {p.article for p in s.payments} == {"第七条"}
 
 
 def test_art7_dealer_wins_two_fan() -> None:
@@ -64,11 +64,11 @@ def test_art7_dealer_wins_two_fan() -> None:
     ],
 )
 def test_art8_commission_by_table_limit(game: str, limit: str, commission: int) -> None:
-    """第八條: the commission per game is the table's, taken from the winner."""
+    """第八条: the commission per game is the table's, taken from the winner."""
     hand = CHICKEN if game == TRAD else "1m 2m 3m 9s 9s"
     s = mahjong.settle_win(scored(hand, "S", game, win_by="discard"), "S", limit)
     assert s.commission == commission
-    assert s.commission_article == ("第八條(甲)" if game == TRAD else "第八條(乙)")
+    assert s.commission_article == ("第八条(甲)" if game == TRAD else "第八条(乙)")
 
 
 def test_art8_unknown_limit_is_named() -> None:
@@ -83,16 +83,16 @@ def test_art9_win_capped_at_stake() -> None:
     s = mahjong.settle_win(r, "S", "100/200", stake=500)
     assert paid(s) == {("E", "S"): 250, ("W", "S"): 125, ("N", "S"): 125}
     assert s.net("S") == 460
-    assert any("第九條(甲)(4)" in n for n in s.notes)
+    assert any("第九条(甲)(4)" in n for n in s.notes)
 
 
 def test_art10_1_nine_exposed_full_flush() -> None:
     """South's full flush with three character melds exposed (nine tiles) wins on West's
-    discard: West pays everyone's share alone: 400 + 200 + 200 = 800 (第十條(甲)(1))."""
+    discard: West pays everyone's share alone: 400 + 200 + 200 = 800 (第十条(甲)(1))."""
     r = scored("7m 8m 9m 5m 5m [1m 1m 1m] [2m 3m 4m] [6m 6m 6m]", "S", win_by="discard")
     s = mahjong.settle_win(r, "S", "100/200", discarder="W", liability="nine_exposed_full_flush")
     assert paid(s) == {("W", "S"): 800}
-    assert s.payments[0].article == "第十條(甲)(1)"
+    assert s.payments[0].article == "第十条(甲)(1)"
 
 
 def test_art10_1_needs_nine_exposed_tiles() -> None:
@@ -102,7 +102,7 @@ def test_art10_1_needs_nine_exposed_tiles() -> None:
 
 
 def test_art10_3_big_three_dragons() -> None:
-    """Two dragon pungs exposed; North feeds the third: North pays all 800 (第十條(甲)(3))."""
+    """Two dragon pungs exposed; North feeds the third: North pays all 800 (第十条(甲)(3))."""
     r = scored("Wd Wd Wd 1m 2m 3m 5p 5p [Rd Rd Rd] [Gd Gd Gd]", "S", win_by="discard")
     s = mahjong.settle_win(r, "S", "100/200", discarder="N", liability="big_three_dragons")
     assert paid(s) == {("N", "S"): 800}
@@ -113,11 +113,11 @@ def test_art10_5_broke_a_pung() -> None:
     r = scored(CHICKEN, "S", win_by="discard")
     s = mahjong.settle_win(r, "S", "100/200", discarder="W", liability="broke_pung")
     assert paid(s) == {("W", "S"): 400}
-    assert s.payments[0].article == "第十條(甲)(5)"
+    assert s.payments[0].article == "第十条(甲)(5)"
 
 
 def test_art10_9_all_honours_never_liable() -> None:
-    """Big four winds that is also all honours: 第十條(甲)(9) exempts it, so everyone pays
+    """Big four winds that is also all honours: 第十条(甲)(9) exempts it, so everyone pays
     their own share (E 400, W 200, N 200) although the discarder fed the fourth wind."""
     r = scored("Rd Rd N N N [E E E] [S S S] [W W W]", "S", win_by="discard")
     s = mahjong.settle_win(r, "S", "100/200", discarder="W", liability="big_four_winds")
@@ -125,7 +125,7 @@ def test_art10_9_all_honours_never_liable() -> None:
 
 
 def test_art10_10_first_discard_honour_never_liable() -> None:
-    """West held back... but the discard was a first-seen honour: no liability (第十條(甲)(10))."""
+    """West held back... but the discard was a first-seen honour: no liability (第十条(甲)(10))."""
     r = scored(CHICKEN, "S", win_by="discard")
     s = mahjong.settle_win(
         r,
@@ -158,11 +158,11 @@ def test_art10_8_false_win_by_a_non_dealer() -> None:
     (single share of 100 each): 600 in all."""
     s = mahjong.settle_false_win(TRAD, "S", "100/200")
     assert paid(s) == {("S", "E"): 400, ("S", "W"): 100, ("S", "N"): 100}
-    assert {p.article for p in s.payments} == {"第十條(甲)(8)"}
+    assert {p.article for p in s.payments} == {"第十条(甲)(8)"}
 
 
 def test_simple_game_false_win_and_two_players() -> None:
-    """第十條(乙)(3): 1 fan to everyone. Dealer: double share of 100 to each = 200. A non-dealer
+    """第十条(乙)(3): 1 fan to everyone. Dealer: double share of 100 to each = 200. A non-dealer
     in a two-player game (E, W) pays the dealer 200."""
     s = mahjong.settle_false_win(SIMPLE, "E", "100/200")
     assert paid(s) == {("E", "S"): 200, ("E", "W"): 200, ("E", "N"): 200}
@@ -172,7 +172,7 @@ def test_simple_game_false_win_and_two_players() -> None:
 
 def test_simple_game_win_with_three_players() -> None:
     """Simple game, E S W playing; West wins with 發 (1 fan): E pays 200, S pays 100;
-    commission 20 (第八條(乙) 100/200)."""
+    commission 20 (第八条(乙) 100/200)."""
     r = mahjong.score(
         mahjong.parse_hand(SIMPLE, "1m 2m 3m Gd Gd", "Gd"), Context(seat="W", win_by="discard")
     )
@@ -189,7 +189,7 @@ def test_traditional_game_needs_four_players() -> None:
 
 
 def test_game_record_win_with_liability() -> None:
-    """A record as a device logs it: South's big three dragons fed by North (第十條(甲)(3)):
+    """A record as a device logs it: South's big three dragons fed by North (第十条(甲)(3)):
     North pays 400 + 200 + 200 = 800 alone; commission 40."""
     settled = mahjong.settle_record(
         {
