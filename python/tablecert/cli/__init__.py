@@ -10,6 +10,7 @@ import typer
 
 from tablecert.cli import (
     analyze_commands,
+    check_commands,
     crosscheck_commands,
     mahjong_commands,
     poker_commands,
@@ -28,6 +29,7 @@ report_commands.register(app)
 crosscheck_commands.register(app)
 analyze_commands.register(app)
 mahjong_commands.register(app)
+check_commands.register(app)
 
 
 def main() -> None:
