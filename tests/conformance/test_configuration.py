@@ -210,3 +210,12 @@ def test_cli_check_exit_codes() -> None:
     )
     assert good.exit_code == 0, good.output
     assert "verdict: CONFORMS" in good.stdout
+
+
+def test_exact_returns_of_a_caribbean_configuration_with_the_royal_option() -> None:
+    report = check_configuration(CONFIGS / "caribbean-stud.casino-a.toml")
+    ante, jackpot = bet_returns(report)
+    assert ante.statute == Fraction(3337606931, 63888559350)  # 5.2241% per ante
+    assert ante.submitted > ante.statute  # royal 80 and a cap of 50 antes cost the player
+    # The progressive at a 250,000 meter against the statute file's 200,000 example meter.
+    assert jackpot.submitted < jackpot.statute

@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 
 from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
-from tablecert.conformance.configuration import bet_returns, check_configuration
+from tablecert.conformance.configuration import BetReturn, bet_returns, check_configuration
 from tablecert.games.common import decimal
 
 VERDICT_STYLE = {
@@ -30,7 +30,7 @@ def check(
 ) -> None:
     """Judge a submitted configuration article by article; exit 1 if anything deviates."""
     report = check_configuration(config)
-    bets = ()
+    bets: tuple[BetReturn, ...] = ()
     if returns:
         with stderr.status("computing the exact return of every bet (submitted and statute)"):
             bets = bet_returns(report)

@@ -544,64 +544,62 @@ def bet_returns(report: ConfigurationReport, progress: Any = None) -> tuple[BetR
     statute default (the game-math engine's optimal strategy for each)."""
     game = report.submission.game
     if game == "q-poker":
-        from tablecert.games import q_poker
-
-        mine, law = q_poker.analyze(report.effective_rules), q_poker.analyze(report.statute)
-        return (
-            BetReturn(
-                "多寶 (pair plus)", "第十條", mine.pair_plus.house_edge, law.pair_plus.house_edge
-            ),
-            BetReturn(
-                "與莊荷博彩 (against the dealer, per initial bet)",
-                "第九條",
-                mine.play.house_edge,
-                law.play.house_edge,
-            ),
-        )
+        return _q_poker_returns(report)
     if game == "caribbean-stud":
-        from tablecert.games import caribbean_stud
-
-        changed = {
-            k
-            for k, v in report.submission.values.items()
-            if _normalise(v) != _normalise(report.statute.require(k).value)
-        }
-        shortcut = {"play.raise_pays.royal-flush", "play.cap.maximum_payout"}
-        if changed <= shortcut | {k for k in changed if k.startswith("progressive.")}:
-            values = report.submission.values
-            mine = caribbean_stud.analyze(
-                report.statute,
-                royal=_normalise(
-                    values.get(
-                        "play.raise_pays.royal-flush",
-                        report.statute.require("play.raise_pays.royal-flush").value,
-                    )
-                ),
-                cap=_normalise(
-                    values.get(
-                        "play.cap.maximum_payout",
-                        report.statute.require("play.cap.maximum_payout").value,
-                    )
-                ),
-                progress=progress,
-            )
-        else:
-            mine = caribbean_stud.analyze(report.effective_rules, progress=progress)
-        law = caribbean_stud.analyze(report.statute, progress=progress)
-        from tablecert.games.progressive import progressive
-        from tablecert.poker import ordering
-
-        tie_breaks = ordering("caribbean-stud", report.statute).tie_breaks
-        mine_progressive = progressive(report.effective_rules, tie_breaks)
-        return (
-            BetReturn(
-                "原注/加注 (ante and raise, per ante)", "第九条", mine.house_edge, law.house_edge
-            ),
-            BetReturn(
-                "累进大奖 (progressive, at the configured meter)",
-                "第十条",
-                1 - mine_progressive.return_at(mine_progressive.meter),
-                1 - law.progressive.return_at(law.progressive.meter),
-            ),
-        )
+        return _caribbean_returns(report, progress)
     return ()
+
+
+def _q_poker_returns(report: ConfigurationReport) -> tuple[BetReturn, ...]:
+    from tablecert.games import q_poker
+
+    mine, law = q_poker.analyze(report.effective_rules), q_poker.analyze(report.statute)
+    return (
+        BetReturn(
+            "多寶 (pair plus)", "第十條", mine.pair_plus.house_edge, law.pair_plus.house_edge
+        ),
+        BetReturn(
+            "與莊荷博彩 (against the dealer, per initial bet)",
+            "第九條",
+            mine.play.house_edge,
+            law.play.house_edge,
+        ),
+    )
+
+
+def _caribbean_returns(report: ConfigurationReport, progress: Any) -> tuple[BetReturn, ...]:
+    from tablecert.games import caribbean_stud
+    from tablecert.games.progressive import progressive
+    from tablecert.poker import ordering
+
+    statute, values = report.statute, report.submission.values
+    changed = {
+        k for k, v in values.items() if _normalise(v) != _normalise(statute.require(k).value)
+    }
+    # The royal payout and the cap have a fast path in the engine; anything else in the
+    # ante/raise paytable needs the full analysis of the configuration in force.
+    fast = {"play.raise_pays.royal-flush", "play.cap.maximum_payout"}
+    if all(k in fast or k.startswith(("progressive.", "table.")) for k in changed):
+        royal_key, cap_key = "play.raise_pays.royal-flush", "play.cap.maximum_payout"
+        mine = caribbean_stud.analyze(
+            statute,
+            royal=_normalise(values.get(royal_key, statute.require(royal_key).value)),
+            cap=_normalise(values.get(cap_key, statute.require(cap_key).value)),
+            progress=progress,
+        )
+    else:
+        mine = caribbean_stud.analyze(report.effective_rules, progress=progress)
+    law = caribbean_stud.analyze(statute, progress=progress)
+    tie_breaks = ordering("caribbean-stud", statute).tie_breaks
+    jackpot = progressive(report.effective_rules, tie_breaks)
+    return (
+        BetReturn(
+            "原注/加注 (ante and raise, per ante)", "第九条", mine.house_edge, law.house_edge
+        ),
+        BetReturn(
+            "累进大奖 (progressive, at the configured meter)",
+            "第十条",
+            -jackpot.return_at(jackpot.meter),
+            -law.progressive.return_at(law.progressive.meter),
+        ),
+    )
