@@ -1,6 +1,6 @@
 """The exceptions tablecert raises; each message names the offending value, file and line."""
 
-from tablecert._core import CardError, RulesError, TileError
+from tablecert._core import CardError, NistError, RulesError, TileError
 
 
 class TableCertError(Exception):
@@ -11,4 +11,8 @@ class RuleFileError(TableCertError, RulesError):
     """A rule file is missing, malformed or has a bad value; names the file, key and line."""
 
 
-__all__ = ["CardError", "RuleFileError", "RulesError", "TableCertError", "TileError"]
+class RngAuditError(TableCertError):
+    """RNG output or NIST battery parameters that cannot be tested; names the file or value."""
+
+
+__all__ = ["CardError", "NistError", "RngAuditError", "RuleFileError", "RulesError", "TableCertError", "TileError"]
