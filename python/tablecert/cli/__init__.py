@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from tablecert.cli import poker_commands
+from tablecert.cli import poker_commands, rng_commands
 from tablecert.cli.common import run_app
 
 app = typer.Typer(
@@ -18,6 +18,9 @@ app = typer.Typer(
     help="Certify casino table games against the Macau statutes that govern them.",
 )
 poker_commands.register(app)
+audit_app = typer.Typer(no_args_is_help=True, help="Audit randomness: RNG output and shufflers.")
+rng_commands.register(audit_app)
+app.add_typer(audit_app, name="audit")
 
 
 def main() -> None:
