@@ -381,19 +381,24 @@ impl RealFft {
     #[must_use]
     pub fn half_magnitudes(&self, x: &[f64]) -> Vec<f64> {
         assert_eq!(x.len(), self.n);
+        self.half_magnitudes_of(|i| x[i])
+    }
+
+    /// As `half_magnitudes`, reading element i as `value(i)` (no n-element input array).
+    pub fn half_magnitudes_of(&self, value: impl Fn(usize) -> f64) -> Vec<f64> {
         let count = self.n / 2;
         if let Some((fft, w)) = &self.half {
             let h = self.n / 2;
             let zh = if let Some(order) = fft.input_order() {
                 let mut z: Vec<Complex> = order
                     .iter()
-                    .map(|&j| Complex::new(x[2 * j as usize], x[2 * j as usize + 1]))
+                    .map(|&j| Complex::new(value(2 * j as usize), value(2 * j as usize + 1)))
                     .collect();
                 fft.forward_in_order(&mut z);
                 z
             } else {
                 let z: Vec<Complex> = (0..h)
-                    .map(|j| Complex::new(x[2 * j], x[2 * j + 1]))
+                    .map(|j| Complex::new(value(2 * j), value(2 * j + 1)))
                     .collect();
                 fft.forward(&z)
             };
@@ -410,7 +415,7 @@ impl RealFft {
                 .collect()
         } else {
             let fft = self.full.as_ref().expect("odd length has a full plan");
-            let z: Vec<Complex> = x.iter().map(|&v| Complex::new(v, 0.0)).collect();
+            let z: Vec<Complex> = (0..self.n).map(|i| Complex::new(value(i), 0.0)).collect();
             fft.forward(&z)[..count].iter().map(|c| c.abs()).collect()
         }
     }

@@ -96,12 +96,12 @@ fn longest_run_at_most(m: usize, v: usize) -> f64 {
     state[0] = 1.0;
     for _ in 0..m {
         let total: f64 = state.iter().sum();
-        let mut next = vec![0.0f64; v + 1];
-        next[0] = 0.5 * total;
-        for r in 0..v {
-            next[r + 1] = 0.5 * state[r];
+        // Shift every run one longer (the run of length v cannot grow), then start a new run.
+        state.rotate_right(1);
+        for p in &mut state[1..] {
+            *p *= 0.5;
         }
-        state = next;
+        state[0] = 0.5 * total;
     }
     state.iter().sum()
 }

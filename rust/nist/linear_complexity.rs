@@ -40,13 +40,17 @@ pub fn berlekamp_massey(block: &[u8]) -> usize {
             acc ^= c[w] & word;
         }
         if acc.count_ones() % 2 == 1 {
-            t.copy_from_slice(&c);
             let shift = (step as i64 - m) as usize;
-            xor_shifted(&mut c, &b, shift);
+            // Degrees stay below step + 2: only those words change.
+            let used = ((step + 2) / 64 + 1).min(words);
             if l <= step / 2 {
+                t[..used].copy_from_slice(&c[..used]);
+                xor_shifted(&mut c[..used], &b, shift);
                 l = step + 1 - l;
                 m = step as i64;
-                b.copy_from_slice(&t);
+                b[..used].copy_from_slice(&t[..used]);
+            } else {
+                xor_shifted(&mut c[..used], &b, shift);
             }
         }
     }

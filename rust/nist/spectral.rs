@@ -15,8 +15,7 @@ pub fn dft(bits: &[u8], plan: &RealFft) -> Result<Vec<f64>, NistError> {
             need: 2,
         });
     }
-    let x: Vec<f64> = bits.iter().map(|&b| 2.0 * f64::from(b) - 1.0).collect();
-    let mags = plan.half_magnitudes(&x);
+    let mags = plan.half_magnitudes_of(|i| 2.0 * f64::from(bits[i]) - 1.0);
     let nf = n as f64;
     let threshold = ((1.0f64 / 0.05).ln() * nf).sqrt();
     let n0 = 0.95 * nf / 2.0;
