@@ -42,7 +42,7 @@ def test_json_on_ascii_digits(tmp_path: Path) -> None:
     assert data["input"]["total_bits"] == 200_000
     assert data["sequences"] == 1
     [col] = data["columns"]
-    assert col["test"] == "Frequency" and col["sample_size"] == 1
+    assert (col["test"], col["sample_size"]) == ("Frequency", 1)
 
 
 def test_errors_are_handled_failures(tmp_path: Path) -> None:

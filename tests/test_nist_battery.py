@@ -109,7 +109,7 @@ def test_lcg_low_bit_fails_runs_and_linear_complexity() -> None:
     frequency tests pass, but runs and linear complexity (L = 2) fail."""
     failed = failing_tests(lcg_bits(32, 0, 30 * N_BITS), 30)
     assert {"Runs", "LinearComplexity", "Serial"} <= failed
-    assert "Frequency" not in failed and "BlockFrequency" not in failed
+    assert not {"Frequency", "BlockFrequency"} & failed
 
 
 def test_excursions_use_only_sequences_with_enough_cycles() -> None:
@@ -147,9 +147,11 @@ def test_second_level_proportion_and_uniformity() -> None:
     assert skewed.uniformity_p == pytest.approx(_core.igamc(4.5, 450.0))
     assert skewed.uniformity_ok is False
     few = second_level("T", "", [0.5] * 54, 0.01)
-    assert few.uniformity_p is None and few.uniformity_ok is None and few.ok
+    assert few.uniformity_p is None
+    assert few.uniformity_ok is None
+    assert few.ok
     nan = second_level("T", "", [math.nan, 0.001, 0.5], 0.01)
-    assert nan.sample_size == 2 and nan.passed == 1 and not nan.proportion_ok
+    assert (nan.sample_size, nan.passed, nan.proportion_ok) == (2, 1, False)
 
 
 # --- bad input ---
@@ -221,7 +223,8 @@ def test_ascii_and_binary_give_the_same_bits(tmp_path: Path) -> None:
     ascii_file.write_text("\n".join(text[i : i + 64] for i in range(0, len(text), 64)) + "\n")
     a, b = read_bits([binary]), read_bits([ascii_file])
     assert (a.format, b.format) == ("binary", "ascii")
-    assert a.data == b.data and a.total_bits == b.total_bits == 8000
+    assert a.data == b.data
+    assert a.total_bits == b.total_bits == 8000
     # An explicit format overrides detection: the ASCII file read as binary is 8x longer.
     assert read_bits([ascii_file], "binary").total_bits == 8 * ascii_file.stat().st_size
 

@@ -88,12 +88,14 @@ def test_worked_example(
     eps = [int(c) for c in bits]
     oracle = {
         "Frequency": lambda: ref.frequency(eps),
-        "BlockFrequency": lambda: ref.block_frequency(eps, int(params.get("block_frequency_m", 0))),
+        "BlockFrequency": lambda: ref.block_frequency(
+            eps, int(str(params.get("block_frequency_m", 0)))
+        ),
         "Runs": lambda: ref.runs(eps),
         "LongestRun": lambda: ref.longest_run(eps),
         "Serial": lambda: ref.serial(eps, 3),
         "ApproximateEntropy": lambda: ref.approximate_entropy(
-            eps, int(params.get("approximate_entropy_m", 0))
+            eps, int(str(params.get("approximate_entropy_m", 0)))
         ),
         "CumulativeSums": lambda: ref.cumulative_sums(eps),
     }.get(test)

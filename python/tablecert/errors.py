@@ -15,4 +15,12 @@ class RngAuditError(TableCertError):
     """RNG output or NIST battery parameters that cannot be tested; names the file or value."""
 
 
-__all__ = ["CardError", "NistError", "RngAuditError", "RuleFileError", "RulesError", "TableCertError", "TileError"]
+__all__ = [
+    "CardError",
+    "NistError",
+    "RngAuditError",
+    "RuleFileError",
+    "RulesError",
+    "TableCertError",
+    "TileError",
+]

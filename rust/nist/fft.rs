@@ -236,6 +236,7 @@ fn leaf_order(out: &mut [u32], offset: usize, stride: usize, factors: &[usize]) 
 
 /// Recursive decimation in time (the structure of kissfft), in place on data already gathered
 /// in `leaf_order`: `out` becomes the DFT of its sub-sequence.
+#[allow(clippy::too_many_lines)] // one match arm per specialised butterfly
 fn work(
     out: &mut [Complex],
     stride: usize,

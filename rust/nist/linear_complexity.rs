@@ -25,7 +25,7 @@ pub fn berlekamp_massey(block: &[u8]) -> usize {
         // d = sum_{i=0..=L} c_i s_{step-i}; s_{step-i} = rev bit (n-1-step+i).
         let base = n - 1 - step;
         let mut acc = 0u64;
-        for w in 0..=(l / 64) {
+        for (w, cw) in c.iter().enumerate().take(l / 64 + 1) {
             let pos = base + 64 * w;
             let (q, r) = (pos / 64, pos % 64);
             let lo = rev[q] >> r;
@@ -37,7 +37,7 @@ pub fn berlekamp_massey(block: &[u8]) -> usize {
                     word &= (1u64 << keep) - 1;
                 }
             }
-            acc ^= c[w] & word;
+            acc ^= cw & word;
         }
         if acc.count_ones() % 2 == 1 {
             let shift = (step as i64 - m) as usize;

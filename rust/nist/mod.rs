@@ -6,6 +6,14 @@
 //! p-value of a test that does not apply to that sequence (random excursions with too few
 //! cycles).
 
+// Docs quote the document's formulas (φ(m), π_k(x), X_k) as written there; constants are
+// printed with the document's digits; exponents and block counts are small (< 2^20).
+#![allow(
+    clippy::doc_markdown,
+    clippy::unreadable_literal,
+    clippy::cast_possible_wrap
+)]
+
 pub mod entropy;
 pub mod excursions;
 pub mod fft;

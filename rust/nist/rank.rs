@@ -42,7 +42,7 @@ pub fn rank_probability(m: usize, q: usize, r: usize) -> f64 {
 
 /// 2.5 Binary matrix rank with M rows and Q columns (document: 32 x 32).
 pub fn binary_matrix_rank(bits: &[u8], rows: usize, cols: usize) -> Result<Vec<f64>, NistError> {
-    if rows < 2 || cols < 2 || cols > 64 || rows > 64 {
+    if !(2..=64).contains(&rows) || !(2..=64).contains(&cols) {
         return Err(NistError::Parameter(format!(
             "binary matrix rank: M={rows}, Q={cols}; both must be in 2..=64"
         )));

@@ -161,8 +161,7 @@ pub fn overlapping_probabilities_exact(
                 if p == 0.0 {
                     continue;
                 }
-                for bit in 0..2 {
-                    let ns = next[s][bit];
+                for &ns in &next[s] {
                     let nc = if ns == m { (c + 1).min(k) } else { c };
                     new[ns][nc] += 0.5 * p;
                 }

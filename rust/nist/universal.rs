@@ -88,18 +88,3 @@ pub fn universal(bits: &[u8], l: usize, q: usize) -> Result<Vec<f64>, NistError>
         (fn_ - expected).abs() / (std::f64::consts::SQRT_2 * sigma),
     )])
 }
-
-/// f_n of the universal test (the statistic, for the worked example's erratum check).
-pub fn universal_statistic(bits: &[u8], l: usize, q: usize) -> f64 {
-    let blocks = bits.len() / l;
-    let mut last = vec![0usize; 1 << l];
-    let mut sum = 0.0;
-    for (i, block) in bits.chunks_exact(l).take(blocks).enumerate() {
-        let v = block.iter().fold(0usize, |acc, &b| (acc << 1) | b as usize);
-        if i + 1 > q {
-            sum += ((i + 1 - last[v]) as f64).log2();
-        }
-        last[v] = i + 1;
-    }
-    sum / (blocks - q) as f64
-}

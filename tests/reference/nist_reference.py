@@ -285,7 +285,8 @@ def serial(e: Bits, m: int = 16) -> list[float]:
     def psi(mm: int) -> float:
         if mm <= 0:
             return 0.0
-        return 2**mm / n * sum(c * c for c in _cyclic_counts(e, mm).values()) - n
+        squares = sum(c * c for c in _cyclic_counts(e, mm).values())
+        return float(2**mm * squares / n - n)
 
     d1 = psi(m) - psi(m - 1)
     d2 = psi(m) - 2 * psi(m - 1) + psi(m - 2)

@@ -214,7 +214,12 @@ class ColumnResult:
         }
 
 
-def second_level(test: str, label: str, pvalues: Sequence[float], alpha: float) -> ColumnResult:
+def second_level(
+    test: str,
+    label: str,
+    pvalues: Sequence[float] | np.ndarray[Any, np.dtype[np.float64]],
+    alpha: float,
+) -> ColumnResult:
     """Section 4.2 on one column; NaN p-values (test not applicable) are left out."""
     p = np.asarray(pvalues, dtype=float)
     p = p[~np.isnan(p)]

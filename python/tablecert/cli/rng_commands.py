@@ -89,7 +89,7 @@ def final_analysis_report(report: nist.NistReport, source: nist.BitSource) -> st
     lo, _ = nist.second_level("", "", [0.5] * s, report.alpha).proportion_bounds
     lines += [
         rule,
-        f"The minimum pass rate for each statistical test with the exception of the random",
+        "The minimum pass rate for each statistical test with the exception of the random",
         f"excursion (variant) test is approximately = {int(lo * s)} for a sample size = {s} "
         f"binary sequences.",
         "For the random excursion (variant) tests the bounds use the number of sequences with",
