@@ -2,7 +2,7 @@
 //! the longest run of ones in a block (SP 800-22 rev1a sections 2.1-2.4 and 2.13).
 
 use super::special::{erfc, igamc, normal_cdf};
-use super::NistError;
+use super::{chi_square_p, whole_blocks, NistError};
 use std::f64::consts::SQRT_2;
 
 fn ones(bits: &[u8]) -> usize {
@@ -30,14 +30,7 @@ pub fn block_frequency(bits: &[u8], m: usize) -> Result<Vec<f64>, NistError> {
             "block frequency: block length M must be >= 1".into(),
         ));
     }
-    let blocks = bits.len() / m;
-    if blocks == 0 {
-        return Err(NistError::TooShort {
-            test: "block frequency",
-            n: bits.len(),
-            need: m,
-        });
-    }
+    let blocks = whole_blocks("block frequency", bits.len(), m)?;
     let chi2: f64 = bits
         .chunks_exact(m)
         .map(|b| {
@@ -148,14 +141,7 @@ pub fn longest_run(bits: &[u8], m: usize, rounded: bool) -> Result<Vec<f64>, Nis
             "longest run: block length M={m} has no class table; the document defines M = 8, 128, 10000"
         ))
     })?;
-    let blocks = bits.len() / m;
-    if blocks == 0 {
-        return Err(NistError::TooShort {
-            test: "longest run of ones",
-            n: bits.len(),
-            need: m,
-        });
-    }
+    whole_blocks("longest run of ones", bits.len(), m)?;
     let pi: Vec<f64> = if rounded {
         table.to_vec()
     } else {
@@ -174,13 +160,7 @@ pub fn longest_run(bits: &[u8], m: usize, rounded: bool) -> Result<Vec<f64>, Nis
         }
         nu[best.clamp(lo, hi) - lo] += 1;
     }
-    let nb = blocks as f64;
-    let chi2: f64 = nu
-        .iter()
-        .zip(&pi)
-        .map(|(&v, &p)| (v as f64 - nb * p).powi(2) / (nb * p))
-        .sum();
-    Ok(vec![igamc((pi.len() - 1) as f64 / 2.0, chi2 / 2.0)])
+    Ok(vec![chi_square_p(&nu, &pi)])
 }
 
 /// The cumulative-sums p-value for maximal excursion z of a walk of n steps (2.13.4 step 4).

@@ -1,7 +1,6 @@
 //! 2.10 Linear complexity: Berlekamp-Massey over GF(2) on bit-packed blocks.
 
-use super::special::igamc;
-use super::NistError;
+use super::{chi_square_p, whole_blocks, NistError};
 
 /// Linear complexity of `block` (bits 0/1) by Berlekamp-Massey, with the connection
 /// polynomials packed 64 coefficients to a word and the block reversed and packed so that each
@@ -98,14 +97,7 @@ pub fn linear_complexity_with(bits: &[u8], m: usize, pi: &[f64; 7]) -> Result<Ve
             "linear complexity: M={m}; need M >= 2 (document: 500..=5000)"
         )));
     }
-    let blocks = bits.len() / m;
-    if blocks == 0 {
-        return Err(NistError::TooShort {
-            test: "linear complexity",
-            n: bits.len(),
-            need: m,
-        });
-    }
+    whole_blocks("linear complexity", bits.len(), m)?;
     let mf = m as f64;
     let sign = if m % 2 == 0 { 1.0 } else { -1.0 }; // (-1)^M
     let mu = mf / 2.0 + (9.0 - sign) / 36.0 - (mf / 3.0 + 2.0 / 9.0) / 2f64.powf(mf);
@@ -130,13 +122,7 @@ pub fn linear_complexity_with(bits: &[u8], m: usize, pi: &[f64; 7]) -> Result<Ve
         };
         nu[class] += 1;
     }
-    let nb = blocks as f64;
-    let chi2: f64 = nu
-        .iter()
-        .zip(pi)
-        .map(|(&v, &p)| (v as f64 - nb * p).powi(2) / (nb * p))
-        .sum();
-    Ok(vec![igamc(3.0, chi2 / 2.0)])
+    Ok(vec![chi_square_p(&nu, pi)])
 }
 
 #[cfg(test)]

@@ -64,6 +64,30 @@ impl fmt::Display for NistError {
 
 impl std::error::Error for NistError {}
 
+/// N = n / M whole blocks of `size` bits; none is an error naming the test.
+pub(crate) fn whole_blocks(test: &'static str, n: usize, size: usize) -> Result<usize, NistError> {
+    match n / size {
+        0 => Err(NistError::TooShort {
+            test,
+            n,
+            need: size,
+        }),
+        blocks => Ok(blocks),
+    }
+}
+
+/// P-value of the chi-square goodness of fit of class counts to probabilities `pi` over
+/// N = sum(counts) blocks, with len - 1 degrees of freedom: igamc((len-1)/2, χ²/2).
+pub(crate) fn chi_square_p(counts: &[usize], pi: &[f64]) -> f64 {
+    let nb = counts.iter().sum::<usize>() as f64;
+    let chi2: f64 = counts
+        .iter()
+        .zip(pi)
+        .map(|(&v, &p)| (v as f64 - nb * p).powi(2) / (nb * p))
+        .sum();
+    special::igamc((pi.len() - 1) as f64 / 2.0, chi2 / 2.0)
+}
+
 /// The fifteen tests, in the order of the NIST tool's final analysis report.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TestKind {

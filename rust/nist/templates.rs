@@ -2,7 +2,7 @@
 //! templates the non-overlapping test runs by default.
 
 use super::special::{igamc, ln_gamma};
-use super::NistError;
+use super::{chi_square_p, whole_blocks, NistError};
 
 /// A template of `m` bits (first bit most significant).
 fn is_aperiodic(value: u32, m: usize) -> bool {
@@ -201,14 +201,7 @@ pub fn overlapping(
             "overlapping template: m={m}, M={block_len}, K={k} (need 1 <= m <= 32, M >= m, K >= 1)"
         )));
     }
-    let blocks = bits.len() / block_len;
-    if blocks == 0 {
-        return Err(NistError::TooShort {
-            test: "overlapping template",
-            n: bits.len(),
-            need: block_len,
-        });
-    }
+    whole_blocks("overlapping template", bits.len(), block_len)?;
     let mut nu = vec![0usize; k + 1];
     for block in bits.chunks_exact(block_len) {
         let hits = windows(block, m).filter(|&v| v == template).count();
@@ -219,13 +212,7 @@ pub fn overlapping(
     } else {
         overlapping_probabilities_exact(template, m, block_len, k)
     };
-    let nb = blocks as f64;
-    let chi2: f64 = nu
-        .iter()
-        .zip(&pi)
-        .map(|(&v, &p)| (v as f64 - nb * p).powi(2) / (nb * p))
-        .sum();
-    Ok(vec![igamc(k as f64 / 2.0, chi2 / 2.0)])
+    Ok(vec![chi_square_p(&nu, &pi)])
 }
 
 #[cfg(test)]
