@@ -152,6 +152,8 @@ def test_second_level_proportion_and_uniformity() -> None:
     assert few.ok
     nan = second_level("T", "", [math.nan, 0.001, 0.5], 0.01)
     assert (nan.sample_size, nan.passed, nan.proportion_ok) == (2, 1, False)
+    none = second_level("T", "", [math.nan] * 3, 0.01)
+    assert (none.applicable, none.ok, none.as_json()["proportion"]) == (False, True, None)
 
 
 # --- bad input ---
@@ -278,7 +280,9 @@ def test_igamc_matches_scipy(a: float, x: float) -> None:
 @settings(max_examples=50, deadline=None)
 @given(st.floats(-6, 26))
 def test_erfc_matches_math(x: float) -> None:
-    assert _core.erfc(x) == pytest.approx(math.erfc(x), rel=1e-13, abs=1e-300)
+    # Far in the tail (erfc(26) ~ 1e-296) the exponent's rounding limits relative precision.
+    rel = 1e-13 if x < 6 else 1e-11
+    assert _core.erfc(x) == pytest.approx(math.erfc(x), rel=rel, abs=1e-300)
 
 
 @settings(max_examples=15, deadline=None)

@@ -196,7 +196,16 @@ class ColumnResult:
         return None if self.uniformity_p is None else self.uniformity_p >= UNIFORMITY_THRESHOLD
 
     @property
+    def applicable(self) -> bool:
+        """False when no sequence produced a p-value (random excursions with too few cycles)."""
+        return self.sample_size > 0
+
+    @property
     def ok(self) -> bool:
+        """Within the proportion interval and not judged non-uniform; a column no sequence
+        applied to is not a failure."""
+        if not self.applicable:
+            return True
         return self.proportion_ok and self.uniformity_ok is not False
 
     def as_json(self) -> dict[str, Any]:
@@ -206,9 +215,9 @@ class ColumnResult:
             "histogram": list(self.histogram),
             "sample_size": self.sample_size,
             "passed": self.passed,
-            "proportion": self.proportion,
-            "proportion_bounds": list(self.proportion_bounds),
-            "proportion_ok": self.proportion_ok,
+            "proportion": self.proportion if self.applicable else None,
+            "proportion_bounds": list(self.proportion_bounds) if self.applicable else None,
+            "proportion_ok": self.proportion_ok if self.applicable else None,
             "uniformity_p": self.uniformity_p,
             "uniformity_ok": self.uniformity_ok,
         }
