@@ -357,3 +357,17 @@ def test_template_library() -> None:
     t9 = _core.aperiodic_templates(9)
     assert len(t9) == 148
     assert [format(t, "09b") for t in t9] == ref.aperiodic_templates(9)
+
+
+def test_sequences_split_at_any_bit_offset() -> None:
+    """Three sequences of 20,001 bits (not byte-aligned) give the p-values of each sequence
+    run on its own."""
+    n = 20_001
+    data = sha_stream((3 * n + 7) // 8, b"split")
+    bits = np.unpackbits(np.frombuffer(data, dtype=np.uint8))
+    tests = ["Frequency", "Runs", "LongestRun", "FFT", "Serial", "LinearComplexity"]
+    together = run_nist(data, bits=n, sequences=3, tests=tests).pvalues
+    for i in range(3):
+        alone = np.packbits(bits[i * n : (i + 1) * n]).tobytes()
+        single = run_nist(alone, bits=n, sequences=1, tests=tests).pvalues[0]
+        assert np.array_equal(together[i], single)
