@@ -5,6 +5,7 @@ pub mod cards;
 pub mod enumerate;
 pub mod games;
 pub mod mahjong;
+pub mod nist;
 pub mod rank3;
 pub mod rank5;
 pub mod ranking;

@@ -1,6 +1,6 @@
 """The exceptions tablecert raises; each message names the offending value, file and line."""
 
-from tablecert._core import CardError, RulesError, TileError
+from tablecert._core import CardError, NistError, RulesError, TileError
 
 
 class TableCertError(Exception):
@@ -31,12 +31,18 @@ class MahjongError(TableCertError):
     """A mahjong hand, context or game record the rules cannot score; names the problem."""
 
 
+class RngAuditError(TableCertError):
+    """RNG output or NIST battery parameters that cannot be tested; names the file or value."""
+
+
 __all__ = [
     "CardError",
     "EnvelopeError",
     "MahjongError",
+    "NistError",
     "PlanError",
     "ReportError",
+    "RngAuditError",
     "RuleFileError",
     "RulesError",
     "SigningError",

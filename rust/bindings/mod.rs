@@ -11,6 +11,7 @@ use pyo3::types::PyBytes;
 mod cards;
 mod games;
 mod mahjong;
+mod nist;
 
 pyo3::create_exception!(
     _core,
@@ -29,6 +30,13 @@ pyo3::create_exception!(
     RulesError,
     pyo3::exceptions::PyValueError,
     "A rule option passed to the core is not one it knows."
+);
+
+pyo3::create_exception!(
+    _core,
+    NistError,
+    pyo3::exceptions::PyValueError,
+    "A NIST SP 800-22 parameter, test name or input the battery cannot accept."
 );
 
 impl From<crate::cards::CardError> for PyErr {
@@ -54,8 +62,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CardError", m.py().get_type_bound::<CardError>())?;
     m.add("TileError", m.py().get_type_bound::<TileError>())?;
     m.add("RulesError", m.py().get_type_bound::<RulesError>())?;
+    m.add("NistError", m.py().get_type_bound::<NistError>())?;
     cards::register(m)?;
     games::register(m)?;
     mahjong::register(m)?;
+    nist::register(m)?;
     Ok(())
 }

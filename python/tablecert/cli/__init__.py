@@ -15,6 +15,7 @@ from tablecert.cli import (
     mahjong_commands,
     poker_commands,
     report_commands,
+    rng_commands,
 )
 from tablecert.cli.common import run_app
 
@@ -30,6 +31,9 @@ crosscheck_commands.register(app)
 analyze_commands.register(app)
 mahjong_commands.register(app)
 check_commands.register(app)
+audit_app = typer.Typer(no_args_is_help=True, help="Audit randomness: RNG output and shufflers.")
+rng_commands.register(audit_app)
+app.add_typer(audit_app, name="audit")
 
 
 def main() -> None:
