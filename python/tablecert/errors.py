@@ -11,4 +11,8 @@ class RuleFileError(TableCertError, RulesError):
     """A rule file is missing, malformed or has a bad value; names the file, key and line."""
 
 
-__all__ = ["CardError", "RuleFileError", "RulesError", "TableCertError", "TileError"]
+class AuditError(TableCertError):
+    """A log cannot be read or an audit is misconfigured; names the file and position."""
+
+
+__all__ = ["AuditError", "CardError", "RuleFileError", "RulesError", "TableCertError", "TileError"]

@@ -153,6 +153,9 @@ pub struct Audit {
     pub without_input: u64,
     pub events: BTreeMap<String, u64>,
     pub records_with_events: u64,
+    /// When set, every accepted order is also appended here for the caller to drain (hooks
+    /// that need the orders themselves, such as the mahjong deal).
+    pub kept: Option<Vec<u8>>,
     devices: HashMap<String, Vec<u8>>,
     // Per-file reading state.
     line: u64,
@@ -190,6 +193,7 @@ impl Audit {
             without_input: 0,
             events: BTreeMap::new(),
             records_with_events: 0,
+            kept: None,
             devices: HashMap::new(),
             line: 0,
             offset: 0,
@@ -536,6 +540,9 @@ impl Audit {
     /// Tally one complete order of `device` (also the simulator's direct path).
     pub fn add_order(&mut self, device: &str, out: &[u8], has_input: bool) {
         self.records += 1;
+        if let Some(kept) = &mut self.kept {
+            kept.extend_from_slice(out);
+        }
         let previous = self.devices.get(device).map(Vec::as_slice);
         let reference = match self.mode {
             InputMode::Logged if has_input => Some(self.input.as_slice()),

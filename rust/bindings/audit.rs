@@ -50,7 +50,8 @@ pub struct ShuffleAudit {
 #[pymethods]
 impl ShuffleAudit {
     #[new]
-    #[pyo3(signature = (deck, input_order = "previous", hand_size = 0, hands = 0, round_robin = false, tie_breaks = None, batch_size = 0))]
+    #[pyo3(signature = (deck, input_order = "previous", hand_size = 0, hands = 0, round_robin = false, tie_breaks = None, batch_size = 0, keep_orders = false))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         deck: &str,
         input_order: &str,
@@ -59,6 +60,7 @@ impl ShuffleAudit {
         round_robin: bool,
         tie_breaks: Option<super::cards::TieBreaks>,
         batch_size: u64,
+        keep_orders: bool,
     ) -> PyResult<Self> {
         let kind = deck_kind(deck)?;
         let mode = match input_order {
@@ -89,9 +91,11 @@ impl ShuffleAudit {
                 )))
             }
         };
-        Ok(ShuffleAudit {
-            inner: Audit::new(kind, mode, game, batch_size),
-        })
+        let mut inner = Audit::new(kind, mode, game, batch_size);
+        if keep_orders {
+            inner.kept = Some(Vec::new());
+        }
+        Ok(ShuffleAudit { inner })
     }
 
     fn begin_file(&mut self, name: &str) {
@@ -147,6 +151,18 @@ impl ShuffleAudit {
             }
         });
         Ok(())
+    }
+
+    /// The orders accepted since the last call (symbol ids, one deck after another), when
+    /// the audit was made with `keep_orders`.
+    fn take_orders<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        let kept = self
+            .inner
+            .kept
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default();
+        PyBytes::new_bound(py, &kept)
     }
 
     #[getter]
