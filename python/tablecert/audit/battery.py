@@ -122,8 +122,13 @@ class BatteryResult:
     rejected: tuple[str, ...]
 
     @property
+    def conclusive(self) -> bool:
+        """Enough shuffles for the basic position test; below that nothing is certified."""
+        return any(t.key == "position" and t.p_value is not None for t in self.tests)
+
+    @property
     def passed(self) -> bool:
-        return not self.rejected
+        return self.conclusive and not self.rejected
 
     def p_values(self) -> dict[str, float]:
         return {t.key: t.p_value for t in self.tests if t.p_value is not None}

@@ -89,6 +89,8 @@ class ShufflerAudit:
     def verdict(self) -> str:
         if not self.integrity.passed:
             return "FAIL (integrity)"
+        if not self.battery.conclusive:
+            return "INCONCLUSIVE (too few shuffles)"
         return "PASS" if self.battery.passed else "FAIL (randomness)"
 
     def svg_plots(self) -> dict[str, str]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from tablecert.cli import poker_commands
+from tablecert.cli import audit_commands, poker_commands, simulate_commands
 from tablecert.cli.common import run_app
 
 app = typer.Typer(
@@ -18,6 +18,8 @@ app = typer.Typer(
     help="Certify casino table games against the Macau statutes that govern them.",
 )
 poker_commands.register(app)
+audit_commands.register(app)
+simulate_commands.register(app)
 
 
 def main() -> None:
