@@ -62,6 +62,8 @@ pub struct Tally {
     pub valleys: Vec<u64>,
     pub footrule: Vec<u64>,
     pub guesses: Vec<u64>,
+    /// Multiset decks only: histogram of positions holding the same symbol as in the input.
+    pub matches: Vec<u64>,
     /// Pairs of consecutive shuffles of one device, and
     /// `consecutive[p * size + q]`: cards at position `p` in one shuffle and `q` in the next.
     pub consecutive_pairs: u64,
@@ -99,6 +101,7 @@ impl Tally {
             valleys: z(n + 1),
             footrule: z(n * n / 2 + 1),
             guesses: z(n + 1),
+            matches: if perm { Vec::new() } else { vec![0; n + 1] },
             consecutive_pairs: 0,
             consecutive: z(n * n),
             dealt: game.map_or_else(Vec::new, |g| vec![0; g.hands * g.categories()]),
@@ -119,6 +122,10 @@ impl Tally {
             self.successor[w[0] as usize * t + w[1] as usize] += 1;
         }
         if !self.deck.distinct() {
+            if let Some(reference) = reference {
+                self.referenced += 1;
+                self.matches[out.iter().zip(reference).filter(|(a, b)| a == b).count()] += 1;
+            }
             return;
         }
         self.add_permutation(out);
@@ -243,6 +250,7 @@ impl Tally {
         add(&mut self.valleys, &other.valleys);
         add(&mut self.footrule, &other.footrule);
         add(&mut self.guesses, &other.guesses);
+        add(&mut self.matches, &other.matches);
         add(&mut self.consecutive, &other.consecutive);
         add(&mut self.dealt, &other.dealt);
     }
@@ -273,6 +281,9 @@ impl Tally {
                 ("guesses", vec![n + 1], &self.guesses[..]),
                 ("consecutive", vec![n, n], &self.consecutive[..]),
             ]);
+        }
+        if !self.deck.distinct() {
+            v.push(("matches", vec![n + 1], &self.matches));
         }
         if let Some(g) = self.game {
             v.push(("dealt", vec![g.hands, g.categories()], &self.dealt));

@@ -418,6 +418,27 @@ def displacement(t: Tally) -> CheckResult:
     )
 
 
+def matches(t: Tally) -> CheckResult:
+    """Multiset walls: positions holding the same tile type as in the input wall."""
+    key, name, cites = "matches", "tiles left at their input position", "exact moments"
+    if t.referenced == 0:
+        return skipped(key, name, cites, "no wall has an input order")
+    mean_f, var_f = exact.matches_moments(t.symbols, t.copies)
+    mean, var = float(mean_f), float(var_f)
+    observed, z = _mean_z(t.tables["matches"], mean, var, t.referenced)
+    return CheckResult(
+        key,
+        name,
+        cites,
+        z,
+        None,
+        _two_sided_normal(z),
+        (observed - mean) / sqrt(var),
+        "standardized mean shift",
+        f"{observed:.3f} tiles per wall where the input had the same tile, {mean:.3f} expected",
+    )
+
+
 def guessing(t: Tally) -> CheckResult:
     key, name = "guessing", "guessing with feedback (valley-following guesser)"
     cites = "Diaconis-Fulman-Holmes 2013; exact law: sum of Bernoulli(1/k)"
@@ -471,17 +492,14 @@ def lehmer_digits(t: Tally) -> CheckResult:
     if n / size < MIN_EXPECTED:
         return skipped(key, name, cites, f"needs {MIN_EXPECTED * size:.0f} shuffles")
     table = t.tables["lehmer"]
-    total, df, worst, worst_p = 0.0, 0, 0, 1.0
-    for i in range(size - 1):
-        k = size - i
-        o = table[i, :k]
-        e = n / k
-        x2 = float(np.sum((o - e) ** 2) / e)
-        total += x2
-        df += k - 1
-        p = float(stats.chi2.sf(x2, k - 1))
-        if p < worst_p:
-            worst, worst_p = i, p
+    ranges = np.arange(size, 1, -1)  # digit i takes size - i values
+    x2s = np.array(
+        [float(np.sum((table[i, :k] - n / k) ** 2) / (n / k)) for i, k in enumerate(ranges)]
+    )
+    ps = stats.chi2.sf(x2s, ranges - 1)
+    total, df = float(x2s.sum()), int(np.sum(ranges - 1))
+    worst = int(np.argmin(ps))
+    worst_p = float(ps[worst])
     return CheckResult(
         key,
         name,
@@ -533,8 +551,7 @@ def repeated_orders(
     if offered < 2:
         return skipped(key, name, cites, "fewer than two orders")
     # P(any repeat) <= C(n, 2) (1/M + 2^-127) for M equally likely orders and 128-bit hashes.
-    bound = comb(offered, 2) * (Fraction(1, orders) + Fraction(1, 2**127))
-    p = 1.0 if repeats == 0 else float(min(Fraction(1), bound))
+    p = 1.0 if repeats == 0 else _birthday_bound(offered, orders)
     return CheckResult(
         key,
         name,
@@ -546,6 +563,11 @@ def repeated_orders(
         "repeats found",
         f"{repeats} repeats among {offered} orders ({fraction:.1%} sampled in bounded memory)",
     )
+
+
+@cache
+def _birthday_bound(offered: int, orders: int) -> float:
+    return float(min(Fraction(1), comb(offered, 2) * (Fraction(1, orders) + Fraction(1, 2**127))))
 
 
 # --- dealt outcomes -----------------------------------------------------------------------
@@ -640,6 +662,8 @@ def run_battery(
             consecutive,
         ]
         tests.extend(step(t) for step in steps)
+    else:
+        tests.append(matches(t))
     if repeats is not None:
         distinct = exact.multiset_orders(t.copies, t.symbols)
         tests.append(

@@ -114,6 +114,17 @@ def serial_moments(values: tuple[int, ...]) -> tuple[Fraction, Fraction]:
     return m * mu, second - (m * mu) ** 2
 
 
+def matches_moments(kinds: int, copies: int) -> tuple[Fraction, Fraction]:
+    """Mean and variance of the positions where a uniform arrangement of ``copies`` of each of
+    ``kinds`` symbols holds the same symbol as a fixed arrangement of the same multiset."""
+    size = kinds * copies
+    mean = Fraction(kinds * copies * copies, size)
+    same = kinds * copies * (copies - 1)  # ordered position pairs holding one symbol
+    pairs = size * (size - 1)
+    both = Fraction(same * copies * (copies - 1) + (pairs - same) * copies * copies, pairs)
+    return mean, both + mean - mean * mean
+
+
 def multiset_orders(copies: int, symbols: int) -> int:
     """Distinct orders of a deck holding ``copies`` of each of ``symbols`` symbols."""
     n = copies * symbols
