@@ -13,7 +13,6 @@ from collections import Counter
 
 import pytest
 from scipy import stats
-
 from tablecert import _core
 from tablecert.audit.battery import Repeats, Tally, run_battery, second_level
 from tablecert.audit.power import simulated_battery

@@ -7,9 +7,9 @@ from itertools import permutations, product
 from math import factorial
 
 import pytest
-
 from tablecert.audit import exact
 from tablecert.audit.battery import gof, holm, pool
+
 from tests.reference import permutation_reference as ref
 
 

@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from tablecert import _core
 from tablecert.audit import audit_shuffler
 from tablecert.audit.battery import Tally
 from tablecert.audit.shuffler import stream_file
 from tablecert.errors import AuditError
+
 from tests.reference import permutation_reference as ref
 
 LOGS = Path(__file__).resolve().parent.parent / "fixtures" / "logs"
@@ -118,7 +118,8 @@ def _tally_of(orders: list[list[int]], inputs: list[list[int]]) -> Tally:
     audit = _core.ShuffleAudit("cards52", "logged")
     audit.begin_file("mem.csv")
     text = HEADER + "".join(
-        f"D,{k},{k},{codes(o)},{codes(i)}\n" for k, (o, i) in enumerate(zip(orders, inputs, strict=True))
+        f"D,{k},{k},{codes(o)},{codes(i)}\n"
+        for k, (o, i) in enumerate(zip(orders, inputs, strict=True))
     )
     audit.feed(text.encode())
     audit.end_file()
@@ -177,10 +178,7 @@ def valley_guesses(rel: list[int]) -> int:
         above = [x for x in unseen if x > a]
         below = [x for x in unseen if x < a]
         up = previous is None or a > previous
-        if (up and above) or not below:
-            guess = min(above)
-        else:
-            guess = max(below)
+        guess = min(above) if (up and above) or not below else max(below)
         previous = a
     return correct
 

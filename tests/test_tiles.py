@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from tablecert import _core
 from tablecert.errors import TileError
 

@@ -13,6 +13,7 @@ pub enum DeckKind {
 }
 
 impl DeckKind {
+    #[must_use]
     pub fn from_name(name: &str) -> Option<DeckKind> {
         match name {
             "cards52" => Some(DeckKind::Cards52),

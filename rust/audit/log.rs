@@ -333,7 +333,8 @@ impl Audit {
     fn read_header(&mut self, text: &str) -> Result<(), LogError> {
         if text.trim_start().starts_with('{') {
             self.format = Some(Format::JsonLines);
-            return self.process_first_json(text);
+            self.process_first_json(text);
+            return Ok(());
         }
         let delimiter = if text.contains('\t') { b'\t' } else { b',' };
         let mut fields = Vec::new();
@@ -382,13 +383,12 @@ impl Audit {
         Ok(())
     }
 
-    fn process_first_json(&mut self, text: &str) -> Result<(), LogError> {
+    fn process_first_json(&mut self, text: &str) {
         self.file_records += 1;
         match self.parse_json(text) {
             Ok(rec) => self.accept(&rec),
             Err(reason) => self.reject(None, reason),
         }
-        Ok(())
     }
 
     fn parse_csv<'a>(&mut self, text: &'a str, cols: &Columns) -> Result<Record<'a>, String> {

@@ -49,7 +49,7 @@ pub struct Tally {
     pub lehmer_pairs: Vec<u64>,
     /// Histogram of ascending runs of the output read as card ids.
     pub runs: Vec<u64>,
-    /// Sums over shuffles of T = sum_p id(p) * id(p+1) and of T^2 (serial correlation).
+    /// Sums over shuffles of `T = sum_p id(p) * id(p+1)` and of `T^2` (serial correlation).
     pub serial_sum: u128,
     pub serial_sumsq: u128,
     /// Shuffles that had an input order to compare with.

@@ -1,5 +1,7 @@
 //! Bindings for the shuffler audit: the streaming log reader and tallies, and the simulators.
 
+use std::fmt::Write as _;
+
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
@@ -275,7 +277,7 @@ impl ShuffleSimulator {
                 let id = first_id + k;
                 let input = self.items.clone();
                 self.sim.shuffle(&mut self.items);
-                text.push_str(&format!("{device},{},{id},", 1_767_225_600 + id * 30));
+                let _ = write!(text, "{device},{},{id},", 1_767_225_600 + id * 30);
                 write(&mut text, &self.items);
                 text.push(',');
                 write(&mut text, &input);

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from itertools import permutations
+from itertools import pairwise, permutations
 
 
 def descents(p: Sequence[int]) -> int:
-    return sum(1 for a, b in zip(p, p[1:], strict=False) if b < a)
+    return sum(1 for a, b in pairwise(p) if b < a)
 
 
 def rising_sequences(rel: Sequence[int]) -> int:
@@ -22,7 +22,7 @@ def fixed_points(p: Sequence[int]) -> int:
 
 
 def successions(p: Sequence[int]) -> int:
-    return sum(1 for a, b in zip(p, p[1:], strict=False) if b == a + 1)
+    return sum(1 for a, b in pairwise(p) if b == a + 1)
 
 
 def valleys(p: Sequence[int]) -> int:
@@ -38,7 +38,7 @@ def footrule(p: Sequence[int]) -> int:
 
 
 def serial(p: Sequence[int]) -> int:
-    return sum(a * b for a, b in zip(p, p[1:], strict=False))
+    return sum(a * b for a, b in pairwise(p))
 
 
 def lehmer(p: Sequence[int]) -> list[int]:

@@ -359,7 +359,13 @@ def rising_sequences(t: Tally) -> CheckResult:
 
 def fixed_points(t: Tally) -> CheckResult:
     return _hist_test(
-        t, "fixed", "fixed points vs input order", "exact rencontres law", "fixed", "fixed", t.referenced
+        t,
+        "fixed",
+        "fixed points vs input order",
+        "exact rencontres law",
+        "fixed",
+        "fixed",
+        t.referenced,
     )
 
 
@@ -389,7 +395,13 @@ def valleys(t: Tally) -> CheckResult:
 
 def runs(t: Tally) -> CheckResult:
     return _hist_test(
-        t, "runs", "ascending runs of card ids", "runs test, exact Eulerian law", "runs", "runs", t.shuffles
+        t,
+        "runs",
+        "ascending runs of card ids",
+        "runs test, exact Eulerian law",
+        "runs",
+        "runs",
+        t.shuffles,
     )
 
 
@@ -480,14 +492,18 @@ def serial_correlation(t: Tally) -> CheckResult:
         z,
         None,
         _two_sided_normal(z),
-        float((Fraction(t.serial_sum, n) - mean_f)) / sqrt(float(var_f)),
+        float(Fraction(t.serial_sum, n) - mean_f) / sqrt(float(var_f)),
         "standardized mean shift",
         f"lag-1 product sum {t.serial_sum / n:.1f} per deck, {float(mean_f):.1f} expected",
     )
 
 
 def lehmer_digits(t: Tally) -> CheckResult:
-    key, name, cites = "lehmer", "Lehmer-code digits uniform", "independent digits: summed chi-square"
+    key, name, cites = (
+        "lehmer",
+        "Lehmer-code digits uniform",
+        "independent digits: summed chi-square",
+    )
     n, size = t.shuffles, t.size
     if n / size < MIN_EXPECTED:
         return skipped(key, name, cites, f"needs {MIN_EXPECTED * size:.0f} shuffles")

@@ -26,10 +26,8 @@ def poker_law(game: str, seats: int, rules: poker.RulesSource = None) -> DealtLa
     order = poker.ordering(game, rules)
     counts = _core.category_counts(order.hand_size, order.tie_breaks)
     total = comb(52, order.hand_size)
-    hands = tuple(f"seat {s + 1}" for s in range(seats)) + ("dealer",)
-    return DealtLaw(
-        hands, tuple(order.categories), tuple(Fraction(c, total) for c in counts)
-    )
+    hands = (*(f"seat {s + 1}" for s in range(seats)), "dealer")
+    return DealtLaw(hands, tuple(order.categories), tuple(Fraction(c, total) for c in counts))
 
 
 class WallDealer(Protocol):

@@ -128,4 +128,4 @@ def matches_moments(kinds: int, copies: int) -> tuple[Fraction, Fraction]:
 def multiset_orders(copies: int, symbols: int) -> int:
     """Distinct orders of a deck holding ``copies`` of each of ``symbols`` symbols."""
     n = copies * symbols
-    return factorial(n) // factorial(copies) ** symbols
+    return int(factorial(n) // factorial(copies) ** symbols)

@@ -14,7 +14,7 @@ from tablecert.audit.battery import Tally
 def _colour(r: float, clamp: float = 4.0) -> str:
     """Diverging blue (below expectation) - white - red (above)."""
     x = max(-1.0, min(1.0, r / clamp))
-    fade = int(round(255 * (1 - abs(x))))
+    fade = round(255 * (1 - abs(x)))
     return f"#ff{fade:02x}{fade:02x}" if x > 0 else f"#{fade:02x}{fade:02x}ff"
 
 
@@ -50,12 +50,9 @@ def position_heatmap(t: Tally, cell: int = 8) -> str:
             f"{escape(battery._symbol_code(t.deck, s))}</text>"
         )
     for q in range(0, cols, 10):
-        body.append(
-            f'<text x="{left + q * cell}" y="{top + rows * cell + 14}">{q + 1}</text>'
-        )
+        body.append(f'<text x="{left + q * cell}" y="{top + rows * cell + 14}">{q + 1}</text>')
     body.append(
-        f'<text x="{left + cols * cell // 2}" y="{height - 4}" text-anchor="middle">'
-        "position</text>"
+        f'<text x="{left + cols * cell // 2}" y="{height - 4}" text-anchor="middle">position</text>'
     )
     return _svg(width, height, body, title)
 

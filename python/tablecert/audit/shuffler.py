@@ -15,9 +15,9 @@ import numpy as np
 from tablecert import _core, poker
 from tablecert.audit import plots
 from tablecert.audit.battery import (
+    DECK_SIZES,
     DEFAULT_ALPHA,
     DEFAULT_CONFIDENCE,
-    DECK_SIZES,
     BatteryResult,
     CheckResult,
     Repeats,

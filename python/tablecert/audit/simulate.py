@@ -14,6 +14,12 @@ HEADER = "device_id,timestamp,shuffle_id,output,input\n"
 ROWS_PER_CALL = 5_000
 
 
+def _open_text(path: Path) -> TextIO:
+    if path.name.endswith(".gz"):
+        return gzip.open(path, "wt", encoding="utf-8", compresslevel=6)
+    return path.open("w", encoding="utf-8")
+
+
 def write_log(
     path: str | Path,
     model: str,
@@ -32,12 +38,7 @@ def write_log(
         raise AuditError(f"device id {device!r} must not contain a comma")
     sim = _core.ShuffleSimulator(model, deck, seed)
     out = Path(path)
-    opener: Callable[[], TextIO] = (
-        (lambda: gzip.open(out, "wt", encoding="utf-8", compresslevel=6))
-        if out.name.endswith(".gz")
-        else (lambda: out.open("w", encoding="utf-8"))
-    )
-    with opener() as f:
+    with _open_text(out) as f:
         f.write(HEADER)
         done = 0
         while done < decks:

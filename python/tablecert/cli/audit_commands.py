@@ -41,9 +41,7 @@ def print_audit(result: ShufflerAudit) -> None:
     else:
         stdout.print("integrity: every record is one complete deck")
     if i.events:
-        stdout.print(
-            "device events: " + ", ".join(f"{k} x{v}" for k, v in i.events), markup=False
-        )
+        stdout.print("device events: " + ", ".join(f"{k} x{v}" for k, v in i.events), markup=False)
     if i.without_input:
         stdout.print(f"records without a logged input order: {i.without_input:,}")
     table = Table(title=f"battery (each test at {1 - result.battery.tests[0].level:.0%})")
