@@ -134,6 +134,23 @@ class BatteryResult:
         return {t.key: t.p_value for t in self.tests if t.p_value is not None}
 
 
+def chi2_result(
+    key: str, name: str, cites: str, x2: float, df: int, scale: float, effect: str, detail: str
+) -> CheckResult:
+    """A chi-square test's result; the effect size is sqrt(max(x2 - df, 0) / scale)."""
+    return CheckResult(
+        key,
+        name,
+        cites,
+        x2,
+        df,
+        float(stats.chi2.sf(x2, df)),
+        sqrt(max(x2 - df, 0.0) / scale),
+        effect,
+        detail,
+    )
+
+
 def skipped(key: str, name: str, cites: str, why: str) -> CheckResult:
     return CheckResult(key, name, cites, None, None, None, None, "", f"skipped: {why}")
 
@@ -221,14 +238,13 @@ def position_uniformity(t: Tally) -> CheckResult:
         f"{_symbol_code(t.deck, int(s))}@{int(q) + 1} {resid[s, q]:+.1f}"
         for s, q in (np.unravel_index(w, resid.shape) for w in worst)
     )
-    return CheckResult(
+    return chi2_result(
         key,
         name,
         cites,
         scaled,
         df,
-        float(stats.chi2.sf(scaled, df)),
-        sqrt(max(scaled - df, 0.0) / (n * (t.symbols - 1))),
+        n * (t.symbols - 1),
         "Cramér's V (bias-corrected)",
         f"largest standardized residuals: {named}",
     )
@@ -302,14 +318,13 @@ def consecutive(t: Tally) -> CheckResult:
     scaled = float(np.sum((o - e) ** 2) / e) * (size - 1) / size
     df = (size - 1) ** 2
     diag = float(np.trace(o)) / n
-    return CheckResult(
+    return chi2_result(
         key,
         name,
         cites,
         scaled,
         df,
-        float(stats.chi2.sf(scaled, df)),
-        sqrt(max(scaled - df, 0.0) / (n * (size - 1))),
+        n * (size - 1),
         "Cramér's V (bias-corrected)",
         f"{n} pairs; cards keeping their position: {diag:.3f} per shuffle (1 expected)",
     )
@@ -318,13 +333,25 @@ def consecutive(t: Tally) -> CheckResult:
 # --- against the input order ------------------------------------------------------------
 
 
-def _hist_test(
-    t: Tally, key: str, name: str, cites: str, table: str, law: str, count: int
-) -> CheckResult:
+# Per-shuffle histograms judged against an exact law: key (= table = law) -> name, citation,
+# and whether the statistic is taken against the input order.
+HISTOGRAM_TESTS: dict[str, tuple[str, str, bool]] = {
+    "rising": ("rising sequences vs input order", "exact Eulerian law (Bayer-Diaconis)", True),
+    "fixed": ("fixed points vs input order", "exact rencontres law", True),
+    "successions": ("input neighbours still adjacent", "exact successions law (Kaplansky)", True),
+    "valleys": ("valleys vs input order", "exact peak law (Diaconis-Fulman-Holmes 2013)", True),
+    "runs": ("ascending runs of card ids", "runs test, exact Eulerian law", False),
+}
+
+
+def histogram_test(t: Tally, key: str) -> CheckResult:
+    """Goodness of fit of a per-shuffle statistic's histogram to its exact law."""
+    name, cites, against_input = HISTOGRAM_TESTS[key]
+    count = t.referenced if against_input else t.shuffles
     if count == 0:
         return skipped(key, name, cites, "no shuffle has an input order")
-    h = t.tables[table]
-    probs = _laws(t.size)[law]
+    h = t.tables[key]
+    probs = _laws(t.size)[key]
     r = gof(h, probs)
     if r is None:
         return skipped(key, name, cites, "too few shuffles")
@@ -346,63 +373,23 @@ def _hist_test(
 
 
 def rising_sequences(t: Tally) -> CheckResult:
-    return _hist_test(
-        t,
-        "rising",
-        "rising sequences vs input order",
-        "exact Eulerian law (Bayer-Diaconis)",
-        "rising",
-        "rising",
-        t.referenced,
-    )
+    return histogram_test(t, "rising")
 
 
 def fixed_points(t: Tally) -> CheckResult:
-    return _hist_test(
-        t,
-        "fixed",
-        "fixed points vs input order",
-        "exact rencontres law",
-        "fixed",
-        "fixed",
-        t.referenced,
-    )
+    return histogram_test(t, "fixed")
 
 
 def input_adjacency(t: Tally) -> CheckResult:
-    return _hist_test(
-        t,
-        "successions",
-        "input neighbours still adjacent",
-        "exact successions law (Kaplansky)",
-        "successions",
-        "successions",
-        t.referenced,
-    )
+    return histogram_test(t, "successions")
 
 
 def valleys(t: Tally) -> CheckResult:
-    return _hist_test(
-        t,
-        "valleys",
-        "valleys vs input order",
-        "exact peak law (Diaconis-Fulman-Holmes 2013)",
-        "valleys",
-        "valleys",
-        t.referenced,
-    )
+    return histogram_test(t, "valleys")
 
 
 def runs(t: Tally) -> CheckResult:
-    return _hist_test(
-        t,
-        "runs",
-        "ascending runs of card ids",
-        "runs test, exact Eulerian law",
-        "runs",
-        "runs",
-        t.shuffles,
-    )
+    return histogram_test(t, "runs")
 
 
 def _mean_z(h: Counts, mean: float, var: float, count: int) -> tuple[float, float]:
@@ -411,12 +398,20 @@ def _mean_z(h: Counts, mean: float, var: float, count: int) -> tuple[float, floa
     return observed, (observed - mean) / sqrt(var / count)
 
 
-def displacement(t: Tally) -> CheckResult:
-    key, name, cites = "displacement", "displacement vs input order", "footrule, exact moments"
+def _moment_test(
+    t: Tally,
+    key: str,
+    name: str,
+    table: str,
+    moments: tuple[Fraction, Fraction],
+    describe: str,
+) -> CheckResult:
+    """Two-sided z-test of a per-input-order statistic's mean against its exact moments."""
+    cites = "exact mean and variance, normal limit of the mean"
     if t.referenced == 0:
         return skipped(key, name, cites, "no shuffle has an input order")
-    mean, var = (float(x) for x in exact.footrule_moments(t.size))
-    observed, z = _mean_z(t.tables["footrule"], mean, var, t.referenced)
+    mean, var = float(moments[0]), float(moments[1])
+    observed, z = _mean_z(t.tables[table], mean, var, t.referenced)
     return CheckResult(
         key,
         name,
@@ -426,28 +421,30 @@ def displacement(t: Tally) -> CheckResult:
         _two_sided_normal(z),
         (observed - mean) / sqrt(var),
         "standardized mean shift",
-        f"mean total displacement {observed:.2f}, {mean:.2f} expected",
+        f"{describe} {observed:.3f} per shuffle, {mean:.3f} expected",
+    )
+
+
+def displacement(t: Tally) -> CheckResult:
+    return _moment_test(
+        t,
+        "displacement",
+        "displacement vs input order (Spearman footrule)",
+        "footrule",
+        exact.footrule_moments(t.size),
+        "total displacement",
     )
 
 
 def matches(t: Tally) -> CheckResult:
     """Multiset walls: positions holding the same tile type as in the input wall."""
-    key, name, cites = "matches", "tiles left at their input position", "exact moments"
-    if t.referenced == 0:
-        return skipped(key, name, cites, "no wall has an input order")
-    mean_f, var_f = exact.matches_moments(t.symbols, t.copies)
-    mean, var = float(mean_f), float(var_f)
-    observed, z = _mean_z(t.tables["matches"], mean, var, t.referenced)
-    return CheckResult(
-        key,
-        name,
-        cites,
-        z,
-        None,
-        _two_sided_normal(z),
-        (observed - mean) / sqrt(var),
-        "standardized mean shift",
-        f"{observed:.3f} tiles per wall where the input had the same tile, {mean:.3f} expected",
+    return _moment_test(
+        t,
+        "matches",
+        "tiles left at their input position",
+        "matches",
+        exact.matches_moments(t.symbols, t.copies),
+        "tiles matching the input wall",
     )
 
 
@@ -516,14 +513,13 @@ def lehmer_digits(t: Tally) -> CheckResult:
     total, df = float(x2s.sum()), int(np.sum(ranges - 1))
     worst = int(np.argmin(ps))
     worst_p = float(ps[worst])
-    return CheckResult(
+    return chi2_result(
         key,
         name,
         cites,
         total,
         df,
-        float(stats.chi2.sf(total, df)),
-        sqrt(max(total - df, 0.0) / (n * (size - 1))),
+        n * (size - 1),
         "Cohen's w per digit",
         f"least uniform digit: position {worst + 1} (p = {worst_p:.3g})",
     )
@@ -545,14 +541,13 @@ def lehmer_pairs(t: Tally) -> CheckResult:
             used += 1
     if used == 0:
         return skipped(key, name, cites, "too few shuffles for any pair table")
-    return CheckResult(
+    return chi2_result(
         key,
         name,
         cites,
         total,
         df,
-        float(stats.chi2.sf(total, df)),
-        sqrt(max(total - df, 0.0) / n),
+        n,
         "Cohen's w",
         f"{used} disjoint digit pairs (2j, 2j+1) with at least 5 expected per cell",
     )
