@@ -128,7 +128,7 @@ def test_mahjong_battery() -> None:
         fair = simulated_battery("fair", 600, 3, deck=deck)
         assert fair.conclusive
         keys = [t.key for t in fair.tests]
-        assert keys == ["position", "per-position", "matches", "repeats-output"]
+        assert keys == ["position", "per-position", "coupon", "matches", "repeats-output"]
         assert not fair.rejected
         assert "matches" in simulated_battery("riffle:1", 300, 3, deck=deck).rejected
 

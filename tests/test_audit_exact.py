@@ -48,6 +48,27 @@ def test_matches_moments_match_enumeration(kinds: int, copies: int) -> None:
     assert exact.matches_moments(kinds, copies) == (m, v)
 
 
+def stirling2(n: int, k: int) -> int:
+    if n == k:
+        return 1
+    if k == 0 or k > n:
+        return 0
+    return k * stirling2(n - 1, k) + stirling2(n - 1, k - 1)
+
+
+@pytest.mark.parametrize("kinds", [1, 2, 3, 5])
+def test_coupon_law_matches_stirling_formula(kinds: int) -> None:
+    """P(T = t) = k! S(t-1, k-1) / k^t: the last new symbol arrives at draw t."""
+    law = exact.coupon_collector(kinds, 30)
+    for t in range(1, 29):
+        expected = Fraction(factorial(kinds) * stirling2(t - 1, kinds - 1), kinds**t)
+        assert law[t] == pytest.approx(float(expected), abs=1e-15)
+    assert sum(law) == pytest.approx(1.0)
+    assert sum(t * p for t, p in enumerate(exact.coupon_collector(52, 2081))) == pytest.approx(
+        52 * float(exact.harmonic(52)), rel=1e-12
+    )
+
+
 def test_published_values() -> None:
     # Diaconis, Fulman and Holmes (2013), Sec. 1: about 4.54 correct guesses for a uniform
     # 52-card deck with feedback (H_52).

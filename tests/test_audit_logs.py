@@ -183,6 +183,29 @@ def valley_guesses(rel: list[int]) -> int:
     return correct
 
 
+def test_coupon_collector_counts_each_device() -> None:
+    """A device showing each card on top once in 52 shuffles completes one collection of 52;
+    another device's shuffles in between do not count towards it."""
+    base = list(range(52))
+    orders, devices = [], []
+    for k in range(52):
+        orders.append(base[k:] + base[:k])
+        devices.append("A")
+        orders.append(base)
+        devices.append("B")
+    audit = _core.ShuffleAudit("cards52", "none")
+    audit.begin_file("coupon.csv")
+    text = "device_id,timestamp,shuffle_id,output\n" + "".join(
+        f"{d},{k},{k},{codes(o)}\n" for k, (d, o) in enumerate(zip(devices, orders, strict=True))
+    )
+    audit.feed(text.encode())
+    audit.end_file()
+    audit.finish()
+    coupon = Tally.from_core("cards52", audit.tally()).tables["coupon"]
+    assert coupon[52] == 1
+    assert coupon.sum() == 1
+
+
 def test_stream_file_progress(tmp_path: Path) -> None:
     rng = random.Random(5)
     deck = list(range(52))

@@ -8,9 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from typer.testing import CliRunner
-
 from tablecert.cli import app
+from typer.testing import CliRunner
 
 runner = CliRunner()
 LOGS = Path(__file__).resolve().parent.parent / "fixtures" / "logs"

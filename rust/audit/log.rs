@@ -157,6 +157,7 @@ pub struct Audit {
     /// that need the orders themselves, such as the mahjong deal).
     pub kept: Option<Vec<u8>>,
     devices: HashMap<String, Vec<u8>>,
+    collectors: HashMap<String, tally::Collector>,
     // Per-file reading state.
     line: u64,
     offset: u64,
@@ -195,6 +196,7 @@ impl Audit {
             records_with_events: 0,
             kept: None,
             devices: HashMap::new(),
+            collectors: HashMap::new(),
             line: 0,
             offset: 0,
             line_start: 0,
@@ -554,6 +556,14 @@ impl Audit {
             InputMode::None => None,
         };
         self.batch.add(out, reference, previous);
+        match self.collectors.get_mut(device) {
+            Some(c) => c.add(out[0], &mut self.batch),
+            None => {
+                let mut c = tally::Collector::default();
+                c.add(out[0], &mut self.batch);
+                self.collectors.insert(device.to_string(), c);
+            }
+        }
         self.repeats.offer(0, out);
         if let (Some(reference), true) = (reference, self.deck.distinct()) {
             self.rel.resize(out.len(), 0);

@@ -68,9 +68,15 @@ pub struct Tally {
     /// `consecutive[p * size + q]`: cards at position `p` in one shuffle and `q` in the next.
     pub consecutive_pairs: u64,
     pub consecutive: Vec<u64>,
+    /// Coupon collector on the top card: completed collections by the number of shuffles it
+    /// took a device to show every symbol on top (the last entry counts longer ones).
+    pub coupon: Vec<u64>,
     /// `dealt[h * categories + c]`: hands dealt to hand `h` in category `c`.
     pub dealt: Vec<u64>,
 }
+
+/// Coupon-collector histogram length, in multiples of the number of symbols.
+pub const COUPON_SPAN: usize = 40;
 
 fn pair_blocks(n: usize) -> impl Iterator<Item = (usize, usize)> {
     (0..n / 2).map(move |j| (n - 2 * j, n - 2 * j - 1))
@@ -104,6 +110,7 @@ impl Tally {
             matches: if perm { Vec::new() } else { vec![0; n + 1] },
             consecutive_pairs: 0,
             consecutive: z(n * n),
+            coupon: vec![0; COUPON_SPAN * t + 1],
             dealt: game.map_or_else(Vec::new, |g| vec![0; g.hands * g.categories()]),
         }
     }
@@ -252,6 +259,7 @@ impl Tally {
         add(&mut self.guesses, &other.guesses);
         add(&mut self.matches, &other.matches);
         add(&mut self.consecutive, &other.consecutive);
+        add(&mut self.coupon, &other.coupon);
         add(&mut self.dealt, &other.dealt);
     }
 
@@ -263,6 +271,7 @@ impl Tally {
         let mut v: Vec<(&'static str, Vec<usize>, &[u64])> = vec![
             ("position", vec![t, n], &self.position),
             ("successor", vec![t, t], &self.successor),
+            ("coupon", vec![self.coupon.len()], &self.coupon),
         ];
         if self.deck.distinct() {
             v.extend([
@@ -289,6 +298,27 @@ impl Tally {
             v.push(("dealt", vec![g.hands, g.categories()], &self.dealt));
         }
         v
+    }
+}
+
+/// One device's coupon collection in progress: symbols seen on top, shuffles so far.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Collector {
+    seen: u64,
+    shuffles: usize,
+}
+
+impl Collector {
+    /// Record the top symbol of the next shuffle; a completed collection goes into `tally`.
+    pub fn add(&mut self, top: u8, tally: &mut Tally) {
+        self.seen |= 1u64 << top;
+        self.shuffles += 1;
+        let symbols = tally.deck.symbols();
+        if self.seen == (1u64 << symbols) - 1 {
+            let last = tally.coupon.len() - 1;
+            tally.coupon[self.shuffles.min(last)] += 1;
+            *self = Collector::default();
+        }
     }
 }
 

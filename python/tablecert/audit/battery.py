@@ -553,6 +553,38 @@ def lehmer_pairs(t: Tally) -> CheckResult:
     )
 
 
+def coupon_collector(t: Tally) -> CheckResult:
+    key, name = "coupon", "coupon collector on the top card"
+    cites = "exact waiting-time law (permutation/coupon-collector family)"
+    h = t.tables["coupon"]
+    completed = int(h.sum())
+    if completed == 0:
+        return skipped(key, name, cites, "no device showed every card on top yet")
+    probs = _coupon_law(t.symbols, len(h))
+    r = gof(h, probs)
+    if r is None:
+        return skipped(key, name, cites, f"too few completed collections ({completed})")
+    x2, df, p = r
+    mean = float(np.dot(np.arange(len(h)), h)) / completed
+    expected = t.symbols * float(exact.harmonic(t.symbols))
+    return CheckResult(
+        key,
+        name,
+        cites,
+        x2,
+        df,
+        p,
+        sqrt(x2 / completed) if np.isfinite(x2) else None,
+        "Cohen's w",
+        f"{completed} collections, mean {mean:.1f} shuffles, {expected:.1f} expected",
+    )
+
+
+@cache
+def _coupon_law(kinds: int, length: int) -> tuple[float, ...]:
+    return tuple(exact.coupon_collector(kinds, length))
+
+
 def repeated_orders(
     t: Tally, offered: int, repeats: int, fraction: float, what: str, orders: int
 ) -> CheckResult:
@@ -656,7 +688,11 @@ def run_battery(
     extra: Sequence[CheckResult] = (),
 ) -> BatteryResult:
     """Every test that applies to the tally's deck; Holm over all that ran."""
-    tests: list[CheckResult] = [position_uniformity(t), per_position(t, confidence)]
+    tests: list[CheckResult] = [
+        position_uniformity(t),
+        per_position(t, confidence),
+        coupon_collector(t),
+    ]
     if t.copies == 1:
         steps: list[Callable[[Tally], CheckResult]] = [
             adjacency,

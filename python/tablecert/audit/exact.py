@@ -125,6 +125,27 @@ def matches_moments(kinds: int, copies: int) -> tuple[Fraction, Fraction]:
     return mean, both + mean - mean * mean
 
 
+def coupon_collector(kinds: int, length: int) -> list[float]:
+    """P(T = t) for t = 0..length-2 and P(T >= length-1) in the last entry, where T is the
+    number of uniform draws from ``kinds`` equally likely symbols until all have appeared
+    (forward recursion on the number seen; all terms positive, so floating point is exact to
+    rounding)."""
+    law = [0.0] * length
+    seen = [0.0] * (kinds + 1)
+    seen[0] = 1.0
+    for t in range(1, length - 1):
+        new = [0.0] * (kinds + 1)
+        for j in range(kinds):
+            if seen[j]:
+                new[j] += seen[j] * j / kinds
+                new[j + 1] += seen[j] * (kinds - j) / kinds
+        law[t] = new[kinds]
+        new[kinds] = 0.0
+        seen = new
+    law[-1] = max(0.0, 1.0 - sum(law))
+    return law
+
+
 def multiset_orders(copies: int, symbols: int) -> int:
     """Distinct orders of a deck holding ``copies`` of each of ``symbols`` symbols."""
     n = copies * symbols
