@@ -556,13 +556,12 @@ impl Audit {
             InputMode::None => None,
         };
         self.batch.add(out, reference, previous);
-        match self.collectors.get_mut(device) {
-            Some(c) => c.add(out[0], &mut self.batch),
-            None => {
-                let mut c = tally::Collector::default();
-                c.add(out[0], &mut self.batch);
-                self.collectors.insert(device.to_string(), c);
-            }
+        if !self.collectors.contains_key(device) {
+            self.collectors
+                .insert(device.to_string(), tally::Collector::default());
+        }
+        if let Some(c) = self.collectors.get_mut(device) {
+            c.add(out[0], &mut self.batch);
         }
         self.repeats.offer(0, out);
         if let (Some(reference), true) = (reference, self.deck.distinct()) {
