@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import gzip
 import random
+from collections.abc import Sequence
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -12,8 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tablecert import _core
 from tablecert.audit import audit_shuffler
-from tablecert.audit.battery import Tally
+from tablecert.audit.battery import DealtLaw, Tally
 from tablecert.audit.shuffler import stream_file
+from tablecert.audit.simulate import write_log
 from tablecert.errors import AuditError
 
 from tests.reference import permutation_reference as ref
@@ -220,3 +223,30 @@ def test_stream_file_progress(tmp_path: Path) -> None:
     stream_file(audit, path, lambda done, size: seen.append((done, size)))
     assert audit.records == 300
     assert seen[-1] == (path.stat().st_size, path.stat().st_size)
+
+
+class FirstTileDealer:
+    """A stand-in for the mahjong engine: four hands of 13 from the wall's front; category 1
+    when a hand's first tile is an honour (28 of 136 tiles)."""
+
+    law = DealtLaw(
+        ("East", "South", "West", "North"),
+        ("suited first tile", "honour first tile"),
+        (Fraction(108, 136), Fraction(28, 136)),
+    )
+
+    def deal(self, wall: Sequence[int]) -> Sequence[Sequence[int]]:
+        return [wall[13 * h : 13 * h + 13] for h in range(4)]
+
+    def category(self, hand: Sequence[int]) -> int:
+        return int(hand[0] >= 27)
+
+
+def test_wall_dealer_hook(tmp_path: Path) -> None:
+    log = write_log(tmp_path / "walls.csv.gz", "fair", 400, deck="mahjong136", seed=3)
+    result = audit_shuffler([log], "mahjong136", wall_dealer=FirstTileDealer())
+    dealt = next(t for t in result.battery.tests if t.key == "dealt")
+    assert dealt.p_value is not None
+    assert "4 hands tested" in dealt.detail
+    with pytest.raises(AuditError, match="wall dealer deals mahjong walls"):
+        audit_shuffler([LOGS / "shuffler-sample.csv"], wall_dealer=FirstTileDealer())

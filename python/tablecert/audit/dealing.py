@@ -39,8 +39,8 @@ class WallDealer(Protocol):
         ...
 
     def deal(self, wall: Sequence[int]) -> Sequence[Sequence[int]]:
-        """The hands (tile type ids) the statute's dealing procedure gives from this wall order
-        (tile type ids as `_core.tile_types` numbers them, the wall's first tile first)."""
+        """The hands the statute's dealing procedure gives from this wall order. Tiles are the
+        core's tile ids (1m = 0 .. Wd = 33), the wall's first tile first."""
         ...
 
     def category(self, hand: Sequence[int]) -> int:
@@ -48,9 +48,12 @@ class WallDealer(Protocol):
         ...
 
 
-def tally_walls(dealer: WallDealer, walls: bytes, size: int, into: Counts) -> None:
-    """Add the dealt categories of each wall (``size`` symbol bytes each) to ``into``."""
-    table = np.frombuffer(walls, dtype=np.uint8).reshape(-1, size)
+def tally_walls(dealer: WallDealer, walls: bytes, deck: str, into: Counts) -> None:
+    """Add the dealt categories of each wall (one symbol byte per tile, as the core keeps
+    them) to ``into``."""
+    tile_ids = np.array(_core.tile_types("traditional" if deck == "mahjong136" else "simple"))
+    size = len(tile_ids) * 4
+    table = tile_ids[np.frombuffer(walls, dtype=np.uint8).reshape(-1, size)]
     for wall in table:
         for h, hand in enumerate(dealer.deal(wall.tolist())):
             into[h, dealer.category(hand)] += 1

@@ -195,6 +195,8 @@ def audit_shuffler(
         raise AuditError("no log files given")
     law = None
     kwargs: dict[str, Any] = {}
+    if wall_dealer is not None and deck == "cards52":
+        raise AuditError("a wall dealer deals mahjong walls: use --deck mahjong136 or mahjong112")
     if game is not None:
         if deck != "cards52":
             raise AuditError(f"{game} is dealt from a 52-card deck, not {deck}")
@@ -216,7 +218,6 @@ def audit_shuffler(
         keep_orders=wall_dealer is not None,
         **kwargs,
     )
-    size = DECK_SIZES[deck][0]
     batches: list[BatteryResult] = []
     wall_table = (
         np.zeros((len(wall_dealer.law.hand_names), len(wall_dealer.law.categories)), np.int64)
@@ -232,7 +233,7 @@ def audit_shuffler(
                 )
             )
         if wall_dealer is not None and wall_table is not None:
-            tally_walls(wall_dealer, core.take_orders(), size, wall_table)
+            tally_walls(wall_dealer, core.take_orders(), deck, wall_table)
 
     for p in paths:
         path = Path(p)
