@@ -327,9 +327,31 @@ impl Audit {
         };
         match parsed {
             Ok(rec) => self.accept(&rec),
-            Err(reason) => self.reject(None, reason),
+            Err(reason) => {
+                let device = self.device_of(text);
+                self.reject(device.as_deref(), reason);
+            }
         }
         Ok(())
+    }
+
+    /// The device a rejected record names, if it can be read (the error path only).
+    fn device_of(&self, text: &str) -> Option<String> {
+        match &self.format {
+            Some(Format::Csv(cols)) => {
+                let mut f = Vec::new();
+                split_csv(text, cols.delimiter, &mut f).ok()?;
+                f.get(cols.device).map(ToString::to_string)
+            }
+            Some(Format::JsonLines) => match json::parse(text).ok()? {
+                Value::Object(m) => FIELDS[0]
+                    .1
+                    .iter()
+                    .find_map(|k| m.get(*k).and_then(Value::as_text).map(str::to_string)),
+                _ => None,
+            },
+            None => None,
+        }
     }
 
     fn read_header(&mut self, text: &str) -> Result<(), LogError> {
@@ -389,7 +411,10 @@ impl Audit {
         self.file_records += 1;
         match self.parse_json(text) {
             Ok(rec) => self.accept(&rec),
-            Err(reason) => self.reject(None, reason),
+            Err(reason) => {
+                let device = self.device_of(text);
+                self.reject(device.as_deref(), reason);
+            }
         }
     }
 
@@ -631,6 +656,23 @@ mod tests {
             );
             assert_eq!(a.total.fixed[52], 1);
         }
+    }
+
+    #[test]
+    fn a_bad_record_breaks_its_device_chain() {
+        let d = deck_text();
+        let log = format!(
+            "device_id,timestamp,shuffle_id,output\nA,1,1,{d}\nA,2,2,Xx {}\nA,3,3,{d}\n",
+            &d[3..]
+        );
+        let mut a = audit();
+        a.begin_file("x.csv");
+        a.feed(log.as_bytes()).unwrap();
+        a.end_file().unwrap();
+        a.finish();
+        assert_eq!((a.records, a.bad_count), (2, 1));
+        // Shuffle 3 has no known input: the record before it was unreadable.
+        assert_eq!(a.total.referenced, 0);
     }
 
     #[test]
