@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from xml.etree import ElementTree
 
 from tablecert.cli import app
 from typer.testing import CliRunner
@@ -52,7 +53,11 @@ def test_fair_device_passes(tmp_path: Path) -> None:
     keys = [t["key"] for t in data["tests"]]
     assert {"position", "rising", "guessing", "dealt", "second-level"} <= set(keys)
     assert data["holm_rejected"] == []
-    assert data["plots_svg"]["rising_sequences"].startswith("<svg")
+    for svg in data["plots_svg"].values():
+        root = ElementTree.fromstring(svg)  # well-formed, embeddable as is
+        assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    heatmap = ElementTree.fromstring(data["plots_svg"]["position_residuals"])
+    assert len(heatmap.findall(".//{http://www.w3.org/2000/svg}rect")) == 52 * 52
 
 
 def test_riffled_device_fails_with_a_table(tmp_path: Path) -> None:
