@@ -1,6 +1,7 @@
 //! tablecert's exact core: statute hand orderings, exhaustive enumeration and the hot loops of
 //! every analysis. Nothing outside `bindings/` knows about Python.
 
+pub mod audit;
 pub mod cards;
 pub mod enumerate;
 pub mod games;

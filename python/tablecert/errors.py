@@ -23,6 +23,10 @@ class SigningError(TableCertError):
     """A key cannot be created, read or unlocked (existing file, wrong passphrase, not Ed25519)."""
 
 
+class AuditError(TableCertError):
+    """A log cannot be read or an audit is misconfigured; names the file and position."""
+
+
 class EnvelopeError(TableCertError):
     """A signed envelope is not well-formed (bad JSON, missing field, bad base64, bad statement)."""
 
@@ -36,6 +40,7 @@ class RngAuditError(TableCertError):
 
 
 __all__ = [
+    "AuditError",
     "CardError",
     "EnvelopeError",
     "MahjongError",

@@ -8,6 +8,7 @@
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+mod audit;
 mod cards;
 mod games;
 mod mahjong;
@@ -30,6 +31,12 @@ pyo3::create_exception!(
     RulesError,
     pyo3::exceptions::PyValueError,
     "A rule option passed to the core is not one it knows."
+);
+pyo3::create_exception!(
+    _core,
+    LogError,
+    pyo3::exceptions::PyValueError,
+    "A shuffler log cannot be read; the message names the file, line and byte."
 );
 
 pyo3::create_exception!(
@@ -63,9 +70,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TileError", m.py().get_type_bound::<TileError>())?;
     m.add("RulesError", m.py().get_type_bound::<RulesError>())?;
     m.add("NistError", m.py().get_type_bound::<NistError>())?;
+    m.add("LogError", m.py().get_type_bound::<LogError>())?;
     cards::register(m)?;
     games::register(m)?;
     mahjong::register(m)?;
     nist::register(m)?;
+    audit::register(m)?;
     Ok(())
 }

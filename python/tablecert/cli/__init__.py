@@ -10,12 +10,14 @@ import typer
 
 from tablecert.cli import (
     analyze_commands,
+    audit_commands,
     check_commands,
     crosscheck_commands,
     mahjong_commands,
     poker_commands,
     report_commands,
     rng_commands,
+    simulate_commands,
 )
 from tablecert.cli.common import run_app
 
@@ -31,9 +33,9 @@ crosscheck_commands.register(app)
 analyze_commands.register(app)
 mahjong_commands.register(app)
 check_commands.register(app)
-audit_app = typer.Typer(no_args_is_help=True, help="Audit randomness: RNG output and shufflers.")
-rng_commands.register(audit_app)
-app.add_typer(audit_app, name="audit")
+rng_commands.register(audit_commands.audit_app)
+audit_commands.register(app)
+simulate_commands.register(app)
 
 
 def main() -> None:
