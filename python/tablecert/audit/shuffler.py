@@ -96,7 +96,7 @@ class ShufflerAudit:
     def svg_plots(self) -> dict[str, str]:
         """Inline SVG figures for the report: residual heatmap, rising-sequence histogram."""
         out = {"position_residuals": plots.position_heatmap(self.tally)}
-        if self.tally.referenced:
+        if self.tally.referenced and "rising" in self.tally.tables:  # card decks only
             out["rising_sequences"] = plots.rising_histogram(self.tally)
         return out
 

@@ -9,6 +9,7 @@ signature. Tuples become arrays; dataclasses and other objects must be converted
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
@@ -59,6 +60,16 @@ def decimal_text(value: Fraction, places: int) -> str:
     if places == 0:
         return f"{sign}{digits}"
     return f"{sign}{digits[:-places]}.{digits[-places:]}"
+
+
+def float_decimal(value: float | None, digits: int = 6) -> Decimal | None:
+    """A float measured elsewhere (a p-value, a statistic) as a Decimal of ``digits``
+    significant digits, so report data stays exact text; None stays None."""
+    if value is None:
+        return None
+    if not math.isfinite(value):
+        raise ReportError(f"non-finite value {value!r} in report data")
+    return Decimal(format(value, f".{digits - 1}e")).normalize() if value else Decimal(0)
 
 
 def canonical_bytes(value: Any) -> bytes:

@@ -119,17 +119,10 @@ def build_report(
     roles: dict[Path, str] = {plan.path.resolve(): "plan"}
     section_inputs: list[list[Path]] = []
     for entry, section in zip(plan.entries, sections, strict=True):
-        files = [
-            *(
-                Path(entry.values[k])
-                for k, f in entry.kind.fields.items()
-                if k in entry.values and f.kind in ("file", "rules")
-            ),
-            *section.inputs,
-        ]
-        for key, spec in entry.kind.fields.items():
-            if key in entry.values and spec.kind in ("file", "rules"):
-                roles.setdefault(Path(entry.values[key]).resolve(), key)
+        named = entry.named_files()
+        files = [*(path for _, path in named), *section.inputs]
+        for key, path in named:
+            roles.setdefault(path.resolve(), key)
         for extra in section.inputs:
             roles.setdefault(extra.resolve(), "input")
         section_inputs.append([p.resolve() for p in files])

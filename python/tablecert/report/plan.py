@@ -71,17 +71,29 @@ class PlanEntry:
         """A ``file`` (or ``rules``) field, resolved against the plan and checked to exist."""
         return Path(self.values[key])
 
+    def paths(self, key: str) -> tuple[Path, ...]:
+        """A ``files`` field: each path resolved against the plan and checked to exist."""
+        return tuple(Path(p) for p in self.values[key])
+
     def rules(self, key: str = "rules") -> RuleFile:
         """A ``rules`` field, loaded (errors name the rule file's own line)."""
         return load_rules(self.path(key))
 
     def files(self) -> tuple[Path, ...]:
-        """Every file this entry names (its ``file`` and ``rules`` fields)."""
-        return tuple(
-            Path(self.values[k])
-            for k, f in self.kind.fields.items()
-            if f.kind in ("file", "rules") and k in self.values
-        )
+        """Every file this entry names (its ``file``, ``files`` and ``rules`` fields)."""
+        return tuple(path for _, path in self.named_files())
+
+    def named_files(self) -> tuple[tuple[str, Path], ...]:
+        """(key, path) of every file this entry names, in field order."""
+        out: list[tuple[str, Path]] = []
+        for key, spec in self.kind.fields.items():
+            if key not in self.values:
+                continue
+            if spec.kind in ("file", "rules"):
+                out.append((key, Path(self.values[key])))
+            elif spec.kind == "files":
+                out.extend((key, Path(p)) for p in self.values[key])
+        return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -211,21 +223,35 @@ def _check_value(entry: PlanEntry, key: str, spec: Field, value: Any) -> Any:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise entry.error(key, f"expected a list of strings, got {value!r}")
         return tuple(value)
+    if spec.kind == "files":
+        if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+            raise entry.error(key, f"expected a non-empty list of file paths, got {value!r}")
+        return tuple(_resolve_file(entry, key, v) for v in value)
     if not isinstance(value, str) or not value:
         raise entry.error(key, f"expected a non-empty string, got {value!r}")
     if spec.kind == "text":
         return value
+    if spec.kind == "file":
+        return _resolve_file(entry, key, value)
     candidate = (entry.plan_path.parent / value).resolve()
-    if spec.kind == "rules" and not candidate.exists():
+    if not candidate.exists():
         try:  # a bundled rule file by name, e.g. q-poker.macau
             return str(load_rules(value).path.resolve())
         except RuleFileError:
             pass
+    path = _resolve_file(entry, key, value)
+    try:
+        load_rules(Path(path))
+    except RuleFileError as exc:
+        raise entry.error(key, f"bad rule file: {exc}") from exc
+    return path
+
+
+def _resolve_file(entry: PlanEntry, key: str, value: str) -> str:
+    """A path relative to the plan, resolved; an error naming the key when it is no file."""
+    if not value:
+        raise entry.error(key, f"expected a non-empty string, got {value!r}")
+    candidate = (entry.plan_path.parent / value).resolve()
     if not candidate.is_file():
         raise entry.error(key, f"no such file {value!r} (looked for {candidate})")
-    if spec.kind == "rules":
-        try:
-            load_rules(candidate)
-        except RuleFileError as exc:
-            raise entry.error(key, f"bad rule file: {exc}") from exc
     return str(candidate)

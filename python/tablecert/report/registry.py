@@ -19,11 +19,11 @@ shuffler audit)::
         return Section(id=f"shuffler-audit/{log.name}", title=..., data={...},
                        verdicts=(Verdict(...),), html=html.table(...))
 
-then add ``shuffler`` to the imports in ``report/sections/__init__.py``. Every ``file`` and
-``rules`` field of the entry is hashed into the signed statement automatically; a section that
-reads further files lists them in ``Section.inputs``. ``data`` must be exact (int, str,
-Fraction, Decimal; no floats): it goes into report.json as canonical JSON. ``html`` is a
-fragment built with the helpers in ``report/html.py`` (they escape text).
+then add ``shuffler`` to the imports in ``report/sections/__init__.py``. Every ``file``,
+``files`` and ``rules`` field of the entry is hashed into the signed statement automatically;
+a section that reads further files lists them in ``Section.inputs``. ``data`` must be exact
+(int, str, Fraction, Decimal; no floats): it goes into report.json as canonical JSON. ``html``
+is a fragment built with the helpers in ``report/html.py`` (they escape text).
 """
 
 from __future__ import annotations
@@ -40,15 +40,16 @@ if TYPE_CHECKING:
 
 Outcome = Literal["pass", "fail", "inconclusive"]
 OUTCOMES: tuple[Outcome, ...] = ("pass", "fail", "inconclusive")
-FieldKind = Literal["text", "integer", "boolean", "file", "rules", "texts"]
+FieldKind = Literal["text", "integer", "boolean", "file", "files", "rules", "texts"]
 
 
 @dataclass(frozen=True)
 class Field:
     """A key a section accepts in its plan entry.
 
-    ``file``: a path relative to the plan; ``rules``: a rule file path or bundled name
-    (``q-poker.macau``); both become signed subjects. ``texts``: a list of strings.
+    ``file``: a path relative to the plan; ``files``: a list of them; ``rules``: a rule file
+    path or bundled name (``q-poker.macau``); all become signed subjects. ``texts``: a list of
+    strings.
     """
 
     kind: FieldKind

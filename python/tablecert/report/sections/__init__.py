@@ -1,5 +1,21 @@
 """The bundled section kinds; importing this package registers them (one import per kind)."""
 
-from tablecert.report.sections import hand_categories
+from tablecert.report.sections import (
+    configuration,
+    evaluator_crosscheck,
+    hand_categories,
+    mahjong_tables,
+    par_sheet,
+    rng_audit,
+    shuffler_audit,
+)
 
-__all__ = ["hand_categories"]
+__all__ = [
+    "configuration",
+    "evaluator_crosscheck",
+    "hand_categories",
+    "mahjong_tables",
+    "par_sheet",
+    "rng_audit",
+    "shuffler_audit",
+]

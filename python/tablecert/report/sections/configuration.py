@@ -1,0 +1,139 @@
+"""Section ``configuration``: a casino's submitted game configuration against the statute.
+
+Every statute value the submission sets is judged (conforms, deviates, house choice, reading,
+not submitted), each with its article; the statute's self-consistency checks run on the
+configuration in force; and every bet's exact house edge is computed under the submission and
+under the statute. One verdict per article the submission sets values under (pass iff none
+of them deviates; values left to the statute are listed, not judged) and one per consistency
+check, so a deviation fails exactly the article it breaks.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tablecert.conformance.configuration import (
+    BetReturn,
+    ConfigurationReport,
+    bet_returns,
+    check_configuration,
+)
+from tablecert.report.canonical import decimal_text
+from tablecert.report.html import Markup, badge, esc, table
+from tablecert.report.plan import PlanEntry
+from tablecert.report.registry import Context, Field, Section, Verdict, register_section
+
+
+@register_section(
+    "configuration",
+    title="Submitted configuration",
+    fields={
+        "file": Field("file", help="the submitted configuration (TOML or JSON)"),
+        "returns": Field(
+            "boolean", required=False, help="compute every bet's exact return (default true)"
+        ),
+    },
+)
+def configuration_section(entry: PlanEntry, context: Context) -> Section:
+    path = entry.path("file")
+    context.step(f"checking the configuration {path.name} against the statute")
+    report = check_configuration(path)
+    bets: tuple[BetReturn, ...] = ()
+    if entry.values.get("returns", True):
+        context.step(f"{path.name}: the exact return of every bet (submitted and statute)")
+        bets = bet_returns(report)
+    return Section(
+        id=f"configuration/{path.name}",
+        title=f"{report.submission.game} configuration {path.name} "
+        f"({report.submission.casino or 'no casino named'})",
+        data=_data(report, bets),
+        verdicts=_verdicts(report, f"configuration.{path.stem}"),
+        html=_html(report, bets),
+    )
+
+
+def _verdicts(report: ConfigurationReport, prefix: str) -> tuple[Verdict, ...]:
+    articles: dict[str, list[Any]] = {}
+    for line in report.lines:
+        if line.verdict != "not submitted":  # the statute's own value is in force
+            articles.setdefault(line.article, []).append(line)
+    out = []
+    for article, lines in articles.items():
+        deviating = [line for line in lines if line.verdict == "deviates"]
+        out.append(
+            Verdict(
+                f"{prefix}.{article}",
+                article,
+                f"the submitted values under {article} conform to the statute",
+                "fail" if deviating else "pass",
+                "; ".join(
+                    f"{line.key}: submitted {line.as_json()['submitted']}, statute "
+                    f"{line.as_json()['expected']}"
+                    for line in deviating
+                )
+                or f"{len(lines)} value(s): " + ", ".join(sorted({line.verdict for line in lines})),
+            )
+        )
+    for c in report.consistency:
+        out.append(
+            Verdict(
+                f"{prefix}.consistency.{c.name}",
+                c.article,
+                f"self-consistency: {c.name}",
+                "pass" if c.passed else "fail",
+                c.detail,
+            )
+        )
+    return tuple(out)
+
+
+def _data(report: ConfigurationReport, bets: tuple[BetReturn, ...]) -> dict[str, Any]:
+    data = report.as_json()
+    data["configuration"] = report.submission.path.name  # a signed subject; no local path
+    data["returns"] = [b.as_json() for b in bets]
+    return data
+
+
+def _html(report: ConfigurationReport, bets: tuple[BetReturn, ...]) -> str:
+    verdict = "conforms" if report.passed else "deviates"
+    lines = [
+        (
+            line.article,
+            Markup(f"<code>{esc(line.key)}</code>"),
+            Markup(badge("fail") if line.verdict == "deviates" else esc(line.verdict)),
+            line.as_json()["expected"],
+            line.as_json()["submitted"],
+            line.note,
+        )
+        for line in report.lines
+    ]
+    out = (
+        f"<p>Submitted by {esc(report.submission.casino or 'an unnamed casino')}, judged "
+        f"against <code>{esc(report.statute.path.name)}</code>: <strong>{verdict}</strong> "
+        f"({len(report.deviations)} deviation(s)).</p>"
+        + table(["article", "rule", "verdict", "statute", "submitted", "note"], lines)
+        + "<h3>Self-consistency</h3>"
+        + table(
+            ["", "article", "check", "detail"],
+            [
+                (Markup(badge("pass" if c.passed else "fail")), c.article, c.name, c.detail)
+                for c in report.consistency
+            ],
+        )
+    )
+    if bets:
+        out += "<h3>Exact returns (optimal play)</h3>" + table(
+            ["bet", "article", "house edge submitted", "house edge statute", "difference"],
+            [
+                (
+                    b.bet,
+                    b.article,
+                    f"{decimal_text(b.submitted * 100, 4)}%",
+                    f"{decimal_text(b.statute * 100, 4)}%",
+                    f"{decimal_text(b.difference * 100, 4)} points",
+                )
+                for b in bets
+            ],
+            numeric=(2, 3, 4),
+        )
+    return out

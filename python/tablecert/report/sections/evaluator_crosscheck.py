@@ -1,0 +1,135 @@
+"""Section ``evaluator-crosscheck``: a vendor's hand evaluator against the statute ordering.
+
+The evaluator (a Python file and function, or a program in any language run by a command)
+answers tablecert's line protocol; every check of ``poker_crosscheck`` (each hand's category,
+adjacent rank classes, suit-decided pairs, other pairs) is one verdict under the statute's
+ordering article, pass iff the evaluator gave no wrong answer. Samples are seeded, so the
+same plan asks the same questions. Throughput is shown in the HTML only: it is a measurement
+of this run, not certified data, and would break the report's determinism.
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import Any
+
+from tablecert.conformance import poker_crosscheck
+from tablecert.conformance.evaluator_protocol import open_evaluator
+from tablecert.poker import GAMES
+from tablecert.report.html import Markup, badge, esc, table
+from tablecert.report.plan import PlanEntry
+from tablecert.report.registry import Context, Field, Section, Verdict, register_section
+
+
+@register_section(
+    "evaluator-crosscheck",
+    title="Evaluator crosscheck",
+    fields={
+        "game": Field("text", help="q-poker or caribbean-stud"),
+        "rules": Field("rules", help="the rule file whose ordering is the reference"),
+        "evaluator": Field("file", help="the vendor's evaluator (a program or a .py file)"),
+        "function": Field("text", required=False, help="for a .py evaluator: its function"),
+        "command": Field(
+            "text", required=False, help="program that runs the evaluator file, e.g. perl"
+        ),
+        "hands": Field("integer", required=False, help="hands sampled (default: all)"),
+        "suit_pairs": Field(
+            "integer", required=False, help="suit-decided pairs (default: all for Q Poker)"
+        ),
+        "other_pairs": Field("integer", required=False, help="random pairs (default 5,000)"),
+        "seed": Field("integer", required=False, help="seed of every sample (default 0)"),
+    },
+)
+def evaluator_crosscheck_section(entry: PlanEntry, context: Context) -> Section:
+    game = entry.text("game")
+    if game not in GAMES:
+        raise entry.error("game", f"{game!r} is not a poker game; expected {', '.join(GAMES)}")
+    rules = entry.rules()
+    if rules.game != game:
+        raise entry.error("rules", f"{rules.path.name} is a rule file for {rules.game}")
+    path = entry.path("evaluator")
+    spec, label = _spec(entry, path)
+    hands = entry.values.get("hands")
+    context.step(f"{game}: planning the crosscheck of {path.name}")
+    plan = poker_crosscheck.plan(
+        game,
+        rules,
+        hands=hands,
+        suit_pairs=entry.integer("suit_pairs", 0),
+        other_pairs=entry.integer("other_pairs", 5_000),
+        seed=entry.integer("seed", 0),
+    )
+    context.step(f"{game}: {plan.total:,} requests to {path.name}")
+    report = poker_crosscheck.crosscheck(plan, open_evaluator(spec), label, keep=5)
+    article = rules.require("ranking.ordering").article
+    prefix = f"evaluator-crosscheck.{game}.{path.name}"
+    verdicts = tuple(
+        Verdict(
+            f"{prefix}.{c.name.replace(' ', '-')}",
+            article,
+            f"the evaluator answers every {c.name} request as the statute ordering does",
+            "pass" if c.passed else "fail",
+            f"{c.mismatches:,} wrong of {c.checked:,}"
+            + "".join(f"; {g.description}" for g in c.groups),
+        )
+        for c in report.checks
+    )
+    return Section(
+        id=f"evaluator-crosscheck/{game}/{path.name}",
+        title=f"{game} evaluator crosscheck: {label} ({rules.path.name})",
+        data=_data(report, path.name),
+        verdicts=verdicts,
+        html=_html(report),
+    )
+
+
+def _spec(entry: PlanEntry, path: Path) -> tuple[str, str]:
+    """The evaluator spec to open and the label the report names it by (no local paths)."""
+    function = entry.values.get("function")
+    command = entry.values.get("command")
+    if path.suffix == ".py":
+        if function is None:
+            raise entry.error("function", "a .py evaluator needs the function to call")
+        return f"{path}:{function}", f"{path.name}:{function}"
+    if function is not None:
+        raise entry.error("function", "only a .py evaluator has a function; use command")
+    if command is None:
+        return f"cmd:{shlex.quote(str(path))}", path.name
+    return f"cmd:{command} {shlex.quote(str(path))}", f"{command} {path.name}"
+
+
+def _data(report: poker_crosscheck.CrosscheckReport, evaluator: str) -> dict[str, Any]:
+    data = report.as_json()
+    data["evaluator_file"] = evaluator
+    for check in data["checks"]:
+        del check["requests_per_second"]  # a measurement of this run, shown in the HTML
+    return data
+
+
+def _html(report: poker_crosscheck.CrosscheckReport) -> str:
+    rows = [
+        (
+            Markup(badge("pass" if c.passed else "fail")),
+            c.name,
+            f"{c.checked:,}",
+            f"{c.mismatches:,}",
+            f"{c.rate:,.0f}",
+        )
+        for c in report.checks
+    ]
+    defects = [
+        f"<li>{esc(c.name)}: {esc(g.description)}</li>" for c in report.checks for g in c.groups
+    ]
+    complete = (
+        f"<p>Suit-decided pairs: the complete set ({report.complete_suit_pairs:,}).</p>"
+        if report.complete_suit_pairs is not None
+        else ""
+    )
+    return (
+        f"<p>Evaluator <code>{esc(report.evaluator)}</code> against the ordering of "
+        f"<code>{esc(report.rules_file)}</code>; samples seeded with {report.seed}.</p>"
+        + table(["", "check", "requests", "wrong", "answers/s (this run)"], rows, (2, 3, 4))
+        + complete
+        + (f"<h3>Defects</h3><ul>{''.join(defects)}</ul>" if defects else "")
+    )

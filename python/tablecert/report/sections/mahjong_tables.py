@@ -1,0 +1,135 @@
+"""Section ``mahjong-tables``: exact tables of a mahjong game's complete dealt hands.
+
+Every complete hand the dealer can be dealt, counted out of all C(136, 14) (resp. C(112, 5))
+deals, with the heavenly-hand probability and the fan items and totals of Art. 6. Verdicts:
+the fan totals cover every complete dealt hand exactly once, and no total exceeds the
+statute's cap.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from tablecert import mahjong
+from tablecert.mahjong.analysis import MahjongAnalysis, PatternRow
+from tablecert.mahjong.fan import FanRules, rules_for
+from tablecert.report.canonical import decimal_text
+from tablecert.report.html import esc, table
+from tablecert.report.plan import PlanEntry
+from tablecert.report.registry import Context, Field, Section, Verdict, register_section
+
+
+@register_section(
+    "mahjong-tables",
+    title="Mahjong hand tables",
+    fields={
+        "game": Field("text", help="mahjong-traditional or mahjong-simple"),
+        "rules": Field("rules", help="the rule file (path or bundled name)"),
+    },
+)
+def mahjong_tables_section(entry: PlanEntry, context: Context) -> Section:
+    game = entry.text("game")
+    if game not in mahjong.GAMES:
+        raise entry.error(
+            "game", f"{game!r} is not a mahjong game; expected {', '.join(mahjong.GAMES)}"
+        )
+    rules = entry.rules()
+    if rules.game != game:
+        raise entry.error("rules", f"{rules.path.name} is a rule file for {rules.game}")
+    context.step(f"{game}: enumerating every complete dealt hand")
+    analysis = mahjong.analyze(game, rules_for(game, rules))
+    fan_rules = FanRules.of(rules)
+    prefix = f"mahjong-tables.{rules.path.stem}"
+    complete = analysis.combinations_standard + analysis.combinations_orphans
+    covered = sum(r.combinations for r in analysis.fan_totals)
+    over = [r.name for r in analysis.fan_totals if _fan(r) > fan_rules.cap]
+    verdicts = (
+        Verdict(
+            f"{prefix}.fan-totals",
+            fan_rules.cap_article,
+            "every complete dealt hand has exactly one fan total (its best reading)",
+            "pass" if covered == complete else "fail",
+            f"fan totals cover {covered:,} of {complete:,} complete dealt hands",
+        ),
+        Verdict(
+            f"{prefix}.cap",
+            fan_rules.cap_article,
+            f"no complete dealt hand scores above the cap of {fan_rules.cap} fan",
+            "fail" if over else "pass",
+            ", ".join(over) or f"highest total {max(_fan(r) for r in analysis.fan_totals)} fan",
+        ),
+    )
+    return Section(
+        id=f"mahjong-tables/{game}/{rules.path.stem}",
+        title=f"{game}: complete dealt hands ({rules.path.name})",
+        data=_data(analysis, complete, fan_rules),
+        verdicts=verdicts,
+        html=_html(analysis, complete),
+    )
+
+
+def _fan(row: PatternRow) -> int:
+    return int(row.name.split()[0])
+
+
+def _rows(rows: tuple[PatternRow, ...], dealt: int) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": r.name,
+            "article": r.article,
+            "distinct_hands": r.distinct,
+            "combinations": r.combinations,
+            "probability": Fraction(r.combinations, dealt),
+        }
+        for r in rows
+    ]
+
+
+def _data(a: MahjongAnalysis, complete: int, fan_rules: FanRules) -> dict[str, Any]:
+    return {
+        "game": a.game,
+        "rules_sha256": a.rules_sha256,
+        "hand_size": a.hand_size,
+        "tiles": a.tiles,
+        "dealt_hands": a.dealt_hands,
+        "distinct_complete_standard": a.distinct_standard,
+        "combinations_standard": a.combinations_standard,
+        "distinct_thirteen_orphans": a.distinct_orphans,
+        "combinations_thirteen_orphans": a.combinations_orphans,
+        "complete_dealt_hands": complete,
+        "heavenly_hand_standard": a.heavenly_standard,
+        "heavenly_hand_any": a.heavenly_any,
+        "heavenly_hand_any_decimal": decimal_text(a.heavenly_any, 12),
+        "fan_cap": fan_rules.cap,
+        "context": {"seat": a.context.seat, "round_wind": a.context.round_wind},
+        "fan_items": _rows(a.items, a.dealt_hands),
+        "fan_totals": _rows(a.fan_totals, a.dealt_hands),
+    }
+
+
+def _html(a: MahjongAnalysis, complete: int) -> str:
+    def rows(rs: tuple[PatternRow, ...]) -> list[tuple[str, ...]]:
+        return [
+            (
+                r.name,
+                r.article,
+                f"{r.distinct:,}",
+                f"{r.combinations:,}",
+                decimal_text(Fraction(r.combinations, complete), 6),
+            )
+            for r in rs
+        ]
+
+    headers = ["", "article", "distinct hands", "combinations", "share of complete"]
+    heavenly = a.heavenly_any
+    return (
+        f"<p>{a.dealt_hands:,} possible {a.hand_size}-tile hands from {a.tiles} tiles; "
+        f"{complete:,} of them complete ({a.distinct_standard:,} distinct sets-and-pair hands, "
+        f"{a.distinct_orphans} Thirteen Orphans). Heavenly hand: {heavenly} "
+        f"(1 in {esc(decimal_text(1 / heavenly, 1))}).</p>"
+        + "<h3>Fan items of the dealer's complete dealt hands</h3>"
+        + table(headers, rows(a.items), numeric=(2, 3, 4))
+        + "<h3>Fan totals</h3>"
+        + table(headers, rows(a.fan_totals), numeric=(2, 3, 4))
+    )

@@ -1,0 +1,175 @@
+"""Section ``par-sheet``: the exact par sheet of a poker game under a rule file.
+
+Every bet's return table (each line with its article), the house edge and element of risk
+under the optimal strategy, and the strategy itself. Verdicts per return table: its outcomes
+are exhaustive (the counts add up to every deal, so the probabilities sum to exactly 1), and
+its lines' returns sum exactly to the stated expected value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from tablecert.games import caribbean_stud, q_poker
+from tablecert.games.common import OutcomeRow
+from tablecert.poker import GAMES
+from tablecert.report.canonical import decimal_text
+from tablecert.report.html import esc, table
+from tablecert.report.plan import PlanEntry
+from tablecert.report.registry import Context, Field, Section, Verdict, register_section
+
+
+def return_table_html(title: str, rows: Sequence[OutcomeRow]) -> str:
+    """One return table: event, article, pays, combinations, probability, return."""
+    total = sum(r.count for r in rows)
+    ev = sum((r.contribution for r in rows), Fraction(0))
+    body = [
+        (
+            r.event,
+            r.article,
+            str(r.value),
+            f"{r.count:,}",
+            decimal_text(r.probability, 10),
+            decimal_text(r.contribution, 10),
+        )
+        for r in rows
+    ]
+    body.append(("total", "", "", f"{total:,}", "1.0000000000", decimal_text(ev, 10)))
+    return f"<h3>{esc(title)}</h3>" + table(
+        ["event", "article", "pays", "combinations", "probability", "return"],
+        body,
+        numeric=(2, 3, 4, 5),
+    )
+
+
+def table_verdicts(
+    prefix: str, bet: str, rows: Sequence[OutcomeRow], expected_value: Fraction
+) -> tuple[Verdict, ...]:
+    """Exhaustive outcomes (probabilities sum to 1) and returns summing to the stated value."""
+    article = rows[0].article.split("(")[0]  # the bet's article, e.g. 第十條 of 第十條(一)
+    total = rows[0].total
+    counted = sum(r.count for r in rows)
+    probability = sum((r.probability for r in rows), Fraction(0))
+    summed = sum((r.contribution for r in rows), Fraction(0))
+    return (
+        Verdict(
+            f"{prefix}.{bet}.exhaustive",
+            article,
+            f"{bet}: the outcomes cover every one of the {total:,} deals exactly once "
+            "(probabilities sum to 1)",
+            "pass" if counted == total and probability == 1 else "fail",
+            f"{counted:,} of {total:,} deals; probabilities sum to {probability}",
+        ),
+        Verdict(
+            f"{prefix}.{bet}.returns",
+            article,
+            f"{bet}: the lines' returns sum exactly to the expected value",
+            "pass" if summed == expected_value else "fail",
+            f"sum of returns {summed} = {decimal_text(summed, 10)}; "
+            f"expected value {expected_value}",
+        ),
+    )
+
+
+def _percent(value: Fraction) -> str:
+    return f"{decimal_text(value * 100, 4)}%"
+
+
+def _q_poker(entry: PlanEntry, context: Context) -> Section:
+    rules = entry.rules()
+    context.step("q-poker: par sheet (every player hand against every dealer hand)")
+    result = q_poker.analyze(rules)
+    prefix = f"par-sheet.{rules.path.stem}"
+    pp, play = result.pair_plus, result.play
+    verdicts = table_verdicts(prefix, "pair-plus", pp.rows, pp.expected_value) + table_verdicts(
+        prefix, "ante-play", play.rows, play.expected_value
+    )
+    html = (
+        f"<p>{esc(result.title)} under <code>{esc(rules.path.name)}</code> "
+        f"(SHA-256 <code>{esc(rules.sha256)}</code>), every deal enumerated exactly.</p>"
+        + table(
+            ["bet", "house edge", "exact", "element of risk"],
+            [
+                ("多寶 / Pair Plus", _percent(pp.house_edge), str(pp.house_edge), "-"),
+                (
+                    "與莊荷博彩 / Ante-Play",
+                    _percent(play.house_edge),
+                    str(play.house_edge),
+                    _percent(play.element_of_risk),
+                ),
+            ],
+            numeric=(1, 3),
+        )
+        + f"<p>Optimal strategy: {esc(play.strategy.description)} (follow probability "
+        f"{_percent(play.follow_probability)}).</p>"
+        + return_table_html("多寶 / Pair Plus", pp.rows)
+        + return_table_html("與莊荷博彩 / Ante-Play, optimal strategy", play.rows)
+    )
+    return Section(
+        id=f"par-sheet/q-poker/{rules.path.stem}",
+        title=f"{result.title}: par sheet ({rules.path.name})",
+        data=_exact(result.as_json()),
+        verdicts=verdicts,
+        html=html,
+    )
+
+
+def _caribbean(entry: PlanEntry, context: Context) -> Section:
+    rules = entry.rules()
+    context.step("caribbean-stud: par sheet (2,598,960 hands x 47 upcards; cached after)")
+    result = caribbean_stud.analyze(rules)
+    prefix = f"par-sheet.{rules.path.stem}"
+    verdicts = table_verdicts(prefix, "ante-raise", result.rows, result.expected_value)
+    prog = result.progressive
+    html = (
+        f"<p>{esc(result.title)} under <code>{esc(rules.path.name)}</code> "
+        f"(SHA-256 <code>{esc(rules.sha256)}</code>), all 19,933,230,517,200 deals.</p>"
+        + table(
+            ["", ""],
+            [
+                ("house edge (per ante)", f"{_percent(result.house_edge)} = {result.house_edge}"),
+                ("element of risk", _percent(result.element_of_risk)),
+                ("raise probability", _percent(result.raise_probability)),
+                (
+                    "progressive return at the meter",
+                    _percent(prog.return_at(prog.meter)),
+                ),
+            ],
+        )
+        + "<h3>Optimal strategy</h3><ul>"
+        + "".join(f"<li>{esc(line)}</li>" for line in result.strategy_summary())
+        + "</ul>"
+        + return_table_html("Ante/raise, optimal strategy with the upcard", result.rows)
+    )
+    return Section(
+        id=f"par-sheet/caribbean-stud/{rules.path.stem}",
+        title=f"{result.title}: par sheet ({rules.path.name})",
+        data=_exact(result.as_json()),
+        verdicts=verdicts,
+        html=html,
+    )
+
+
+def _exact(data: dict[str, Any]) -> dict[str, Any]:
+    """The analysis's JSON without the rule file's local name (it is a signed subject)."""
+    return {k: v for k, v in data.items() if k != "rules"}
+
+
+@register_section(
+    "par-sheet",
+    title="Par sheet",
+    fields={
+        "game": Field("text", help="q-poker or caribbean-stud"),
+        "rules": Field("rules", help="the rule file (path or bundled name)"),
+    },
+)
+def par_sheet_section(entry: PlanEntry, context: Context) -> Section:
+    game = entry.text("game")
+    if game not in GAMES:
+        raise entry.error("game", f"{game!r} is not a poker game; expected {', '.join(GAMES)}")
+    rules = entry.rules()
+    if rules.game != game:
+        raise entry.error("rules", f"{rules.path.name} is a rule file for {rules.game}")
+    return _q_poker(entry, context) if game == "q-poker" else _caribbean(entry, context)

@@ -1,0 +1,176 @@
+"""Section ``shuffler-audit``: a shuffling machine (or automatic mahjong table) from its logs.
+
+Two verdicts under the rule file's equipment article (a shuffling machine, resp. the tile
+set): every logged deck or wall is complete (integrity), and the randomness battery (Holm
+family-wise) does not reject uniformity; too few shuffles is ``inconclusive``, never a pass.
+Test statistics and p-values are floats computed from the logs; the report carries them as
+decimals of six significant digits, so identical logs give identical data.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tablecert.audit.battery import DECK_SIZES, CheckResult
+from tablecert.audit.shuffler import DEFAULT_BATCH, ShufflerAudit, audit_shuffler
+from tablecert.errors import RuleFileError
+from tablecert.report.canonical import float_decimal
+from tablecert.report.html import Markup, badge, esc, table
+from tablecert.report.plan import PlanEntry
+from tablecert.report.registry import Context, Field, Outcome, Section, Verdict, register_section
+from tablecert.rules import RuleFile
+
+#: Where a rule file states the audited equipment: the shuffling machine, or the tile set.
+EQUIPMENT_KEYS = ("table.dealing", "game.tile_set")
+
+
+def equipment_article(rules: RuleFile) -> str:
+    """The article of the rule file that admits the device (or defines the tiles)."""
+    for key in EQUIPMENT_KEYS:
+        try:
+            return rules.require(key).article
+        except RuleFileError:
+            continue
+    raise rules.error(EQUIPMENT_KEYS[0], "the rule file names no dealing equipment")
+
+
+@register_section(
+    "shuffler-audit",
+    title="Shuffler audit",
+    fields={
+        "logs": Field("files", help="the device's logs (CSV/TSV or JSON Lines, .gz ok)"),
+        "rules": Field("rules", help="the game's rule file (its equipment article)"),
+        "deck": Field("text", required=False, help="cards52 (default), mahjong136, mahjong112"),
+        "input_order": Field("text", required=False, help="logged, previous (default) or none"),
+        "game": Field("text", required=False, help="q-poker or caribbean-stud: dealt hands"),
+        "seats": Field("integer", required=False, help="player seats for the dealt hands (6)"),
+        "batch_size": Field(
+            "integer", required=False, help=f"shuffles per batch ({DEFAULT_BATCH:,})"
+        ),
+    },
+)
+def shuffler_audit_section(entry: PlanEntry, context: Context) -> Section:
+    logs = entry.paths("logs")
+    deck = entry.text("deck", "cards52")
+    if deck not in DECK_SIZES:
+        raise entry.error("deck", f"{deck!r}: expected one of {', '.join(DECK_SIZES)}")
+    rules = entry.rules()
+    game = entry.values.get("game")
+    if game is not None and rules.game != game:
+        raise entry.error("rules", f"{rules.path.name} is a rule file for {rules.game}")
+    context.step(f"auditing {len(logs)} {deck} log(s)")
+    result = audit_shuffler(
+        logs,
+        deck,
+        input_order=entry.text("input_order", "previous"),
+        game=game,
+        seats=entry.integer("seats", 6),
+        rules=rules if game is not None else None,
+        batch_size=entry.integer("batch_size", DEFAULT_BATCH),
+    )
+    article = equipment_article(rules)
+    names = "+".join(p.name for p in logs)
+    prefix = f"shuffler-audit.{deck}.{names}"
+    i = result.integrity
+    randomness: Outcome = (
+        "inconclusive"
+        if not result.battery.conclusive
+        else ("pass" if result.battery.passed else "fail")
+    )
+    verdicts = (
+        Verdict(
+            f"{prefix}.integrity",
+            article,
+            f"every logged {deck} shuffle is one complete deck",
+            "pass" if i.passed else "fail",
+            f"{i.records:,} records, {i.bad_count:,} bad",
+        ),
+        Verdict(
+            f"{prefix}.randomness",
+            article,
+            "the randomness battery does not reject uniform, independent shuffles "
+            f"(Holm, family-wise alpha {result.battery.alpha})",
+            randomness,
+            f"{result.tally.shuffles:,} shuffles; rejected: "
+            + (", ".join(result.battery.rejected) or "none"),
+        ),
+    )
+    return Section(
+        id=f"shuffler-audit/{deck}/{names}",
+        title=f"Shuffler audit: {deck}, {i.records:,} shuffles ({names})",
+        data=_data(result, [p.name for p in logs]),
+        verdicts=verdicts,
+        html=_html(result),
+    )
+
+
+def battery_test_json(t: CheckResult) -> dict[str, Any]:
+    """One battery test with its floats as six-significant-digit decimals."""
+    return {
+        "key": t.key,
+        "name": t.name,
+        "cites": t.cites,
+        "statistic": float_decimal(t.statistic),
+        "df": t.df,
+        "p_value": float_decimal(t.p_value),
+        "verdict": t.verdict,
+        "effect": float_decimal(t.effect),
+        "effect_name": t.effect_name,
+        "detail": t.detail,
+        "level": float_decimal(t.level),
+    }
+
+
+def _data(result: ShufflerAudit, files: list[str]) -> dict[str, Any]:
+    integrity = result.integrity.as_json()
+    integrity["files"] = files  # signed subjects, by name
+    bad = integrity["bad_records"]
+    for record, name in zip(bad, [f for f, _, _ in result.integrity.bad_records], strict=True):
+        record["file"] = name.rsplit("/", 1)[-1]
+    return {
+        "deck": result.deck,
+        "input_order": result.input_order,
+        "game": result.game,
+        "shuffles": result.tally.shuffles,
+        "shuffles_with_input": result.tally.referenced,
+        "integrity": integrity,
+        "alpha": float_decimal(result.battery.alpha),
+        "tests": [battery_test_json(t) for t in result.battery.tests],
+        "holm_rejected": list(result.battery.rejected),
+        "batches": len(result.batches),
+        "verdict": result.verdict,
+    }
+
+
+def _fmt(value: float | None) -> str:
+    return "" if value is None else str(float_decimal(value, 4))
+
+
+def _html(result: ShufflerAudit) -> str:
+    i = result.integrity
+    bad = "".join(
+        f"<li>{esc(f.rsplit('/', 1)[-1])}:{line}: {esc(reason)}</li>"
+        for f, line, reason in i.bad_records[:20]
+    )
+    rows = [
+        (
+            Markup(badge({"pass": "pass", "fail": "fail"}.get(t.verdict, "inconclusive"))),
+            t.key,
+            _fmt(t.statistic),
+            "" if t.df is None else t.df,
+            _fmt(t.p_value),
+            _fmt(t.effect),
+            f"{t.name}: {t.detail}",
+        )
+        for t in result.battery.tests
+    ]
+    plots = "".join(f"<figure>{svg}</figure>" for svg in result.svg_plots().values())
+    return (
+        f"<p>{i.records:,} records from {len(i.files)} log(s); "
+        f"{result.tally.referenced:,} judged against the {esc(result.input_order)} input order; "
+        f"{i.bad_count:,} bad records. Verdict: <strong>{esc(result.verdict)}</strong>.</p>"
+        + (f"<ul>{bad}</ul>" if bad else "")
+        + table(["", "test", "statistic", "df", "p-value", "effect", "detail"], rows, (2, 3, 4, 5))
+        + f"<p>Holm family-wise at alpha {result.battery.alpha}: rejected "
+        f"{esc(', '.join(result.battery.rejected) or 'none')}.</p>" + plots
+    )
