@@ -63,7 +63,8 @@ def evaluator_crosscheck_section(entry: PlanEntry, context: Context) -> Section:
     context.step(f"{game}: {plan.total:,} requests to {path.name}")
     report = poker_crosscheck.crosscheck(plan, open_evaluator(spec), label, keep=5)
     article = rules.require("ranking.ordering").article
-    prefix = f"evaluator-crosscheck.{game}.{path.name}"
+    ident = path.name + (f":{entry.values['function']}" if "function" in entry.values else "")
+    prefix = f"evaluator-crosscheck.{game}.{ident}"
     verdicts = tuple(
         Verdict(
             f"{prefix}.{c.name.replace(' ', '-')}",
@@ -76,7 +77,7 @@ def evaluator_crosscheck_section(entry: PlanEntry, context: Context) -> Section:
         for c in report.checks
     )
     return Section(
-        id=f"evaluator-crosscheck/{game}/{path.name}",
+        id=f"evaluator-crosscheck/{game}/{ident}",
         title=f"{game} evaluator crosscheck: {label} ({rules.path.name})",
         data=_data(report, path.name),
         verdicts=verdicts,
