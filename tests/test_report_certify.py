@@ -1,4 +1,7 @@
-"""`certify` on the bundled plan: report.json against its schema, exact values, determinism."""
+"""`certify` on the bundled plans: report.json against its schema, exact values, determinism.
+
+The smoke plan (every section kind, small inputs, seconds) runs in the normal suite; the main
+plan (all three statutes, what scripts/main.sh certifies) is marked slow."""
 
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ from tablecert.report.signing import load_public_key
 
 ROOT = Path(__file__).resolve().parents[1]
 MAIN_PLAN = ROOT / "fixtures" / "plans" / "main.toml"
+SMOKE_PLAN = ROOT / "fixtures" / "plans" / "smoke.toml"
 SCHEMA = ROOT / "python" / "tablecert" / "report" / "report.schema.json"
 
 
@@ -38,7 +42,7 @@ def _no_floats(text: str) -> Any:
 @pytest.fixture(scope="module")
 def main_run(tmp_path_factory: pytest.TempPathFactory) -> Certification:
     out = tmp_path_factory.mktemp("cert") / "out"
-    return certify(MAIN_PLAN, Ed25519PrivateKey.generate(), out, ephemeral=True)
+    return certify(SMOKE_PLAN, Ed25519PrivateKey.generate(), out, ephemeral=True)
 
 
 def test_report_matches_the_published_schema(main_run: Certification) -> None:
@@ -49,15 +53,44 @@ def test_report_matches_the_published_schema(main_run: Certification) -> None:
         jsonschema.validate(broken, json.loads(SCHEMA.read_text(encoding="utf-8")))
 
 
-def test_main_plan_verdicts_and_articles(main_run: Certification) -> None:
+def test_smoke_plan_verdicts_and_articles(main_run: Certification) -> None:
     report = main_run.data
     assert report["verdict"] == "pass"
-    assert report["summary"] == {"requirements": 12, "pass": 12, "fail": 0, "inconclusive": 0}
-    by_game: dict[str, set[str]] = {}
-    for r in report["requirements"]:
-        by_game.setdefault(r["requirement"].split(".")[1], set()).add(r["article"])
-    assert by_game == {"q-poker": {"第八條"}, "caribbean-stud": {"第八条"}}
+    assert report["summary"] == {"requirements": 35, "pass": 35, "fail": 0, "inconclusive": 0}
+    kinds = [s["kind"] for s in report["sections"]]
+    assert kinds == [
+        "hand-categories",
+        "par-sheet",
+        "mahjong-tables",
+        "configuration",
+        "evaluator-crosscheck",
+        "shuffler-audit",
+        "rng-audit",
+    ]
+    assert all(r["article"] for r in report["requirements"])
     assert report["requirements"][0]["requirement"] == "hand-categories.q-poker.macau.complete"
+    sections = {s["id"]: s for s in report["sections"]}
+    qp = sections["hand-categories/q-poker/q-poker.macau"]["data"]
+    # Q Poker (3 cards of 52): the standard three-card counts, e.g. Wizard of Odds' 3-card poker.
+    assert [c["count"] for c in qp["categories"]] == [48, 52, 720, 1096, 3744, 16440]
+    assert qp["categories"][0]["probability"] == "12/5525"
+    par = sections["par-sheet/q-poker/q-poker.macau"]["data"]
+    assert par["pair_plus"]["house_edge"]["exact"] == "128/5525"
+    assert sections["rng-audit/pi.bin"]["inputs"] == ["nist/pi.bin", "rules/q-poker.macau.toml"]
+
+
+@pytest.mark.slow
+def test_main_plan_covers_the_three_statutes(tmp_path: Path) -> None:
+    run = certify(MAIN_PLAN, Ed25519PrivateKey.generate(), tmp_path / "out", ephemeral=True)
+    report = run.data
+    assert report["verdict"] == "pass"
+    assert report["summary"] == {"requirements": 44, "pass": 44, "fail": 0, "inconclusive": 0}
+    jsonschema.validate(
+        _no_floats(run.report.read_text(encoding="utf-8")),
+        json.loads(SCHEMA.read_text(encoding="utf-8")),
+    )
+    games = {s["data"].get("game") for s in report["sections"]}
+    assert {"q-poker", "caribbean-stud", "mahjong-traditional", "mahjong-simple"} <= games
     sections = {s["id"]: s for s in report["sections"]}
     cs = sections["hand-categories/caribbean-stud/caribbean-stud.macau"]["data"]
     assert cs["hands"] == 2_598_960
@@ -69,25 +102,38 @@ def test_main_plan_verdicts_and_articles(main_run: Certification) -> None:
         "probability": "1/649740",
         "probability_decimal": "0.000001539077",
     }
-    qp = sections["hand-categories/q-poker/q-poker.macau"]["data"]
-    # Q Poker (3 cards of 52): the standard three-card counts, e.g. Wizard of Odds' 3-card poker.
-    assert [c["count"] for c in qp["categories"]] == [48, 52, 720, 1096, 3744, 16440]
+    evaluator = sections["evaluator-crosscheck/q-poker/q_poker_statute.pl"]["data"]
+    assert evaluator["checks"][0] == {
+        "checked": 22_100,
+        "defects": [],
+        "first_mismatches": [],
+        "mismatches": 0,
+        "name": "hand categories",
+        "verdict": "conforms",
+    }
+    html = run.html.read_text(encoding="utf-8")
+    assert html.count("<svg") >= 5  # bar charts and the shuffler plots, inline
 
 
 def test_inputs_and_rule_data(main_run: Certification) -> None:
     report = main_run.data
     names = [i["name"] for i in report["inputs"]]
     assert names == [
-        "plans/main.toml",
-        "rules/caribbean-stud.macau.toml",
-        "rules/caribbean-stud.standard.toml",
+        "configs/q-poker.casino-c.toml",
+        "evaluators/vendor_poker.py",
+        "logs/shuffler-fair-52-small.csv.gz",
+        "nist/pi.bin",
+        "plans/smoke.toml",
+        "rules/mahjong-simple.macau.toml",
         "rules/q-poker.macau.toml",
-        "rules/q-poker.standard.toml",
     ]
-    assert report["plan"] == "plans/main.toml"
+    assert report["plan"] == "plans/smoke.toml"
     assert {r["name"]: r["variant"] for r in report["rule_data"]}["rules/q-poker.macau.toml"] == (
         "macau-statute"
     )
+    roles = {i["name"]: i["role"] for i in report["inputs"]}
+    assert roles["logs/shuffler-fair-52-small.csv.gz"] == "logs"
+    assert roles["configs/q-poker.casino-c.toml"] == "file"
     for item in report["inputs"]:
         assert item["sha256"] == dsse.file_sha256(ROOT / "fixtures" / item["name"])
     assert report["tool"]["name"] == "tablecert"
@@ -102,8 +148,9 @@ def test_envelope_carries_the_report_and_every_input(main_run: Certification) ->
         for i in main_run.data["inputs"]
         if i["name"].startswith("rules/")
     ]
-    assert len(rule_files) == 4
-    result = dsse.verify_file(main_run.envelope, [key], rule_files)
+    assert len(rule_files) == 2
+    logs = [ROOT / "fixtures" / "logs" / "shuffler-fair-52-small.csv.gz"]
+    result = dsse.verify_file(main_run.envelope, [key], rule_files + logs)
     assert result.valid, result.reasons
     assert result.statement is not None
     assert result.statement["predicate"] == json.loads(main_run.report.read_text("utf-8"))
@@ -127,9 +174,10 @@ def test_report_json_checked_against_the_predicate(main_run: Certification, tmp_
 
 
 def test_determinism(tmp_path: Path) -> None:
-    """Same inputs and version: byte-identical report.json apart from the two timestamps."""
-    a = certify(MAIN_PLAN, Ed25519PrivateKey.generate(), tmp_path / "a")
-    b = certify(MAIN_PLAN, Ed25519PrivateKey.generate(), tmp_path / "b")
+    """Same inputs and version: byte-identical report.json apart from the two timestamps (every
+    section kind: seeded samples and simulations, floats as fixed-digit decimals)."""
+    a = certify(SMOKE_PLAN, Ed25519PrivateKey.generate(), tmp_path / "a")
+    b = certify(SMOKE_PLAN, Ed25519PrivateKey.generate(), tmp_path / "b")
     text_a = a.report.read_bytes()
     text_b = b.report.read_bytes()
     for run, text in ((a, text_a), (b, text_b)):
@@ -147,8 +195,8 @@ def test_determinism(tmp_path: Path) -> None:
     # deterministic), envelope and HTML included.
     key = Ed25519PrivateKey.generate()
     fixed = ("2026-01-02T03:04:05+00:00", "2026-01-02T03:04:09+00:00")
-    c = certify(MAIN_PLAN, key, tmp_path / "c", clock=_clock(*fixed))
-    d = certify(MAIN_PLAN, key, tmp_path / "d", clock=_clock(*fixed))
+    c = certify(SMOKE_PLAN, key, tmp_path / "c", clock=_clock(*fixed))
+    d = certify(SMOKE_PLAN, key, tmp_path / "d", clock=_clock(*fixed))
     for name in ("report.json", "report.intoto.dsse.json", "report.html", "signer.pub"):
         assert (c.out_dir / name).read_bytes() == (d.out_dir / name).read_bytes(), name
     assert c.data["started_at"] == "2026-01-02T03:04:05Z"

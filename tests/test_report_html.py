@@ -21,7 +21,7 @@ needs_chromium = pytest.mark.skipif(
 @pytest.fixture(scope="module")
 def run(tmp_path_factory: pytest.TempPathFactory) -> Certification:
     out = tmp_path_factory.mktemp("html") / "out"
-    return certify(ROOT / "fixtures" / "plans" / "main.toml", Ed25519PrivateKey.generate(), out)
+    return certify(ROOT / "fixtures" / "plans" / "smoke.toml", Ed25519PrivateKey.generate(), out)
 
 
 def test_self_contained(run: Certification) -> None:
@@ -31,7 +31,8 @@ def test_self_contained(run: Certification) -> None:
     assert refs == ["data:,"]  # only the empty inline favicon
     assert "url(" not in html
     assert "@import" not in html
-    assert html.count("<svg") == 4  # one chart per section
+    # The hand-category bar chart and the shuffler audit's heatmap and rising-sequence plot.
+    assert html.count("<svg") == 3
     assert run.key_id in html
 
 
@@ -41,7 +42,8 @@ def test_summary_verdict_comes_first(run: Certification) -> None:
     assert verdict < html.index("<h2>Requirements</h2>") < html.index("<section")
     assert html.index("<section") < html.index("<h2>Integrity</h2>")
     assert "第八條" in html
-    assert "第八条" in html
+    assert "第十條" in html  # the par sheet's pay table
+    assert "第六条(乙)" in html  # the mahjong fan table
 
 
 def test_helpers_escape() -> None:
@@ -88,7 +90,7 @@ def test_renders_in_chromium_with_visible_verdict(run: Certification) -> None:
     result = browser.load(run.html, _VERDICT_PROBE)
     assert result.problems == []
     probe = result.value
-    assert probe["text"].startswith("Verdict: PASS (12 passed, 0 failed")
+    assert probe["text"].startswith("Verdict: PASS (35 passed, 0 failed")
     assert probe["width"] > 400
     assert probe["height"] > 30
     assert 0 <= probe["top"] < 300  # in the first screen, above everything else
@@ -96,7 +98,7 @@ def test_renders_in_chromium_with_visible_verdict(run: Certification) -> None:
     assert probe["onTop"] is True
     assert probe["color"] == "rgb(255, 255, 255)"
     assert probe["background"] == "rgb(30, 123, 52)"
-    assert probe["sections"] == 4
-    assert len(probe["charts"]) == 4
+    assert probe["sections"] == 7
+    assert len(probe["charts"]) == 3
     assert all(w > 100 for w in probe["charts"])
     assert probe["title"].endswith(": PASS")

@@ -23,15 +23,20 @@ def _plan(tmp_path: Path, body: str) -> Path:
 def test_bundled_main_plan() -> None:
     plan = load_plan(PLANS / "main.toml")
     assert plan.title.startswith("Macau table games")
-    hands = {
-        (e.values["game"], Path(e.values["rules"]).name)
-        for e in plan.entries
-        if e.kind.name == "hand-categories"
+    kinds = [e.kind.name for e in plan.entries]
+    assert set(kinds) == {
+        "hand-categories",
+        "par-sheet",
+        "configuration",
+        "evaluator-crosscheck",
+        "shuffler-audit",
+        "rng-audit",
+        "mahjong-tables",
     }
-    assert {
-        ("q-poker", "q-poker.macau.toml"),
-        ("caribbean-stud", "caribbean-stud.macau.toml"),
-    } <= hands
+    # All three statutes: every game's rule file is named.
+    games = {Path(f).name for e in plan.entries for f in e.files() if f.parent == RULES_DIR}
+    assert {"q-poker.macau.toml", "caribbean-stud.macau.toml"} <= games
+    assert {"mahjong-traditional.macau.toml", "mahjong-simple.macau.toml"} <= games
     first = plan.entries[0]
     assert first.line is not None
     assert Path(first.values["rules"]) == RULES_DIR / "q-poker.macau.toml"
@@ -41,6 +46,9 @@ def test_bundled_main_plan() -> None:
         "game": first.line + 2,
         "rules": first.line + 3,
     }
+    audit = next(e for e in plan.entries if e.kind.name == "shuffler-audit")
+    assert [p.name for p in audit.paths("logs")] == ["shuffler-fair-52.csv.gz"]
+    assert audit.files()[0].stat().st_size < 2_000_000  # bundled logs stay small
 
 
 def test_bundled_rule_name_resolves(tmp_path: Path) -> None:
@@ -56,7 +64,12 @@ def test_bundled_rule_name_resolves(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("body", "message"),
     [
-        ('[[section]]\nkind = "par-sheet"\n', r"plan\.toml:5: section 1: kind: 'par-sheet' is not"),
+        (
+            '[[section]]\nkind = "house-magic"\n',
+            r"plan\.toml:5: section 1: kind: 'house-magic' is not a section kind; known: "
+            "configuration, evaluator-crosscheck, hand-categories, mahjong-tables, par-sheet, "
+            "rng-audit, shuffler-audit",
+        ),
         (
             '[[section]]\nkind = "hand-categories"\ngame = "q-poker"\nrules = "q-poker.macau"\n'
             "decks = 2\n",
