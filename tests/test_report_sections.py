@@ -153,7 +153,7 @@ def test_evaluator_crosscheck_runs_a_program(tmp_path: Path) -> None:
 
 def test_evaluator_py_needs_a_function(tmp_path: Path) -> None:
     body = _crosscheck("x").replace('function = "x"\n', "")
-    with pytest.raises(PlanError, match="function: a .py evaluator needs the function"):
+    with pytest.raises(PlanError, match=r"function: a \.py evaluator needs the function"):
         _sections(tmp_path, body)
 
 
