@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -78,6 +78,19 @@ class PlanEntry:
     def rules(self, key: str = "rules") -> RuleFile:
         """A ``rules`` field, loaded (errors name the rule file's own line)."""
         return load_rules(self.path(key))
+
+    def game_rules(self, games: Iterable[str], kind: str = "") -> tuple[str, RuleFile]:
+        """The ``game`` key (one of ``games``) and the ``rules`` file, checked to be that game's."""
+        game = self.text("game")
+        allowed = tuple(games)
+        if game not in allowed:
+            raise self.error(
+                "game", f"{game!r} is not a {kind or 'known'} game; expected {', '.join(allowed)}"
+            )
+        rules = self.rules()
+        if rules.game != game:
+            raise self.error("rules", f"{rules.path.name} is a rule file for {rules.game}")
+        return game, rules
 
     def files(self) -> tuple[Path, ...]:
         """Every file this entry names (its ``file``, ``files`` and ``rules`` fields)."""

@@ -43,12 +43,7 @@ from tablecert.report.registry import Context, Field, Section, Verdict, register
     },
 )
 def evaluator_crosscheck_section(entry: PlanEntry, context: Context) -> Section:
-    game = entry.text("game")
-    if game not in GAMES:
-        raise entry.error("game", f"{game!r} is not a poker game; expected {', '.join(GAMES)}")
-    rules = entry.rules()
-    if rules.game != game:
-        raise entry.error("rules", f"{rules.path.name} is a rule file for {rules.game}")
+    game, rules = entry.game_rules(GAMES, "poker")
     path = entry.path("evaluator")
     spec, label = _spec(entry, path)
     hands = entry.values.get("hands")

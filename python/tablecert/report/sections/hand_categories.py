@@ -55,12 +55,7 @@ def closed_form_counts(hand_size: int) -> dict[str, int]:
     },
 )
 def hand_categories_section(entry: PlanEntry, context: Context) -> Section:
-    game = entry.text("game")
-    if game not in GAMES:
-        raise entry.error("game", f"{game!r} is not a poker game; expected {', '.join(GAMES)}")
-    rules = entry.rules()
-    if rules.game != game:
-        raise entry.error("rules", f"{rules.path.name} is a rule file for {rules.game}")
+    game, rules = entry.game_rules(GAMES, "poker")
     context.step(f"{game}: enumerating all C(52, {GAMES[game]}) hands")
     tab = category_table(game, rules)
     article = rules.require("ranking.ordering").article

@@ -29,14 +29,7 @@ from tablecert.report.registry import Context, Field, Section, Verdict, register
     },
 )
 def mahjong_tables_section(entry: PlanEntry, context: Context) -> Section:
-    game = entry.text("game")
-    if game not in mahjong.GAMES:
-        raise entry.error(
-            "game", f"{game!r} is not a mahjong game; expected {', '.join(mahjong.GAMES)}"
-        )
-    rules = entry.rules()
-    if rules.game != game:
-        raise entry.error("rules", f"{rules.path.name} is a rule file for {rules.game}")
+    game, rules = entry.game_rules(mahjong.GAMES, "mahjong")
     context.step(f"{game}: enumerating every complete dealt hand")
     analysis = mahjong.analyze(game, rules_for(game, rules))
     fan_rules = FanRules.of(rules)

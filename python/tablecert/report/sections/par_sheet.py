@@ -19,6 +19,7 @@ from tablecert.report.canonical import decimal_text
 from tablecert.report.html import esc, table
 from tablecert.report.plan import PlanEntry
 from tablecert.report.registry import Context, Field, Section, Verdict, register_section
+from tablecert.rules import RuleFile
 
 
 def return_table_html(title: str, rows: Sequence[OutcomeRow]) -> str:
@@ -77,8 +78,7 @@ def _percent(value: Fraction) -> str:
     return f"{decimal_text(value * 100, 4)}%"
 
 
-def _q_poker(entry: PlanEntry, context: Context) -> Section:
-    rules = entry.rules()
+def _q_poker(rules: RuleFile, context: Context) -> Section:
     context.step("q-poker: par sheet (every player hand against every dealer hand)")
     result = q_poker.analyze(rules)
     prefix = f"par-sheet.{rules.path.stem}"
@@ -116,8 +116,7 @@ def _q_poker(entry: PlanEntry, context: Context) -> Section:
     )
 
 
-def _caribbean(entry: PlanEntry, context: Context) -> Section:
-    rules = entry.rules()
+def _caribbean(rules: RuleFile, context: Context) -> Section:
     context.step("caribbean-stud: par sheet (2,598,960 hands x 47 upcards; cached after)")
     result = caribbean_stud.analyze(rules)
     prefix = f"par-sheet.{rules.path.stem}"
@@ -166,10 +165,5 @@ def _exact(data: dict[str, Any]) -> dict[str, Any]:
     },
 )
 def par_sheet_section(entry: PlanEntry, context: Context) -> Section:
-    game = entry.text("game")
-    if game not in GAMES:
-        raise entry.error("game", f"{game!r} is not a poker game; expected {', '.join(GAMES)}")
-    rules = entry.rules()
-    if rules.game != game:
-        raise entry.error("rules", f"{rules.path.name} is a rule file for {rules.game}")
-    return _q_poker(entry, context) if game == "q-poker" else _caribbean(entry, context)
+    game, rules = entry.game_rules(GAMES, "poker")
+    return _q_poker(rules, context) if game == "q-poker" else _caribbean(rules, context)
