@@ -13,6 +13,7 @@ from tablecert.cli import app
 from tablecert.conformance import mahjong_crosscheck as mc
 from tablecert.conformance.evaluator_protocol import EvaluatorError, open_evaluator
 from tablecert.errors import MahjongError
+from tablecert.mahjong.record import settle_record
 
 ROOT = Path(__file__).resolve().parents[2]
 VENDOR = ROOT / "fixtures" / "evaluators" / "vendor_mahjong.py"
@@ -42,7 +43,7 @@ def test_expected_answer_of_a_worked_record() -> None:
         "hand": "1m 1m 1m 5p 5p 5p 9s 9s 9s Rd Rd Rd E E",
         "context": {"round_wind": "E", "win_by": "self-drawn"},
     }
-    answer = json.loads(json.dumps(mc.expected_answer(mc.settle_record(record))))
+    answer = json.loads(json.dumps(mc.expected_answer(settle_record(record))))
     assert answer == {
         "fan": 2,
         "net": {"E": -400, "S": 760, "W": -200, "N": -200},

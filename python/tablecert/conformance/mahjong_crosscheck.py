@@ -282,7 +282,8 @@ def _differences(expected: dict[str, Any], got: dict[str, Any]) -> list[tuple[st
     out = []
     if expected["fan"] != got.get("fan"):
         out.append(("fan", expected["fan"], got.get("fan")))
-    got_net = got.get("net") if isinstance(got.get("net"), dict) else {}
+    net = got.get("net")
+    got_net: dict[str, Any] = net if isinstance(net, dict) else {}
     for seat, amount in expected["net"].items():
         if _same_amount(amount, got_net.get(seat)):
             continue
