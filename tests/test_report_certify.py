@@ -56,7 +56,7 @@ def test_report_matches_the_published_schema(main_run: Certification) -> None:
 def test_smoke_plan_verdicts_and_articles(main_run: Certification) -> None:
     report = main_run.data
     assert report["verdict"] == "pass"
-    assert report["summary"] == {"requirements": 35, "pass": 35, "fail": 0, "inconclusive": 0}
+    assert report["summary"] == {"requirements": 36, "pass": 36, "fail": 0, "inconclusive": 0}
     kinds = [s["kind"] for s in report["sections"]]
     assert kinds == [
         "hand-categories",
@@ -84,7 +84,7 @@ def test_main_plan_covers_the_three_statutes(tmp_path: Path) -> None:
     run = certify(MAIN_PLAN, Ed25519PrivateKey.generate(), tmp_path / "out", ephemeral=True)
     report = run.data
     assert report["verdict"] == "pass"
-    assert report["summary"] == {"requirements": 44, "pass": 44, "fail": 0, "inconclusive": 0}
+    assert report["summary"] == {"requirements": 45, "pass": 45, "fail": 0, "inconclusive": 0}
     jsonschema.validate(
         _no_floats(run.report.read_text(encoding="utf-8")),
         json.loads(SCHEMA.read_text(encoding="utf-8")),

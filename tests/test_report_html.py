@@ -90,7 +90,7 @@ def test_renders_in_chromium_with_visible_verdict(run: Certification) -> None:
     result = browser.load(run.html, _VERDICT_PROBE)
     assert result.problems == []
     probe = result.value
-    assert probe["text"].startswith("Verdict: PASS (35 passed, 0 failed")
+    assert probe["text"].startswith("Verdict: PASS (36 passed, 0 failed")
     assert probe["width"] > 400
     assert probe["height"] > 30
     assert 0 <= probe["top"] < 300  # in the first screen, above everything else

@@ -116,13 +116,18 @@ def _crosscheck(function: str) -> str:
     return (
         '[[section]]\nkind = "evaluator-crosscheck"\ngame = "q-poker"\nrules = "q-poker.macau"\n'
         f'evaluator = "{FIXTURES}/evaluators/vendor_poker.py"\nfunction = "{function}"\n'
-        "hands = 500\nsuit_pairs = 500\nother_pairs = 300\nseed = 3\n"
+        "hands = 500\nsuit_pairs = 500\nother_pairs = 300\nseed = 3\nsettlements = 2\n"
     )
 
 
 def test_evaluator_crosscheck_correct_and_wrong(tmp_path: Path) -> None:
-    good, wrong = _sections(
-        tmp_path, _crosscheck("q_poker_statute") + "\n" + _crosscheck("q_poker_pushes_ties")
+    good, wrong, pays = _sections(
+        tmp_path,
+        _crosscheck("q_poker_statute")
+        + "\n"
+        + _crosscheck("q_poker_pushes_ties")
+        + "\n"
+        + _crosscheck("q_poker_straight_even_money"),
     )
     assert good.outcome == "pass"
     assert [(c["name"], c["checked"]) for c in good.data["checks"]] == [
@@ -130,13 +135,18 @@ def test_evaluator_crosscheck_correct_and_wrong(tmp_path: Path) -> None:
         ("adjacent rank classes", 740),
         ("suit-decided pairs", 415),  # 500 // 6 = 83 in each of 5 categories
         ("other pairs", 300),
+        ("settlements", 30),  # 2 deals for each of 15 outcomes of the two bets
     ]
     assert "requests_per_second" not in good.data["checks"][0]  # a measurement, not data
     outcomes = _outcomes(wrong)
     prefix = "evaluator-crosscheck.q-poker.vendor_poker.py:q_poker_pushes_ties"
     assert outcomes[f"{prefix}.hand-categories"] == "pass"
     assert outcomes[f"{prefix}.suit-decided-pairs"] == "fail"  # pushes what suits decide
-    assert {v.article for v in wrong.verdicts} == {"第八條"}
+    assert {v.article for v in wrong.verdicts} == {"第八條", "第九條, 第十條"}
+    pays_prefix = "evaluator-crosscheck.q-poker.vendor_poker.py:q_poker_straight_even_money"
+    assert [name for name, outcome in _outcomes(pays).items() if outcome == "fail"] == [
+        f"{pays_prefix}.settlements"  # pays a straight 1 to 1 (第九條(七)(3): 3 to 2)
+    ]
 
 
 @pytest.mark.skipif(shutil.which("perl") is None, reason="perl missing")

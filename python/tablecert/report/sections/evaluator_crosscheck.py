@@ -2,8 +2,9 @@
 
 The evaluator (a Python file and function, or a program in any language run by a command)
 answers tablecert's line protocol; every check of ``poker_crosscheck`` (each hand's category,
-adjacent rank classes, suit-decided pairs, other pairs) is one verdict under the statute's
-ordering article, pass iff the evaluator gave no wrong answer. Samples are seeded, so the
+adjacent rank classes, suit-decided pairs, other pairs under the statute's ordering article;
+settlements of every outcome of every bet under the pay articles) is one verdict, pass iff the
+evaluator gave no wrong answer. Samples are seeded, so the
 same plan asks the same questions. Throughput is a measurement of this run: it goes to the
 progress line, not into report.json or the HTML, which stay byte-identical run to run
 (``tablecert crosscheck poker`` prints it).
@@ -40,6 +41,9 @@ from tablecert.report.registry import Context, Field, Section, Verdict, register
         ),
         "other_pairs": Field("integer", required=False, help="random pairs (default 5,000)"),
         "seed": Field("integer", required=False, help="seed of every sample (default 0)"),
+        "settlements": Field(
+            "integer", required=False, help="deals per outcome of every bet settled (20)"
+        ),
     },
 )
 def evaluator_crosscheck_section(entry: PlanEntry, context: Context) -> Section:
@@ -55,20 +59,24 @@ def evaluator_crosscheck_section(entry: PlanEntry, context: Context) -> Section:
         suit_pairs=entry.integer("suit_pairs", 0),
         other_pairs=entry.integer("other_pairs", 5_000),
         seed=entry.integer("seed", 0),
+        settlements_per_outcome=entry.integer("settlements", 20),
     )
     context.step(f"{game}: {plan.total:,} requests to {path.name}")
     report = poker_crosscheck.crosscheck(plan, open_evaluator(spec), label, keep=5)
     answered = sum(c.checked for c in report.checks)
     seconds = max(sum(c.seconds for c in report.checks), 1e-9)
     context.step(f"{label}: {answered:,} answers in {seconds:.1f} s, {answered / seconds:,.0f}/s")
-    article = rules.require("ranking.ordering").article
+    ordering = rules.require("ranking.ordering").article
+    # Settlements are judged under the pay articles (第九條, 第十條, ...), the rest the ordering.
+    paid = sorted({where[2].split("(")[0] for where in plan.settlement_check()[2]})
+    articles = {"settlements": ", ".join(paid) or ordering}
     ident = path.name + (f":{entry.values['function']}" if "function" in entry.values else "")
     prefix = f"evaluator-crosscheck.{game}.{ident}"
     verdicts = tuple(
         Verdict(
             f"{prefix}.{c.name.replace(' ', '-')}",
-            article,
-            f"the evaluator answers every {c.name} request as the statute ordering does",
+            articles.get(c.name, ordering),
+            f"the evaluator answers every {c.name} request as the statute does",
             "pass" if c.passed else "fail",
             f"{c.mismatches:,} wrong of {c.checked:,}"
             + "".join(f"; {g.description}" for g in c.groups),
