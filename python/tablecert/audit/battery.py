@@ -618,19 +618,24 @@ def _birthday_bound(offered: int, orders: int) -> float:
 
 @dataclass(frozen=True)
 class DealtLaw:
-    """Exact category probabilities (lowest category first) of one dealt hand."""
+    """Exact category probabilities (lowest category first) of one dealt hand; ``per_hand``,
+    when given, holds each hand's own probabilities (hands of different sizes, as mahjong's
+    dealer with one tile more)."""
 
     hand_names: tuple[str, ...]
     categories: tuple[str, ...]
     probabilities: tuple[Fraction, ...]
+    per_hand: tuple[tuple[Fraction, ...], ...] = ()
+
+    def of_hand(self, h: int) -> tuple[Fraction, ...]:
+        return self.per_hand[h] if self.per_hand else self.probabilities
 
 
 def dealt_outcomes(dealt: Counts, law: DealtLaw) -> CheckResult:
     key, name, cites = "dealt", "dealt hand categories per seat", "exact category probabilities"
-    probs = [float(p) for p in law.probabilities]
     worst, worst_p, results = "", 1.0, []
     for h, hand in enumerate(law.hand_names):
-        r = gof(dealt[h], probs)
+        r = gof(dealt[h], [float(p) for p in law.of_hand(h)])
         if r is None:
             continue
         results.append(r)

@@ -1,8 +1,8 @@
 """Dealt outcomes: the exact category law of each dealt hand, and the hook for the mahjong deal.
 
-Poker hands are dealt in the core as the audit streams. Mahjong dealt-outcome tests need the
-statute's wall and dice procedure (Art. 3), which the mahjong engine provides; until it lands,
-``WallDealer`` is the interface it plugs into: the audit hands it every accepted wall.
+Poker hands are dealt in the core as the audit streams. Mahjong walls are dealt in Python
+through ``WallDealer``, the interface the audit hands every accepted wall; the Art. 3 dealer
+of the mahjong engine is ``tablecert.audit.wall_dealing.mahjong_dealer``.
 """
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ from tablecert.audit.battery import (
     second_level,
 )
 from tablecert.audit.dealing import DEALINGS, WallDealer, poker_law, tally_walls
+from tablecert.audit.wall_dealing import mahjong_dealer
 from tablecert.errors import AuditError
 
 CHUNK = 1 << 20
@@ -180,11 +181,14 @@ def audit_shuffler(
     alpha: float = DEFAULT_ALPHA,
     confidence: float = DEFAULT_CONFIDENCE,
     wall_dealer: WallDealer | None = None,
+    wall_statistic: str | None = "types",
     progress: Progress | None = None,
     on_file: Callable[[Path], None] | None = None,
 ) -> ShufflerAudit:
     """Read every log in one streaming pass and run the battery on all shuffles and on each
-    full batch of ``batch_size`` shuffles (for the second-level check)."""
+    full batch of ``batch_size`` shuffles (for the second-level check). Mahjong walls are
+    dealt as Art. 3 deals them and each hand's ``wall_statistic`` tested (``None``: no dealt
+    test) unless a ``wall_dealer`` is given."""
     if deck not in DECK_SIZES:
         raise AuditError(f"unknown deck {deck!r}: expected one of {', '.join(DECK_SIZES)}")
     if input_order not in INPUT_ORDERS:
@@ -197,6 +201,8 @@ def audit_shuffler(
     kwargs: dict[str, Any] = {}
     if wall_dealer is not None and deck == "cards52":
         raise AuditError("a wall dealer deals mahjong walls: use --deck mahjong136 or mahjong112")
+    if wall_dealer is None and wall_statistic is not None and deck != "cards52":
+        wall_dealer = mahjong_dealer(deck, wall_statistic)
     if game is not None:
         if deck != "cards52":
             raise AuditError(f"{game} is dealt from a 52-card deck, not {deck}")

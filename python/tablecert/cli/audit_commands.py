@@ -13,6 +13,7 @@ from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeR
 from rich.table import Table
 
 from tablecert.audit.shuffler import DEFAULT_BATCH, ShufflerAudit, audit_shuffler
+from tablecert.audit.wall_dealing import STATISTICS
 from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
 
 audit_app = typer.Typer(
@@ -89,6 +90,14 @@ def shuffler(
     dealing: Annotated[
         str, typer.Option("--dealing", help="packets (hand by hand) or round-robin.")
     ] = "packets",
+    wall_statistic: Annotated[
+        str,
+        typer.Option(
+            "--wall-statistic",
+            help="Mahjong walls: deal each as Art. 3 does and test each hand's tile types, "
+            "pairs or honours against the exact law (none: skip).",
+        ),
+    ] = "types",
     batch_size: Annotated[
         int, typer.Option("--batch-size", help="Shuffles per batch for the second level.")
     ] = DEFAULT_BATCH,
@@ -104,6 +113,11 @@ def shuffler(
     json_out: JsonOption = False,
 ) -> None:
     """Certify a shuffler from its logs: deck integrity and the randomness battery."""
+    if wall_statistic not in (*STATISTICS, "none"):
+        raise typer.BadParameter(
+            f"{wall_statistic!r}: expected {', '.join(STATISTICS)} or none",
+            param_hint="--wall-statistic",
+        )
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -127,6 +141,7 @@ def shuffler(
             game=game,
             seats=seats,
             dealing=dealing,
+            wall_statistic=None if wall_statistic == "none" else wall_statistic,
             batch_size=batch_size,
             alpha=alpha,
             confidence=confidence,
