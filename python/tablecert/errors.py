@@ -31,8 +31,13 @@ class MahjongError(TableCertError):
     """A mahjong hand, context or game record the rules cannot score; names the problem."""
 
 
+class ClusterError(TableCertError):
+    """A cluster cannot be used as asked (Dask missing, scheduler unreachable, bad options)."""
+
+
 __all__ = [
     "CardError",
+    "ClusterError",
     "EnvelopeError",
     "MahjongError",
     "PlanError",

@@ -12,8 +12,16 @@ import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
+from tablecert.cli.common import (
+    ClusterOption,
+    JsonOption,
+    WorkersOption,
+    emit_json,
+    stderr,
+    stdout,
+)
 from tablecert.cli.mahjong_commands import analyze_mahjong
+from tablecert.distributed import executor_for
 from tablecert.games import caribbean_stud, q_poker
 from tablecert.games.common import OutcomeRow, decimal, fraction_json
 
@@ -60,9 +68,14 @@ def analyze_q_poker(
     rules: RulesOption = None,
     json_out: JsonOption = False,
     export_strategy: ExportOption = None,
+    cluster: ClusterOption = None,
+    workers: WorkersOption = None,
 ) -> None:
     """Q Poker: 多寶 (Pair Plus) and the bet against the dealer, with the optimal strategy."""
-    result = q_poker.analyze(rules)
+    with executor_for(cluster, workers) as executor:
+        if executor is not None:
+            stderr.print(f"running on {executor.description}")
+        result = q_poker.analyze(rules, executor=executor)
     if export_strategy is not None:
         stderr.print(f"wrote {result.export_strategy(export_strategy)}")
     if json_out:
@@ -106,23 +119,35 @@ def analyze_caribbean(
         ),
     ] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Compute afresh.")] = False,
+    cluster: ClusterOption = None,
+    workers: WorkersOption = None,
 ) -> None:
     """Caribbean Stud: ante/raise with the dealer's upcard, options and the progressive."""
     cap_values = _cap_values(cap_curve)
-    with Progress(
-        TextColumn("analysing 2,598,960 x 47 situations"),
-        BarColumn(),
-        TimeElapsedColumn(),
-        console=stderr,
-        transient=True,
-    ) as bar:
+    with (
+        executor_for(cluster, workers) as executor,
+        Progress(
+            TextColumn("analysing 2,598,960 x 47 situations"),
+            BarColumn(),
+            TimeElapsedColumn(),
+            console=stderr,
+            transient=True,
+        ) as bar,
+    ):
+        if executor is not None:
+            stderr.print(f"running on {executor.description}")
         task = bar.add_task("sweep", total=None)
 
         def tick(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
         result = caribbean_stud.analyze(
-            rules, royal=royal, cap=cap, use_cache=not no_cache, progress=tick
+            rules,
+            royal=royal,
+            cap=cap,
+            use_cache=not no_cache,
+            progress=tick,
+            executor=executor,
         )
     if export_strategy is not None:
         for path in result.export_strategy(export_strategy):

@@ -16,6 +16,23 @@ stderr = Console(stderr=True, highlight=False)
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Write machine-readable JSON to stdout.")]
 
+ClusterOption = Annotated[
+    str | None,
+    typer.Option(
+        "--cluster",
+        metavar="ADDRESS",
+        help="Run the heavy work as shards on this Dask scheduler (tcp://host:8786).",
+    ),
+]
+WorkersOption = Annotated[
+    int | None,
+    typer.Option(
+        "--workers",
+        min=1,
+        help="Run the heavy work as shards on a local Dask cluster of N worker processes.",
+    ),
+]
+
 
 def emit_json(data: Any) -> None:
     """Write JSON to stdout: sorted keys, UTF-8, no float formatting surprises."""

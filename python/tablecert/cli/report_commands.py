@@ -9,7 +9,15 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
+from tablecert.cli.common import (
+    ClusterOption,
+    JsonOption,
+    WorkersOption,
+    emit_json,
+    stderr,
+    stdout,
+)
+from tablecert.distributed import executor_for
 from tablecert.errors import EnvelopeError, SigningError
 from tablecert.report import dsse
 from tablecert.report.certify import certify as run_certify
@@ -65,23 +73,37 @@ def certify(
         ),
     ] = None,
     json_out: JsonOption = False,
+    cluster: ClusterOption = None,
+    workers: WorkersOption = None,
 ) -> None:
     """Run a certification plan; write report.json, the signed envelope and report.html."""
     private = load_private_key(key, _passphrase(confirm=False)) if key else ephemeral_key()
-    with Progress(
-        TextColumn("[bold]certify[/]"),
-        BarColumn(),
-        TextColumn("{task.completed}/{task.total} {task.description}"),
-        TimeElapsedColumn(),
-        console=stderr,
-        transient=True,
-    ) as bar:
+    with (
+        executor_for(cluster, workers) as executor,
+        Progress(
+            TextColumn("[bold]certify[/]"),
+            BarColumn(),
+            TextColumn("{task.completed}/{task.total} {task.description}"),
+            TimeElapsedColumn(),
+            console=stderr,
+            transient=True,
+        ) as bar,
+    ):
+        if executor is not None:
+            stderr.print(f"running on {executor.description}")
         task = bar.add_task("", total=None)
 
         def progress(done: int, total: int, message: str) -> None:
             bar.update(task, completed=done, total=total, description=message)
 
-        result = run_certify(plan, private, out_dir, ephemeral=key is None, progress=progress)
+        result = run_certify(
+            plan,
+            private,
+            out_dir,
+            ephemeral=key is None,
+            progress=progress,
+            executor=executor,
+        )
     if json_out:
         emit_json(
             {
