@@ -1,10 +1,12 @@
 //! tablecert's exact core: statute hand orderings, exhaustive enumeration and the hot loops of
 //! every analysis. Nothing outside `bindings/` knows about Python.
 
+pub mod audit;
 pub mod cards;
 pub mod enumerate;
 pub mod games;
 pub mod mahjong;
+pub mod nist;
 pub mod rank3;
 pub mod rank5;
 pub mod ranking;

@@ -1,6 +1,6 @@
 """The exceptions tablecert raises; each message names the offending value, file and line."""
 
-from tablecert._core import CardError, RulesError, TileError
+from tablecert._core import CardError, NistError, RulesError, TileError
 
 
 class TableCertError(Exception):
@@ -23,6 +23,10 @@ class SigningError(TableCertError):
     """A key cannot be created, read or unlocked (existing file, wrong passphrase, not Ed25519)."""
 
 
+class AuditError(TableCertError):
+    """A log cannot be read or an audit is misconfigured; names the file and position."""
+
+
 class EnvelopeError(TableCertError):
     """A signed envelope is not well-formed (bad JSON, missing field, bad base64, bad statement)."""
 
@@ -35,13 +39,20 @@ class ClusterError(TableCertError):
     """A cluster cannot be used as asked (Dask missing, scheduler unreachable, bad options)."""
 
 
+class RngAuditError(TableCertError):
+    """RNG output or NIST battery parameters that cannot be tested; names the file or value."""
+
+
 __all__ = [
+    "AuditError",
     "CardError",
     "ClusterError",
     "EnvelopeError",
     "MahjongError",
+    "NistError",
     "PlanError",
     "ReportError",
+    "RngAuditError",
     "RuleFileError",
     "RulesError",
     "SigningError",

@@ -8,9 +8,11 @@
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+mod audit;
 mod cards;
 mod games;
 mod mahjong;
+mod nist;
 
 pyo3::create_exception!(
     _core,
@@ -29,6 +31,19 @@ pyo3::create_exception!(
     RulesError,
     pyo3::exceptions::PyValueError,
     "A rule option passed to the core is not one it knows."
+);
+pyo3::create_exception!(
+    _core,
+    LogError,
+    pyo3::exceptions::PyValueError,
+    "A shuffler log cannot be read; the message names the file, line and byte."
+);
+
+pyo3::create_exception!(
+    _core,
+    NistError,
+    pyo3::exceptions::PyValueError,
+    "A NIST SP 800-22 parameter, test name or input the battery cannot accept."
 );
 
 impl From<crate::cards::CardError> for PyErr {
@@ -54,8 +69,12 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CardError", m.py().get_type_bound::<CardError>())?;
     m.add("TileError", m.py().get_type_bound::<TileError>())?;
     m.add("RulesError", m.py().get_type_bound::<RulesError>())?;
+    m.add("NistError", m.py().get_type_bound::<NistError>())?;
+    m.add("LogError", m.py().get_type_bound::<LogError>())?;
     cards::register(m)?;
     games::register(m)?;
     mahjong::register(m)?;
+    nist::register(m)?;
+    audit::register(m)?;
     Ok(())
 }

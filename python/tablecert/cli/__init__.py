@@ -10,10 +10,14 @@ import typer
 
 from tablecert.cli import (
     analyze_commands,
+    audit_commands,
+    check_commands,
     crosscheck_commands,
     mahjong_commands,
     poker_commands,
     report_commands,
+    rng_commands,
+    simulate_commands,
 )
 from tablecert.cli.common import run_app
 
@@ -28,6 +32,10 @@ report_commands.register(app)
 crosscheck_commands.register(app)
 analyze_commands.register(app)
 mahjong_commands.register(app)
+check_commands.register(app)
+rng_commands.register(audit_commands.audit_app)
+audit_commands.register(app)
+simulate_commands.register(app)
 
 
 def main() -> None:

@@ -1,0 +1,116 @@
+"""Shuffler audit of a gzip log: the streaming core (parse, check, tally, full battery) against
+a pure NumPy baseline that reads the same log in chunks and computes the same tallies.
+
+Run: .venv/bin/python -m pytest benches/bench_audit.py --benchmark-enable
+(``TABLECERT_BENCH_DECKS=1000000`` for the one-million-shuffle figure; default 100,000).
+The baseline tallies position, successor, rising sequences, fixed points, successions,
+valleys, footrule, runs, Lehmer digits and serial sums; it leaves out the sequential guesser,
+the digit-pair tables, dealt hands and repeated orders, so it does less work than the core.
+BENCHMARKS.md reports shuffles per second of each and peak memory.
+"""
+
+from __future__ import annotations
+
+import gzip
+import itertools
+import os
+import resource
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from pytest_benchmark.fixture import BenchmarkFixture
+
+from tablecert import _core
+from tablecert.audit import audit_shuffler
+from tablecert.audit.simulate import write_log
+
+DECKS = int(os.environ.get("TABLECERT_BENCH_DECKS", "100000"))
+CHUNK_LINES = 20_000
+N = 52
+
+
+@pytest.fixture(scope="module")
+def log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("audit") / "fair.csv.gz"
+    return write_log(path, "fair", DECKS, seed=42)
+
+
+def numpy_baseline(path: Path) -> dict[str, Any]:
+    """The tallies with NumPy, one chunk of lines at a time (bounded memory)."""
+    code = {_core.card_code(c): c for c in range(N)}
+    ar = np.arange(N)
+    t: dict[str, Any] = {
+        "position": np.zeros(N * N, np.int64),
+        "successor": np.zeros(N * N, np.int64),
+        "lehmer": np.zeros((N, N), np.int64),
+        "serial": 0,
+        "bad": 0,
+    }
+    for name in ("rising", "fixed", "successions", "valleys", "runs"):
+        t[name] = np.zeros(N + 1, np.int64)
+    t["footrule"] = np.zeros(N * N // 2 + 1, np.int64)
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        next(f)
+        while True:
+            lines = list(itertools.islice(f, CHUNK_LINES))
+            if not lines:
+                break
+            fields = [line.rstrip("\n").split(",") for line in lines]
+            out = np.array([[code[c] for c in r[3].split()] for r in fields], np.int64)
+            inp = np.array([[code[c] for c in r[4].split()] for r in fields], np.int64)
+            complete = (np.sort(out, axis=1) == ar).all(axis=1)
+            t["bad"] += int((~complete).sum())
+            out, inp = out[complete], inp[complete]
+            t["position"] += np.bincount((out * N + ar).ravel(), minlength=N * N)
+            t["successor"] += np.bincount((out[:, :-1] * N + out[:, 1:]).ravel(), minlength=N * N)
+            rel = np.take_along_axis(np.argsort(inp, axis=1), out, axis=1)
+            pos = np.argsort(rel, axis=1)
+            t["rising"] += np.bincount(1 + (pos[:, 1:] < pos[:, :-1]).sum(1), minlength=N + 1)
+            t["fixed"] += np.bincount((rel == ar).sum(1), minlength=N + 1)
+            t["successions"] += np.bincount((rel[:, 1:] == rel[:, :-1] + 1).sum(1), minlength=N + 1)
+            mid = rel[:, 1:-1]
+            t["valleys"] += np.bincount(
+                ((rel[:, :-2] > mid) & (mid < rel[:, 2:])).sum(1), minlength=N + 1
+            )
+            t["footrule"] += np.bincount(np.abs(rel - ar).sum(1), minlength=len(t["footrule"]))
+            t["runs"] += np.bincount(1 + (out[:, 1:] < out[:, :-1]).sum(1), minlength=N + 1)
+            for i in range(N - 1):
+                digit = (out[:, i + 1 :] < out[:, i : i + 1]).sum(1)
+                t["lehmer"][i] += np.bincount(digit, minlength=N)
+            t["lehmer"][N - 1, 0] += len(out)
+            t["serial"] += int((out[:, :-1] * out[:, 1:]).sum())
+    return t
+
+
+def _mean_seconds(benchmark: BenchmarkFixture) -> float:
+    stats = benchmark.stats
+    assert stats is not None
+    return float(stats.stats.mean)
+
+
+def test_core_full_audit(benchmark: BenchmarkFixture, log: Path) -> None:
+    result = benchmark.pedantic(
+        audit_shuffler,
+        args=([log],),
+        kwargs={"input_order": "logged", "game": "caribbean-stud", "seats": 6},
+        rounds=1,
+        iterations=1,
+    )
+    assert result.integrity.records == DECKS
+    benchmark.extra_info["shuffles"] = DECKS
+    benchmark.extra_info["shuffles_per_second"] = DECKS / _mean_seconds(benchmark)
+    benchmark.extra_info["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def test_numpy_baseline_tallies(benchmark: BenchmarkFixture, log: Path) -> None:
+    t = benchmark.pedantic(numpy_baseline, args=(log,), rounds=1, iterations=1)
+    assert t["bad"] == 0
+    assert int(t["position"].sum()) == DECKS * N
+    core = audit_shuffler([log], input_order="logged", batch_size=0).tally
+    assert np.array_equal(core.tables["rising"], t["rising"])
+    assert np.array_equal(core.tables["lehmer"], t["lehmer"])
+    assert core.serial_sum == t["serial"]
+    benchmark.extra_info["shuffles"] = DECKS
+    benchmark.extra_info["shuffles_per_second"] = DECKS / _mean_seconds(benchmark)

@@ -1,0 +1,68 @@
+"""The NIST SP 800-22 battery: the Rust core against the plain-Python transcription.
+
+Run: .venv/bin/python -m pytest benches/bench_nist.py --benchmark-enable
+Side by side on the same input (one sequence of 100,000 bits, every test that applies at that
+length: all but Universal), then the issue's full run, 1,000 sequences of 10^6 bits through all
+fifteen tests (set NIST_FULL=1; it needs 125 MB of os.urandom output and a few minutes).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import numpy as np
+import pytest
+from pytest_benchmark.fixture import BenchmarkFixture
+
+from tablecert.audit.rng import run_nist
+from tests.reference import nist_reference as ref
+
+N = 100_000
+DATA = np.random.default_rng(2026).integers(0, 256, N // 8, dtype=np.uint8).tobytes()
+BITS = np.unpackbits(np.frombuffer(DATA, dtype=np.uint8)).tolist()
+
+
+def _python_battery() -> int:
+    e = BITS
+    values = [
+        *ref.frequency(e),
+        *ref.block_frequency(e),
+        *ref.cumulative_sums(e),
+        *ref.runs(e),
+        *ref.longest_run(e),
+        *ref.rank(e),
+        *ref.dft(e),
+        *ref.non_overlapping(e),
+        *ref.overlapping(e),
+        *ref.approximate_entropy(e),
+        *ref.random_excursions(e),
+        *ref.random_excursions_variant(e),
+        *ref.serial(e),
+        *ref.linear_complexity(e),
+    ]
+    return len(values)
+
+
+def test_core_battery_100k(benchmark: BenchmarkFixture) -> None:
+    report = benchmark(run_nist, DATA, bits=N, sequences=1)
+    assert len(report.columns) == 187
+    benchmark.extra_info["bits"] = N
+
+
+def test_python_reference_battery_100k(benchmark: BenchmarkFixture) -> None:
+    count = benchmark.pedantic(_python_battery, rounds=1, iterations=1)
+    assert count == 187
+    benchmark.extra_info["bits"] = N
+
+
+@pytest.mark.skipif(not os.environ.get("NIST_FULL"), reason="set NIST_FULL=1 for the full run")
+def test_core_full_1000_sequences_of_a_million_bits(benchmark: BenchmarkFixture) -> None:
+    data = os.urandom(1000 * 125_000)
+    cpu = time.process_time()
+    report = benchmark.pedantic(
+        run_nist, args=(data,), kwargs={"bits": 1_000_000, "sequences": 1000}, rounds=1
+    )
+    benchmark.extra_info["process_cpu_s"] = time.process_time() - cpu
+    assert len(report.columns) == 188
+    benchmark.extra_info["failed_columns"] = len(report.failures)

@@ -1,0 +1,784 @@
+"""The shuffler test battery: every test judges the streamed tallies against an exact null law
+(or a conservative bound), and the whole battery is judged under Holm's family-wise control.
+
+Calibration rules followed throughout: chi-square goodness of fit only on cells pooled to an
+expected count of at least 5; Pearson statistics of card-by-position tables scaled by
+(N-1)/N, the exact factor for sums of random permutation matrices; maxima over many cells
+judged by exact binomial tails with Bonferroni; tests without enough data are skipped, not
+passed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cache
+from math import comb, factorial, sqrt
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy import stats
+
+from tablecert import _core
+from tablecert.audit import exact
+
+MIN_EXPECTED = 5.0
+DEFAULT_CONFIDENCE = 0.99
+DEFAULT_ALPHA = 0.01
+
+DECK_SIZES = {"cards52": (52, 52, 1), "mahjong136": (136, 34, 4), "mahjong112": (112, 28, 4)}
+
+Counts = NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class Tally:
+    """The streamed tallies of a set of shuffles (see rust/audit/tally.rs)."""
+
+    deck: str
+    shuffles: int
+    referenced: int
+    consecutive_pairs: int
+    serial_sum: int
+    serial_sumsq: int
+    tables: dict[str, Counts] = field(repr=False)
+
+    @classmethod
+    def from_core(cls, deck: str, raw: dict[str, Any]) -> Tally:
+        tables = {}
+        for name, value in raw.items():
+            if isinstance(value, tuple):
+                shape, data = value
+                tables[name] = np.frombuffer(data, dtype="<u8").astype(np.int64).reshape(shape)
+        return cls(
+            deck,
+            int(raw["shuffles"]),
+            int(raw["referenced"]),
+            int(raw["consecutive_pairs"]),
+            int(raw["serial_sum"]),
+            int(raw["serial_sumsq"]),
+            tables,
+        )
+
+    @property
+    def size(self) -> int:
+        return DECK_SIZES[self.deck][0]
+
+    @property
+    def symbols(self) -> int:
+        return DECK_SIZES[self.deck][1]
+
+    @property
+    def copies(self) -> int:
+        return DECK_SIZES[self.deck][2]
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """One test of the battery: statistic, p-value against the exact null, effect size."""
+
+    key: str
+    name: str
+    cites: str
+    statistic: float | None
+    df: int | None
+    p_value: float | None
+    effect: float | None
+    effect_name: str
+    detail: str
+    level: float = 1 - DEFAULT_CONFIDENCE
+
+    @property
+    def verdict(self) -> str:
+        if self.p_value is None:
+            return "skipped"
+        return "fail" if self.p_value < self.level else "pass"
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "name": self.name,
+            "cites": self.cites,
+            "statistic": self.statistic,
+            "df": self.df,
+            "p_value": self.p_value,
+            "verdict": self.verdict,
+            "effect": self.effect,
+            "effect_name": self.effect_name,
+            "detail": self.detail,
+            "level": self.level,
+        }
+
+
+@dataclass(frozen=True)
+class BatteryResult:
+    """All tests of one tally, and Holm's family-wise verdict at ``alpha``."""
+
+    shuffles: int
+    tests: tuple[CheckResult, ...]
+    alpha: float
+    rejected: tuple[str, ...]
+
+    @property
+    def conclusive(self) -> bool:
+        """Enough shuffles for the basic position test; below that nothing is certified."""
+        return any(t.key == "position" and t.p_value is not None for t in self.tests)
+
+    @property
+    def passed(self) -> bool:
+        return self.conclusive and not self.rejected
+
+    def p_values(self) -> dict[str, float]:
+        return {t.key: t.p_value for t in self.tests if t.p_value is not None}
+
+
+def chi2_result(
+    key: str, name: str, cites: str, x2: float, df: int, scale: float, effect: str, detail: str
+) -> CheckResult:
+    """A chi-square test's result; the effect size is sqrt(max(x2 - df, 0) / scale)."""
+    return CheckResult(
+        key,
+        name,
+        cites,
+        x2,
+        df,
+        float(stats.chi2.sf(x2, df)),
+        sqrt(max(x2 - df, 0.0) / scale),
+        effect,
+        detail,
+    )
+
+
+def skipped(key: str, name: str, cites: str, why: str) -> CheckResult:
+    return CheckResult(key, name, cites, None, None, None, None, "", f"skipped: {why}")
+
+
+def pool(obs: Sequence[int] | Counts, probs: Sequence[float]) -> tuple[Counts, NDArray[Any]]:
+    """Merge neighbouring cells (in the given order) until each expects at least 5."""
+    n = float(np.sum(obs))
+    out_o: list[int] = []
+    out_e: list[float] = []
+    acc_o, acc_e = 0, 0.0
+    for o, p in zip(obs, probs, strict=True):
+        acc_o += int(o)
+        acc_e += n * p
+        if acc_e >= MIN_EXPECTED:
+            out_o.append(acc_o)
+            out_e.append(acc_e)
+            acc_o, acc_e = 0, 0.0
+    if out_o:
+        out_o[-1] += acc_o
+        out_e[-1] += acc_e
+    return np.array(out_o, dtype=np.int64), np.array(out_e)
+
+
+def gof(obs: Sequence[int] | Counts, probs: Sequence[float]) -> tuple[float, int, float] | None:
+    """Pearson goodness of fit against exact cell probabilities, cells pooled to E >= 5.
+    An observation in a cell of probability zero gives p = 0; too few cells gives None."""
+    obs_a = np.asarray(obs, dtype=np.int64)
+    probs_a = np.asarray(probs, dtype=float)
+    if np.any(obs_a[probs_a == 0] > 0):
+        return float("inf"), 0, 0.0
+    o, e = pool(obs_a, list(probs_a))
+    if len(o) < 2:
+        return None
+    x2 = float(np.sum((o - e) ** 2 / e))
+    df = len(o) - 1
+    return x2, df, float(stats.chi2.sf(x2, df))
+
+
+def _normalized(counts: Sequence[int], total: int, length: int) -> list[float]:
+    p = [c / total for c in counts]
+    return (p + [0.0] * length)[:length]
+
+
+@cache
+def _laws(n: int) -> dict[str, list[float]]:
+    nf = factorial(n)
+    return {
+        "rising": [0.0, *_normalized(exact.eulerian(n), nf, n)],
+        "runs": [0.0, *_normalized(exact.eulerian(n), nf, n)],
+        "fixed": _normalized(exact.rencontres(n), nf, n + 1),
+        "successions": _normalized(exact.successions(n), nf, n + 1),
+        "valleys": _normalized(exact.interior_peaks(n), nf, n + 1),
+    }
+
+
+def _two_sided_normal(z: float) -> float:
+    return float(2 * stats.norm.sf(abs(z)))
+
+
+def _symbol_code(deck: str, s: int) -> str:
+    if deck == "cards52":
+        return _core.card_code(s)
+    types = _core.tile_types("traditional" if deck == "mahjong136" else "simple")
+    return _core.tile_code(types[s])
+
+
+# --- position and adjacency -------------------------------------------------------------
+
+
+def position_uniformity(t: Tally) -> CheckResult:
+    key, name, cites = "position", "card x position uniformity", "Pearson chi-square, scaled"
+    n, size, copies = t.shuffles, t.size, t.copies
+    p = copies / size
+    if n * p < MIN_EXPECTED:
+        return skipped(key, name, cites, f"needs {int(np.ceil(MIN_EXPECTED / p))} shuffles")
+    o = t.tables["position"]
+    e = n * p
+    x2 = float(np.sum((o - e) ** 2) / e)
+    # Sum of n random fixed-margin tables: Pearson ~ N/(N-1) * chi2((T-1)(N-1)).
+    scaled = x2 * (size - 1) / size
+    df = (t.symbols - 1) * (size - 1)
+    resid = (o - e) / sqrt(e * (1 - p))
+    worst = np.argsort(-np.abs(resid), axis=None)[:3]
+    named = ", ".join(
+        f"{_symbol_code(t.deck, int(s))}@{int(q) + 1} {resid[s, q]:+.1f}"
+        for s, q in (np.unravel_index(w, resid.shape) for w in worst)
+    )
+    return chi2_result(
+        key,
+        name,
+        cites,
+        scaled,
+        df,
+        n * (t.symbols - 1),
+        "Cramér's V (bias-corrected)",
+        f"largest standardized residuals: {named}",
+    )
+
+
+def per_position(t: Tally, confidence: float = DEFAULT_CONFIDENCE) -> CheckResult:
+    key, name = "per-position", f"chi-square of each dealt position at {confidence:.0%}"
+    cites = "regulators' per-position chi-square; Bonferroni over positions"
+    n, size, copies = t.shuffles, t.size, t.copies
+    e = n * copies / size
+    if e < MIN_EXPECTED:
+        return skipped(key, name, cites, "too few shuffles")
+    o = t.tables["position"]
+    x2 = np.sum((o - e) ** 2, axis=0) / e
+    df = t.symbols - 1
+    ps = stats.chi2.sf(x2, df)
+    failing = int(np.sum(ps < 1 - confidence))
+    worst = int(np.argmin(ps))
+    return CheckResult(
+        key,
+        name,
+        cites,
+        float(x2[worst]),
+        df,
+        float(min(1.0, size * float(ps[worst]))),
+        failing / size,
+        "fraction of positions failing",
+        f"{failing} of {size} positions fail at {confidence:.0%} "
+        f"(about {size * (1 - confidence):.1f} expected); worst position {worst + 1}",
+    )
+
+
+def _binomial_two_sided(o: Counts, n: int, p: float) -> NDArray[Any]:
+    lo = stats.binom.cdf(o, n, p)
+    hi = stats.binom.sf(o - 1, n, p)
+    return np.asarray(np.minimum(1.0, 2 * np.minimum(lo, hi)))
+
+
+def adjacency(t: Tally) -> CheckResult:
+    key, name, cites = "adjacency", "successor table (card j right after card i)", "exact binomial"
+    n, size = t.shuffles, t.size
+    s = t.tables["successor"]
+    # Each ordered pair of distinct cards is adjacent in a shuffle with probability 1/N, at
+    # most once: every cell is Binomial(n, 1/N) exactly.
+    off = ~np.eye(size, dtype=bool)
+    ps = _binomial_two_sided(s[off], n, 1 / size)
+    cells = size * (size - 1)
+    w = int(np.argmin(ps))
+    i, j = np.argwhere(off)[w]
+    return CheckResult(
+        key,
+        name,
+        cites,
+        float(s[i, j]),
+        None,
+        float(min(1.0, cells * float(ps[w]))),
+        float(s[i, j] / (n / size)),
+        "observed / expected of the worst pair",
+        f"most extreme pair {_symbol_code(t.deck, int(i))}->{_symbol_code(t.deck, int(j))}: "
+        f"{int(s[i, j])} times, {n / size:.1f} expected (Bonferroni over {cells} pairs)",
+    )
+
+
+def consecutive(t: Tally) -> CheckResult:
+    key, name, cites = "consecutive", "independence of consecutive shuffles", "Pearson, scaled"
+    n, size = t.consecutive_pairs, t.size
+    if n / size < MIN_EXPECTED:
+        return skipped(key, name, cites, f"needs {MIN_EXPECTED * size:.0f} consecutive pairs")
+    o = t.tables["consecutive"]
+    e = n / size
+    scaled = float(np.sum((o - e) ** 2) / e) * (size - 1) / size
+    df = (size - 1) ** 2
+    diag = float(np.trace(o)) / n
+    return chi2_result(
+        key,
+        name,
+        cites,
+        scaled,
+        df,
+        n * (size - 1),
+        "Cramér's V (bias-corrected)",
+        f"{n} pairs; cards keeping their position: {diag:.3f} per shuffle (1 expected)",
+    )
+
+
+# --- against the input order ------------------------------------------------------------
+
+
+# Per-shuffle histograms judged against an exact law: key (= table = law) -> name, citation,
+# and whether the statistic is taken against the input order.
+HISTOGRAM_TESTS: dict[str, tuple[str, str, bool]] = {
+    "rising": ("rising sequences vs input order", "exact Eulerian law (Bayer-Diaconis)", True),
+    "fixed": ("fixed points vs input order", "exact rencontres law", True),
+    "successions": ("input neighbours still adjacent", "exact successions law (Kaplansky)", True),
+    "valleys": ("valleys vs input order", "exact peak law (Diaconis-Fulman-Holmes 2013)", True),
+    "runs": ("ascending runs of card ids", "runs test, exact Eulerian law", False),
+}
+
+
+def histogram_test(t: Tally, key: str) -> CheckResult:
+    """Goodness of fit of a per-shuffle statistic's histogram to its exact law."""
+    name, cites, against_input = HISTOGRAM_TESTS[key]
+    count = t.referenced if against_input else t.shuffles
+    if count == 0:
+        return skipped(key, name, cites, "no shuffle has an input order")
+    h = t.tables[key]
+    probs = _laws(t.size)[key]
+    r = gof(h, probs)
+    if r is None:
+        return skipped(key, name, cites, "too few shuffles")
+    x2, df, p = r
+    support = np.arange(len(h))
+    mean = float(np.dot(support, h) / count)
+    expected = float(np.dot(support, probs))
+    return CheckResult(
+        key,
+        name,
+        cites,
+        x2,
+        df,
+        p,
+        sqrt(x2 / count) if np.isfinite(x2) else None,
+        "Cohen's w",
+        f"mean {mean:.3f} per shuffle, {expected:.3f} expected",
+    )
+
+
+def rising_sequences(t: Tally) -> CheckResult:
+    return histogram_test(t, "rising")
+
+
+def fixed_points(t: Tally) -> CheckResult:
+    return histogram_test(t, "fixed")
+
+
+def input_adjacency(t: Tally) -> CheckResult:
+    return histogram_test(t, "successions")
+
+
+def valleys(t: Tally) -> CheckResult:
+    return histogram_test(t, "valleys")
+
+
+def runs(t: Tally) -> CheckResult:
+    return histogram_test(t, "runs")
+
+
+def _mean_z(h: Counts, mean: float, var: float, count: int) -> tuple[float, float]:
+    support = np.arange(len(h), dtype=float)
+    observed = float(np.dot(support, h)) / count
+    return observed, (observed - mean) / sqrt(var / count)
+
+
+def _moment_test(
+    t: Tally,
+    key: str,
+    name: str,
+    table: str,
+    moments: tuple[Fraction, Fraction],
+    describe: str,
+) -> CheckResult:
+    """Two-sided z-test of a per-input-order statistic's mean against its exact moments."""
+    cites = "exact mean and variance, normal limit of the mean"
+    if t.referenced == 0:
+        return skipped(key, name, cites, "no shuffle has an input order")
+    mean, var = float(moments[0]), float(moments[1])
+    observed, z = _mean_z(t.tables[table], mean, var, t.referenced)
+    return CheckResult(
+        key,
+        name,
+        cites,
+        z,
+        None,
+        _two_sided_normal(z),
+        (observed - mean) / sqrt(var),
+        "standardized mean shift",
+        f"{describe} {observed:.3f} per shuffle, {mean:.3f} expected",
+    )
+
+
+def displacement(t: Tally) -> CheckResult:
+    return _moment_test(
+        t,
+        "displacement",
+        "displacement vs input order (Spearman footrule)",
+        "footrule",
+        exact.footrule_moments(t.size),
+        "total displacement",
+    )
+
+
+def matches(t: Tally) -> CheckResult:
+    """Multiset walls: positions holding the same tile type as in the input wall."""
+    return _moment_test(
+        t,
+        "matches",
+        "tiles left at their input position",
+        "matches",
+        exact.matches_moments(t.symbols, t.copies),
+        "tiles matching the input wall",
+    )
+
+
+def guessing(t: Tally) -> CheckResult:
+    key, name = "guessing", "guessing with feedback (valley-following guesser)"
+    cites = "Diaconis-Fulman-Holmes 2013; exact law: sum of Bernoulli(1/k)"
+    if t.referenced == 0:
+        return skipped(key, name, cites, "no shuffle has an input order")
+    size = t.size
+    mean = float(exact.harmonic(size))
+    var = float(sum(Fraction(1, k) * (1 - Fraction(1, k)) for k in range(1, size + 1)))
+    h = t.tables["guesses"]
+    n = t.referenced
+    total = float(np.dot(np.arange(len(h)), h))
+    # One-sided: a structured device lets the guesser beat H_n; continuity-corrected.
+    z = (total - 0.5 - n * mean) / sqrt(n * var)
+    return CheckResult(
+        key,
+        name,
+        cites,
+        z,
+        None,
+        float(stats.norm.sf(z)),
+        total / n - mean,
+        "extra correct guesses per deck",
+        f"{total / n:.3f} correct guesses per deck, {mean:.3f} expected for a uniform deck",
+    )
+
+
+# --- card-id structure of the output ------------------------------------------------------
+
+
+def serial_correlation(t: Tally) -> CheckResult:
+    key, name, cites = "serial", "serial correlation of neighbouring card ids", "exact moments"
+    n = t.shuffles
+    mean_f, var_f = exact.serial_moments(tuple(range(t.size)))
+    z = float((Fraction(t.serial_sum) - n * mean_f) / Fraction(np.sqrt(float(n * var_f))))
+    return CheckResult(
+        key,
+        name,
+        cites,
+        z,
+        None,
+        _two_sided_normal(z),
+        float(Fraction(t.serial_sum, n) - mean_f) / sqrt(float(var_f)),
+        "standardized mean shift",
+        f"lag-1 product sum {t.serial_sum / n:.1f} per deck, {float(mean_f):.1f} expected",
+    )
+
+
+def lehmer_digits(t: Tally) -> CheckResult:
+    key, name, cites = (
+        "lehmer",
+        "Lehmer-code digits uniform",
+        "independent digits: summed chi-square",
+    )
+    n, size = t.shuffles, t.size
+    if n / size < MIN_EXPECTED:
+        return skipped(key, name, cites, f"needs {MIN_EXPECTED * size:.0f} shuffles")
+    table = t.tables["lehmer"]
+    ranges = np.arange(size, 1, -1)  # digit i takes size - i values
+    x2s = np.array(
+        [float(np.sum((table[i, :k] - n / k) ** 2) / (n / k)) for i, k in enumerate(ranges)]
+    )
+    ps = stats.chi2.sf(x2s, ranges - 1)
+    total, df = float(x2s.sum()), int(np.sum(ranges - 1))
+    worst = int(np.argmin(ps))
+    worst_p = float(ps[worst])
+    return chi2_result(
+        key,
+        name,
+        cites,
+        total,
+        df,
+        n * (size - 1),
+        "Cohen's w per digit",
+        f"least uniform digit: position {worst + 1} (p = {worst_p:.3g})",
+    )
+
+
+def lehmer_pairs(t: Tally) -> CheckResult:
+    key, name, cites = "lehmer-pairs", "Lehmer-code digit pairs independent", "summed chi-square"
+    n, size = t.shuffles, t.size
+    flat = t.tables["lehmer_pairs"]
+    total, df, used, offset = 0.0, 0, 0, 0
+    for j in range(size // 2):
+        a, b = size - 2 * j, size - 2 * j - 1
+        block = flat[offset : offset + a * b]
+        offset += a * b
+        e = n / (a * b)
+        if e >= MIN_EXPECTED:
+            total += float(np.sum((block - e) ** 2) / e)
+            df += a * b - 1
+            used += 1
+    if used == 0:
+        return skipped(key, name, cites, "too few shuffles for any pair table")
+    return chi2_result(
+        key,
+        name,
+        cites,
+        total,
+        df,
+        n,
+        "Cohen's w",
+        f"{used} disjoint digit pairs (2j, 2j+1) with at least 5 expected per cell",
+    )
+
+
+def coupon_collector(t: Tally) -> CheckResult:
+    key, name = "coupon", "coupon collector on the top card"
+    cites = "exact waiting-time law (permutation/coupon-collector family)"
+    h = t.tables["coupon"]
+    completed = int(h.sum())
+    if completed == 0:
+        return skipped(key, name, cites, "no device showed every card on top yet")
+    probs = _coupon_law(t.symbols, len(h))
+    r = gof(h, probs)
+    if r is None:
+        return skipped(key, name, cites, f"too few completed collections ({completed})")
+    x2, df, p = r
+    mean = float(np.dot(np.arange(len(h)), h)) / completed
+    expected = t.symbols * float(exact.harmonic(t.symbols))
+    return CheckResult(
+        key,
+        name,
+        cites,
+        x2,
+        df,
+        p,
+        sqrt(x2 / completed) if np.isfinite(x2) else None,
+        "Cohen's w",
+        f"{completed} collections, mean {mean:.1f} shuffles, {expected:.1f} expected",
+    )
+
+
+@cache
+def _coupon_law(kinds: int, length: int) -> tuple[float, ...]:
+    return tuple(exact.coupon_collector(kinds, length))
+
+
+def repeated_orders(
+    t: Tally, offered: int, repeats: int, fraction: float, what: str, orders: int
+) -> CheckResult:
+    key = "repeats-output" if what == "output" else "repeats-relative"
+    name = f"repeated {what} orders"
+    cites = "birthday bound (permutation/coupon-collector family)"
+    if offered < 2:
+        return skipped(key, name, cites, "fewer than two orders")
+    # P(any repeat) <= C(n, 2) (1/M + 2^-127) for M equally likely orders and 128-bit hashes.
+    p = 1.0 if repeats == 0 else _birthday_bound(offered, orders)
+    return CheckResult(
+        key,
+        name,
+        cites,
+        float(repeats),
+        None,
+        p,
+        float(repeats),
+        "repeats found",
+        f"{repeats} repeats among {offered} orders ({fraction:.1%} sampled in bounded memory)",
+    )
+
+
+@cache
+def _birthday_bound(offered: int, orders: int) -> float:
+    return float(min(Fraction(1), comb(offered, 2) * (Fraction(1, orders) + Fraction(1, 2**127))))
+
+
+# --- dealt outcomes -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DealtLaw:
+    """Exact category probabilities (lowest category first) of one dealt hand."""
+
+    hand_names: tuple[str, ...]
+    categories: tuple[str, ...]
+    probabilities: tuple[Fraction, ...]
+
+
+def dealt_outcomes(dealt: Counts, law: DealtLaw) -> CheckResult:
+    key, name, cites = "dealt", "dealt hand categories per seat", "exact category probabilities"
+    probs = [float(p) for p in law.probabilities]
+    worst, worst_p, results = "", 1.0, []
+    for h, hand in enumerate(law.hand_names):
+        r = gof(dealt[h], probs)
+        if r is None:
+            continue
+        results.append(r)
+        if r[2] <= worst_p:
+            worst, worst_p = hand, r[2]
+    if not results:
+        return skipped(key, name, cites, "too few shuffles")
+    n = int(dealt[0].sum())
+    p = min(1.0, len(results) * worst_p)
+    return CheckResult(
+        key,
+        name,
+        cites,
+        max(r[0] for r in results),
+        None,
+        p,
+        sqrt(max(r[0] for r in results) / n) if n else None,
+        "Cohen's w of the worst hand",
+        f"{len(results)} hands tested (Bonferroni); least typical: {worst} (p = {worst_p:.3g})",
+    )
+
+
+# --- the battery --------------------------------------------------------------------------
+
+
+def holm(p_values: dict[str, float], alpha: float) -> tuple[str, ...]:
+    """Names of the hypotheses Holm's step-down procedure rejects at family-wise level alpha."""
+    order = sorted(p_values.items(), key=lambda kv: kv[1])
+    m = len(order)
+    rejected = []
+    for i, (key, p) in enumerate(order):
+        if p <= alpha / (m - i):
+            rejected.append(key)
+        else:
+            break
+    return tuple(rejected)
+
+
+@dataclass(frozen=True)
+class Repeats:
+    offered_output: int
+    repeats_output: int
+    offered_relative: int
+    repeats_relative: int
+    sampled_fraction: float
+
+
+def run_battery(
+    t: Tally,
+    *,
+    repeats: Repeats | None = None,
+    dealt_law: DealtLaw | None = None,
+    alpha: float = DEFAULT_ALPHA,
+    confidence: float = DEFAULT_CONFIDENCE,
+    extra: Sequence[CheckResult] = (),
+) -> BatteryResult:
+    """Every test that applies to the tally's deck; Holm over all that ran."""
+    tests: list[CheckResult] = [
+        position_uniformity(t),
+        per_position(t, confidence),
+        coupon_collector(t),
+    ]
+    if t.copies == 1:
+        steps: list[Callable[[Tally], CheckResult]] = [
+            adjacency,
+            rising_sequences,
+            fixed_points,
+            input_adjacency,
+            displacement,
+            valleys,
+            guessing,
+            runs,
+            serial_correlation,
+            lehmer_digits,
+            lehmer_pairs,
+            consecutive,
+        ]
+        tests.extend(step(t) for step in steps)
+    else:
+        tests.append(matches(t))
+    if repeats is not None:
+        distinct = exact.multiset_orders(t.copies, t.symbols)
+        tests.append(
+            repeated_orders(
+                t,
+                repeats.offered_output,
+                repeats.repeats_output,
+                repeats.sampled_fraction,
+                "output",
+                distinct,
+            )
+        )
+        if t.copies == 1:
+            tests.append(
+                repeated_orders(
+                    t,
+                    repeats.offered_relative,
+                    repeats.repeats_relative,
+                    repeats.sampled_fraction,
+                    "relative",
+                    factorial(t.size),
+                )
+            )
+    if dealt_law is not None and "dealt" in t.tables:
+        tests.append(dealt_outcomes(t.tables["dealt"], dealt_law))
+    tests.extend(extra)
+    level = 1 - confidence
+    tests = [
+        CheckResult(**{**r.__dict__, "level": level}) if r.level != level else r for r in tests
+    ]
+    p_values = {r.key: r.p_value for r in tests if r.p_value is not None}
+    return BatteryResult(t.shuffles, tuple(tests), alpha, holm(p_values, alpha))
+
+
+MIN_BATCHES = 10
+
+
+def second_level(batches: Sequence[BatteryResult]) -> CheckResult:
+    """NIST SP 800-22 style second level: are each test's p-values over batches uniform? One-
+    sided Kolmogorov-Smirnov against an excess of small p-values, Bonferroni over tests."""
+    key, name, cites = "second-level", "p-value uniformity over batches", "NIST SP 800-22 sec. 4.2"
+    if len(batches) < MIN_BATCHES:
+        return skipped(key, name, cites, f"needs at least {MIN_BATCHES} full batches")
+    by_test: dict[str, list[float]] = {}
+    for b in batches:
+        for k, p in b.p_values().items():
+            if not k.startswith("repeats"):
+                by_test.setdefault(k, []).append(p)
+    ks = {
+        k: stats.kstest(ps, "uniform", alternative="greater")
+        for k, ps in by_test.items()
+        if len(ps) >= MIN_BATCHES
+    }
+    if not ks:
+        return skipped(key, name, cites, "no test ran on enough batches")
+    worst = min(ks, key=lambda k: float(ks[k].pvalue))
+    pw = float(ks[worst].pvalue)
+    passing = [
+        sum(1 for p in by_test[k] if p >= 1 - DEFAULT_CONFIDENCE) / len(by_test[k]) for k in ks
+    ]
+    return CheckResult(
+        key,
+        name,
+        cites,
+        float(ks[worst].statistic),
+        None,
+        min(1.0, len(ks) * pw),
+        min(passing),
+        "lowest pass proportion",
+        f"{len(batches)} batches, {len(ks)} tests; least uniform: {worst} (p = {pw:.3g})",
+    )

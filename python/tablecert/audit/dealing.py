@@ -1,0 +1,59 @@
+"""Dealt outcomes: the exact category law of each dealt hand, and the hook for the mahjong deal.
+
+Poker hands are dealt in the core as the audit streams. Mahjong dealt-outcome tests need the
+statute's wall and dice procedure (Art. 3), which the mahjong engine provides; until it lands,
+``WallDealer`` is the interface it plugs into: the audit hands it every accepted wall.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from math import comb
+from typing import Protocol
+
+import numpy as np
+
+from tablecert import _core, poker
+from tablecert.audit.battery import Counts, DealtLaw
+
+DEALINGS = ("packets", "round-robin")
+
+
+def poker_law(game: str, seats: int, rules: poker.RulesSource = None) -> DealtLaw:
+    """Every dealt hand of ``game`` (seats, then the dealer) follows the exact category law of
+    a uniformly random k-card hand."""
+    order = poker.ordering(game, rules)
+    counts = _core.category_counts(order.hand_size, order.tie_breaks)
+    total = comb(52, order.hand_size)
+    hands = (*(f"seat {s + 1}" for s in range(seats)), "dealer")
+    return DealtLaw(hands, tuple(order.categories), tuple(Fraction(c, total) for c in counts))
+
+
+class WallDealer(Protocol):
+    """What the mahjong deal engine provides for dealt-outcome tests of automatic tables."""
+
+    @property
+    def law(self) -> DealtLaw:
+        """Exact category probabilities of each dealt hand (lowest category first)."""
+        ...
+
+    def deal(self, wall: Sequence[int]) -> Sequence[Sequence[int]]:
+        """The hands the statute's dealing procedure gives from this wall order. Tiles are the
+        core's tile ids (1m = 0 .. Wd = 33), the wall's first tile first."""
+        ...
+
+    def category(self, hand: Sequence[int]) -> int:
+        """The category index of a dealt hand under ``law``."""
+        ...
+
+
+def tally_walls(dealer: WallDealer, walls: bytes, deck: str, into: Counts) -> None:
+    """Add the dealt categories of each wall (one symbol byte per tile, as the core keeps
+    them) to ``into``."""
+    tile_ids = np.array(_core.tile_types("traditional" if deck == "mahjong136" else "simple"))
+    size = len(tile_ids) * 4
+    table = tile_ids[np.frombuffer(walls, dtype=np.uint8).reshape(-1, size)]
+    for wall in table:
+        for h, hand in enumerate(dealer.deal(wall.tolist())):
+            into[h, dealer.category(hand)] += 1

@@ -1,0 +1,445 @@
+"""NIST SP 800-22 rev1a on raw RNG output: read bits, split them into sequences as the NIST
+tool does, run the fifteen tests in the Rust core, and judge the p-values as section 4.2 says.
+
+Input is binary (bits most significant first in each byte) or ASCII '0'/'1' (the NIST tool's
+data files such as data.pi); `read_bits` detects which and says so. Shuffler logs become bits
+with `permutations_to_bits`. The second level, per p-value column: the proportion of sequences
+with p >= alpha against p̂ ± 3 sqrt(p̂(1-p̂)/m), and the uniformity of the p-values (chi-square
+over 10 bins, P-value_T = igamc(9/2, chi2/2), judged only from 55 sequences on).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+
+from tablecert import _core
+from tablecert.errors import RngAuditError
+
+#: The fifteen tests, in the order of the NIST tool's finalAnalysisReport.
+TEST_NAMES: tuple[str, ...] = tuple(_core.nist_test_names())
+#: The document's significance level.
+ALPHA = 0.01
+#: Below this P-value_T the p-values are judged non-uniform (section 4.2.2).
+UNIFORMITY_THRESHOLD = 0.0001
+#: Fewer sequences than this: uniformity is not assessed (section 4.2.2).
+MIN_SEQUENCES_FOR_UNIFORMITY = 55
+#: The sequence length the document recommends and the default here.
+DEFAULT_BITS = 1_000_000
+
+InputFormat = Literal["auto", "binary", "ascii"]
+
+
+@dataclass(frozen=True)
+class NistParameters:
+    """Every parameter of the battery; the defaults are the document's (and the NIST tool's).
+
+    Zero means "chosen from n as the document does" for `longest_run_m`, `universal_l` and
+    `universal_q`; `min_cycles=None` is the rule max(0.005 sqrt(n), 500). Class probabilities
+    are exact by default; three flags reproduce the published numbers instead (see README):
+    `longest_run_rounded` (table 2.4's four decimals), `overlapping_approximate` (the
+    uncorrected overlapping-template probabilities) and `linear_complexity_tool_pi` (the NIST
+    tool's misprinted π_0 = 0.01047).
+    """
+
+    block_frequency_m: int = 128
+    longest_run_m: int = 0
+    longest_run_rounded: bool = False
+    rank_rows: int = 32
+    rank_cols: int = 32
+    non_overlapping_m: int = 9
+    non_overlapping_blocks: int = 8
+    non_overlapping_templates: tuple[int, ...] | None = None
+    overlapping_m: int = 9
+    overlapping_template: int | None = None
+    overlapping_block: int = 1032
+    overlapping_k: int = 5
+    overlapping_approximate: bool = False
+    universal_l: int = 0
+    universal_q: int = 0
+    linear_complexity_m: int = 500
+    linear_complexity_tool_pi: bool = False
+    serial_m: int = 16
+    approximate_entropy_m: int = 10
+    min_cycles: int | None = None
+
+    def core_args(self) -> tuple[dict[str, int], list[int] | None]:
+        """The keyword dict and template list the core's `nist_run` takes."""
+        values = asdict(self)
+        templates = values.pop("non_overlapping_templates")
+        out: dict[str, int] = {}
+        for key, value in values.items():
+            if value is None:
+                out[key] = -1
+            elif isinstance(value, bool):
+                out[key] = int(value)
+            else:
+                out[key] = int(value)
+        return out, None if templates is None else list(templates)
+
+
+@dataclass(frozen=True)
+class BitSource:
+    """Bits read from one or more files, packed MSB-first, and how they were read."""
+
+    data: bytes
+    total_bits: int
+    format: Literal["binary", "ascii"]
+    sources: tuple[str, ...]
+
+
+def _looks_ascii(raw: bytes) -> bool:
+    return bool(raw.strip()) and not raw.translate(None, b"01 \t\r\n")
+
+
+def _ascii_bits(raw: bytes, name: str) -> np.ndarray[Any, np.dtype[np.uint8]]:
+    stray = raw.translate(None, b"01 \t\r\n")
+    if stray:
+        raise RngAuditError(
+            f"{name}: ASCII input may hold only '0', '1' and whitespace; found {stray[:1]!r}"
+        )
+    digits = raw.translate(None, b" \t\r\n")
+    return np.frombuffer(digits, dtype=np.uint8) - ord("0")
+
+
+def read_bits(paths: Sequence[str | Path], fmt: InputFormat = "auto") -> BitSource:
+    """Read and concatenate the bits of `paths`. "auto" takes a file holding only '0', '1' and
+    whitespace as ASCII digits (as the NIST tool's data files), anything else as binary."""
+    if not paths:
+        raise RngAuditError("no input file given")
+    chunks: list[np.ndarray[Any, np.dtype[np.uint8]]] = []
+    formats: set[str] = set()
+    for path in paths:
+        p = Path(path)
+        try:
+            raw = p.read_bytes()
+        except OSError as exc:
+            raise RngAuditError(f"{p}: cannot read ({exc.strerror})") from exc
+        if not raw:
+            raise RngAuditError(f"{p}: the file is empty")
+        kind = fmt if fmt != "auto" else ("ascii" if _looks_ascii(raw) else "binary")
+        formats.add(kind)
+        if kind == "ascii":
+            chunks.append(_ascii_bits(raw, str(p)))
+        else:
+            chunks.append(np.unpackbits(np.frombuffer(raw, dtype=np.uint8)))
+    if len(formats) > 1:
+        raise RngAuditError("the input files mix ASCII '0'/'1' and binary data; pass --format")
+    bits = np.concatenate(chunks)
+    if bits.size == 0:
+        raise RngAuditError("the input holds no bits")
+    return BitSource(
+        data=np.packbits(bits).tobytes(),
+        total_bits=int(bits.size),
+        format="ascii" if "ascii" in formats else "binary",
+        sources=tuple(str(p) for p in paths),
+    )
+
+
+def bits_from_string(text: str) -> bytes:
+    """Pack a string of '0'/'1' (whitespace ignored) MSB-first, e.g. the document's examples."""
+    return np.packbits(_ascii_bits(text.encode(), "bit string")).tobytes()
+
+
+def split_sequences(total_bits: int, bits: int | None, sequences: int | None) -> tuple[int, int]:
+    """(n, N): n bits per sequence (default 10^6, or all bits if fewer) and N sequences
+    (default as many whole sequences as the input holds), as the NIST tool splits a stream."""
+    if total_bits <= 0:
+        raise RngAuditError("the input holds no bits")
+    n = bits if bits is not None else min(DEFAULT_BITS, total_bits)
+    if n <= 0:
+        raise RngAuditError(f"--bits {n}: a sequence needs at least one bit")
+    if total_bits < n:
+        raise RngAuditError(
+            f"the input has {total_bits:,} bits, fewer than one sequence of {n:,} bits"
+        )
+    count = sequences if sequences is not None else total_bits // n
+    if count <= 0:
+        raise RngAuditError(f"--sequences {count}: need at least one sequence")
+    if count * n > total_bits:
+        raise RngAuditError(
+            f"{count:,} sequences of {n:,} bits need {count * n:,} bits; "
+            f"the input has {total_bits:,}"
+        )
+    return n, count
+
+
+@dataclass(frozen=True)
+class ColumnResult:
+    """The second level of one p-value column (one test, or one template/state of a test)."""
+
+    test: str
+    label: str
+    histogram: tuple[int, ...]
+    sample_size: int
+    passed: int
+    proportion_bounds: tuple[float, float]
+    uniformity_p: float | None
+
+    @property
+    def proportion(self) -> float:
+        return self.passed / self.sample_size if self.sample_size else math.nan
+
+    @property
+    def proportion_ok(self) -> bool:
+        lo, hi = self.proportion_bounds
+        return self.sample_size > 0 and lo <= self.proportion <= hi
+
+    @property
+    def uniformity_ok(self) -> bool | None:
+        """None when there are too few sequences to judge uniformity."""
+        return None if self.uniformity_p is None else self.uniformity_p >= UNIFORMITY_THRESHOLD
+
+    @property
+    def applicable(self) -> bool:
+        """False when no sequence produced a p-value (random excursions with too few cycles)."""
+        return self.sample_size > 0
+
+    @property
+    def ok(self) -> bool:
+        """Within the proportion interval and not judged non-uniform; a column no sequence
+        applied to is not a failure."""
+        if not self.applicable:
+            return True
+        return self.proportion_ok and self.uniformity_ok is not False
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "test": self.test,
+            "label": self.label,
+            "histogram": list(self.histogram),
+            "sample_size": self.sample_size,
+            "passed": self.passed,
+            "proportion": self.proportion if self.applicable else None,
+            "proportion_bounds": list(self.proportion_bounds) if self.applicable else None,
+            "proportion_ok": self.proportion_ok if self.applicable else None,
+            "uniformity_p": self.uniformity_p,
+            "uniformity_ok": self.uniformity_ok,
+        }
+
+
+def second_level(
+    test: str,
+    label: str,
+    pvalues: Sequence[float] | np.ndarray[Any, np.dtype[np.float64]],
+    alpha: float,
+) -> ColumnResult:
+    """Section 4.2 on one column; NaN p-values (test not applicable) are left out."""
+    p = np.asarray(pvalues, dtype=float)
+    p = p[~np.isnan(p)]
+    s = int(p.size)
+    bins = np.minimum((p * 10).astype(int), 9)
+    histogram = tuple(int(c) for c in np.bincount(bins, minlength=10))
+    passed = int(np.count_nonzero(p >= alpha))
+    p_hat = 1 - alpha
+    half = 3 * math.sqrt(p_hat * alpha / s) if s else math.nan
+    uniformity: float | None = None
+    if s >= MIN_SEQUENCES_FOR_UNIFORMITY:
+        expected = s / 10
+        chi2 = sum((c - expected) ** 2 / expected for c in histogram)
+        uniformity = _core.igamc(9 / 2, chi2 / 2)
+    return ColumnResult(
+        test=test,
+        label=label,
+        histogram=histogram,
+        sample_size=s,
+        passed=passed,
+        proportion_bounds=(p_hat - half, p_hat + half),
+        uniformity_p=uniformity,
+    )
+
+
+@dataclass(frozen=True)
+class NistReport:
+    """The battery's result: p-values per sequence and column, and each column's verdict."""
+
+    bits: int
+    sequences: int
+    alpha: float
+    parameters: NistParameters
+    min_cycles: int
+    columns: tuple[ColumnResult, ...]
+    skipped: tuple[tuple[str, str], ...]
+    pvalues: np.ndarray[Any, np.dtype[np.float64]] = field(compare=False, repr=False)
+
+    @property
+    def failures(self) -> tuple[ColumnResult, ...]:
+        return tuple(c for c in self.columns if not c.ok)
+
+    def tests_failed(self) -> tuple[str, ...]:
+        """Names of tests with at least one failing column, in report order."""
+        failed = {c.test for c in self.failures}
+        return tuple(t for t in TEST_NAMES if t in failed)
+
+    def column(self, test: str, label: str = "") -> ColumnResult:
+        for c in self.columns:
+            if c.test == test and c.label == label:
+                return c
+        raise KeyError((test, label))
+
+    def pvalues_of(self, test: str) -> np.ndarray[Any, np.dtype[np.float64]]:
+        """p-values of one test: shape (sequences, columns of that test)."""
+        idx = [i for i, c in enumerate(self.columns) if c.test == test]
+        return self.pvalues[:, idx]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "standard": "NIST SP 800-22 rev1a",
+            "bits_per_sequence": self.bits,
+            "sequences": self.sequences,
+            "alpha": self.alpha,
+            "min_cycles": self.min_cycles,
+            "parameters": asdict(self.parameters),
+            "columns": [c.as_json() for c in self.columns],
+            "skipped": [{"test": t, "reason": r} for t, r in self.skipped],
+            "tests_failed": list(self.tests_failed()),
+        }
+
+
+def _core_call(fn: Any, *args: Any) -> Any:
+    try:
+        return fn(*args)
+    except _core.NistError as exc:
+        raise RngAuditError(str(exc)) from exc
+
+
+def run_nist(
+    data: bytes,
+    *,
+    bits: int,
+    sequences: int,
+    tests: Sequence[str] | None = None,
+    parameters: NistParameters | None = None,
+    alpha: float = ALPHA,
+) -> NistReport:
+    """Run the battery on `sequences` consecutive `bits`-bit sequences of the packed stream.
+
+    With `tests=None` every test that applies to n-bit sequences runs and the others are
+    listed in `skipped` with the reason; named tests that do not apply are an error."""
+    params = parameters or NistParameters()
+    if not 0 < alpha < 1:
+        raise RngAuditError(f"alpha={alpha}: must lie strictly between 0 and 1")
+    kwargs, templates = params.core_args()
+    skipped: list[tuple[str, str]] = []
+    if tests is None:
+        checks = _core_call(_core.nist_check, bits, kwargs, templates)
+        chosen = [name for name, err in checks if err is None]
+        skipped = [(name, err) for name, err in checks if err is not None]
+        if not chosen:
+            raise RngAuditError(f"no test applies to sequences of {bits} bits")
+    else:
+        chosen = list(tests)
+    columns, min_cycles, raw = _core_call(
+        _core.nist_run, data, bits, sequences, chosen, kwargs, templates
+    )
+    matrix = np.frombuffer(raw, dtype="<f8").reshape(sequences, len(columns))
+    results = tuple(
+        second_level(test, label, matrix[:, i], alpha) for i, (test, label) in enumerate(columns)
+    )
+    return NistReport(
+        bits=bits,
+        sequences=sequences,
+        alpha=alpha,
+        parameters=params,
+        min_cycles=min_cycles,
+        columns=results,
+        skipped=tuple(skipped),
+        pvalues=matrix,
+    )
+
+
+def audit_files(
+    paths: Sequence[str | Path],
+    *,
+    bits: int | None = None,
+    sequences: int | None = None,
+    fmt: InputFormat = "auto",
+    tests: Sequence[str] | None = None,
+    parameters: NistParameters | None = None,
+    alpha: float = ALPHA,
+) -> tuple[BitSource, NistReport]:
+    """Read files, split them as the NIST tool does and run the battery."""
+    source = read_bits(paths, fmt)
+    n, count = split_sequences(source.total_bits, bits, sequences)
+    report = run_nist(
+        source.data, bits=n, sequences=count, tests=tests, parameters=parameters, alpha=alpha
+    )
+    return source, report
+
+
+def permutation_rank(perm: Sequence[int]) -> int:
+    """Lexicographic rank (Lehmer code) of a permutation of 0..k-1, in [0, k!)."""
+    k = len(perm)
+    if sorted(perm) != list(range(k)):
+        raise RngAuditError(f"not a permutation of 0..{k - 1}: {list(perm)[:12]}")
+    rank = 0
+    remaining = list(range(k))
+    for i, v in enumerate(perm):
+        pos = remaining.index(v)
+        rank += pos * math.factorial(k - 1 - i)
+        remaining.pop(pos)
+    return rank
+
+
+def permutations_to_bits(perms: Iterable[Sequence[int]]) -> bytes:
+    """Unbiased bits from shuffles, for NIST testing of a shuffler's final outcomes.
+
+    Each permutation of k items becomes its Lehmer rank r, uniform on [0, k!) if the shuffler
+    is fair. k! is split into its binary expansion, largest power first, k! = 2^a + 2^b + ...
+    (a > b > ...); r falls in exactly one of these intervals and, given that, is uniform on it,
+    so the offset of r in an interval of size 2^j gives j fair bits (j = 0 gives none). No bit
+    is biased and at most about one bit per shuffle is lost (52 cards: 225.58 bits of entropy,
+    225 bits with probability ~0.67). Bits are concatenated MSB-first; a last partial byte is
+    dropped. All permutations must have the same length k >= 2.
+    """
+    out_bits: list[str] = []
+    size: int | None = None
+    chunks: list[tuple[int, int]] = []  # (start, j) intervals of k!
+    for perm in perms:
+        k = len(perm)
+        if size is None:
+            if k < 2:
+                raise RngAuditError(f"permutations of {k} item(s) carry no bits")
+            size = k
+            total = math.factorial(k)
+            start = 0
+            for j in reversed(range(total.bit_length())):
+                if total >> j & 1:
+                    chunks.append((start, j))
+                    start += 1 << j
+        elif k != size:
+            raise RngAuditError(f"permutation of {k} items in a log of {size}-item permutations")
+        r = permutation_rank(perm)
+        for start, j in chunks:
+            if r < start + (1 << j):
+                if j:
+                    out_bits.append(format(r - start, f"0{j}b"))
+                break
+    text = "".join(out_bits)
+    whole = len(text) // 8 * 8
+    if whole == 0:
+        return b""
+    return int(text[:whole], 2).to_bytes(whole // 8, "big")
+
+
+__all__ = [
+    "ALPHA",
+    "TEST_NAMES",
+    "BitSource",
+    "ColumnResult",
+    "NistParameters",
+    "NistReport",
+    "audit_files",
+    "bits_from_string",
+    "permutation_rank",
+    "permutations_to_bits",
+    "read_bits",
+    "run_nist",
+    "second_level",
+    "split_sequences",
+]

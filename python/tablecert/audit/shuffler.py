@@ -1,0 +1,266 @@
+"""Auditing a shuffler from its captured logs: stream every file through the core's reader and
+tallies, check each deck, then judge the tallies with the battery."""
+
+from __future__ import annotations
+
+import gzip
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import numpy as np
+
+from tablecert import _core, poker
+from tablecert.audit import plots
+from tablecert.audit.battery import (
+    DECK_SIZES,
+    DEFAULT_ALPHA,
+    DEFAULT_CONFIDENCE,
+    BatteryResult,
+    CheckResult,
+    Repeats,
+    Tally,
+    dealt_outcomes,
+    run_battery,
+    second_level,
+)
+from tablecert.audit.dealing import DEALINGS, WallDealer, poker_law, tally_walls
+from tablecert.errors import AuditError
+
+CHUNK = 1 << 20
+INPUT_ORDERS = ("logged", "previous", "none")
+DEFAULT_BATCH = 10_000
+GZIP_MAGIC = b"\x1f\x8b"
+
+Progress = Callable[[int, int], None]
+"""Called with (bytes read of the current file, its size on disk)."""
+
+
+@dataclass(frozen=True)
+class Integrity:
+    """What the deck checker found: counts, the bad records (first 1000), device events."""
+
+    files: tuple[str, ...]
+    records: int
+    bad_count: int
+    bad_records: tuple[tuple[str, int, str], ...]
+    events: tuple[tuple[str, int], ...]
+    records_with_events: int
+    without_input: int
+
+    @property
+    def passed(self) -> bool:
+        return self.bad_count == 0 and self.records > 0
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "files": list(self.files),
+            "records": self.records,
+            "bad_count": self.bad_count,
+            "bad_records": [
+                {"file": f, "line": line, "reason": r} for f, line, r in self.bad_records
+            ],
+            "events": dict(self.events),
+            "records_with_events": self.records_with_events,
+            "records_without_input": self.without_input,
+            "passed": self.passed,
+        }
+
+
+@dataclass(frozen=True)
+class ShufflerAudit:
+    """The certificate's content: integrity, the battery on all shuffles, the batches, plots."""
+
+    deck: str
+    input_order: str
+    game: str | None
+    integrity: Integrity
+    battery: BatteryResult
+    batches: tuple[BatteryResult, ...]
+    tally: Tally = field(repr=False)
+
+    @property
+    def passed(self) -> bool:
+        return self.integrity.passed and self.battery.passed
+
+    @property
+    def verdict(self) -> str:
+        if not self.integrity.passed:
+            return "FAIL (integrity)"
+        if not self.battery.conclusive:
+            return "INCONCLUSIVE (too few shuffles)"
+        return "PASS" if self.battery.passed else "FAIL (randomness)"
+
+    def svg_plots(self) -> dict[str, str]:
+        """Inline SVG figures for the report: residual heatmap, rising-sequence histogram."""
+        out = {"position_residuals": plots.position_heatmap(self.tally)}
+        if self.tally.referenced:
+            out["rising_sequences"] = plots.rising_histogram(self.tally)
+        return out
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "deck": self.deck,
+            "input_order": self.input_order,
+            "game": self.game,
+            "shuffles": self.tally.shuffles,
+            "shuffles_with_input": self.tally.referenced,
+            "integrity": self.integrity.as_json(),
+            "alpha": self.battery.alpha,
+            "tests": [t.as_json() for t in self.battery.tests],
+            "holm_rejected": list(self.battery.rejected),
+            "batches": len(self.batches),
+            "verdict": self.verdict,
+            "passed": self.passed,
+        }
+
+
+def _open(path: Path) -> tuple[BinaryIO, BinaryIO]:
+    """(raw file, stream to read): gzip is recognised by its magic bytes, not the name."""
+    try:
+        raw = path.open("rb")
+    except OSError as exc:
+        raise AuditError(f"{path}: cannot open: {exc.strerror}") from None
+    if raw.read(2) == GZIP_MAGIC:
+        raw.seek(0)
+        return raw, gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[return-value]
+    raw.seek(0)
+    return raw, raw
+
+
+def stream_file(
+    audit: _core.ShuffleAudit,
+    path: Path,
+    progress: Progress | None = None,
+    on_chunk: Callable[[], None] | None = None,
+) -> None:
+    """Feed one log through the core in chunks; unreadable files raise AuditError."""
+    raw, stream = _open(path)
+    size = path.stat().st_size
+    audit.begin_file(str(path))
+    done = 0
+    with raw, stream:
+        while True:
+            try:
+                chunk = stream.read(CHUNK)
+            except (EOFError, gzip.BadGzipFile, zlib.error, OSError) as exc:
+                raise AuditError(
+                    f"{path}: corrupt or truncated gzip data near compressed byte {raw.tell()} "
+                    f"(after {done} decompressed bytes): {exc}"
+                ) from None
+            if not chunk:
+                break
+            try:
+                audit.feed(chunk)
+            except _core.LogError as exc:
+                raise AuditError(str(exc)) from None
+            done += len(chunk)
+            if on_chunk is not None:
+                on_chunk()
+            if progress is not None:
+                progress(raw.tell(), size)
+    try:
+        audit.end_file()
+    except _core.LogError as exc:
+        raise AuditError(str(exc)) from None
+
+
+def audit_shuffler(
+    paths: Sequence[str | Path],
+    deck: str = "cards52",
+    *,
+    input_order: str = "previous",
+    game: str | None = None,
+    seats: int = 6,
+    dealing: str = "packets",
+    rules: poker.RulesSource = None,
+    batch_size: int = DEFAULT_BATCH,
+    alpha: float = DEFAULT_ALPHA,
+    confidence: float = DEFAULT_CONFIDENCE,
+    wall_dealer: WallDealer | None = None,
+    progress: Progress | None = None,
+    on_file: Callable[[Path], None] | None = None,
+) -> ShufflerAudit:
+    """Read every log in one streaming pass and run the battery on all shuffles and on each
+    full batch of ``batch_size`` shuffles (for the second-level check)."""
+    if deck not in DECK_SIZES:
+        raise AuditError(f"unknown deck {deck!r}: expected one of {', '.join(DECK_SIZES)}")
+    if input_order not in INPUT_ORDERS:
+        raise AuditError(f"input order {input_order!r}: expected one of {', '.join(INPUT_ORDERS)}")
+    if dealing not in DEALINGS:
+        raise AuditError(f"dealing {dealing!r}: expected one of {', '.join(DEALINGS)}")
+    if not paths:
+        raise AuditError("no log files given")
+    law = None
+    kwargs: dict[str, Any] = {}
+    if wall_dealer is not None and deck == "cards52":
+        raise AuditError("a wall dealer deals mahjong walls: use --deck mahjong136 or mahjong112")
+    if game is not None:
+        if deck != "cards52":
+            raise AuditError(f"{game} is dealt from a 52-card deck, not {deck}")
+        order = poker.ordering(game, rules)
+        limit = 52 // order.hand_size - 1
+        if not 1 <= seats <= limit:
+            raise AuditError(f"{game} deals {order.hand_size} cards: seats must be 1..{limit}")
+        law = poker_law(game, seats, rules)
+        kwargs = {
+            "hand_size": order.hand_size,
+            "hands": seats + 1,
+            "round_robin": dealing == "round-robin",
+            "tie_breaks": order.tie_breaks,
+        }
+    core = _core.ShuffleAudit(
+        deck,
+        input_order,
+        batch_size=batch_size,
+        keep_orders=wall_dealer is not None,
+        **kwargs,
+    )
+    batches: list[BatteryResult] = []
+    wall_table = (
+        np.zeros((len(wall_dealer.law.hand_names), len(wall_dealer.law.categories)), np.int64)
+        if wall_dealer is not None
+        else None
+    )
+
+    def drain() -> None:
+        for raw in core.take_batches():
+            batches.append(
+                run_battery(
+                    Tally.from_core(deck, raw), dealt_law=law, alpha=alpha, confidence=confidence
+                )
+            )
+        if wall_dealer is not None and wall_table is not None:
+            tally_walls(wall_dealer, core.take_orders(), deck, wall_table)
+
+    for p in paths:
+        path = Path(p)
+        if on_file is not None:
+            on_file(path)
+        stream_file(core, path, progress, drain)
+    core.finish()
+    drain()
+    tally = Tally.from_core(deck, core.tally())
+    integrity = Integrity(
+        tuple(str(p) for p in paths),
+        core.records,
+        core.bad_count,
+        tuple(core.bad_records()),
+        tuple(core.events()),
+        core.records_with_events,
+        core.without_input if input_order == "logged" else 0,
+    )
+    extra: list[CheckResult] = [second_level(batches)]
+    if wall_dealer is not None and wall_table is not None:
+        extra.append(dealt_outcomes(wall_table, wall_dealer.law))
+    battery = run_battery(
+        tally,
+        repeats=Repeats(*core.repeats()),
+        dealt_law=law,
+        alpha=alpha,
+        confidence=confidence,
+        extra=extra,
+    )
+    return ShufflerAudit(deck, input_order, game, integrity, battery, tuple(batches), tally)

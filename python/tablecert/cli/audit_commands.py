@@ -1,0 +1,151 @@
+"""``tablecert audit ...``: randomness audits from captured device logs.
+
+A sub-app so that each audited device kind is one more command (``audit shuffler`` here).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from tablecert.audit.shuffler import DEFAULT_BATCH, ShufflerAudit, audit_shuffler
+from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
+
+audit_app = typer.Typer(
+    no_args_is_help=True,
+    help="Randomness audits of shuffling machines and automatic tables from their logs.",
+)
+
+
+def _fmt(x: float | None, spec: str = ".4g") -> str:
+    return "" if x is None else format(x, spec)
+
+
+def print_audit(result: ShufflerAudit) -> None:
+    """The per-test table and the integrity summary, for people."""
+    i = result.integrity
+    stdout.print(
+        f"{result.deck}: {i.records:,} complete shuffles from {len(i.files)} file(s); "
+        f"{result.tally.referenced:,} judged against the {result.input_order} input order"
+    )
+    if i.bad_count:
+        stdout.print(f"[bold red]integrity: {i.bad_count:,} bad records[/]", markup=True)
+        for f, line, reason in i.bad_records[:20]:
+            stdout.print(f"  {f}:{line}: {reason}", markup=False)
+        if i.bad_count > 20:
+            stdout.print(f"  ... and {i.bad_count - 20:,} more (all in --json, first 1000)")
+    else:
+        stdout.print("integrity: every record is one complete deck")
+    if i.events:
+        stdout.print("device events: " + ", ".join(f"{k} x{v}" for k, v in i.events), markup=False)
+    if i.without_input:
+        stdout.print(f"records without a logged input order: {i.without_input:,}")
+    table = Table(title=f"battery (each test at {1 - result.battery.tests[0].level:.0%})")
+    for col in ("test", "statistic", "df", "p-value", "verdict", "effect"):
+        table.add_column(col, justify="left" if col == "test" else "right")
+    table.add_column("detail", overflow="fold")
+    for t in result.battery.tests:
+        colour = {"pass": "green", "fail": "red", "skipped": "yellow"}[t.verdict]
+        table.add_row(
+            t.key,
+            _fmt(t.statistic),
+            "" if t.df is None else str(t.df),
+            _fmt(t.p_value, ".3g"),
+            f"[{colour}]{t.verdict}[/]",
+            _fmt(t.effect, ".3g"),
+            f"{t.name}: {t.detail}",
+        )
+    stdout.print(table)
+    rejected = ", ".join(result.battery.rejected) or "none"
+    stdout.print(
+        f"Holm family-wise at alpha {result.battery.alpha}: rejected {rejected}\n"
+        f"verdict: [bold]{result.verdict}[/]",
+        markup=True,
+    )
+
+
+@audit_app.command("shuffler")
+def shuffler(
+    logs: Annotated[list[Path], typer.Argument(help="Log files: CSV/TSV or JSON Lines, .gz ok.")],
+    deck: Annotated[
+        str, typer.Option("--deck", help="cards52, mahjong136 or mahjong112.")
+    ] = "cards52",
+    input_order: Annotated[
+        str,
+        typer.Option(
+            "--input-order",
+            help="Judge each output against the logged input, the previous output, or none.",
+        ),
+    ] = "previous",
+    game: Annotated[
+        str | None,
+        typer.Option("--game", help="q-poker or caribbean-stud: test the dealt hands."),
+    ] = None,
+    seats: Annotated[int, typer.Option("--seats", help="Player seats (plus the dealer).")] = 6,
+    dealing: Annotated[
+        str, typer.Option("--dealing", help="packets (hand by hand) or round-robin.")
+    ] = "packets",
+    batch_size: Annotated[
+        int, typer.Option("--batch-size", help="Shuffles per batch for the second level.")
+    ] = DEFAULT_BATCH,
+    alpha: Annotated[
+        float, typer.Option("--alpha", help="Family-wise error rate of the battery (Holm).")
+    ] = 0.01,
+    confidence: Annotated[
+        float, typer.Option("--confidence", help="Confidence of each single test.")
+    ] = 0.99,
+    svg_dir: Annotated[
+        Path | None, typer.Option("--svg-dir", help="Also write the plots as SVG files here.")
+    ] = None,
+    json_out: JsonOption = False,
+) -> None:
+    """Certify a shuffler from its logs: deck integrity and the randomness battery."""
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        DownloadColumn(),
+        TimeRemainingColumn(),
+        console=stderr,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("reading", total=None)
+
+        def on_file(path: Path) -> None:
+            bar.update(task, description=f"reading {path.name}", completed=0, total=None)
+
+        def progress(done: int, size: int) -> None:
+            bar.update(task, completed=done, total=size)
+
+        result = audit_shuffler(
+            logs,
+            deck,
+            input_order=input_order,
+            game=game,
+            seats=seats,
+            dealing=dealing,
+            batch_size=batch_size,
+            alpha=alpha,
+            confidence=confidence,
+            progress=progress,
+            on_file=on_file,
+        )
+    if svg_dir is not None:
+        svg_dir.mkdir(parents=True, exist_ok=True)
+        for name, svg in result.svg_plots().items():
+            (svg_dir / f"{name}.svg").write_text(svg, encoding="utf-8")
+    if json_out:
+        data = result.as_json()
+        data["plots_svg"] = result.svg_plots()
+        emit_json(data)
+    else:
+        print_audit(result)
+    if not result.passed:
+        raise typer.Exit(3)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(audit_app, name="audit")

@@ -1,0 +1,53 @@
+"""``tablecert simulate ...``: logs of simulated devices, fair or faulty, for power studies."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+from tablecert.audit.simulate import write_log
+from tablecert.cli.common import stderr
+
+simulate_app = typer.Typer(no_args_is_help=True, help="Simulated device logs.")
+
+
+@simulate_app.command("shuffler")
+def shuffler(
+    model: Annotated[
+        str,
+        typer.Option(
+            "--model",
+            help="fair, riffle:K, shelf:M, overhand:K, modulo:BITS, off-by-one, "
+            "short-period:P, stuck:PER_MILLE.",
+        ),
+    ],
+    decks: Annotated[int, typer.Option("--decks", help="Number of shuffles.")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="Log file (.gz: gzip).")],
+    deck: Annotated[str, typer.Option("--deck", help="cards52, mahjong136, mahjong112.")] = (
+        "cards52"
+    ),
+    seed: Annotated[int, typer.Option("--seed", help="Generator seed.")] = 0,
+    device: Annotated[str, typer.Option("--device", help="Device id in the log.")] = "SIM-1",
+) -> None:
+    """Write a shuffler log in the documented CSV format."""
+    with Progress(
+        TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), console=stderr, transient=True
+    ) as bar:
+        task = bar.add_task("simulating", total=decks)
+        write_log(
+            output,
+            model,
+            decks,
+            deck=deck,
+            seed=seed,
+            device=device,
+            progress=lambda n: bar.advance(task, n),
+        )
+    stderr.print(f"wrote {decks:,} shuffles ({model}) to {output}")
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(simulate_app, name="simulate")

@@ -1,0 +1,243 @@
+//! Deck kinds and the deck checker: an order is accepted only if it is exactly one complete deck.
+
+use crate::cards;
+use crate::mahjong::tiles::{self, TileSet};
+
+/// What a shuffler shuffles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeckKind {
+    /// 52 distinct cards (both poker games).
+    Cards52,
+    /// A mahjong wall: four of each tile type of the set.
+    Mahjong(TileSet),
+}
+
+impl DeckKind {
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<DeckKind> {
+        match name {
+            "cards52" => Some(DeckKind::Cards52),
+            "mahjong136" => Some(DeckKind::Mahjong(TileSet::Traditional)),
+            "mahjong112" => Some(DeckKind::Mahjong(TileSet::Simple)),
+            _ => None,
+        }
+    }
+
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            DeckKind::Cards52 => "cards52",
+            DeckKind::Mahjong(TileSet::Traditional) => "mahjong136",
+            DeckKind::Mahjong(TileSet::Simple) => "mahjong112",
+        }
+    }
+
+    /// Number of physical items in one deck or wall.
+    #[must_use]
+    pub fn size(self) -> usize {
+        match self {
+            DeckKind::Cards52 => cards::DECK_SIZE,
+            DeckKind::Mahjong(set) => set.size(),
+        }
+    }
+
+    /// Number of distinguishable symbols (card ids, or tile types of the set).
+    #[must_use]
+    pub fn symbols(self) -> usize {
+        match self {
+            DeckKind::Cards52 => cards::DECK_SIZE,
+            DeckKind::Mahjong(set) => set.types().len(),
+        }
+    }
+
+    /// Copies of each symbol in one deck.
+    #[must_use]
+    pub fn copies(self) -> usize {
+        match self {
+            DeckKind::Cards52 => 1,
+            DeckKind::Mahjong(_) => tiles::COPIES as usize,
+        }
+    }
+
+    /// Whether every item is distinct, so an order is a permutation.
+    #[must_use]
+    pub fn distinct(self) -> bool {
+        self.copies() == 1
+    }
+
+    /// The code of a symbol index.
+    #[must_use]
+    pub fn code(self, symbol: u8) -> String {
+        match self {
+            DeckKind::Cards52 => cards::code(symbol),
+            DeckKind::Mahjong(set) => tiles::code(set.types()[symbol as usize]),
+        }
+    }
+
+    /// The symbol of physical item `item` (0..size) in a sorted deck.
+    #[must_use]
+    pub fn symbol_of_item(self, item: usize) -> u8 {
+        (item / self.copies()) as u8
+    }
+
+    fn parse_token(self, token: &str, out: &mut Vec<u8>) -> Result<(), String> {
+        match self {
+            DeckKind::Cards52 => {
+                if let Some(c) = fast_card(token.as_bytes()) {
+                    out.push(c);
+                    Ok(())
+                } else {
+                    // Unicode suits or codes written together ("AsKh"): the card core's parser.
+                    let run = cards::parse_hand(token).map_err(|e| e.to_string())?;
+                    out.extend(run);
+                    Ok(())
+                }
+            }
+            DeckKind::Mahjong(set) => {
+                let t = tiles::parse_tile(token).map_err(|e| e.to_string())?;
+                match set.types().iter().position(|&x| x == t) {
+                    Some(i) => {
+                        out.push(i as u8);
+                        Ok(())
+                    }
+                    None => Err(tiles::TileError::NotInSet { tile: t, set }.to_string()),
+                }
+            }
+        }
+    }
+
+    /// Parse an order written as codes separated by spaces, commas or semicolons.
+    pub fn parse_text(self, text: &str, out: &mut Vec<u8>) -> Result<(), String> {
+        out.clear();
+        for token in text.split(|c: char| c.is_whitespace() || c == ',' || c == ';') {
+            if !token.is_empty() {
+                self.parse_token(token, out)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Parse an order given as a list of codes (each may itself hold several).
+    pub fn parse_list<'a>(
+        self,
+        items: impl Iterator<Item = &'a str>,
+        out: &mut Vec<u8>,
+    ) -> Result<(), String> {
+        out.clear();
+        let mut buf = Vec::new();
+        for item in items {
+            self.parse_text(item, &mut buf)?;
+            out.extend_from_slice(&buf);
+        }
+        Ok(())
+    }
+
+    /// The deck checker: exactly `copies` of every symbol and `size` items. The error lists
+    /// duplicated and missing symbols by code.
+    pub fn check_complete(self, order: &[u8]) -> Result<(), String> {
+        if self == DeckKind::Cards52 && order.len() == cards::DECK_SIZE {
+            let seen = order.iter().fold(0u64, |m, &c| m | (1u64 << (c & 63)));
+            if seen == (1u64 << cards::DECK_SIZE) - 1 {
+                return Ok(());
+            }
+        }
+        let mut count = vec![0usize; self.symbols()];
+        for &s in order {
+            count[s as usize] += 1;
+        }
+        let want = self.copies();
+        if order.len() == self.size() && count.iter().all(|&c| c == want) {
+            return Ok(());
+        }
+        let mut parts = vec![format!("{} items, expected {}", order.len(), self.size())];
+        let dup: Vec<String> = (0..count.len())
+            .filter(|&s| count[s] > want)
+            .map(|s| format!("{}x{}", self.code(s as u8), count[s]))
+            .collect();
+        if !dup.is_empty() {
+            parts.push(format!("duplicated {}", dup.join(" ")));
+        }
+        let missing: Vec<String> = (0..count.len())
+            .filter(|&s| count[s] < want)
+            .map(|s| {
+                if want == 1 {
+                    self.code(s as u8)
+                } else {
+                    format!("{}x{}", self.code(s as u8), want - count[s])
+                }
+            })
+            .collect();
+        if !missing.is_empty() {
+            parts.push(format!("missing {}", missing.join(" ")));
+        }
+        Err(parts.join("; "))
+    }
+}
+
+/// The common two- or three-byte ASCII card codes (`As`, `10d`, `TD`) without allocating.
+#[inline]
+fn fast_card(b: &[u8]) -> Option<u8> {
+    let (rank, suit) = match b {
+        [r, s] => (
+            match r.to_ascii_uppercase() {
+                c @ b'2'..=b'9' => c - b'2',
+                b'T' => 8,
+                b'J' => 9,
+                b'Q' => 10,
+                b'K' => 11,
+                b'A' => 12,
+                _ => return None,
+            },
+            *s,
+        ),
+        [b'1', b'0', s] => (8, *s),
+        _ => return None,
+    };
+    let suit = match suit.to_ascii_lowercase() {
+        b'd' => 0,
+        b'c' => 1,
+        b'h' => 2,
+        b's' => 3,
+        _ => return None,
+    };
+    Some(cards::card(rank, suit))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fast_path_agrees_with_card_core() {
+        for c in 0..52u8 {
+            let code = cards::code(c);
+            assert_eq!(fast_card(code.as_bytes()), Some(c));
+            assert_eq!(fast_card(code.to_ascii_lowercase().as_bytes()), Some(c));
+        }
+        assert_eq!(fast_card(b"10h"), cards::parse_card("Th").ok());
+        assert_eq!(fast_card(b"1h"), None);
+    }
+
+    #[test]
+    fn checker_names_missing_and_duplicated() {
+        let d = DeckKind::Cards52;
+        let mut order: Vec<u8> = (0..52).collect();
+        assert!(d.check_complete(&order).is_ok());
+        order[5] = 51;
+        let err = d.check_complete(&order).unwrap_err();
+        assert!(err.contains("duplicated Asx2"), "{err}");
+        assert!(err.contains("missing 3c"), "{err}");
+        order.pop();
+        assert!(d
+            .check_complete(&order)
+            .unwrap_err()
+            .starts_with("51 items"));
+        let m = DeckKind::Mahjong(TileSet::Simple);
+        let wall: Vec<u8> = (0..112).map(|i| m.symbol_of_item(i)).collect();
+        assert!(m.check_complete(&wall).is_ok());
+        let mut out = Vec::new();
+        assert!(m.parse_text("1m Rd", &mut out).unwrap_err().contains("Rd"));
+        m.parse_text("1m,發 9s", &mut out).unwrap();
+        assert_eq!(out, vec![0, 27, 26]);
+    }
+}

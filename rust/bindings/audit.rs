@@ -1,0 +1,310 @@
+//! Bindings for the shuffler audit: the streaming log reader and tallies, and the simulators.
+
+use std::fmt::Write as _;
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+
+use super::{LogError, RulesError};
+use crate::audit::deck::DeckKind;
+use crate::audit::log::{Audit, InputMode};
+use crate::audit::simulate::{Model, Simulator};
+use crate::audit::tally::{Game, Tally};
+
+fn deck_kind(name: &str) -> PyResult<DeckKind> {
+    DeckKind::from_name(name).ok_or_else(|| {
+        RulesError::new_err(format!(
+            "unknown deck {name:?}: expected cards52, mahjong136 or mahjong112"
+        ))
+    })
+}
+
+fn u64_bytes<'py>(py: Python<'py>, values: &[u64]) -> Bound<'py, PyBytes> {
+    PyBytes::new_bound_with(py, values.len() * 8, |buf| {
+        for (chunk, v) in buf.chunks_exact_mut(8).zip(values) {
+            chunk.copy_from_slice(&v.to_le_bytes());
+        }
+        Ok(())
+    })
+    .expect("writing into a fresh bytes object cannot fail")
+}
+
+/// A tally as a dict: tables as (shape, little-endian u64 bytes), counts as ints.
+fn tally_dict<'py>(py: Python<'py>, t: &Tally) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new_bound(py);
+    for (name, shape, data) in t.tables() {
+        d.set_item(name, (shape, u64_bytes(py, data)))?;
+    }
+    d.set_item("shuffles", t.shuffles)?;
+    d.set_item("referenced", t.referenced)?;
+    d.set_item("consecutive_pairs", t.consecutive_pairs)?;
+    d.set_item("serial_sum", t.serial_sum)?;
+    d.set_item("serial_sumsq", t.serial_sumsq)?;
+    Ok(d)
+}
+
+/// One streaming audit over one or more logs of one deck kind.
+#[pyclass(module = "tablecert._core")]
+pub struct ShuffleAudit {
+    inner: Audit,
+}
+
+#[pymethods]
+impl ShuffleAudit {
+    #[new]
+    #[pyo3(signature = (deck, input_order = "previous", hand_size = 0, hands = 0, round_robin = false, tie_breaks = None, batch_size = 0, keep_orders = false))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        deck: &str,
+        input_order: &str,
+        hand_size: usize,
+        hands: usize,
+        round_robin: bool,
+        tie_breaks: Option<super::cards::TieBreaks>,
+        batch_size: u64,
+        keep_orders: bool,
+    ) -> PyResult<Self> {
+        let kind = deck_kind(deck)?;
+        let mode = match input_order {
+            "logged" => InputMode::Logged,
+            "previous" => InputMode::Previous,
+            "none" => InputMode::None,
+            other => {
+                return Err(RulesError::new_err(format!(
+                    "input order {other:?}: expected logged, previous or none"
+                )))
+            }
+        };
+        let game = match (hand_size, tie_breaks) {
+            (0, _) => None,
+            (3 | 5, Some(tb))
+                if kind == DeckKind::Cards52 && hands * hand_size <= 52 && hands > 0 =>
+            {
+                Some(Game {
+                    hand_size,
+                    hands,
+                    round_robin,
+                    tie_breaks: tb.0,
+                })
+            }
+            _ => {
+                return Err(RulesError::new_err(format!(
+                    "cannot deal {hands} hands of {hand_size} cards from a {deck} deck"
+                )))
+            }
+        };
+        let mut inner = Audit::new(kind, mode, game, batch_size);
+        if keep_orders {
+            inner.kept = Some(Vec::new());
+        }
+        Ok(ShuffleAudit { inner })
+    }
+
+    fn begin_file(&mut self, name: &str) {
+        self.inner.begin_file(name);
+    }
+
+    /// Feed the next bytes of the current file (the GIL is released).
+    fn feed(&mut self, py: Python<'_>, chunk: &Bound<'_, PyBytes>) -> PyResult<()> {
+        let data = chunk.as_bytes();
+        let inner = &mut self.inner;
+        py.allow_threads(|| inner.feed(data))
+            .map_err(|e| LogError::new_err(e.to_string()))
+    }
+
+    fn end_file(&mut self) -> PyResult<()> {
+        self.inner
+            .end_file()
+            .map_err(|e| LogError::new_err(e.to_string()))
+    }
+
+    fn finish(&mut self) {
+        self.inner.finish();
+    }
+
+    /// Shuffle `decks` decks with a simulated device and tally them directly (each shuffle's
+    /// input is the previous output, logged).
+    #[pyo3(signature = (model, decks, seed, device = "SIM-1"))]
+    fn add_simulated(
+        &mut self,
+        py: Python<'_>,
+        model: &str,
+        decks: u64,
+        seed: u64,
+        device: &str,
+    ) -> PyResult<()> {
+        let model = Model::parse(model).map_err(RulesError::new_err)?;
+        let inner = &mut self.inner;
+        py.allow_threads(|| {
+            let kind = inner.deck;
+            let mut sim = Simulator::new(model, seed);
+            let mut items: Vec<u8> = (0..kind.size() as u8).collect();
+            let mut symbols = vec![0u8; kind.size()];
+            for _ in 0..decks {
+                for (s, &i) in symbols.iter_mut().zip(&items) {
+                    *s = kind.symbol_of_item(i as usize);
+                }
+                inner.set_input(&symbols);
+                sim.shuffle(&mut items);
+                for (s, &i) in symbols.iter_mut().zip(&items) {
+                    *s = kind.symbol_of_item(i as usize);
+                }
+                inner.add_order(device, &symbols, true);
+            }
+        });
+        Ok(())
+    }
+
+    /// The orders accepted since the last call (symbol ids, one deck after another), when
+    /// the audit was made with `keep_orders`.
+    fn take_orders<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        let kept = self
+            .inner
+            .kept
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default();
+        PyBytes::new_bound(py, &kept)
+    }
+
+    #[getter]
+    fn records(&self) -> u64 {
+        self.inner.records
+    }
+
+    #[getter]
+    fn bad_count(&self) -> u64 {
+        self.inner.bad_count
+    }
+
+    #[getter]
+    fn without_input(&self) -> u64 {
+        self.inner.without_input
+    }
+
+    #[getter]
+    fn records_with_events(&self) -> u64 {
+        self.inner.records_with_events
+    }
+
+    /// The bad records kept (the first 1000), as (file, line, reason).
+    fn bad_records(&self) -> Vec<(String, u64, String)> {
+        self.inner
+            .bad
+            .iter()
+            .map(|b| (self.inner.files[b.file].clone(), b.line, b.reason.clone()))
+            .collect()
+    }
+
+    fn events(&self) -> Vec<(String, u64)> {
+        self.inner
+            .events
+            .iter()
+            .map(|(k, v)| (k.clone(), *v))
+            .collect()
+    }
+
+    /// Repeated orders: offered and repeated counts of output orders and of permutations
+    /// relative to the input, and the fraction of orders sampled.
+    fn repeats(&self) -> (u64, u64, u64, u64, f64) {
+        let r = &self.inner.repeats;
+        (
+            r.offered[0],
+            r.repeats[0],
+            r.offered[1],
+            r.repeats[1],
+            r.sampled_fraction(),
+        )
+    }
+
+    /// The tallies of every shuffle read so far.
+    fn tally<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        tally_dict(py, &self.inner.total)
+    }
+
+    /// The completed batches since the last call (each already counted in the total).
+    fn take_batches<'py>(&mut self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        std::mem::take(&mut self.inner.finished_batches)
+            .iter()
+            .map(|t| tally_dict(py, t))
+            .collect()
+    }
+}
+
+/// Orders from a simulated device, as symbol ids, each shuffle applied to the previous output.
+#[pyclass(module = "tablecert._core")]
+pub struct ShuffleSimulator {
+    sim: Simulator,
+    deck: DeckKind,
+    items: Vec<u8>,
+}
+
+#[pymethods]
+impl ShuffleSimulator {
+    #[new]
+    #[pyo3(signature = (model, deck = "cards52", seed = 0))]
+    fn new(model: &str, deck: &str, seed: u64) -> PyResult<Self> {
+        let deck = deck_kind(deck)?;
+        Ok(ShuffleSimulator {
+            sim: Simulator::new(Model::parse(model).map_err(RulesError::new_err)?, seed),
+            deck,
+            items: (0..deck.size() as u8).collect(),
+        })
+    }
+
+    #[getter]
+    fn model(&self) -> String {
+        self.sim.model.to_string()
+    }
+
+    /// The next `count` shuffles as log lines `device,timestamp,shuffle_id,output,input`
+    /// (codes separated by spaces), numbered from `first_id`.
+    fn csv_rows(&mut self, py: Python<'_>, count: u64, device: &str, first_id: u64) -> String {
+        py.allow_threads(|| {
+            let codes: Vec<String> = (0..self.deck.symbols() as u8)
+                .map(|s| self.deck.code(s))
+                .collect();
+            let mut text = String::new();
+            let write = |text: &mut String, items: &[u8]| {
+                for (i, &it) in items.iter().enumerate() {
+                    if i > 0 {
+                        text.push(' ');
+                    }
+                    text.push_str(&codes[self.deck.symbol_of_item(it as usize) as usize]);
+                }
+            };
+            for k in 0..count {
+                let id = first_id + k;
+                let input = self.items.clone();
+                self.sim.shuffle(&mut self.items);
+                let _ = write!(text, "{device},{},{id},", 1_767_225_600 + id * 30);
+                write(&mut text, &self.items);
+                text.push(',');
+                write(&mut text, &input);
+                text.push('\n');
+            }
+            text
+        })
+    }
+
+    /// The next `count` shuffles as symbol ids, `count * deck size` bytes.
+    fn orders<'py>(&mut self, py: Python<'py>, count: usize) -> Bound<'py, PyBytes> {
+        let n = self.deck.size();
+        let mut out = vec![0u8; count * n];
+        py.allow_threads(|| {
+            for row in out.chunks_exact_mut(n) {
+                self.sim.shuffle(&mut self.items);
+                for (s, &i) in row.iter_mut().zip(&self.items) {
+                    *s = self.deck.symbol_of_item(i as usize);
+                }
+            }
+        });
+        PyBytes::new_bound(py, &out)
+    }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<ShuffleAudit>()?;
+    m.add_class::<ShuffleSimulator>()?;
+    Ok(())
+}
