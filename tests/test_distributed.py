@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import threading
 import time
 from collections.abc import Iterator
 from math import comb
+from pathlib import Path
 
 import numpy as np
 import pytest
 from typer.testing import CliRunner
 
 from tablecert import _core
+from tablecert.audit.sharded import audit_shuffler_sharded
+from tablecert.audit.shuffler import ShufflerAudit, audit_shuffler
+from tablecert.audit.simulate import write_log
 from tablecert.cli import app
 from tablecert.distributed import (
     DaskExecutor,
@@ -28,6 +33,8 @@ from tablecert.games import caribbean_stud, q_poker
 from tablecert.poker import ordering
 
 pytest.importorskip("distributed")
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "logs"
 
 
 @pytest.fixture(scope="module")
@@ -167,3 +174,62 @@ def test_cli_q_poker_on_a_cluster(cluster: DaskExecutor) -> None:
     assert both.exit_code == 1  # a handled error: run_app prints it on one line
     assert isinstance(both.exception, ClusterError)
     assert "not both" in str(both.exception)
+
+
+def _fleet(tmp: Path, devices: int, decks: int, model: str = "fair") -> list[Path]:
+    """One simulated log per device (the fleet layout)."""
+    return [
+        write_log(tmp / f"dev-{i}.csv", model, decks, seed=100 + i, device=f"SM-{i:04d}")
+        for i in range(devices)
+    ]
+
+
+def _same_audit(a: ShufflerAudit, b: ShufflerAudit) -> None:
+    assert a.as_json() == b.as_json()
+    assert a.tally.tables.keys() == b.tally.tables.keys()
+    for name, table in a.tally.tables.items():
+        assert np.array_equal(table, b.tally.tables[name]), name
+    assert len(a.batches) == len(b.batches)
+
+
+def test_audit_of_several_logs_on_a_cluster_is_the_local_answer(
+    cluster: DaskExecutor, tmp_path: Path
+) -> None:
+    logs = _fleet(tmp_path, 4, 400)
+    stream = audit_shuffler(logs, batch_size=100)
+    sharded = audit_shuffler_sharded(logs, cluster, batch_size=100)
+    _same_audit(sharded, stream)
+    _same_audit(audit_shuffler_sharded(logs, LocalExecutor(), batch_size=100), stream)
+    assert sharded.tally.shuffles == 1_600
+    assert len(sharded.batches) == 16
+    assert sharded.integrity.records == 1_600
+    # With dealt hands checked too (the game's arguments travel to the workers).
+    dealt = {"game": "q-poker", "seats": 3, "batch_size": 200}
+    _same_audit(
+        audit_shuffler_sharded(logs, cluster, **dealt),  # type: ignore[arg-type]
+        audit_shuffler(logs, **dealt),  # type: ignore[arg-type]
+    )
+
+
+def test_sharded_audit_keeps_bad_records_and_a_biased_device(
+    cluster: DaskExecutor, tmp_path: Path
+) -> None:
+    logs = [*_fleet(tmp_path, 2, 300), FIXTURES / "shuffler-bad.csv"]
+    logs.append(write_log(tmp_path / "biased.csv", "riffle:1", 300, device="SM-BAD"))
+    stream = audit_shuffler(logs, batch_size=300)
+    sharded = audit_shuffler_sharded(logs, cluster, batch_size=300)
+    assert sharded.integrity.as_json() == stream.integrity.as_json()
+    assert sharded.integrity.bad_count > 0
+    assert sharded.verdict == stream.verdict == "FAIL (integrity)"
+    assert not sharded.battery.passed
+
+
+def test_cli_audit_on_a_cluster(cluster: DaskExecutor, tmp_path: Path) -> None:
+    logs = [str(p) for p in _fleet(tmp_path, 3, 200)]
+    runner = CliRunner()
+    args = ["audit", "shuffler", *logs, "--batch-size", "100", "--json"]
+    local = runner.invoke(app, args)
+    remote = runner.invoke(app, [*args, "--cluster", cluster.client.scheduler.address])
+    assert remote.exit_code == local.exit_code
+    assert remote.stdout == local.stdout
+    assert json.loads(remote.stdout)["shuffles"] == 600

@@ -20,6 +20,7 @@ from tablecert.audit.battery import (
     DEFAULT_CONFIDENCE,
     BatteryResult,
     CheckResult,
+    DealtLaw,
     Repeats,
     Tally,
     dealt_outcomes,
@@ -167,6 +168,42 @@ def stream_file(
         raise AuditError(str(exc)) from None
 
 
+def audit_setup(
+    paths: Sequence[str | Path],
+    deck: str,
+    input_order: str,
+    game: str | None,
+    seats: int,
+    dealing: str,
+    rules: poker.RulesSource,
+) -> tuple[DealtLaw | None, dict[str, Any]]:
+    """Check the audit's options; the dealt-hand law (with ``game``) and the core's game
+    arguments (``_core.ShuffleAudit`` keywords)."""
+    if deck not in DECK_SIZES:
+        raise AuditError(f"unknown deck {deck!r}: expected one of {', '.join(DECK_SIZES)}")
+    if input_order not in INPUT_ORDERS:
+        raise AuditError(f"input order {input_order!r}: expected one of {', '.join(INPUT_ORDERS)}")
+    if dealing not in DEALINGS:
+        raise AuditError(f"dealing {dealing!r}: expected one of {', '.join(DEALINGS)}")
+    if not paths:
+        raise AuditError("no log files given")
+    if game is None:
+        return None, {}
+    if deck != "cards52":
+        raise AuditError(f"{game} is dealt from a 52-card deck, not {deck}")
+    order = poker.ordering(game, rules)
+    limit = 52 // order.hand_size - 1
+    if not 1 <= seats <= limit:
+        raise AuditError(f"{game} deals {order.hand_size} cards: seats must be 1..{limit}")
+    kwargs = {
+        "hand_size": order.hand_size,
+        "hands": seats + 1,
+        "round_robin": dealing == "round-robin",
+        "tie_breaks": order.tie_breaks,
+    }
+    return poker_law(game, seats, rules), kwargs
+
+
 def audit_shuffler(
     paths: Sequence[str | Path],
     deck: str = "cards52",
@@ -185,32 +222,9 @@ def audit_shuffler(
 ) -> ShufflerAudit:
     """Read every log in one streaming pass and run the battery on all shuffles and on each
     full batch of ``batch_size`` shuffles (for the second-level check)."""
-    if deck not in DECK_SIZES:
-        raise AuditError(f"unknown deck {deck!r}: expected one of {', '.join(DECK_SIZES)}")
-    if input_order not in INPUT_ORDERS:
-        raise AuditError(f"input order {input_order!r}: expected one of {', '.join(INPUT_ORDERS)}")
-    if dealing not in DEALINGS:
-        raise AuditError(f"dealing {dealing!r}: expected one of {', '.join(DEALINGS)}")
-    if not paths:
-        raise AuditError("no log files given")
-    law = None
-    kwargs: dict[str, Any] = {}
+    law, kwargs = audit_setup(paths, deck, input_order, game, seats, dealing, rules)
     if wall_dealer is not None and deck == "cards52":
         raise AuditError("a wall dealer deals mahjong walls: use --deck mahjong136 or mahjong112")
-    if game is not None:
-        if deck != "cards52":
-            raise AuditError(f"{game} is dealt from a 52-card deck, not {deck}")
-        order = poker.ordering(game, rules)
-        limit = 52 // order.hand_size - 1
-        if not 1 <= seats <= limit:
-            raise AuditError(f"{game} deals {order.hand_size} cards: seats must be 1..{limit}")
-        law = poker_law(game, seats, rules)
-        kwargs = {
-            "hand_size": order.hand_size,
-            "hands": seats + 1,
-            "round_robin": dealing == "round-robin",
-            "tie_breaks": order.tie_breaks,
-        }
     core = _core.ShuffleAudit(
         deck,
         input_order,
@@ -252,15 +266,40 @@ def audit_shuffler(
         core.records_with_events,
         core.without_input if input_order == "logged" else 0,
     )
-    extra: list[CheckResult] = [second_level(batches)]
+    extra: list[CheckResult] = []
     if wall_dealer is not None and wall_table is not None:
         extra.append(dealt_outcomes(wall_table, wall_dealer.law))
+    return conclude(
+        (deck, input_order, game),
+        integrity,
+        tally,
+        batches,
+        Repeats(*core.repeats()),
+        law,
+        (alpha, confidence),
+        extra,
+    )
+
+
+def conclude(
+    what: tuple[str, str, str | None],
+    integrity: Integrity,
+    tally: Tally,
+    batches: Sequence[BatteryResult],
+    repeats: Repeats,
+    law: DealtLaw | None,
+    levels: tuple[float, float],
+    extra: Sequence[CheckResult] = (),
+) -> ShufflerAudit:
+    """The battery on all shuffles (with the batches' second level) and the certificate's
+    content; ``what`` is (deck, input order, game), ``levels`` (alpha, confidence)."""
+    alpha, confidence = levels
     battery = run_battery(
         tally,
-        repeats=Repeats(*core.repeats()),
+        repeats=repeats,
         dealt_law=law,
         alpha=alpha,
         confidence=confidence,
-        extra=extra,
+        extra=[second_level(list(batches)), *extra],
     )
-    return ShufflerAudit(deck, input_order, game, integrity, battery, tuple(batches), tally)
+    return ShufflerAudit(*what, integrity, battery, tuple(batches), tally)

@@ -1,0 +1,184 @@
+"""A shuffler audit split into one shard per log file, for a fleet's logs on a cluster.
+
+Each shard reads its file where it runs (the scheduler only ever sees a path) and returns
+the core's integer tallies, batch tallies and integrity counts; the merge adds them in file
+order. Each file is one stream: a device's chain of orders (the "previous" reference, the
+coupon collection), the batches and the repeat search start afresh in every file, as when
+each file is a device's own log. The answer is the same wherever the shards run, and equals
+the one-stream audit of the same files whenever no device spans two files, no order repeats
+across files and every file holds whole batches (the fleet layout: one log per device).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tablecert import _core, poker
+from tablecert.audit.battery import (
+    DEFAULT_ALPHA,
+    DEFAULT_CONFIDENCE,
+    Repeats,
+    Tally,
+    run_battery,
+)
+from tablecert.audit.shuffler import (
+    DEFAULT_BATCH,
+    Integrity,
+    ShufflerAudit,
+    audit_setup,
+    conclude,
+    stream_file,
+)
+from tablecert.distributed import Executor, ShardProgress
+
+BAD_RECORDS_KEPT = 1000
+RawTally = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class FileShard:
+    """One log file and the core's audit options, as plain values (sent to a worker)."""
+
+    path: str
+    deck: str
+    input_order: str
+    batch_size: int
+    game: tuple[int, int, bool, tuple[bool, str, str]] | None  # size, hands, round robin, ties
+
+
+@dataclass(frozen=True)
+class FileTally:
+    """What one shard returns: integers only, of a size set by the deck, not by the log."""
+
+    path: str
+    tally: RawTally
+    batches: tuple[RawTally, ...]
+    records: int
+    bad_count: int
+    bad_records: tuple[tuple[str, int, str], ...]
+    events: tuple[tuple[str, int], ...]
+    records_with_events: int
+    without_input: int
+    repeats: tuple[int, int, int, int, float]
+
+
+def audit_file(shard: FileShard) -> FileTally:
+    """Stream one log through the core on this machine and return its tallies."""
+    kwargs: dict[str, Any] = {}
+    if shard.game is not None:
+        size, hands, round_robin, ties = shard.game
+        kwargs = {
+            "hand_size": size,
+            "hands": hands,
+            "round_robin": round_robin,
+            "tie_breaks": _core.TieBreaks(*ties),
+        }
+    core = _core.ShuffleAudit(shard.deck, shard.input_order, batch_size=shard.batch_size, **kwargs)
+    stream_file(core, Path(shard.path))
+    core.finish()
+    return FileTally(
+        shard.path,
+        dict(core.tally()),
+        tuple(dict(b) for b in core.take_batches()),
+        core.records,
+        core.bad_count,
+        tuple(core.bad_records()),
+        tuple(core.events()),
+        core.records_with_events,
+        core.without_input,
+        core.repeats(),
+    )
+
+
+def merge_tallies(deck: str, raws: Sequence[RawTally]) -> Tally:
+    """The sum of several tallies of one deck (every field and table is a count or a sum)."""
+    tallies = [Tally.from_core(deck, raw) for raw in raws]
+    first = tallies[0]
+    return Tally(
+        deck,
+        sum(t.shuffles for t in tallies),
+        sum(t.referenced for t in tallies),
+        sum(t.consecutive_pairs for t in tallies),
+        sum(t.serial_sum for t in tallies),
+        sum(t.serial_sumsq for t in tallies),
+        {
+            name: np.sum([t.tables[name] for t in tallies], axis=0, dtype=np.int64)
+            for name in first.tables
+        },
+    )
+
+
+def file_shards(
+    paths: Sequence[str | Path],
+    deck: str,
+    input_order: str,
+    batch_size: int,
+    core_game: dict[str, Any],
+) -> list[FileShard]:
+    """One shard per file, in the order given."""
+    game = None
+    if core_game:
+        tb = core_game["tie_breaks"]
+        game = (
+            int(core_game["hand_size"]),
+            int(core_game["hands"]),
+            bool(core_game["round_robin"]),
+            (tb.suit_decides, tb.ace_low_straight_suit, tb.pair_suit),
+        )
+    return [FileShard(str(p), deck, input_order, batch_size, game) for p in paths]
+
+
+def audit_shuffler_sharded(
+    paths: Sequence[str | Path],
+    executor: Executor,
+    deck: str = "cards52",
+    *,
+    input_order: str = "previous",
+    game: str | None = None,
+    seats: int = 6,
+    dealing: str = "packets",
+    rules: poker.RulesSource = None,
+    batch_size: int = DEFAULT_BATCH,
+    alpha: float = DEFAULT_ALPHA,
+    confidence: float = DEFAULT_CONFIDENCE,
+    progress: ShardProgress | None = None,
+) -> ShufflerAudit:
+    """The shuffler audit with one shard per file on ``executor`` (see the module note)."""
+    law, core_game = audit_setup(paths, deck, input_order, game, seats, dealing, rules)
+    shards = file_shards(paths, deck, input_order, batch_size, core_game)
+    parts: list[FileTally] = executor.map(audit_file, shards, progress)
+    events: Counter[str] = Counter()
+    for part in parts:
+        events.update(dict(part.events))
+    bad = [b for part in parts for b in part.bad_records][:BAD_RECORDS_KEPT]
+    integrity = Integrity(
+        tuple(str(p) for p in paths),
+        sum(p.records for p in parts),
+        sum(p.bad_count for p in parts),
+        tuple(bad),
+        tuple(sorted(events.items())),
+        sum(p.records_with_events for p in parts),
+        sum(p.without_input for p in parts) if input_order == "logged" else 0,
+    )
+    batches = [
+        run_battery(Tally.from_core(deck, raw), dealt_law=law, alpha=alpha, confidence=confidence)
+        for part in parts
+        for raw in part.batches
+    ]
+    repeats = Repeats(
+        sum(p.repeats[0] for p in parts),
+        sum(p.repeats[1] for p in parts),
+        sum(p.repeats[2] for p in parts),
+        sum(p.repeats[3] for p in parts),
+        min(p.repeats[4] for p in parts),
+    )
+    tally = merge_tallies(deck, [p.tally for p in parts])
+    return conclude(
+        (deck, input_order, game), integrity, tally, batches, repeats, law, (alpha, confidence)
+    )
