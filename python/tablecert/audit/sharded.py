@@ -1,12 +1,13 @@
 """A shuffler audit split into one shard per log file, for a fleet's logs on a cluster.
 
 Each shard reads its file where it runs (the scheduler only ever sees a path) and returns
-the core's integer tallies, batch tallies and integrity counts; the merge adds them in file
-order. Each file is one stream: a device's chain of orders (the "previous" reference, the
-coupon collection), the batches and the repeat search start afresh in every file, as when
-each file is a device's own log. The answer is the same wherever the shards run, and equals
-the one-stream audit of the same files whenever no device spans two files, no order repeats
-across files and every file holds whole batches (the fleet layout: one log per device).
+the core's integer tallies, its batches' batteries and integrity counts; the merge adds the
+tallies in file order and runs the battery once on the sum. Each file is one stream: a
+device's chain of orders (the "previous" reference, the coupon collection), the batches and
+the repeat search start afresh in every file, as when each file is a device's own log. The
+answer is the same wherever the shards run, and equals the one-stream audit of the same
+files whenever no device spans two files, no order repeats across files and every file
+holds whole batches (the fleet layout: one log per device).
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from tablecert import _core, poker
 from tablecert.audit.battery import (
     DEFAULT_ALPHA,
     DEFAULT_CONFIDENCE,
+    BatteryResult,
+    DealtLaw,
     Repeats,
     Tally,
     run_battery,
@@ -50,15 +53,18 @@ class FileShard:
     input_order: str
     batch_size: int
     game: tuple[int, int, bool, tuple[bool, str, str]] | None  # size, hands, round robin, ties
+    law: DealtLaw | None = None
+    levels: tuple[float, float] = (DEFAULT_ALPHA, DEFAULT_CONFIDENCE)  # alpha, confidence
 
 
 @dataclass(frozen=True)
 class FileTally:
-    """What one shard returns: integers only, of a size set by the deck, not by the log."""
+    """What one shard returns: integer tallies sized by the deck, not by the log, and the
+    battery of each of the file's full batches (judged on the worker)."""
 
     path: str
     tally: RawTally
-    batches: tuple[RawTally, ...]
+    batches: tuple[BatteryResult, ...]
     records: int
     bad_count: int
     bad_records: tuple[tuple[str, int, str], ...]
@@ -82,10 +88,20 @@ def audit_file(shard: FileShard) -> FileTally:
     core = _core.ShuffleAudit(shard.deck, shard.input_order, batch_size=shard.batch_size, **kwargs)
     stream_file(core, Path(shard.path))
     core.finish()
+    alpha, confidence = shard.levels
+    batches = tuple(
+        run_battery(
+            Tally.from_core(shard.deck, raw),
+            dealt_law=shard.law,
+            alpha=alpha,
+            confidence=confidence,
+        )
+        for raw in core.take_batches()
+    )
     return FileTally(
         shard.path,
         dict(core.tally()),
-        tuple(dict(b) for b in core.take_batches()),
+        batches,
         core.records,
         core.bad_count,
         tuple(core.bad_records()),
@@ -120,6 +136,8 @@ def file_shards(
     input_order: str,
     batch_size: int,
     core_game: dict[str, Any],
+    law: DealtLaw | None = None,
+    levels: tuple[float, float] = (DEFAULT_ALPHA, DEFAULT_CONFIDENCE),
 ) -> list[FileShard]:
     """One shard per file, in the order given."""
     game = None
@@ -131,7 +149,7 @@ def file_shards(
             bool(core_game["round_robin"]),
             (tb.suit_decides, tb.ace_low_straight_suit, tb.pair_suit),
         )
-    return [FileShard(str(p), deck, input_order, batch_size, game) for p in paths]
+    return [FileShard(str(p), deck, input_order, batch_size, game, law, levels) for p in paths]
 
 
 def audit_shuffler_sharded(
@@ -151,7 +169,7 @@ def audit_shuffler_sharded(
 ) -> ShufflerAudit:
     """The shuffler audit with one shard per file on ``executor`` (see the module note)."""
     law, core_game = audit_setup(paths, deck, input_order, game, seats, dealing, rules)
-    shards = file_shards(paths, deck, input_order, batch_size, core_game)
+    shards = file_shards(paths, deck, input_order, batch_size, core_game, law, (alpha, confidence))
     parts: list[FileTally] = executor.map(audit_file, shards, progress)
     events: Counter[str] = Counter()
     for part in parts:
@@ -166,11 +184,7 @@ def audit_shuffler_sharded(
         sum(p.records_with_events for p in parts),
         sum(p.without_input for p in parts) if input_order == "logged" else 0,
     )
-    batches = [
-        run_battery(Tally.from_core(deck, raw), dealt_law=law, alpha=alpha, confidence=confidence)
-        for part in parts
-        for raw in part.batches
-    ]
+    batches = [b for part in parts for b in part.batches]
     repeats = Repeats(
         sum(p.repeats[0] for p in parts),
         sum(p.repeats[1] for p in parts),
