@@ -45,7 +45,7 @@ COMPLETIONS = comb(46, 4)
 SITUATIONS = HANDS * UPCARDS
 DEALS = SITUATIONS * COMPLETIONS  # 19,933,230,517,200
 ProgressCallback = Callable[[int, int], None]
-SHARDS_PER_THREAD = 2  # a sweep's fixed cost is about 15 upcards' worth: few, wide shards
+SHARDS_PER_THREAD = 1  # a sweep has a fixed cost of about 25 upcards of work: few, wide shards
 
 
 @dataclass(frozen=True)
@@ -593,7 +593,7 @@ def analyze(
 ) -> CaribbeanAnalysis:
     """The exact par sheet of Caribbean Stud under ``rules`` (default: the Macau statute);
     ``royal`` / ``cap`` override the royal payout and the per-round maximum payout. With an
-    ``executor`` the sweep runs there as ``shards`` upcard ranges (default: two per worker
+    ``executor`` the sweep runs there as ``shards`` upcard ranges (default: one per worker
     thread); the answer is the same."""
     order = ordering("caribbean-stud", rules)
     rf = order.rules
