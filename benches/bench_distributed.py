@@ -16,8 +16,7 @@ from pathlib import Path
 import pytest
 from pytest_benchmark.fixture import BenchmarkFixture
 
-from tablecert.audit.sharded import audit_shuffler_sharded
-from tablecert.audit.shuffler import ShufflerAudit
+from tablecert.audit.shuffler import ShufflerAudit, audit_shuffler
 from tablecert.audit.simulate import write_log
 from tablecert.distributed import DaskExecutor, local_cluster
 from tablecert.games import caribbean_stud
@@ -82,7 +81,7 @@ def test_fleet_audit_on_cluster(
     benchmark: BenchmarkFixture, cluster: DaskExecutor, fleet: list[Path]
 ) -> None:
     result: ShufflerAudit = benchmark.pedantic(
-        audit_shuffler_sharded, args=(fleet, cluster), rounds=1, iterations=1
+        audit_shuffler, args=(fleet,), kwargs={"executor": cluster}, rounds=1, iterations=1
     )
     assert result.tally.shuffles == FILES * DECKS
     benchmark.extra_info["shuffles"] = FILES * DECKS

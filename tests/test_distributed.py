@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from math import comb
 from pathlib import Path
 
@@ -16,7 +19,6 @@ import pytest
 from typer.testing import CliRunner
 
 from tablecert import _core
-from tablecert.audit.sharded import audit_shuffler_sharded
 from tablecert.audit.shuffler import ShufflerAudit, audit_shuffler
 from tablecert.audit.simulate import write_log
 from tablecert.cli import app
@@ -31,6 +33,8 @@ from tablecert.distributed import (
 from tablecert.errors import ClusterError
 from tablecert.games import caribbean_stud, q_poker
 from tablecert.poker import ordering
+from tablecert.report.plan import PlanEntry
+from tablecert.report.registry import REGISTRY, Context, Section, section_kinds
 
 pytest.importorskip("distributed")
 
@@ -197,16 +201,16 @@ def test_audit_of_several_logs_on_a_cluster_is_the_local_answer(
 ) -> None:
     logs = _fleet(tmp_path, 4, 400)
     stream = audit_shuffler(logs, batch_size=100)
-    sharded = audit_shuffler_sharded(logs, cluster, batch_size=100)
+    sharded = audit_shuffler(logs, batch_size=100, executor=cluster)
     _same_audit(sharded, stream)
-    _same_audit(audit_shuffler_sharded(logs, LocalExecutor(), batch_size=100), stream)
+    _same_audit(audit_shuffler(logs, batch_size=100, executor=LocalExecutor()), stream)
     assert sharded.tally.shuffles == 1_600
     assert len(sharded.batches) == 16
     assert sharded.integrity.records == 1_600
     # With dealt hands checked too (the game's arguments travel to the workers).
     dealt = {"game": "q-poker", "seats": 3, "batch_size": 200}
     _same_audit(
-        audit_shuffler_sharded(logs, cluster, **dealt),  # type: ignore[arg-type]
+        audit_shuffler(logs, executor=cluster, **dealt),  # type: ignore[arg-type]
         audit_shuffler(logs, **dealt),  # type: ignore[arg-type]
     )
 
@@ -217,7 +221,7 @@ def test_sharded_audit_keeps_bad_records_and_a_biased_device(
     logs = [*_fleet(tmp_path, 2, 300), FIXTURES / "shuffler-bad.csv"]
     logs.append(write_log(tmp_path / "biased.csv", "riffle:1", 300, device="SM-BAD"))
     stream = audit_shuffler(logs, batch_size=300)
-    sharded = audit_shuffler_sharded(logs, cluster, batch_size=300)
+    sharded = audit_shuffler(logs, batch_size=300, executor=cluster)
     assert sharded.integrity.as_json() == stream.integrity.as_json()
     assert sharded.integrity.bad_count > 0
     assert sharded.verdict == stream.verdict == "FAIL (integrity)"
@@ -233,3 +237,45 @@ def test_cli_audit_on_a_cluster(cluster: DaskExecutor, tmp_path: Path) -> None:
     assert remote.exit_code == local.exit_code
     assert remote.stdout == local.stdout
     assert json.loads(remote.stdout)["shuffles"] == 600
+
+
+def test_certify_passes_the_cluster_to_every_section(
+    cluster: DaskExecutor, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kind = section_kinds()["hand-categories"]
+    seen: list[object] = []
+
+    def build(entry: PlanEntry, context: Context) -> Section:
+        seen.append(context.executor)
+        return kind.build(entry, context)
+
+    monkeypatch.setitem(REGISTRY, kind.name, replace(kind, build=build))
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1790000000")
+    plan = tmp_path / "plan.toml"
+    plan.write_text(
+        '[certification]\ntitle = "Q Poker"\nlab = "Test lab"\n\n'
+        '[[section]]\nkind = "hand-categories"\ngame = "q-poker"\nrules = "q-poker.macau"\n',
+        encoding="utf-8",
+    )
+    runner = CliRunner()
+    address = cluster.client.scheduler.address
+    local = runner.invoke(app, ["certify", str(plan), "-o", str(tmp_path / "a")])
+    remote = runner.invoke(
+        app, ["certify", str(plan), "-o", str(tmp_path / "b"), "--cluster", address]
+    )
+    assert local.exit_code == 0, local.output
+    assert remote.exit_code == 0, remote.output
+    assert seen[0] is None
+    assert isinstance(seen[1], DaskExecutor)
+    assert (tmp_path / "a" / "report.json").read_bytes() == (
+        tmp_path / "b" / "report.json"
+    ).read_bytes()
+
+
+def test_the_core_install_never_imports_dask() -> None:
+    code = (
+        "import sys, tablecert.cli, tablecert.games.caribbean_stud, tablecert.audit.sharded\n"
+        "print(sorted(m for m in ('dask', 'distributed') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from tablecert import _core, poker
+from tablecert import _core
 from tablecert.audit.battery import (
     DEFAULT_ALPHA,
     DEFAULT_CONFIDENCE,
@@ -30,14 +30,7 @@ from tablecert.audit.battery import (
     Tally,
     run_battery,
 )
-from tablecert.audit.shuffler import (
-    DEFAULT_BATCH,
-    Integrity,
-    ShufflerAudit,
-    audit_setup,
-    conclude,
-    stream_file,
-)
+from tablecert.audit.shuffler import Integrity, ShufflerAudit, conclude, stream_file
 from tablecert.distributed import Executor, ShardProgress
 
 BAD_RECORDS_KEPT = 1000
@@ -152,24 +145,20 @@ def file_shards(
     return [FileShard(str(p), deck, input_order, batch_size, game, law, levels) for p in paths]
 
 
-def audit_shuffler_sharded(
+def audit_sharded(
     paths: Sequence[str | Path],
     executor: Executor,
-    deck: str = "cards52",
-    *,
-    input_order: str = "previous",
-    game: str | None = None,
-    seats: int = 6,
-    dealing: str = "packets",
-    rules: poker.RulesSource = None,
-    batch_size: int = DEFAULT_BATCH,
-    alpha: float = DEFAULT_ALPHA,
-    confidence: float = DEFAULT_CONFIDENCE,
+    options: tuple[str, str, str | None, int],
+    law: DealtLaw | None,
+    core_game: dict[str, Any],
+    levels: tuple[float, float],
     progress: ShardProgress | None = None,
 ) -> ShufflerAudit:
-    """The shuffler audit with one shard per file on ``executor`` (see the module note)."""
-    law, core_game = audit_setup(paths, deck, input_order, game, seats, dealing, rules)
-    shards = file_shards(paths, deck, input_order, batch_size, core_game, law, (alpha, confidence))
+    """The shuffler audit with one shard per file on ``executor`` (see the module note);
+    ``options`` are (deck, input order, game, batch size), checked by ``audit_setup``.
+    Call it through ``audit_shuffler(..., executor=...)``."""
+    deck, input_order, game, batch_size = options
+    shards = file_shards(paths, deck, input_order, batch_size, core_game, law, levels)
     parts: list[FileTally] = executor.map(audit_file, shards, progress)
     events: Counter[str] = Counter()
     for part in parts:
@@ -193,6 +182,4 @@ def audit_shuffler_sharded(
         min(p.repeats[4] for p in parts),
     )
     tally = merge_tallies(deck, [p.tally for p in parts])
-    return conclude(
-        (deck, input_order, game), integrity, tally, batches, repeats, law, (alpha, confidence)
-    )
+    return conclude((deck, input_order, game), integrity, tally, batches, repeats, law, levels)

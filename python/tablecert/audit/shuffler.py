@@ -28,6 +28,7 @@ from tablecert.audit.battery import (
     second_level,
 )
 from tablecert.audit.dealing import DEALINGS, WallDealer, poker_law, tally_walls
+from tablecert.distributed import Executor
 from tablecert.errors import AuditError
 
 CHUNK = 1 << 20
@@ -219,10 +220,21 @@ def audit_shuffler(
     wall_dealer: WallDealer | None = None,
     progress: Progress | None = None,
     on_file: Callable[[Path], None] | None = None,
+    executor: Executor | None = None,
 ) -> ShufflerAudit:
     """Read every log in one streaming pass and run the battery on all shuffles and on each
-    full batch of ``batch_size`` shuffles (for the second-level check)."""
+    full batch of ``batch_size`` shuffles (for the second-level check).
+
+    With an ``executor``, each file is one shard there instead (``audit.sharded``; each file
+    its own stream) and ``progress`` is called with (files done, files)."""
     law, kwargs = audit_setup(paths, deck, input_order, game, seats, dealing, rules)
+    if executor is not None:
+        from tablecert.audit.sharded import audit_sharded
+
+        if wall_dealer is not None:
+            raise AuditError("a wall dealer needs every order in one process: audit locally")
+        options = (deck, input_order, game, batch_size)
+        return audit_sharded(paths, executor, options, law, kwargs, (alpha, confidence), progress)
     if wall_dealer is not None and deck == "cards52":
         raise AuditError("a wall dealer deals mahjong walls: use --deck mahjong136 or mahjong112")
     core = _core.ShuffleAudit(

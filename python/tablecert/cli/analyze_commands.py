@@ -9,19 +9,12 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from tablecert.cli.common import (
-    ClusterOption,
-    JsonOption,
-    WorkersOption,
-    emit_json,
-    stderr,
-    stdout,
-)
+from tablecert.cli import common
+from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
 from tablecert.cli.mahjong_commands import analyze_mahjong
-from tablecert.distributed import executor_for
 from tablecert.games import caribbean_stud, q_poker
 from tablecert.games.common import OutcomeRow, decimal, fraction_json
 
@@ -68,13 +61,11 @@ def analyze_q_poker(
     rules: RulesOption = None,
     json_out: JsonOption = False,
     export_strategy: ExportOption = None,
-    cluster: ClusterOption = None,
-    workers: WorkersOption = None,
+    cluster: common.ClusterOption = None,
+    workers: common.WorkersOption = None,
 ) -> None:
     """Q Poker: 多寶 (Pair Plus) and the bet against the dealer, with the optimal strategy."""
-    with executor_for(cluster, workers) as executor:
-        if executor is not None:
-            stderr.print(f"running on {executor.description}")
+    with common.cluster_progress(cluster, workers) as (executor, _):
         result = q_poker.analyze(rules, executor=executor)
     if export_strategy is not None:
         stderr.print(f"wrote {result.export_strategy(export_strategy)}")
@@ -119,23 +110,18 @@ def analyze_caribbean(
         ),
     ] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Compute afresh.")] = False,
-    cluster: ClusterOption = None,
-    workers: WorkersOption = None,
+    cluster: common.ClusterOption = None,
+    workers: common.WorkersOption = None,
 ) -> None:
     """Caribbean Stud: ante/raise with the dealer's upcard, options and the progressive."""
     cap_values = _cap_values(cap_curve)
-    with (
-        executor_for(cluster, workers) as executor,
-        Progress(
-            TextColumn("analysing 2,598,960 x 47 situations"),
-            BarColumn(),
-            TimeElapsedColumn(),
-            console=stderr,
-            transient=True,
-        ) as bar,
-    ):
-        if executor is not None:
-            stderr.print(f"running on {executor.description}")
+    with common.cluster_progress(
+        cluster,
+        workers,
+        TextColumn("analysing 2,598,960 x 47 situations"),
+        BarColumn(),
+        TimeElapsedColumn(),
+    ) as (executor, bar):
         task = bar.add_task("sweep", total=None)
 
         def tick(done: int, total: int) -> None:

@@ -13,23 +13,14 @@ from rich.progress import (
     BarColumn,
     DownloadColumn,
     MofNCompleteColumn,
-    Progress,
     TextColumn,
     TimeRemainingColumn,
 )
 from rich.table import Table
 
-from tablecert.audit.sharded import audit_shuffler_sharded
 from tablecert.audit.shuffler import DEFAULT_BATCH, ShufflerAudit, audit_shuffler
-from tablecert.cli.common import (
-    ClusterOption,
-    JsonOption,
-    WorkersOption,
-    emit_json,
-    stderr,
-    stdout,
-)
-from tablecert.distributed import executor_for
+from tablecert.cli import common
+from tablecert.cli.common import JsonOption, emit_json, stdout
 
 audit_app = typer.Typer(
     no_args_is_help=True,
@@ -118,63 +109,29 @@ def shuffler(
         Path | None, typer.Option("--svg-dir", help="Also write the plots as SVG files here.")
     ] = None,
     json_out: JsonOption = False,
-    cluster: ClusterOption = None,
-    workers: WorkersOption = None,
+    cluster: common.ClusterOption = None,
+    workers: common.WorkersOption = None,
 ) -> None:
     """Certify a shuffler from its logs: deck integrity and the randomness battery.
 
     With --cluster or --workers, each log file is one shard on the Dask cluster (read where
     it runs: the path must be valid on the workers) and is audited as its own stream."""
-    with executor_for(cluster, workers) as executor:
-        if executor is not None:
-            stderr.print(f"running on {executor.description}: one shard per log file")
-            with Progress(
-                TextColumn("log files audited"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                console=stderr,
-                transient=True,
-            ) as bar:
-                task = bar.add_task("shards", total=len(logs))
-                result = audit_shuffler_sharded(
-                    logs,
-                    executor,
-                    deck,
-                    input_order=input_order,
-                    game=game,
-                    seats=seats,
-                    dealing=dealing,
-                    batch_size=batch_size,
-                    alpha=alpha,
-                    confidence=confidence,
-                    progress=lambda done, _total: bar.update(task, completed=done),
-                )
-        else:
-            result = _audit_locally(
-                logs, deck, input_order, game, seats, dealing, batch_size, alpha, confidence
-            )
-    _write_audit(result, svg_dir, json_out)
-
-
-def _audit_locally(
-    logs: list[Path],
-    deck: str,
-    input_order: str,
-    game: str | None,
-    seats: int,
-    dealing: str,
-    batch_size: int,
-    alpha: float,
-    confidence: float,
-) -> ShufflerAudit:
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        DownloadColumn(),
-        TimeRemainingColumn(),
-        console=stderr,
-        transient=True,
-    ) as bar:
+    files = len(logs)
+    columns = (
+        [
+            TextColumn(f"auditing {files} log files, one shard each"),
+            BarColumn(),
+            MofNCompleteColumn(),
+        ]
+        if cluster is not None or workers is not None
+        else [
+            TextColumn("{task.description}"),
+            BarColumn(),
+            DownloadColumn(),
+            TimeRemainingColumn(),
+        ]
+    )
+    with common.cluster_progress(cluster, workers, *columns) as (executor, bar):
         task = bar.add_task("reading", total=None)
 
         def on_file(path: Path) -> None:
@@ -195,8 +152,9 @@ def _audit_locally(
             confidence=confidence,
             progress=progress,
             on_file=on_file,
+            executor=executor,
         )
-    return result
+    _write_audit(result, svg_dir, json_out)
 
 
 def _write_audit(result: ShufflerAudit, svg_dir: Path | None, json_out: bool) -> None:

@@ -7,17 +7,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 
-from tablecert.cli.common import (
-    ClusterOption,
-    JsonOption,
-    WorkersOption,
-    emit_json,
-    stderr,
-    stdout,
-)
-from tablecert.distributed import executor_for
+from tablecert.cli import common
+from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
 from tablecert.errors import EnvelopeError, SigningError
 from tablecert.report import dsse
 from tablecert.report.certify import certify as run_certify
@@ -73,24 +66,19 @@ def certify(
         ),
     ] = None,
     json_out: JsonOption = False,
-    cluster: ClusterOption = None,
-    workers: WorkersOption = None,
+    cluster: common.ClusterOption = None,
+    workers: common.WorkersOption = None,
 ) -> None:
     """Run a certification plan; write report.json, the signed envelope and report.html."""
     private = load_private_key(key, _passphrase(confirm=False)) if key else ephemeral_key()
-    with (
-        executor_for(cluster, workers) as executor,
-        Progress(
-            TextColumn("[bold]certify[/]"),
-            BarColumn(),
-            TextColumn("{task.completed}/{task.total} {task.description}"),
-            TimeElapsedColumn(),
-            console=stderr,
-            transient=True,
-        ) as bar,
-    ):
-        if executor is not None:
-            stderr.print(f"running on {executor.description}")
+    with common.cluster_progress(
+        cluster,
+        workers,
+        TextColumn("[bold]certify[/]"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total} {task.description}"),
+        TimeElapsedColumn(),
+    ) as (executor, bar):
         task = bar.add_task("", total=None)
 
         def progress(done: int, total: int, message: str) -> None:
