@@ -55,15 +55,9 @@ class FileTally:
     """What one shard returns: integer tallies sized by the deck, not by the log, and the
     battery of each of the file's full batches (judged on the worker)."""
 
-    path: str
     tally: RawTally
     batches: tuple[BatteryResult, ...]
-    records: int
-    bad_count: int
-    bad_records: tuple[tuple[str, int, str], ...]
-    events: tuple[tuple[str, int], ...]
-    records_with_events: int
-    without_input: int
+    integrity: Integrity
     repeats: tuple[int, int, int, int, float]
 
 
@@ -92,15 +86,9 @@ def audit_file(shard: FileShard) -> FileTally:
         for raw in core.take_batches()
     )
     return FileTally(
-        shard.path,
         dict(core.tally()),
         batches,
-        core.records,
-        core.bad_count,
-        tuple(core.bad_records()),
-        tuple(core.events()),
-        core.records_with_events,
-        core.without_input,
+        Integrity.from_core([shard.path], core, shard.input_order),
         core.repeats(),
     )
 
@@ -160,18 +148,18 @@ def audit_sharded(
     deck, input_order, game, batch_size = options
     shards = file_shards(paths, deck, input_order, batch_size, core_game, law, levels)
     parts: list[FileTally] = executor.map(audit_file, shards, progress)
+    checked = [p.integrity for p in parts]
     events: Counter[str] = Counter()
-    for part in parts:
+    for part in checked:
         events.update(dict(part.events))
-    bad = [b for part in parts for b in part.bad_records][:BAD_RECORDS_KEPT]
     integrity = Integrity(
         tuple(str(p) for p in paths),
-        sum(p.records for p in parts),
-        sum(p.bad_count for p in parts),
-        tuple(bad),
+        sum(p.records for p in checked),
+        sum(p.bad_count for p in checked),
+        tuple(b for part in checked for b in part.bad_records)[:BAD_RECORDS_KEPT],
         tuple(sorted(events.items())),
-        sum(p.records_with_events for p in parts),
-        sum(p.without_input for p in parts) if input_order == "logged" else 0,
+        sum(p.records_with_events for p in checked),
+        sum(p.without_input for p in checked),
     )
     batches = [b for part in parts for b in part.batches]
     repeats = Repeats(

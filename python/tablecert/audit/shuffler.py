@@ -52,6 +52,21 @@ class Integrity:
     records_with_events: int
     without_input: int
 
+    @classmethod
+    def from_core(
+        cls, paths: Sequence[str | Path], core: _core.ShuffleAudit, input_order: str
+    ) -> Integrity:
+        """What the core's deck checker found in ``paths``."""
+        return cls(
+            tuple(str(p) for p in paths),
+            core.records,
+            core.bad_count,
+            tuple(core.bad_records()),
+            tuple(core.events()),
+            core.records_with_events,
+            core.without_input if input_order == "logged" else 0,
+        )
+
     @property
     def passed(self) -> bool:
         return self.bad_count == 0 and self.records > 0
@@ -269,15 +284,7 @@ def audit_shuffler(
     core.finish()
     drain()
     tally = Tally.from_core(deck, core.tally())
-    integrity = Integrity(
-        tuple(str(p) for p in paths),
-        core.records,
-        core.bad_count,
-        tuple(core.bad_records()),
-        tuple(core.events()),
-        core.records_with_events,
-        core.without_input if input_order == "logged" else 0,
-    )
+    integrity = Integrity.from_core(paths, core, input_order)
     extra: list[CheckResult] = []
     if wall_dealer is not None and wall_table is not None:
         extra.append(dealt_outcomes(wall_table, wall_dealer.law))
