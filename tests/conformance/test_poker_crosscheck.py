@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -46,7 +47,7 @@ def test_correct_python_evaluator_conforms_exhaustively() -> None:
     plan = poker_crosscheck.plan("q-poker", other_pairs=2_000)
     report = run(plan, f"{VENDOR}:q_poker_statute")
     assert report.passed
-    assert [c.checked for c in report.checks] == [22_100, 740, 225_264, 2_000]
+    assert [c.checked for c in report.checks] == [22_100, 740, 225_264, 2_000, 300]
 
 
 def test_correct_perl_evaluator_conforms(q_plan: poker_crosscheck.Plan) -> None:
@@ -172,3 +173,46 @@ def test_cli_exit_codes_and_json(tmp_path: Path) -> None:
     assert data["checks"][2]["defects"][0]["answer"] == "answers PUSH"
     usage = runner.invoke(app, ["crosscheck", "poker", "--game", "q-poker", "--hands", "-3"])
     assert usage.exit_code == 2
+
+
+def test_settlements_cover_every_outcome_of_every_bet(q_plan: poker_crosscheck.Plan) -> None:
+    outcomes = {case[1] for case in q_plan.settlements}
+    assert outcomes == {
+        *(f"多寶 {c}" for c in q_plan.tables.order.categories),
+        *(f"win with {c}" for c in q_plan.tables.order.categories),
+        "fold",
+        "dealer does not qualify",
+        "loss",
+    }
+    assert poker_crosscheck.expected_settlement(
+        q_plan.tables.order, "win with straight", "straight"
+    ) == Fraction(3, 2)
+    assert poker_crosscheck.expected_settlement(q_plan.tables.order, "fold", "pair") == Fraction(
+        -1, 2
+    )
+
+
+def test_wrong_straight_payout_is_caught_and_named(q_plan: poker_crosscheck.Plan) -> None:
+    report = run(q_plan, f"{VENDOR}:q_poker_straight_even_money")
+    groups = [g for c in report.checks for g in c.groups]
+    assert [(g.category, g.article, g.count, g.of) for g in groups] == [
+        ("win with straight", "第九條(七)(3)", 20, 20)
+    ]
+
+
+def test_caribbean_settlements() -> None:
+    plan = poker_crosscheck.plan(
+        "caribbean-stud",
+        hands=500,
+        suit_pairs=500,
+        other_pairs=200,
+        seed=5,
+        settlements_per_outcome=5,
+    )
+    order = plan.tables.order
+    assert (
+        poker_crosscheck.expected_settlement(order, "win with full house", "full house") == 15
+    )  # 1 + 2 x 7
+    assert poker_crosscheck.expected_settlement(order, "loss", "pair") == -3
+    assert poker_crosscheck.expected_settlement(order, "dealer does not qualify", "pair") == 1
+    assert run(plan, f"{VENDOR}:caribbean_statute").passed

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated
 
@@ -10,7 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 from rich.table import Table
 
 from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
-from tablecert.conformance import poker_crosscheck
+from tablecert.conformance import mahjong_crosscheck, poker_crosscheck
 from tablecert.conformance.evaluator_protocol import open_evaluator, write_requests
 
 crosscheck_app = typer.Typer(
@@ -129,6 +130,69 @@ def _print(report: poker_crosscheck.CrosscheckReport) -> None:
             )
     verdict = "CONFORMS" if report.passed else "DEVIATES"
     stdout.print(f"verdict: {verdict} to the statute ordering ({report.rules_file})")
+
+
+@crosscheck_app.command("mahjong")
+def mahjong(
+    game: Annotated[str, typer.Option("--game", help="mahjong-traditional or mahjong-simple.")],
+    scorer: Annotated[
+        str | None,
+        typer.Option(
+            "--scorer",
+            help="module:function, file.py:function, cmd:COMMAND or "
+            "file:RESULTS answering one JSON line per game record.",
+        ),
+    ] = None,
+    corpus: Annotated[
+        Path | None, typer.Option("--corpus", help="JSON Lines game records (default: generate).")
+    ] = None,
+    generate: Annotated[int, typer.Option("--generate", min=1, help="Records to generate.")] = 1000,
+    seed: Annotated[int, typer.Option("--seed")] = 0,
+    write: Annotated[
+        Path | None, typer.Option("--write-corpus", help="Write the corpus to FILE and stop.")
+    ] = None,
+    show: Annotated[int, typer.Option("--show", min=0)] = 10,
+    timeout: Annotated[float, typer.Option("--timeout")] = 20.0,
+    json_out: JsonOption = False,
+) -> None:
+    """Check a vendor's mahjong scorer: fan and every seat's net result on a corpus."""
+    if game not in ("mahjong-traditional", "mahjong-simple"):
+        raise typer.BadParameter(
+            f"{game!r}: expected mahjong-traditional or mahjong-simple", param_hint="--game"
+        )
+    records = (
+        mahjong_crosscheck.load_corpus(corpus)
+        if corpus is not None
+        else mahjong_crosscheck.generate_corpus(game, generate, seed)
+    )
+    if write is not None:
+        with write.open("w", encoding="utf-8") as handle:
+            for record in records:
+                handle.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
+        stderr.print(f"wrote {len(records):,} game records to {write}")
+        return
+    if scorer is None:
+        raise typer.BadParameter(
+            "give --scorer SPEC (or --write-corpus FILE)", param_hint="--scorer"
+        )
+    with stderr.status(f"settling {len(records):,} records and asking the scorer"):
+        report = mahjong_crosscheck.crosscheck(
+            game, records, open_evaluator(scorer, timeout), scorer, keep=show
+        )
+    if json_out:
+        emit_json(report.as_json())
+    else:
+        stdout.print(
+            f"{game} scorer crosscheck: {scorer}: {report.records:,} records, "
+            f"{report.mismatched_records:,} mismatched"
+        )
+        for d in report.defects:
+            stdout.print(f"[red]defect[/] {d.description}")
+        for m in report.first:
+            stdout.print(f"  {m.field}: expected {m.expected!r}, got {m.got!r} in {m.record}")
+        stdout.print(f"verdict: {'CONFORMS' if report.passed else 'DEVIATES'}")
+    if not report.passed:
+        raise typer.Exit(1)
 
 
 def register(app: typer.Typer) -> None:

@@ -38,6 +38,7 @@ from typing import Any
 
 from tablecert.errors import TableCertError
 from tablecert.rules import RuleFile, load_rules
+from tablecert.rules.loader import read_utf8
 
 STATUTE_RULES = {
     "q-poker": "q-poker.macau",
@@ -198,14 +199,7 @@ def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def load_submission(path: str | Path) -> Submission:
     """Read a TOML or JSON configuration; errors name the file and position."""
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise ConfigurationError(f"{path}: cannot read: {exc.strerror}") from exc
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ConfigurationError(f"{path}: not UTF-8 at byte {exc.start}") from exc
+    raw, text = read_utf8(path, ConfigurationError, "configuration")
     try:
         if path.suffix.lower() == ".json":
             data = json.loads(text, object_pairs_hook=_reject_duplicates)

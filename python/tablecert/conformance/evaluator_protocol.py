@@ -3,8 +3,14 @@
 Every evaluator answers the same line protocol: tablecert sends one request per line and reads
 one response per line.
 
-    category As Kh Td            ->  the hand's category, e.g. "straight"
-    compare As Kh Td / 2s 3h 4d  ->  "A", "B" or "PUSH"
+    category As Kh Td                    ->  the hand's category, e.g. "straight"
+    compare As Kh Td / 2s 3h 4d          ->  "A", "B" or "PUSH"
+    settle follow As Kh Td / 2s 3h 4d    ->  the player's net result, e.g. "3/2" or "-1"
+    settle pair-plus As Kh Td            ->  Q Poker's 多寶 net result per unit
+
+``settle`` names the player's decision (``follow``/``fold`` in Q Poker, ``raise``/``fold`` in
+Caribbean Stud), the player's hand and the dealer's; the amount is per unit bet on 與莊荷博彩
+(Q Poker) or per ante (Caribbean Stud, the raise being twice the ante).
 
 An evaluator SPEC is one of:
 

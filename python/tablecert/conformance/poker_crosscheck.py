@@ -8,7 +8,10 @@ Four checks, each request answered by the evaluator and compared with the core:
 3. suit-decided pairs: disjoint hands of equal ranks that the statute decides by suit (where
    vendors go wrong): the complete set for Q Poker, a seeded stratified sample for Caribbean
    Stud (the complete set has hundreds of millions of pairs; ``suit_pairs=None`` asks for all);
-4. other pairs: a seeded random sample of disjoint hand pairs.
+4. other pairs: a seeded random sample of disjoint hand pairs;
+5. settlements: for every outcome of every bet (each category of 多寶; fold, dealer not
+   qualifying, a win by each category, a loss), seeded deals whose net amount the evaluator
+   must give exactly.
 
 Mismatches are grouped by category, by the tie-break step and article that decides the pair,
 and by what the evaluator answered, so the report names the defect ("answers PUSH where
@@ -22,6 +25,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from fractions import Fraction
 from math import comb
 from typing import Any
 
@@ -30,6 +34,7 @@ import numpy.typing as npt
 
 from tablecert import _core
 from tablecert.conformance.evaluator_protocol import Answerer, EvaluatorError
+from tablecert.games.common import qualifier_ranks, rational
 from tablecert.hand_arrays import strength_keys
 from tablecert.poker import Ordering, RulesSource, check_game, ordering
 
@@ -236,7 +241,7 @@ class _Collector:
     ) -> None:
         self.checked += 1
         self.cases[where] += 1
-        if _normalise(got) == _normalise(expected):
+        if _same_answer(expected, got, where[1] == "settlement"):
             return
         self.mismatches += 1
         answer = _answer_kind(expected, got)
@@ -263,6 +268,15 @@ class _Collector:
         return CheckResult(
             self.name, self.checked, self.mismatches, groups, tuple(self.first), seconds
         )
+
+
+def _same_answer(expected: str, got: str, amount: bool) -> bool:
+    if not amount:
+        return _normalise(got) == _normalise(expected)
+    try:
+        return Fraction(got.strip()) == Fraction(expected)
+    except (ValueError, ZeroDivisionError):
+        return False
 
 
 def _normalise(answer: str) -> str:
@@ -364,6 +378,84 @@ def _disjoint_pair(
     return None
 
 
+def _qualifies(key: int, qualifier: list[int]) -> bool:
+    """The dealer qualifies: any pair or better, or high cards at least the qualifier's ranks."""
+    category, ranks, _ = _core.key_fields(key)
+    return category > 0 or list(ranks[: len(qualifier)]) >= qualifier
+
+
+def settlement_cases(
+    tables: _Tables, per_outcome: int, rng: np.random.Generator
+) -> list[tuple[str, str, int, int, str]]:
+    """For every outcome of every bet, up to ``per_outcome`` seeded deals: (bet, outcome,
+    player hand, dealer hand, decision). Outcomes: each category of the side bet (Q Poker's
+    多寶), and for the bet against the dealer: fold, dealer not qualifying, a win by each
+    category, a loss."""
+    order = tables.order
+    game = order.game
+    qualifier = qualifier_ranks(order.rules, "play.dealer_qualifier")
+    decide = "follow" if game == "q-poker" else "raise"
+    wanted: dict[str, list[tuple[str, str, int, int, str]]] = {}
+    n = len(tables.keys)
+    names = order.categories
+    outcomes = [f"win with {c}" for c in names] + ["dealer does not qualify", "loss", "fold"]
+    if game == "q-poker":
+        outcomes += [f"多寶 {c}" for c in names]
+    for name in outcomes:
+        wanted[name] = []
+    tries = 0
+    while any(len(v) < per_outcome for v in wanted.values()) and tries < 400_000:
+        tries += 1
+        a, b = int(rng.integers(n)), int(rng.integers(n))
+        if tables.masks[a] & tables.masks[b]:
+            continue
+        ka, kb = int(tables.keys[a]), int(tables.keys[b])
+        category = names[int(tables.categories[a])]
+        if game == "q-poker" and len(wanted[f"多寶 {category}"]) < per_outcome:
+            wanted[f"多寶 {category}"].append(("pair-plus", f"多寶 {category}", a, b, "-"))
+        if len(wanted["fold"]) < per_outcome:
+            wanted["fold"].append(("play", "fold", a, b, "fold"))
+        if not _qualifies(kb, qualifier):
+            outcome = "dealer does not qualify"
+        elif ka > kb:
+            outcome = f"win with {category}"
+        elif ka < kb:
+            outcome = "loss"
+        else:
+            continue
+        if len(wanted[outcome]) < per_outcome:
+            wanted[outcome].append(("play", outcome, a, b, decide))
+    return [case for name in outcomes for case in wanted[name]]
+
+
+def expected_settlement(order: Ordering, outcome: str, category: str) -> Fraction:
+    """The player's net result per unit (Q Poker) or per ante (Caribbean Stud)."""
+    rules = order.rules
+    slug = category.replace(" ", "-")
+    if outcome.startswith("多寶"):
+        return rational(rules, f"pair_plus.{slug}")
+    if order.game == "q-poker":
+        if outcome == "fold":
+            return rational(rules, "play.fold")
+        if outcome == "dealer does not qualify":
+            return rational(rules, "play.dealer_not_qualifying")
+        if outcome == "loss":
+            return rational(rules, "play.loss")
+        return rational(rules, f"play.win.{slug}") + rational(rules, f"play.bonus.{slug}")
+    raise_multiple = rational(rules, "play.raise_multiple")
+    if outcome == "fold":
+        return rational(rules, "play.fold")
+    if outcome == "dealer does not qualify":
+        return rational(rules, "play.not_qualifying_ante") + raise_multiple * rational(
+            rules, "play.not_qualifying_raise"
+        )
+    if outcome == "loss":
+        return -(1 + raise_multiple)
+    return rational(rules, "play.ante_win") + raise_multiple * rational(
+        rules, f"play.raise_pays.{slug}"
+    )
+
+
 def random_pairs(tables: _Tables, count: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
     """A seeded sample of disjoint hand pairs, uniform over hands."""
     chosen = np.empty((0, 2), dtype=np.int64)
@@ -420,10 +512,11 @@ class Plan:
     other_pairs: npt.NDArray[np.int64]
     suit_pairs_complete: bool
     seed: int
+    settlements: tuple[tuple[str, str, int, int, str], ...] = ()
 
     @property
     def total(self) -> int:
-        return sum(
+        return len(self.settlements) + sum(
             len(x)
             for x in (self.categories, self.adjacent_pairs, self.suit_pairs, self.other_pairs)
         )
@@ -457,11 +550,47 @@ class Plan:
             ("adjacent rank classes", self.pair_check(self.adjacent_pairs)),
             ("suit-decided pairs", self.pair_check(self.suit_pairs)),
             ("other pairs", self.pair_check(self.other_pairs)),
+            ("settlements", self.settlement_check()),
         ]
+
+    def settlement_check(self) -> Check:
+        t = self.tables
+        requests: list[str] = []
+        expected: list[str] = []
+        where: list[tuple[str, str, str]] = []
+        keys: list[tuple[int, ...]] = []
+        for bet, outcome, a, b, decision in self.settlements:
+            category = t.order.categories[int(t.categories[a])]
+            amount = expected_settlement(t.order, outcome, category)
+            if bet == "pair-plus":
+                requests.append(f"settle pair-plus {t.text(a)}")
+                article = str(
+                    t.order.rules.require(f"pair_plus.{category.replace(' ', '-')}").article
+                )
+            else:
+                requests.append(f"settle {decision} {t.text(a)} / {t.text(b)}")
+                article = _settlement_article(t.order, outcome, category)
+            expected.append(str(amount))
+            where.append((outcome, "settlement", article))
+            keys.append((int(t.keys[a]), int(t.keys[b])))
+        return requests, expected, where, keys
 
     def requests(self) -> Iterator[str]:
         for _, check in self.checks():
             yield from check[0]
+
+
+def _settlement_article(order: Ordering, outcome: str, category: str) -> str:
+    slug = category.replace(" ", "-")
+    q_poker = order.game == "q-poker"
+    key = {
+        "fold": "play.fold",
+        "loss": "play.loss" if q_poker else "play.fold",
+        "dealer does not qualify": "play.dealer_not_qualifying"
+        if q_poker
+        else "play.not_qualifying_ante",
+    }.get(outcome, f"play.win.{slug}" if q_poker else f"play.raise_pays.{slug}")
+    return str(order.rules.require(key).article)
 
 
 def plan(
@@ -472,9 +601,10 @@ def plan(
     suit_pairs: int | None = 0,
     other_pairs: int = 50_000,
     seed: int = 0,
+    settlements_per_outcome: int = 20,
 ) -> Plan:
     """What to ask. ``suit_pairs=0`` means the default: all for Q Poker, 100,000 for Caribbean
-    Stud; ``None`` means all."""
+    Stud; ``None`` means all. ``settlements_per_outcome`` deals for each outcome of each bet."""
     check_game(game)
     tables = _Tables(game, rules)
     rng = np.random.default_rng(seed)
@@ -488,6 +618,7 @@ def plan(
         random_pairs(tables, other_pairs, rng),
         suit_pairs is None,
         seed,
+        tuple(settlement_cases(tables, settlements_per_outcome, rng)),
     )
 
 

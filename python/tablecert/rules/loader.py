@@ -135,6 +135,19 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
     return " or ".join(k.__name__ for k in kinds)
 
 
+def read_utf8(path: Path, error: type[Exception], what: str) -> tuple[bytes, str]:
+    """A small input file's bytes (for its digest) and its text; ``error`` names the file and
+    what is wrong (cannot be read, or the byte where it stops being UTF-8)."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise error(f"{path}: cannot read {what}: {exc.strerror}") from exc
+    try:
+        return raw, raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise error(f"{path}: not UTF-8 at byte {exc.start}") from exc
+
+
 def bundled_rule_path(name: str) -> Path:
     """The path of a bundled rule file, e.g. ``q-poker.macau``."""
     path = RULES_DIR / f"{name}.toml"
