@@ -32,6 +32,8 @@ from tablecert.distributed import (
 )
 from tablecert.errors import ClusterError
 from tablecert.games import caribbean_stud, q_poker
+from tablecert.games.common import AnalysisError
+from tablecert.games.sweep import sweep
 from tablecert.poker import ordering
 from tablecert.report.plan import PlanEntry
 from tablecert.report.registry import REGISTRY, Context, Section, section_kinds
@@ -279,3 +281,18 @@ def test_the_core_install_never_imports_dask() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_paytable_sweep_runs_one_variant_per_task(cluster: DaskExecutor) -> None:
+    variants = ["q-poker.macau", "q-poker.standard"]
+    remote = sweep("q-poker", variants, cluster)
+    assert remote == [q_poker.analyze(v).as_json() for v in variants]
+    assert remote == sweep("q-poker", variants)
+    assert remote[0]["play"]["house_edge"] != remote[1]["play"]["house_edge"]
+    with pytest.raises(AnalysisError, match="for q-poker"):
+        sweep("caribbean-stud", ["q-poker.macau"])
+    runner = CliRunner()
+    args = ["analyze", "sweep", "q-poker", *variants, "--json"]
+    cli = runner.invoke(app, [*args, "--cluster", cluster.client.scheduler.address])
+    assert cli.exit_code == 0, cli.output
+    assert json.loads(cli.stdout) == remote

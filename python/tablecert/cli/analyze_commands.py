@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from tablecert.cli import common
@@ -17,6 +17,7 @@ from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
 from tablecert.cli.mahjong_commands import analyze_mahjong
 from tablecert.games import caribbean_stud, q_poker
 from tablecert.games.common import OutcomeRow, decimal, fraction_json
+from tablecert.games.sweep import sweep
 
 RulesOption = Annotated[
     str | None,
@@ -195,6 +196,32 @@ def _cap_values(spec: str | None) -> list[Fraction]:
         raise typer.BadParameter(
             f"not a list of numbers: {spec!r}", param_hint="--cap-curve"
         ) from None
+
+
+@app.command("sweep")
+def analyze_sweep(
+    game: Annotated[str, typer.Argument(help="q-poker or caribbean-stud.")],
+    variants: Annotated[
+        list[str], typer.Argument(help="Rule files (paths or bundled names), one variant each.")
+    ],
+    json_out: JsonOption = False,
+    cluster: common.ClusterOption = None,
+    workers: common.WorkersOption = None,
+) -> None:
+    """Paytable sweep: the par sheet of every variant, one task each (--cluster/--workers)."""
+    with common.cluster_progress(
+        cluster, workers, TextColumn("variants"), BarColumn(), MofNCompleteColumn()
+    ) as (executor, bar):
+        task = bar.add_task("variants", total=len(variants))
+        sheets = sweep(
+            game, variants, executor, lambda done, _total: bar.update(task, completed=done)
+        )
+    if json_out:
+        emit_json(sheets)
+        return
+    for sheet in sheets:
+        edge = sheet["play"]["house_edge"] if game == "q-poker" else sheet["house_edge"]
+        stdout.print(f"{sheet['rules']}: house edge {edge['decimal']} ({edge['exact']})")
 
 
 @app.command("mahjong-traditional")
