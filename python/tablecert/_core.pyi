@@ -61,7 +61,9 @@ class Progress:
     @property
     def done(self) -> int: ...
 
-def q_poker_hand_counts(tie_breaks: TieBreaks, qualifier_ranks: list[int]) -> bytes: ...
+def q_poker_hand_counts(
+    tie_breaks: TieBreaks, qualifier_ranks: list[int], hands: tuple[int, int] | None = None
+) -> bytes: ...
 def caribbean_analyze(
     tie_breaks: TieBreaks,
     qualifier_ranks: list[int],
@@ -73,6 +75,7 @@ def caribbean_analyze(
     win_floor: int,
     chunks: int = 0,
     progress: Progress | None = None,
+    upcards: tuple[int, int] | None = None,
 ) -> tuple[list[tuple[int, ...]], bytes]: ...
 def caribbean_situation(
     tie_breaks: TieBreaks, qualifier_ranks: list[int], hand: list[int], upcard: int

@@ -35,6 +35,10 @@ class MahjongError(TableCertError):
     """A mahjong hand, context or game record the rules cannot score; names the problem."""
 
 
+class ClusterError(TableCertError):
+    """A cluster cannot be used as asked (Dask missing, scheduler unreachable, bad options)."""
+
+
 class RngAuditError(TableCertError):
     """RNG output or NIST battery parameters that cannot be tested; names the file or value."""
 
@@ -42,6 +46,7 @@ class RngAuditError(TableCertError):
 __all__ = [
     "AuditError",
     "CardError",
+    "ClusterError",
     "EnvelopeError",
     "MahjongError",
     "NistError",

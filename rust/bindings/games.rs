@@ -39,18 +39,39 @@ fn check_ranks(ranks: &[u8]) -> PyResult<()> {
     Ok(())
 }
 
+/// A half-open range `(first, end)` of `0..limit`, non-empty unless `empty_ok`.
+fn check_range(
+    name: &str,
+    (first, end): (usize, usize),
+    limit: usize,
+    empty_ok: bool,
+) -> PyResult<()> {
+    if first > end || end > limit || (first == end && !empty_ok) {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "{name} ({first}, {end}): expected a range first < end <= {limit}"
+        )));
+    }
+    Ok(())
+}
+
 /// Q Poker: for each player hand (colex order), counts over the 18,424 dealer hands it can
 /// meet: not qualifying, beaten on ranks, equal ranks, of those won on suit (4 LE u32 each).
+/// `hands = (first, end)` limits the answer to those colex indices (a shard).
 #[pyfunction]
+#[pyo3(signature = (tie_breaks, qualifier_ranks, hands = None))]
 fn q_poker_hand_counts<'py>(
     py: Python<'py>,
     tie_breaks: &TieBreaks,
     qualifier_ranks: Vec<u8>,
+    hands: Option<(usize, usize)>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     check_ranks(&qualifier_ranks)?;
+    let (first, end) = hands.unwrap_or((0, q_poker::HANDS));
+    check_range("hands", (first, end), q_poker::HANDS, true)?;
     let tb = tie_breaks.0;
-    let counts =
-        py.allow_threads(|| q_poker::hand_counts(&tb, q_poker::qualifier_key(&qualifier_ranks)));
+    let counts = py.allow_threads(|| {
+        q_poker::hand_counts_range(&tb, q_poker::qualifier_key(&qualifier_ranks), first..end)
+    });
     let flat: Vec<u32> = counts
         .iter()
         .flat_map(|c| [c.not_qualifying, c.beaten, c.equal_ranks, c.won_on_suit])
@@ -63,9 +84,11 @@ type CategoryRow = (u64, u64, u64, u64, u64, u64, u64, u64, u64, i64);
 /// Caribbean Stud: optimal raise/fold for every (player hand, upcard). Payouts are numerators
 /// over one common denominator. Returns one row per player category (lowest first) with the
 /// fields of `caribbean::CategoryTotals` in order, and the decision table (LE u64 per hand,
-/// bit `u` = raise against upcard `u`).
+/// bit `u` = raise against upcard `u`). `upcards = (first, end)` limits the analysis to the
+/// situations whose upcard is a card id in that range (a shard: disjoint shards' rows add up,
+/// `min_margin_at_floor` by minimum, and their decision tables combine by OR).
 #[pyfunction]
-#[pyo3(signature = (tie_breaks, qualifier_ranks, fold, not_qualifying, win, tie, loss, win_floor, chunks = 0, progress = None))]
+#[pyo3(signature = (tie_breaks, qualifier_ranks, fold, not_qualifying, win, tie, loss, win_floor, chunks = 0, progress = None, upcards = None))]
 #[allow(clippy::too_many_arguments)]
 fn caribbean_analyze<'py>(
     py: Python<'py>,
@@ -79,8 +102,11 @@ fn caribbean_analyze<'py>(
     win_floor: i64,
     chunks: usize,
     progress: Option<Progress>,
+    upcards: Option<(usize, usize)>,
 ) -> PyResult<(Vec<CategoryRow>, Bound<'py, PyBytes>)> {
     check_ranks(&qualifier_ranks)?;
+    let upcards = upcards.unwrap_or((0, crate::cards::DECK_SIZE));
+    check_range("upcards", upcards, crate::cards::DECK_SIZE, false)?;
     let win: [i64; rank5::CATEGORIES] = win.try_into().map_err(|w: Vec<i64>| {
         RulesError::new_err(format!(
             "expected {} win payouts (one per category), got {}",
@@ -103,10 +129,11 @@ fn caribbean_analyze<'py>(
         chunks
     };
     let analysis = py.allow_threads(|| {
-        caribbean::analyze(
+        caribbean::analyze_upcards(
             &tb,
             caribbean::qualifier_key(&qualifier_ranks),
             &pay,
+            upcards,
             chunks,
             progress.as_ref().map(|p| p.0.as_ref()),
         )

@@ -113,10 +113,28 @@ pub fn analyze(
     chunks: usize,
     progress: Option<&AtomicU64>,
 ) -> Analysis {
+    analyze_upcards(tie_breaks, qualifier, pay, (0, DECK_SIZE), chunks, progress)
+}
+
+/// Analyse only the situations whose upcard is a card id in `first..end` (a shard of the
+/// whole analysis: the upcards are independent lanes of the sweep). The totals of disjoint
+/// upcard ranges add up, and their decision bits combine by OR, to exactly `analyze`'s
+/// answer. `first..end` must be a non-empty range within the deck.
+#[must_use]
+pub fn analyze_upcards(
+    tie_breaks: &TieBreaks,
+    qualifier: u32,
+    pay: &Payouts,
+    (first, end): (usize, usize),
+    chunks: usize,
+    progress: Option<&AtomicU64>,
+) -> Analysis {
+    assert!(first < end && end <= DECK_SIZE, "upcards {first}..{end}");
     let (keys, hands, order) = statute_tables::<5>(tie_breaks, keys5);
-    let chunks = chunks.clamp(1, DECK_SIZE);
+    let chunks = chunks.clamp(1, end - first);
+    let width = end - first;
     let bounds: Vec<(usize, usize)> = (0..chunks)
-        .map(|c| (c * DECK_SIZE / chunks, (c + 1) * DECK_SIZE / chunks))
+        .map(|c| (first + c * width / chunks, first + (c + 1) * width / chunks))
         .collect();
     let parts: Vec<([CategoryTotals; CATEGORIES], Vec<u64>)> = bounds
         .par_iter()

@@ -28,8 +28,26 @@ pub struct HandCounts {
 /// caller apply either ordering.
 #[must_use]
 pub fn hand_counts(tie_breaks: &TieBreaks, qualifier: u32) -> Vec<HandCounts> {
+    hand_counts_range(tie_breaks, qualifier, 0..HANDS)
+}
+
+/// Player hands: C(52, 3).
+pub const HANDS: usize = 22_100;
+
+/// Showdown counts of the player hands whose colex index is in `range` (a shard of
+/// `hand_counts`: every dealer hand is still swept, only these player hands are recorded).
+#[must_use]
+pub fn hand_counts_range(
+    tie_breaks: &TieBreaks,
+    qualifier: u32,
+    range: std::ops::Range<usize>,
+) -> Vec<HandCounts> {
+    assert!(
+        range.start <= range.end && range.end <= HANDS,
+        "hands {range:?}"
+    );
     let (keys, hands, order) = statute_tables::<3>(tie_breaks, keys3);
-    let mut out = vec![HandCounts::default(); hands.len()];
+    let mut out = vec![HandCounts::default(); range.len()];
     sweep(
         &hands,
         &keys,
@@ -38,8 +56,11 @@ pub fn hand_counts(tie_breaks: &TieBreaks, qualifier: u32) -> Vec<HandCounts> {
         3,
         Lanes::Count,
         |i, _, c| {
+            if !range.contains(&i) {
+                return;
+            }
             let nq = c.not_qualifying[0] as u32;
-            out[i] = if c.qualifies {
+            out[i - range.start] = if c.qualifies {
                 HandCounts {
                     not_qualifying: nq,
                     beaten: c.below[0] as u32 - nq,
@@ -67,6 +88,17 @@ mod tests {
         let mut h = parse_hand(hand).unwrap();
         h.sort_unstable();
         all[colex_index(&h) as usize]
+    }
+
+    /// Shards of player hands put together are the whole table.
+    #[test]
+    fn ranges_concatenate_to_the_whole_table() {
+        let q = qualifier_key(&[10]);
+        let all = hand_counts(&TieBreaks::STATUTE, q);
+        let mut joined = hand_counts_range(&TieBreaks::STATUTE, q, 0..7_001);
+        joined.extend(hand_counts_range(&TieBreaks::STATUTE, q, 7_001..7_001));
+        joined.extend(hand_counts_range(&TieBreaks::STATUTE, q, 7_001..HANDS));
+        assert_eq!(joined, all);
     }
 
     #[test]

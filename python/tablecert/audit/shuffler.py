@@ -20,6 +20,7 @@ from tablecert.audit.battery import (
     DEFAULT_CONFIDENCE,
     BatteryResult,
     CheckResult,
+    DealtLaw,
     Repeats,
     Tally,
     dealt_outcomes,
@@ -28,6 +29,7 @@ from tablecert.audit.battery import (
 )
 from tablecert.audit.dealing import DEALINGS, WallDealer, poker_law, tally_walls
 from tablecert.audit.wall_dealing import mahjong_dealer
+from tablecert.distributed import Executor
 from tablecert.errors import AuditError
 
 CHUNK = 1 << 20
@@ -50,6 +52,21 @@ class Integrity:
     events: tuple[tuple[str, int], ...]
     records_with_events: int
     without_input: int
+
+    @classmethod
+    def from_core(
+        cls, paths: Sequence[str | Path], core: _core.ShuffleAudit, input_order: str
+    ) -> Integrity:
+        """What the core's deck checker found in ``paths``."""
+        return cls(
+            tuple(str(p) for p in paths),
+            core.records,
+            core.bad_count,
+            tuple(core.bad_records()),
+            tuple(core.events()),
+            core.records_with_events,
+            core.without_input if input_order == "logged" else 0,
+        )
 
     @property
     def passed(self) -> bool:
@@ -168,6 +185,42 @@ def stream_file(
         raise AuditError(str(exc)) from None
 
 
+def audit_setup(
+    paths: Sequence[str | Path],
+    deck: str,
+    input_order: str,
+    game: str | None,
+    seats: int,
+    dealing: str,
+    rules: poker.RulesSource,
+) -> tuple[DealtLaw | None, dict[str, Any]]:
+    """Check the audit's options; the dealt-hand law (with ``game``) and the core's game
+    arguments (``_core.ShuffleAudit`` keywords)."""
+    if deck not in DECK_SIZES:
+        raise AuditError(f"unknown deck {deck!r}: expected one of {', '.join(DECK_SIZES)}")
+    if input_order not in INPUT_ORDERS:
+        raise AuditError(f"input order {input_order!r}: expected one of {', '.join(INPUT_ORDERS)}")
+    if dealing not in DEALINGS:
+        raise AuditError(f"dealing {dealing!r}: expected one of {', '.join(DEALINGS)}")
+    if not paths:
+        raise AuditError("no log files given")
+    if game is None:
+        return None, {}
+    if deck != "cards52":
+        raise AuditError(f"{game} is dealt from a 52-card deck, not {deck}")
+    order = poker.ordering(game, rules)
+    limit = 52 // order.hand_size - 1
+    if not 1 <= seats <= limit:
+        raise AuditError(f"{game} deals {order.hand_size} cards: seats must be 1..{limit}")
+    kwargs = {
+        "hand_size": order.hand_size,
+        "hands": seats + 1,
+        "round_robin": dealing == "round-robin",
+        "tie_breaks": order.tie_breaks,
+    }
+    return poker_law(game, seats, rules), kwargs
+
+
 def audit_shuffler(
     paths: Sequence[str | Path],
     deck: str = "cards52",
@@ -184,39 +237,28 @@ def audit_shuffler(
     wall_statistic: str | None = "types",
     progress: Progress | None = None,
     on_file: Callable[[Path], None] | None = None,
+    executor: Executor | None = None,
 ) -> ShufflerAudit:
     """Read every log in one streaming pass and run the battery on all shuffles and on each
     full batch of ``batch_size`` shuffles (for the second-level check). Mahjong walls are
     dealt as Art. 3 deals them and each hand's ``wall_statistic`` tested (``None``: no dealt
-    test) unless a ``wall_dealer`` is given."""
-    if deck not in DECK_SIZES:
-        raise AuditError(f"unknown deck {deck!r}: expected one of {', '.join(DECK_SIZES)}")
-    if input_order not in INPUT_ORDERS:
-        raise AuditError(f"input order {input_order!r}: expected one of {', '.join(INPUT_ORDERS)}")
-    if dealing not in DEALINGS:
-        raise AuditError(f"dealing {dealing!r}: expected one of {', '.join(DEALINGS)}")
-    if not paths:
-        raise AuditError("no log files given")
-    law = None
-    kwargs: dict[str, Any] = {}
+    test) unless a ``wall_dealer`` is given.
+
+    With an ``executor``, each file is one shard there instead (``audit.sharded``; each file
+    its own stream; no dealt test of mahjong walls) and ``progress`` is called with (files
+    done, files)."""
+    law, kwargs = audit_setup(paths, deck, input_order, game, seats, dealing, rules)
+    if executor is not None:
+        from tablecert.audit.sharded import audit_sharded
+
+        if wall_dealer is not None:
+            raise AuditError("a wall dealer needs every order in one process: audit locally")
+        options = (deck, input_order, game, batch_size)
+        return audit_sharded(paths, executor, options, law, kwargs, (alpha, confidence), progress)
     if wall_dealer is not None and deck == "cards52":
         raise AuditError("a wall dealer deals mahjong walls: use --deck mahjong136 or mahjong112")
     if wall_dealer is None and wall_statistic is not None and deck != "cards52":
         wall_dealer = mahjong_dealer(deck, wall_statistic)
-    if game is not None:
-        if deck != "cards52":
-            raise AuditError(f"{game} is dealt from a 52-card deck, not {deck}")
-        order = poker.ordering(game, rules)
-        limit = 52 // order.hand_size - 1
-        if not 1 <= seats <= limit:
-            raise AuditError(f"{game} deals {order.hand_size} cards: seats must be 1..{limit}")
-        law = poker_law(game, seats, rules)
-        kwargs = {
-            "hand_size": order.hand_size,
-            "hands": seats + 1,
-            "round_robin": dealing == "round-robin",
-            "tie_breaks": order.tie_breaks,
-        }
     core = _core.ShuffleAudit(
         deck,
         input_order,
@@ -249,24 +291,41 @@ def audit_shuffler(
     core.finish()
     drain()
     tally = Tally.from_core(deck, core.tally())
-    integrity = Integrity(
-        tuple(str(p) for p in paths),
-        core.records,
-        core.bad_count,
-        tuple(core.bad_records()),
-        tuple(core.events()),
-        core.records_with_events,
-        core.without_input if input_order == "logged" else 0,
-    )
-    extra: list[CheckResult] = [second_level(batches)]
+    integrity = Integrity.from_core(paths, core, input_order)
+    extra: list[CheckResult] = []
     if wall_dealer is not None and wall_table is not None:
         extra.append(dealt_outcomes(wall_table, wall_dealer.law))
+    return conclude(
+        (deck, input_order, game),
+        integrity,
+        tally,
+        batches,
+        Repeats(*core.repeats()),
+        law,
+        (alpha, confidence),
+        extra,
+    )
+
+
+def conclude(
+    what: tuple[str, str, str | None],
+    integrity: Integrity,
+    tally: Tally,
+    batches: Sequence[BatteryResult],
+    repeats: Repeats,
+    law: DealtLaw | None,
+    levels: tuple[float, float],
+    extra: Sequence[CheckResult] = (),
+) -> ShufflerAudit:
+    """The battery on all shuffles (with the batches' second level) and the certificate's
+    content; ``what`` is (deck, input order, game), ``levels`` (alpha, confidence)."""
+    alpha, confidence = levels
     battery = run_battery(
         tally,
-        repeats=Repeats(*core.repeats()),
+        repeats=repeats,
         dealt_law=law,
         alpha=alpha,
         confidence=confidence,
-        extra=extra,
+        extra=[second_level(list(batches)), *extra],
     )
-    return ShufflerAudit(deck, input_order, game, integrity, battery, tuple(batches), tally)
+    return ShufflerAudit(*what, integrity, battery, tuple(batches), tally)

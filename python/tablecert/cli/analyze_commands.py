@@ -9,13 +9,15 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from tablecert.cli import common
 from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
 from tablecert.cli.mahjong_commands import analyze_mahjong
 from tablecert.games import caribbean_stud, q_poker
 from tablecert.games.common import OutcomeRow, decimal, fraction_json
+from tablecert.games.sweep import sweep
 
 RulesOption = Annotated[
     str | None,
@@ -60,9 +62,12 @@ def analyze_q_poker(
     rules: RulesOption = None,
     json_out: JsonOption = False,
     export_strategy: ExportOption = None,
+    cluster: common.ClusterOption = None,
+    workers: common.WorkersOption = None,
 ) -> None:
     """Q Poker: 多寶 (Pair Plus) and the bet against the dealer, with the optimal strategy."""
-    result = q_poker.analyze(rules)
+    with common.cluster_progress(cluster, workers) as (executor, _):
+        result = q_poker.analyze(rules, executor=executor)
     if export_strategy is not None:
         stderr.print(f"wrote {result.export_strategy(export_strategy)}")
     if json_out:
@@ -106,23 +111,30 @@ def analyze_caribbean(
         ),
     ] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Compute afresh.")] = False,
+    cluster: common.ClusterOption = None,
+    workers: common.WorkersOption = None,
 ) -> None:
     """Caribbean Stud: ante/raise with the dealer's upcard, options and the progressive."""
     cap_values = _cap_values(cap_curve)
-    with Progress(
+    with common.cluster_progress(
+        cluster,
+        workers,
         TextColumn("analysing 2,598,960 x 47 situations"),
         BarColumn(),
         TimeElapsedColumn(),
-        console=stderr,
-        transient=True,
-    ) as bar:
+    ) as (executor, bar):
         task = bar.add_task("sweep", total=None)
 
         def tick(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
         result = caribbean_stud.analyze(
-            rules, royal=royal, cap=cap, use_cache=not no_cache, progress=tick
+            rules,
+            royal=royal,
+            cap=cap,
+            use_cache=not no_cache,
+            progress=tick,
+            executor=executor,
         )
     if export_strategy is not None:
         for path in result.export_strategy(export_strategy):
@@ -184,6 +196,32 @@ def _cap_values(spec: str | None) -> list[Fraction]:
         raise typer.BadParameter(
             f"not a list of numbers: {spec!r}", param_hint="--cap-curve"
         ) from None
+
+
+@app.command("sweep")
+def analyze_sweep(
+    game: Annotated[str, typer.Argument(help="q-poker or caribbean-stud.")],
+    variants: Annotated[
+        list[str], typer.Argument(help="Rule files (paths or bundled names), one variant each.")
+    ],
+    json_out: JsonOption = False,
+    cluster: common.ClusterOption = None,
+    workers: common.WorkersOption = None,
+) -> None:
+    """Paytable sweep: the par sheet of every variant, one task each (--cluster/--workers)."""
+    with common.cluster_progress(
+        cluster, workers, TextColumn("variants"), BarColumn(), MofNCompleteColumn()
+    ) as (executor, bar):
+        task = bar.add_task("variants", total=len(variants))
+        sheets = sweep(
+            game, variants, executor, lambda done, _total: bar.update(task, completed=done)
+        )
+    if json_out:
+        emit_json(sheets)
+        return
+    for sheet in sheets:
+        edge = sheet["play"]["house_edge"] if game == "q-poker" else sheet["house_edge"]
+        stdout.print(f"{sheet['rules']}: house edge {edge['decimal']} ({edge['exact']})")
 
 
 @app.command("mahjong-traditional")

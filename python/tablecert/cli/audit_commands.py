@@ -9,12 +9,19 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    DownloadColumn,
+    MofNCompleteColumn,
+    TextColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from tablecert.audit.shuffler import DEFAULT_BATCH, ShufflerAudit, audit_shuffler
 from tablecert.audit.wall_dealing import STATISTICS
-from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
+from tablecert.cli import common
+from tablecert.cli.common import JsonOption, emit_json, stdout
 
 audit_app = typer.Typer(
     no_args_is_help=True,
@@ -111,21 +118,34 @@ def shuffler(
         Path | None, typer.Option("--svg-dir", help="Also write the plots as SVG files here.")
     ] = None,
     json_out: JsonOption = False,
+    cluster: common.ClusterOption = None,
+    workers: common.WorkersOption = None,
 ) -> None:
-    """Certify a shuffler from its logs: deck integrity and the randomness battery."""
+    """Certify a shuffler from its logs: deck integrity and the randomness battery.
+
+    With --cluster or --workers, each log file is one shard on the Dask cluster (read where
+    it runs: the path must be valid on the workers) and is audited as its own stream."""
     if wall_statistic not in (*STATISTICS, "none"):
         raise typer.BadParameter(
             f"{wall_statistic!r}: expected {', '.join(STATISTICS)} or none",
             param_hint="--wall-statistic",
         )
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        DownloadColumn(),
-        TimeRemainingColumn(),
-        console=stderr,
-        transient=True,
-    ) as bar:
+    files = len(logs)
+    columns = (
+        [
+            TextColumn(f"auditing {files} log files, one shard each"),
+            BarColumn(),
+            MofNCompleteColumn(),
+        ]
+        if cluster is not None or workers is not None
+        else [
+            TextColumn("{task.description}"),
+            BarColumn(),
+            DownloadColumn(),
+            TimeRemainingColumn(),
+        ]
+    )
+    with common.cluster_progress(cluster, workers, *columns) as (executor, bar):
         task = bar.add_task("reading", total=None)
 
         def on_file(path: Path) -> None:
@@ -147,7 +167,12 @@ def shuffler(
             confidence=confidence,
             progress=progress,
             on_file=on_file,
+            executor=executor,
         )
+    _write_audit(result, svg_dir, json_out)
+
+
+def _write_audit(result: ShufflerAudit, svg_dir: Path | None, json_out: bool) -> None:
     if svg_dir is not None:
         svg_dir.mkdir(parents=True, exist_ok=True)
         for name, svg in result.svg_plots().items():

@@ -7,8 +7,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 
+from tablecert.cli import common
 from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
 from tablecert.errors import EnvelopeError, SigningError
 from tablecert.report import dsse
@@ -65,23 +66,32 @@ def certify(
         ),
     ] = None,
     json_out: JsonOption = False,
+    cluster: common.ClusterOption = None,
+    workers: common.WorkersOption = None,
 ) -> None:
     """Run a certification plan; write report.json, the signed envelope and report.html."""
     private = load_private_key(key, _passphrase(confirm=False)) if key else ephemeral_key()
-    with Progress(
+    with common.cluster_progress(
+        cluster,
+        workers,
         TextColumn("[bold]certify[/]"),
         BarColumn(),
         TextColumn("{task.completed}/{task.total} {task.description}"),
         TimeElapsedColumn(),
-        console=stderr,
-        transient=True,
-    ) as bar:
+    ) as (executor, bar):
         task = bar.add_task("", total=None)
 
         def progress(done: int, total: int, message: str) -> None:
             bar.update(task, completed=done, total=total, description=message)
 
-        result = run_certify(plan, private, out_dir, ephemeral=key is None, progress=progress)
+        result = run_certify(
+            plan,
+            private,
+            out_dir,
+            ephemeral=key is None,
+            progress=progress,
+            executor=executor,
+        )
     if json_out:
         emit_json(
             {

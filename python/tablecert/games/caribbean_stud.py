@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import comb
@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from tablecert import _core
+from tablecert.distributed import Executor, split_range
 from tablecert.games.common import (
     AnalysisError,
     OutcomeRow,
@@ -44,6 +45,7 @@ COMPLETIONS = comb(46, 4)
 SITUATIONS = HANDS * UPCARDS
 DEALS = SITUATIONS * COMPLETIONS  # 19,933,230,517,200
 ProgressCallback = Callable[[int, int], None]
+SHARDS_PER_THREAD = 1  # a sweep has a fixed cost of about 25 upcards of work: few, wide shards
 
 
 @dataclass(frozen=True)
@@ -476,30 +478,94 @@ class CaribbeanAnalysis(ParSheet):
         }
 
 
-def _run_core(
-    order: Ordering, p: Payouts, progress: ProgressCallback | None
-) -> tuple[list[tuple[int, ...]], bytes]:
+@dataclass(frozen=True)
+class UpcardShard:
+    """One shard of the analysis: the situations whose dealer upcard is a card id in
+    ``upcards`` (first, end). Plain values only, so it travels to any worker."""
+
+    tie_breaks: tuple[bool, str, str]
+    qualifier: tuple[int, ...]
+    values: tuple[int, ...]  # fold, not qualifying, tie, loss, win floor, wins by category
+    upcards: tuple[int, int]
+
+
+def _core_values(order: Ordering, p: Payouts) -> tuple[tuple[int, ...], list[int]]:
+    """The payouts as integer numerators over their common denominator, and the qualifier."""
     win = p.win
-    values = [p.fold, p.not_qualifying, p.tie, p.loss, *win]
-    den = common_denominator(values)
+    den = common_denominator([p.fold, p.not_qualifying, p.tie, p.loss, *win])
+    values = [p.fold, p.not_qualifying, p.tie, p.loss, min(win), *win]
+    return tuple(int(v * den) for v in values), qualifier_ranks(
+        order.rules, "play.dealer_qualifier"
+    )
 
-    def n(x: Fraction) -> int:
-        return int(x * den)
 
+CoreArgs = tuple[_core.TieBreaks, list[int], int, int, list[int], int, int, int]
+
+
+def _core_args(shard: UpcardShard) -> CoreArgs:
+    """``_core.caribbean_analyze``'s leading arguments for a shard."""
+    fold, nq, tie, loss, floor, *win = shard.values
+    tb = _core.TieBreaks(*shard.tie_breaks)
+    return (tb, list(shard.qualifier), fold, nq, win, tie, loss, floor)
+
+
+def upcard_shards(order: Ordering, p: Payouts, shards: int) -> list[UpcardShard]:
+    """The whole analysis cut into ``shards`` contiguous upcard ranges."""
+    values, qual = _core_values(order, p)
+    tb = order.tie_breaks
+    spec = (tb.suit_decides, tb.ace_low_straight_suit, tb.pair_suit)
+    return [UpcardShard(spec, tuple(qual), values, r) for r in split_range(0, 52, shards)]
+
+
+def _lane_dtype(width: int) -> str:
+    return next(f"<u{n // 8}" for n in (8, 16, 32, 64) if width <= n)
+
+
+def run_upcard_shard(shard: UpcardShard) -> tuple[list[tuple[int, ...]], bytes]:
+    """Run one shard on this machine: its category rows, and its decision bits shifted down to
+    the shard's first upcard in the narrowest integer that holds them (less to ship back)."""
+    first, end = shard.upcards
+    rows, bits = _core.caribbean_analyze(*_core_args(shard), chunks=1, upcards=(first, end))
+    lanes = np.frombuffer(bits, dtype="<u8") >> np.uint64(first)
+    return [tuple(r) for r in rows], lanes.astype(_lane_dtype(end - first)).tobytes()
+
+
+def merge_upcard_shards(
+    shards: Sequence[UpcardShard], parts: Sequence[tuple[list[tuple[int, ...]], bytes]]
+) -> tuple[list[tuple[int, ...]], bytes]:
+    """Put shards' answers together, in shard order: counts add, the smallest margin wins,
+    the decision bits of disjoint upcards combine by OR. Equal to one whole run."""
+    rows: list[list[int]] | None = None
+    bits = np.zeros(HANDS, dtype=np.uint64)
+    for shard, (part_rows, part_bits) in zip(shards, parts, strict=True):
+        first, end = shard.upcards
+        lanes = np.frombuffer(part_bits, dtype=_lane_dtype(end - first)).astype(np.uint64)
+        bits |= lanes << np.uint64(first)
+        if rows is None:
+            rows = [list(r) for r in part_rows]
+            continue
+        for row, part in zip(rows, part_rows, strict=True):
+            row[:-1] = [a + b for a, b in zip(row[:-1], part[:-1], strict=True)]
+            row[-1] = min(row[-1], part[-1])
+    if rows is None:
+        raise AnalysisError("no shards to merge")
+    return [tuple(r) for r in rows], bits.astype("<u8").tobytes()
+
+
+def _run_core(
+    order: Ordering,
+    p: Payouts,
+    progress: ProgressCallback | None,
+    executor: Executor | None = None,
+    shards: int | None = None,
+) -> tuple[list[tuple[int, ...]], bytes]:
+    if executor is not None:
+        plan = upcard_shards(order, p, shards or SHARDS_PER_THREAD * executor.parallelism)
+        return merge_upcard_shards(plan, executor.map(run_upcard_shard, plan, progress))
+    (whole,) = upcard_shards(order, p, 1)
     chunks = 2
     counter = _core.Progress()
-    args = (
-        order.tie_breaks,
-        qualifier_ranks(order.rules, "play.dealer_qualifier"),
-        n(p.fold),
-        n(p.not_qualifying),
-        [n(w) for w in win],
-        n(p.tie),
-        n(p.loss),
-        n(min(win)),
-        chunks,
-        counter,
-    )
+    args = (*_core_args(whole), chunks, counter)
     if progress is None:
         return _core.caribbean_analyze(*args)
     result: list[tuple[list[tuple[int, ...]], bytes]] = []
@@ -522,9 +588,13 @@ def analyze(
     cap: Fraction | int | None = None,
     use_cache: bool = True,
     progress: ProgressCallback | None = None,
+    executor: Executor | None = None,
+    shards: int | None = None,
 ) -> CaribbeanAnalysis:
     """The exact par sheet of Caribbean Stud under ``rules`` (default: the Macau statute);
-    ``royal`` / ``cap`` override the royal payout and the per-round maximum payout."""
+    ``royal`` / ``cap`` override the royal payout and the per-round maximum payout. With an
+    ``executor`` the sweep runs there as ``shards`` upcard ranges (default: one per worker
+    thread); the answer is the same."""
     order = ordering("caribbean-stud", rules)
     rf = order.rules
     p = payouts(
@@ -533,7 +603,7 @@ def analyze(
     key = cache_key(
         "caribbean-stud", rf, [str(x) for x in (*p.win, p.fold, p.not_qualifying, p.tie, p.loss)]
     )
-    rows, bits = _cached(key, use_cache, lambda: _run_core(order, p, progress))
+    rows, bits = _cached(key, use_cache, lambda: _run_core(order, p, progress, executor, shards))
     cats = order.categories
     lines = tuple(CategoryLine(name, *row) for name, row in zip(cats, rows, strict=True))
     return CaribbeanAnalysis(

@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tablecert import _core
+from tablecert.distributed import Executor, split_range
 from tablecert.games.common import (
     AnalysisError,
     OutcomeRow,
@@ -35,6 +36,7 @@ from tablecert.poker import Ordering, RulesSource, format_hand, ordering, parse_
 
 HANDS = comb(52, 3)
 DEALER_HANDS = comb(49, 3)
+DEFAULT_SHARDS = 4
 _Array = npt.NDArray[np.int64]
 
 
@@ -308,15 +310,52 @@ def _rank_pattern(index: int) -> str:
     return "-".join(_core.card_code(c)[0] for c in sorted(_core.hand_at(index, 3), reverse=True))
 
 
-def analyze(rules: RulesSource = None) -> QPokerAnalysis:
-    """The exact par sheet of Q Poker under ``rules`` (default: the Macau statute)."""
+@dataclass(frozen=True)
+class HandShard:
+    """One shard of the showdown counts: the player hands with colex index in ``hands``."""
+
+    tie_breaks: tuple[bool, str, str]
+    qualifier: tuple[int, ...]
+    hands: tuple[int, int]
+
+
+def run_hand_shard(shard: HandShard) -> bytes:
+    """The core's showdown counts of one shard's player hands (4 LE u32 per hand)."""
+    return _core.q_poker_hand_counts(
+        _core.TieBreaks(*shard.tie_breaks), list(shard.qualifier), hands=shard.hands
+    )
+
+
+def hand_shards(order: Ordering, shards: int) -> list[HandShard]:
+    """All 22,100 player hands cut into ``shards`` contiguous colex ranges."""
+    tb = order.tie_breaks
+    spec = (tb.suit_decides, tb.ace_low_straight_suit, tb.pair_suit)
+    qual = tuple(qualifier_ranks(order.rules, "play.dealer_qualifier"))
+    return [HandShard(spec, qual, r) for r in split_range(0, HANDS, shards)]
+
+
+def showdown_counts(
+    order: Ordering, executor: Executor | None = None, shards: int = DEFAULT_SHARDS
+) -> bytes:
+    """Every player hand's showdown counts: in one core call, or as shards on ``executor``
+    joined in colex order (the same bytes)."""
+    if executor is None:
+        qual = qualifier_ranks(order.rules, "play.dealer_qualifier")
+        return _core.q_poker_hand_counts(order.tie_breaks, qual)
+    return b"".join(executor.map(run_hand_shard, hand_shards(order, shards)))
+
+
+def analyze(
+    rules: RulesSource = None, *, executor: Executor | None = None, shards: int = DEFAULT_SHARDS
+) -> QPokerAnalysis:
+    """The exact par sheet of Q Poker under ``rules`` (default: the Macau statute); with an
+    ``executor``, the showdown counts are computed there as ``shards`` shards."""
     order = ordering("q-poker", rules)
     rf = order.rules
     cats = order.categories
     keys = all_strength_keys("q-poker", rf)
     category = (keys >> 22).astype(np.int64)
-    qual = qualifier_ranks(rf, "play.dealer_qualifier")
-    raw = _core.q_poker_hand_counts(order.tie_breaks, qual)
+    raw = showdown_counts(order, executor, shards)
     counts = np.frombuffer(raw, dtype="<u4").reshape(-1, 4).astype(np.int64)
     v = _play_values(order)
     suit_wins = order.suit_decides

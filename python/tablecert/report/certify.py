@@ -22,6 +22,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 import tablecert
 from tablecert import _core
+from tablecert.distributed import Executor
 from tablecert.errors import PlanError, ReportError
 from tablecert.report import dsse
 from tablecert.report.canonical import canonical_pretty, plain
@@ -68,8 +69,11 @@ def _timestamp(moment: dt.datetime) -> str:
     return moment.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def run_sections(plan: Plan, progress: Progress | None = None) -> list[Section]:
-    """Build every section of the plan, in plan order; section ids must be unique."""
+def run_sections(
+    plan: Plan, progress: Progress | None = None, executor: Executor | None = None
+) -> list[Section]:
+    """Build every section of the plan, in plan order; section ids must be unique. Sections
+    with heavy work run it on ``executor`` when one is given."""
     sections: list[Section] = []
     seen: dict[str, PlanEntry] = {}
     total = len(plan.entries)
@@ -80,7 +84,7 @@ def run_sections(plan: Plan, progress: Progress | None = None) -> list[Section]:
                 progress(done, total, message)
 
         step(f"{entry.kind.name} (section {entry.index})")
-        section = entry.kind.build(entry, Context(plan, step))
+        section = entry.kind.build(entry, Context(plan, step, executor))
         if section.id in seen:
             raise entry.error(
                 None, f"section {section.id!r} repeats section {seen[section.id].index}"
@@ -204,11 +208,12 @@ def certify(
     ephemeral: bool = False,
     clock: Clock = utc_now,
     progress: Progress | None = None,
+    executor: Executor | None = None,
 ) -> Certification:
     """Run ``plan_path``, sign the statement with ``key`` and write the report folder."""
     started = clock()
     plan = load_plan(plan_path)
-    sections = run_sections(plan, progress)
+    sections = run_sections(plan, progress, executor)
     report, subjects = build_report(plan, sections, started, clock())
     envelope = dsse.sign_statement(dsse.statement(subjects, report), key)
     kid = key_id(key.public_key())

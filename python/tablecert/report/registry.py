@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from tablecert.errors import ReportError
 
 if TYPE_CHECKING:
+    from tablecert.distributed import Executor
     from tablecert.report.plan import Plan, PlanEntry
 
 Outcome = Literal["pass", "fail", "inconclusive"]
@@ -111,10 +112,12 @@ def overall(outcomes: Any) -> Outcome:
 
 @dataclass
 class Context:
-    """What a section builder may use besides its entry: the plan and a progress line."""
+    """What a section builder may use besides its entry: the plan, a progress line, and where
+    heavy work may run (``None``: on this machine; else shards on a cluster, same answers)."""
 
     plan: Plan
     step: Callable[[str], None] = field(default=lambda _message: None)
+    executor: Executor | None = None
 
 
 Builder = Callable[["PlanEntry", Context], Section]

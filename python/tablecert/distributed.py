@@ -1,0 +1,177 @@
+"""Running the heavy work as shards on a Dask cluster, with answers identical to the local run.
+
+An analysis splits its work into shards (Caribbean Stud: ranges of dealer upcards; Q Poker:
+ranges of player hands; audits: one log file each), each shard runs the Rust core where it is
+executed and returns exact integer tables, and the caller merges them in shard order. Integer
+sums do not depend on where or in which order shards ran, so the merged answer is the local
+answer bit for bit. Dask (``pip install tablecert[distributed]``) is imported only here, and
+only when a cluster is asked for: the core install stays lean.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, Protocol, TypeVar
+
+from tablecert.errors import ClusterError
+
+S = TypeVar("S")
+R = TypeVar("R")
+
+ShardProgress = Callable[[int, int], None]
+"""Called with (shards finished, shards in all)."""
+
+DEFAULT_RETRIES = 3
+
+
+class Executor(Protocol):
+    """Runs a function over shards and returns the results in shard order."""
+
+    @property
+    def description(self) -> str: ...
+
+    @property
+    def parallelism(self) -> int:
+        """How many shards can run at once (to choose a shard count)."""
+        ...
+
+    def map(
+        self, fn: Callable[[S], R], shards: Sequence[S], progress: ShardProgress | None = None
+    ) -> list[R]: ...
+
+
+class LocalExecutor:
+    """The shards one after another in this process (the same shards a cluster would run)."""
+
+    description = "local (in-process shards)"
+    parallelism = 1
+
+    def map(
+        self, fn: Callable[[S], R], shards: Sequence[S], progress: ShardProgress | None = None
+    ) -> list[R]:
+        results = []
+        for done, shard in enumerate(shards):
+            results.append(fn(shard))
+            if progress is not None:
+                progress(done + 1, len(shards))
+        return results
+
+
+class DaskExecutor:
+    """Shards as Dask tasks; a shard whose worker dies (or that raises) is retried.
+
+    Shards are small descriptions (ranges, a file path); each task reads its own input on the
+    worker, so no log or table passes through the scheduler on the way in.
+    """
+
+    def __init__(self, client: Any, retries: int = DEFAULT_RETRIES, cluster: Any = None) -> None:
+        self.client = client
+        self.retries = retries
+        self._cluster = cluster
+
+    def _workers(self) -> dict[str, Any]:
+        workers: dict[str, Any] = self.client.scheduler_info().get("workers", {})
+        return workers
+
+    @property
+    def description(self) -> str:
+        workers = self._workers()
+        return (
+            f"dask {self.client.scheduler.address} "
+            f"({len(workers)} workers, {self.parallelism} threads)"
+        )
+
+    @property
+    def parallelism(self) -> int:
+        return max(1, sum(int(w.get("nthreads", 0)) for w in self._workers().values()))
+
+    def map(
+        self, fn: Callable[[S], R], shards: Sequence[S], progress: ShardProgress | None = None
+    ) -> list[R]:
+        if not shards:
+            return []
+        futures = self.client.map(fn, list(shards), retries=self.retries, pure=False)
+        done = 0
+        try:
+            for _ in _dask().as_completed(futures):
+                done += 1
+                if progress is not None:
+                    progress(done, len(shards))
+            return [f.result() for f in futures]
+        finally:
+            for f in futures:
+                f.release()
+
+    def close(self) -> None:
+        self.client.close()
+        if self._cluster is not None:
+            self._cluster.close()
+
+
+def _dask() -> Any:
+    try:
+        import distributed
+    except ImportError:
+        raise ClusterError(
+            "running on a cluster needs Dask: pip install 'tablecert[distributed]'"
+        ) from None
+    return distributed
+
+
+def connect(address: str, retries: int = DEFAULT_RETRIES, timeout: float = 30) -> DaskExecutor:
+    """An executor on a running Dask scheduler (``tcp://host:8786``)."""
+    distributed = _dask()
+    try:
+        client = distributed.Client(address, timeout=timeout)
+    except (OSError, TimeoutError) as exc:
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    return DaskExecutor(client, retries)
+
+
+def local_cluster(workers: int, retries: int = DEFAULT_RETRIES) -> DaskExecutor:
+    """An executor on a new cluster of ``workers`` single-threaded worker processes here."""
+    if workers < 1:
+        raise ClusterError(f"--workers {workers}: expected at least 1 worker")
+    distributed = _dask()
+    cluster = distributed.LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        # Each worker runs one shard at a time: the core's own threads stay within one core.
+        env={"RAYON_NUM_THREADS": "1"},
+    )
+    return DaskExecutor(distributed.Client(cluster), retries, cluster)
+
+
+@contextmanager
+def executor_for(
+    cluster: str | None = None, workers: int | None = None, retries: int = DEFAULT_RETRIES
+) -> Iterator[DaskExecutor | None]:
+    """The executor the CLI options ask for: a scheduler address, a local cluster of
+    ``workers`` processes, or ``None`` (the local multi-core path)."""
+    if cluster is not None and workers is not None:
+        raise ClusterError("give --cluster or --workers, not both")
+    if cluster is None and workers is None:
+        yield None
+        return
+    executor = connect(cluster, retries) if cluster is not None else local_cluster(workers or 1)
+    try:
+        yield executor
+    finally:
+        executor.close()
+
+
+def split_range(first: int, end: int, shards: int) -> list[tuple[int, int]]:
+    """``first..end`` cut into ``shards`` contiguous, non-empty ranges (fewer if it is short)."""
+    count = max(1, min(shards, end - first))
+    width = end - first
+    return [(first + i * width // count, first + (i + 1) * width // count) for i in range(count)]
+
+
+def worker_pids(executor: DaskExecutor) -> dict[str, int]:
+    """Each worker's process id (for tests that kill a worker mid-run)."""
+    pids: dict[str, int] = executor.client.run(os.getpid)
+    return pids

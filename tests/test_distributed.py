@@ -1,0 +1,298 @@
+"""Shards on a Dask cluster give the local answer bit for bit, even when a worker dies."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from math import comb
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from tablecert import _core
+from tablecert.audit.shuffler import ShufflerAudit, audit_shuffler
+from tablecert.audit.simulate import write_log
+from tablecert.cli import app
+from tablecert.distributed import (
+    DaskExecutor,
+    LocalExecutor,
+    executor_for,
+    local_cluster,
+    split_range,
+    worker_pids,
+)
+from tablecert.errors import ClusterError
+from tablecert.games import caribbean_stud, q_poker
+from tablecert.games.common import AnalysisError
+from tablecert.games.sweep import sweep
+from tablecert.poker import ordering
+from tablecert.report.plan import PlanEntry
+from tablecert.report.registry import REGISTRY, Context, Section, section_kinds
+
+pytest.importorskip("distributed")
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "logs"
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[DaskExecutor]:
+    """Two single-threaded worker processes, as ``--workers 2`` makes them."""
+    executor = local_cluster(2)
+    try:
+        yield executor
+    finally:
+        executor.close()
+
+
+def test_split_range_covers_every_index_once() -> None:
+    assert split_range(0, 52, 13) == [(i, i + 4) for i in range(0, 52, 4)]
+    assert split_range(0, 3, 8) == [(0, 1), (1, 2), (2, 3)]
+    parts = split_range(0, 22_100, 7)
+    assert [a for a, _ in parts[1:]] == [b for _, b in parts[:-1]]
+    assert (parts[0][0], parts[-1][1]) == (0, 22_100)
+
+
+def test_q_poker_on_a_cluster_is_the_local_answer(cluster: DaskExecutor) -> None:
+    order = ordering("q-poker", "q-poker.macau")
+    whole = q_poker.showdown_counts(order)
+    assert len(whole) == 4 * 4 * comb(52, 3)
+    assert q_poker.showdown_counts(order, cluster, shards=5) == whole
+    assert q_poker.showdown_counts(order, LocalExecutor(), shards=3) == whole
+    local = q_poker.analyze("q-poker.macau")
+    remote = q_poker.analyze("q-poker.macau", executor=cluster, shards=5)
+    assert remote.as_json() == local.as_json()
+    # The standard (rank-only) rules through shards too.
+    standard = q_poker.analyze("q-poker.standard", executor=cluster)
+    assert standard.as_json() == q_poker.analyze("q-poker.standard").as_json()
+
+
+def _reduced_plan(
+    rules: str, first: int, end: int, shards: int
+) -> list[caribbean_stud.UpcardShard]:
+    order = ordering("caribbean-stud", rules)
+    (whole,) = caribbean_stud.upcard_shards(order, caribbean_stud.payouts(order), 1)
+    return [
+        caribbean_stud.UpcardShard(whole.tie_breaks, whole.qualifier, whole.values, r)
+        for r in split_range(first, end, shards)
+    ]
+
+
+def _one_local_run(
+    plan: list[caribbean_stud.UpcardShard],
+) -> tuple[list[tuple[int, ...]], bytes]:
+    """The same upcards in one core call on this machine (one sweep, no shards)."""
+    first, end = plan[0].upcards[0], plan[-1].upcards[1]
+    whole = caribbean_stud.UpcardShard(
+        plan[0].tie_breaks, plan[0].qualifier, plan[0].values, (first, end)
+    )
+    fold, nq, tie, loss, floor, *win = whole.values
+    rows, bits = _core.caribbean_analyze(
+        _core.TieBreaks(*whole.tie_breaks),
+        list(whole.qualifier),
+        fold,
+        nq,
+        list(win),
+        tie,
+        loss,
+        floor,
+        chunks=1,
+        upcards=(first, end),
+    )
+    return [tuple(r) for r in rows], bits
+
+
+def test_caribbean_upcard_shards_on_a_cluster_equal_one_local_run(
+    cluster: DaskExecutor,
+) -> None:
+    # A reduced shard set: upcards 2c, 2h, 2s, 3d (ids 1..4) in three shards.
+    plan = _reduced_plan("caribbean-stud.standard", 1, 5, 3)
+    rows, bits = caribbean_stud.merge_upcard_shards(
+        plan, cluster.map(caribbean_stud.run_upcard_shard, plan)
+    )
+    assert (rows, bits) == _one_local_run(plan)
+    # Every (player hand, upcard) situation of those 4 upcards, once: 4 x C(51, 5).
+    assert sum(r[0] for r in rows) == 4 * comb(51, 5)
+    raised = sum(r[1] for r in rows)
+    assert 0 < raised < 4 * comb(51, 5)
+    masks = np.frombuffer(bits, dtype="<u8")
+    assert int(masks.max()) < 1 << 5
+    assert int(masks.min()) == 0
+    assert int(sum(bin(int(m)).count("1") for m in masks[masks != 0])) == raised
+
+
+def test_a_worker_killed_mid_run_changes_nothing(cluster: DaskExecutor) -> None:
+    plan = _reduced_plan("caribbean-stud.macau", 48, 52, 4)
+    expected = _one_local_run(plan)
+    results: list[list[tuple[list[tuple[int, ...]], bytes]]] = []
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            results.append(cluster.map(caribbean_stud.run_upcard_shard, plan))
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    pids = worker_pids(cluster)
+    runner = threading.Thread(target=run)
+    runner.start()
+    victim = None
+    deadline = time.monotonic() + 60
+    while victim is None and time.monotonic() < deadline and runner.is_alive():
+        busy = [w for w, keys in cluster.client.processing().items() if keys]
+        victim = next((w for w in busy if w in pids), None)
+        time.sleep(0.05)
+    assert victim is not None, "no worker ever started a shard"
+    time.sleep(0.5)  # let the shard get well into its sweep
+    os.kill(pids[victim], signal.SIGKILL)
+    runner.join(timeout=300)
+    assert not errors, errors
+    assert results, "the run did not finish"
+    # The nanny replaced the worker: a new process at a (possibly) new address.
+    assert pids[victim] not in worker_pids(cluster).values()
+    assert caribbean_stud.merge_upcard_shards(plan, results[0]) == expected
+
+
+def test_executor_options_are_checked() -> None:
+    with pytest.raises(ClusterError, match="not both"), executor_for("tcp://x:1", 2):
+        pass
+    with executor_for() as none:
+        assert none is None
+
+
+def test_cli_q_poker_on_a_cluster(cluster: DaskExecutor) -> None:
+    runner = CliRunner()
+    local = runner.invoke(app, ["analyze", "q-poker", "--json"])
+    address = cluster.client.scheduler.address
+    remote = runner.invoke(app, ["analyze", "q-poker", "--json", "--cluster", address])
+    assert local.exit_code == 0
+    assert remote.exit_code == 0, remote.output
+    assert remote.stdout == local.stdout
+    both = runner.invoke(app, ["analyze", "q-poker", "--cluster", address, "--workers", "2"])
+    assert both.exit_code == 1  # a handled error: run_app prints it on one line
+    assert isinstance(both.exception, ClusterError)
+    assert "not both" in str(both.exception)
+
+
+def _fleet(tmp: Path, devices: int, decks: int, model: str = "fair") -> list[Path]:
+    """One simulated log per device (the fleet layout)."""
+    return [
+        write_log(tmp / f"dev-{i}.csv", model, decks, seed=100 + i, device=f"SM-{i:04d}")
+        for i in range(devices)
+    ]
+
+
+def _same_audit(a: ShufflerAudit, b: ShufflerAudit) -> None:
+    assert a.as_json() == b.as_json()
+    assert a.tally.tables.keys() == b.tally.tables.keys()
+    for name, table in a.tally.tables.items():
+        assert np.array_equal(table, b.tally.tables[name]), name
+    assert len(a.batches) == len(b.batches)
+
+
+def test_audit_of_several_logs_on_a_cluster_is_the_local_answer(
+    cluster: DaskExecutor, tmp_path: Path
+) -> None:
+    logs = _fleet(tmp_path, 4, 400)
+    stream = audit_shuffler(logs, batch_size=100)
+    sharded = audit_shuffler(logs, batch_size=100, executor=cluster)
+    _same_audit(sharded, stream)
+    _same_audit(audit_shuffler(logs, batch_size=100, executor=LocalExecutor()), stream)
+    assert sharded.tally.shuffles == 1_600
+    assert len(sharded.batches) == 16
+    assert sharded.integrity.records == 1_600
+    # With dealt hands checked too (the game's arguments travel to the workers).
+    dealt = {"game": "q-poker", "seats": 3, "batch_size": 200}
+    _same_audit(
+        audit_shuffler(logs, executor=cluster, **dealt),  # type: ignore[arg-type]
+        audit_shuffler(logs, **dealt),  # type: ignore[arg-type]
+    )
+
+
+def test_sharded_audit_keeps_bad_records_and_a_biased_device(
+    cluster: DaskExecutor, tmp_path: Path
+) -> None:
+    logs = [*_fleet(tmp_path, 2, 300), FIXTURES / "shuffler-bad.csv"]
+    logs.append(write_log(tmp_path / "biased.csv", "riffle:1", 300, device="SM-BAD"))
+    stream = audit_shuffler(logs, batch_size=300)
+    sharded = audit_shuffler(logs, batch_size=300, executor=cluster)
+    assert sharded.integrity.as_json() == stream.integrity.as_json()
+    assert sharded.integrity.bad_count > 0
+    assert sharded.verdict == stream.verdict == "FAIL (integrity)"
+    assert not sharded.battery.passed
+
+
+def test_cli_audit_on_a_cluster(cluster: DaskExecutor, tmp_path: Path) -> None:
+    logs = [str(p) for p in _fleet(tmp_path, 3, 200)]
+    runner = CliRunner()
+    args = ["audit", "shuffler", *logs, "--batch-size", "100", "--json"]
+    local = runner.invoke(app, args)
+    remote = runner.invoke(app, [*args, "--cluster", cluster.client.scheduler.address])
+    assert remote.exit_code == local.exit_code
+    assert remote.stdout == local.stdout
+    assert json.loads(remote.stdout)["shuffles"] == 600
+
+
+def test_certify_passes_the_cluster_to_every_section(
+    cluster: DaskExecutor, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kind = section_kinds()["hand-categories"]
+    seen: list[object] = []
+
+    def build(entry: PlanEntry, context: Context) -> Section:
+        seen.append(context.executor)
+        return kind.build(entry, context)
+
+    monkeypatch.setitem(REGISTRY, kind.name, replace(kind, build=build))
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1790000000")
+    plan = tmp_path / "plan.toml"
+    plan.write_text(
+        '[certification]\ntitle = "Q Poker"\nlab = "Test lab"\n\n'
+        '[[section]]\nkind = "hand-categories"\ngame = "q-poker"\nrules = "q-poker.macau"\n',
+        encoding="utf-8",
+    )
+    runner = CliRunner()
+    address = cluster.client.scheduler.address
+    local = runner.invoke(app, ["certify", str(plan), "-o", str(tmp_path / "a")])
+    remote = runner.invoke(
+        app, ["certify", str(plan), "-o", str(tmp_path / "b"), "--cluster", address]
+    )
+    assert local.exit_code == 0, local.output
+    assert remote.exit_code == 0, remote.output
+    assert seen[0] is None
+    assert isinstance(seen[1], DaskExecutor)
+    assert (tmp_path / "a" / "report.json").read_bytes() == (
+        tmp_path / "b" / "report.json"
+    ).read_bytes()
+
+
+def test_the_core_install_never_imports_dask() -> None:
+    code = (
+        "import sys, tablecert.cli, tablecert.games.caribbean_stud, tablecert.audit.sharded\n"
+        "print(sorted(m for m in ('dask', 'distributed') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_paytable_sweep_runs_one_variant_per_task(cluster: DaskExecutor) -> None:
+    variants = ["q-poker.macau", "q-poker.standard"]
+    remote = sweep("q-poker", variants, cluster)
+    assert remote == [q_poker.analyze(v).as_json() for v in variants]
+    assert remote == sweep("q-poker", variants)
+    assert remote[0]["play"]["house_edge"] != remote[1]["play"]["house_edge"]
+    with pytest.raises(AnalysisError, match="for q-poker"):
+        sweep("caribbean-stud", ["q-poker.macau"])
+    runner = CliRunner()
+    args = ["analyze", "sweep", "q-poker", *variants, "--json"]
+    cli = runner.invoke(app, [*args, "--cluster", cluster.client.scheduler.address])
+    assert cli.exit_code == 0, cli.output
+    assert json.loads(cli.stdout) == remote
