@@ -371,3 +371,30 @@ def test_sequences_split_at_any_bit_offset() -> None:
         alone = np.packbits(bits[i * n : (i + 1) * n]).tobytes()
         single = run_nist(alone, bits=n, sequences=1, tests=tests).pvalues[0]
         assert np.array_equal(together[i], single)
+
+
+def test_excursions_count_cycles_like_the_nist_tool_when_the_walk_ends_at_zero() -> None:
+    """A walk that ends at 0 is not padded with a further (empty) cycle: J counts its zeros,
+    as the NIST tool does (``if (S_k[n-1] != 0) J++``)."""
+    rng = np.random.default_rng(11)
+    bits = rng.integers(0, 2, size=20_000).astype(np.uint8)
+    ones = int(bits.sum())
+    # Flip zeros to ones (or back) until the walk ends at 0: as many ones as zeros.
+    order = rng.permutation(20_000)
+    for i in order:
+        if ones == 10_000:
+            break
+        if ones < 10_000 and bits[i] == 0:
+            bits[i], ones = 1, ones + 1
+        elif ones > 10_000 and bits[i] == 1:
+            bits[i], ones = 0, ones - 1
+    eps = bits.tolist()
+    params = NistParameters(min_cycles=1)
+    report = run_nist(
+        np.packbits(bits).tobytes(),
+        bits=20_000,
+        sequences=1,
+        parameters=params,
+        tests=["RandomExcursions"],
+    )
+    assert report.pvalues[0] == pytest.approx(ref.random_excursions(eps, 1), abs=1e-9)

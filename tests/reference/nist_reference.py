@@ -294,10 +294,14 @@ def serial(e: Bits, m: int = 16) -> list[float]:
 
 
 def _cycles(e: Bits) -> tuple[list[int], list[list[int]]]:
+    """The walk's cycles. The walk is closed by an appended 0 only when it does not already end
+    at 0, as the NIST tool counts J (``if (S_k[n-1] != 0) J++``), which Appendix B follows;
+    padding a walk that ends at 0 with a further 0 would add an empty cycle."""
     walk = [0]
     for b in e:
         walk.append(walk[-1] + 2 * b - 1)
-    walk.append(0)
+    if walk[-1] != 0:
+        walk.append(0)
     cycles: list[list[int]] = []
     current: list[int] = []
     for s in walk[1:]:
