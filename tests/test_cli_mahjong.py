@@ -15,6 +15,7 @@ from tablecert.cli import app
 from tablecert.errors import MahjongError
 
 runner = CliRunner()
+TRAD = "mahjong-traditional"
 
 
 def test_score_json_lists_items_with_articles() -> None:
@@ -159,10 +160,10 @@ def test_settle_a_record(tmp_path: Path) -> None:
 def test_score_refuses_kong_replacements_without_kongs() -> None:
     """The issue's case: 槓上槓 on a hand with no kong; the option's help says what it needs."""
     hand = "1m 2m 3m 4p 5p 6p 9s 9s [E E E] [Rd Rd Rd]"
-    too_many = runner.invoke(app, ["mahjong", "score", hand, "--kong-replacements", "5"])
+    too_many = runner.invoke(app, ["mahjong", "score", TRAD, hand, "--kong-replacements", "5"])
     assert too_many.exit_code == 2
     result = runner.invoke(
-        app, ["mahjong", "score", hand, "--kong-replacements", "2", "--self-drawn"]
+        app, ["mahjong", "score", TRAD, hand, "--kong-replacements", "2", "--self-drawn"]
     )
     assert result.exit_code != 0
     assert "槓上槓 needs as many kongs, the hand declares 0" in str(result.exception)
