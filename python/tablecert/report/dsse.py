@@ -25,7 +25,6 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from pathlib import Path, PurePosixPath
 from typing import Any, Literal
 
@@ -33,6 +32,7 @@ import jsonschema
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from tablecert.bundled import SCHEMA_FILE
 from tablecert.errors import EnvelopeError
 from tablecert.report.canonical import canonical_bytes, canonical_pretty
 from tablecert.report.signing import key_id
@@ -127,6 +127,12 @@ def sign_statement(stmt: Mapping[str, Any], key: Ed25519PrivateKey) -> Envelope:
     return Envelope(canonical_bytes(stmt), PAYLOAD_TYPE, ()).signed(key)
 
 
+def _quoted(value: Any) -> str:
+    """A value from the envelope in a message: a string between quotes as it is (the printer
+    escapes it once), anything else as its repr."""
+    return f"'{value}'" if isinstance(value, str) else repr(value)
+
+
 def _b64(data: bytes) -> str:
     return base64.b64encode(data).decode("ascii")
 
@@ -154,7 +160,7 @@ def _unique_keys(where: str) -> Any:
         out: dict[str, Any] = {}
         for key, value in pairs:
             if key in out:
-                raise EnvelopeError(f"{where}: duplicate key {key!r} in a JSON object")
+                raise EnvelopeError(f"{where}: duplicate key {_quoted(key)} in a JSON object")
             out[key] = value
         return out
 
@@ -191,7 +197,7 @@ def _exact_fields(value: Any, fields: Sequence[str], what: str) -> dict[str, Any
         raise EnvelopeError(f"{what}: missing field {missing[0]!r}")
     unknown = sorted(set(value) - set(fields))
     if unknown:
-        raise EnvelopeError(f"{what}: unknown field {unknown[0]!r}")
+        raise EnvelopeError(f"{what}: unknown field {_quoted(unknown[0])}")
     return value
 
 
@@ -228,8 +234,7 @@ class NotCertificationError(EnvelopeError):
 
 @cache
 def _report_schema() -> jsonschema.protocols.Validator:
-    text = resources.files("tablecert.report").joinpath("report.schema.json").read_text("utf-8")
-    schema = json.loads(text)
+    schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
     validator: jsonschema.protocols.Validator = jsonschema.Draft202012Validator(schema)
     return validator
 
@@ -247,13 +252,13 @@ def parse_statement(payload: bytes) -> dict[str, Any]:
         raise NotCertificationError("not a tablecert certification: the payload is no object")
     if stmt.get("_type") != STATEMENT_TYPE:
         raise NotCertificationError(
-            f"not a tablecert certification: _type is {stmt.get('_type')!r}, "
+            f"not a tablecert certification: _type is {_quoted(stmt.get('_type'))}, "
             f"expected {STATEMENT_TYPE!r}"
         )
     if stmt.get("predicateType") != PREDICATE_TYPE:
         raise NotCertificationError(
-            f"not a tablecert certification: predicateType is {stmt.get('predicateType')!r}, "
-            f"expected {PREDICATE_TYPE!r}"
+            "not a tablecert certification: predicateType is "
+            f"{_quoted(stmt.get('predicateType'))}, expected {PREDICATE_TYPE!r}"
         )
     try:
         _exact_fields(stmt, STATEMENT_FIELDS, "the statement")
@@ -274,10 +279,12 @@ def parse_statement(payload: bytes) -> dict[str, Any]:
         if not isinstance(name, str) or not name:
             raise NotCertificationError(f"{what} has no name")
         if name in names:
-            raise NotCertificationError(f"{what}: name {name!r} is used twice")
+            raise NotCertificationError(f"{what}: name {_quoted(name)} is used twice")
         names.add(name)
         if not isinstance(digest, str) or not _HEX64.fullmatch(digest):
-            raise NotCertificationError(f"{what} ({name!r}): sha256 is not 64 lowercase hex digits")
+            raise NotCertificationError(
+                f"{what} ({_quoted(name)}): sha256 is not 64 lowercase hex digits"
+            )
     errors = sorted(_report_schema().iter_errors(stmt["predicate"]), key=lambda e: list(e.path))
     if errors:
         where = "/".join(str(p) for p in errors[0].path) or "(top)"
@@ -347,8 +354,8 @@ def check_signatures(
         elif sig.keyid in first:
             status = "repeated key id"
             reasons.append(
-                f"signature {i} repeats key id {sig.keyid!r} of signature {first[sig.keyid]}: "
-                "a key signs once, a copy never counts as a second signer"
+                f"signature {i} repeats key id {_quoted(sig.keyid)} of signature "
+                f"{first[sig.keyid]}: a key signs once, a copy never counts as a second signer"
             )
         elif _verifies(given[sig.keyid], sig.sig, message):
             status = "verified"
@@ -382,7 +389,7 @@ def cosign(
     no key id may repeat, and ``key`` must not have signed it already."""
     if envelope.payload_type != PAYLOAD_TYPE:
         raise NotCertificationError(
-            f"not a tablecert certification: payloadType is {envelope.payload_type!r}"
+            f"not a tablecert certification: payloadType is {_quoted(envelope.payload_type)}"
         )
     parse_statement(envelope.payload)
     kid = key_id(key.public_key())
@@ -392,14 +399,16 @@ def cosign(
     repeated = sorted({k for k in ids if ids.count(k) > 1})
     if repeated:
         raise InvalidEnvelopeError(
-            f"key id {repeated[0]!r} names {ids.count(repeated[0])} signatures: "
+            f"key id {_quoted(repeated[0])} names {ids.count(repeated[0])} signatures: "
             "a key signs once, a copy never counts as a second signer"
         )
     policy = check_signatures(envelope, trusted, threshold=0)
     if policy.reasons:
         raise InvalidEnvelopeError("; ".join(policy.reasons))
     if policy.unchecked and not trust_on_first_use:
-        listed = ", ".join(f"signature {c.index} (key id {c.keyid!r})" for c in policy.unchecked)
+        listed = ", ".join(
+            f"signature {c.index} (key id {_quoted(c.keyid)})" for c in policy.unchecked
+        )
         raise EnvelopeError(
             f"cannot check {listed}: give --pubkey for each existing signer, or "
             "--trust-on-first-use to co-sign without checking them"
@@ -469,7 +478,7 @@ def verify_envelope(
     if envelope.payload_type != PAYLOAD_TYPE:
         foreign = True
         reasons.append(
-            f"not a tablecert certification: payloadType is {envelope.payload_type!r}, "
+            f"not a tablecert certification: payloadType is {_quoted(envelope.payload_type)}, "
             f"expected {PAYLOAD_TYPE!r}"
         )
     stmt: dict[str, Any] | None = None
@@ -582,7 +591,7 @@ def check_inputs(
         name = match_subject(path, list(subjects), root)
         if name is not None and name in claimed:
             raise InputsAmbiguousError(
-                f"{claimed[name]} and {path} both match the certified {name!r}: "
+                f"{claimed[name]} and {path} both match the certified {_quoted(name)}: "
                 "give --inputs-root DIR (the folder the plan was in) to match whole paths"
             )
         digest = file_sha256(path)
@@ -590,8 +599,8 @@ def check_inputs(
             problem = f"{path} is not among the certified inputs"
             if digest in by_digest:
                 problem += (
-                    f" (its content is the certified {by_digest[digest]!r}; a file is matched "
-                    "by its recorded name, give --inputs-root DIR)"
+                    f" (its content is the certified {_quoted(by_digest[digest])}; a file is "
+                    "matched by its recorded name, give --inputs-root DIR)"
                 )
             checks.append(InputCheck(path, None, False, problem))
             continue
