@@ -7,12 +7,15 @@ exits 0 pass/conforms/valid, 1 fail/deviates/invalid, 2 usage or input error, 3 
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
 from tablecert.cli import (
     analyze_commands,
     audit_commands,
     check_commands,
+    conventions,
     crosscheck_commands,
     mahjong_commands,
     poker_commands,
@@ -20,7 +23,7 @@ from tablecert.cli import (
     rng_commands,
     simulate_commands,
 )
-from tablecert.cli.common import run_app
+from tablecert.cli.common import run_app, stdout
 
 app = typer.Typer(
     name="tablecert",
@@ -28,6 +31,41 @@ app = typer.Typer(
     add_completion=False,
     help="Certify casino table games against the Macau statutes that govern them.",
 )
+conventions.hide_flag_metavars()
+
+
+def _version(value: bool) -> None:
+    if value:
+        stdout.print(version_text(), markup=False, highlight=False)
+        raise typer.Exit(0)
+
+
+def version_text() -> str:
+    """``tablecert --version``: the tool, the Rust core and the bundled rule files' digest."""
+    import tablecert
+    from tablecert.bundled import bundled_rules_sha256
+
+    return (
+        f"tablecert {tablecert.__version__} (core {tablecert.core_version}; "
+        f"bundled rules sha256 {bundled_rules_sha256()})"
+    )
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            is_eager=True,
+            callback=_version,
+            help="Print the tool and core versions and the bundled rules' digest, then exit.",
+        ),
+    ] = False,
+) -> None:
+    """Certify casino table games against the Macau statutes that govern them."""
+
+
 poker_commands.register(app)
 report_commands.register(app)
 crosscheck_commands.register(app)
