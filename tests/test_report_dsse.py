@@ -233,7 +233,7 @@ def test_base64_must_be_standard_and_padded(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        (b'{"payload": "AAAA", ', "malformed JSON at line 1 column"),
+        (b'{"payload": "AAAA", ', ":1: invalid JSON: Expecting property name"),
         (b"[]", "the envelope is not a JSON object"),
         (b'{"payload": "AAAA", "payloadType": "x"}', "missing field 'signatures'"),
         (b'{"payload": "A!AA", "payloadType": "x", "signatures": []}', "not standard padded"),
@@ -248,7 +248,10 @@ def test_base64_must_be_standard_and_padded(tmp_path: Path) -> None:
             "duplicate key 'keyid'",
         ),
         (b'{"payload": "AAAA", "payloadType": "x", "signatures": [], "x": 1}', "unknown field"),
-        (b'{"payload": "AAAA", "payloadType": "x", "signatures": [NaN]}', "number NaN"),
+        (
+            b'{"payload": "AAAA", "payloadType": "x", "signatures": [NaN]}',
+            "NaN is not a number JSON allows",
+        ),
         (b"\xff", "not UTF-8"),
     ],
 )
@@ -328,7 +331,7 @@ def test_the_statement_is_parsed_strictly(tmp_path: Path) -> None:
         dsse.Envelope(duplicated, dsse.PAYLOAD_TYPE, ()).signed(TESTER)
     )
     floating = text.replace(b'"bytes":1', b'"bytes":1.0', 1)
-    assert "number 1.0 is not allowed" in _reason(
+    assert "number 1.0 is not allowed (no floats)" in _reason(
         dsse.Envelope(floating, dsse.PAYLOAD_TYPE, ()).signed(TESTER)
     )
 

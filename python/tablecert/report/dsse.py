@@ -32,6 +32,7 @@ import jsonschema
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from tablecert import strict_json as strict_json_text
 from tablecert.bundled import SCHEMA_FILE
 from tablecert.errors import EnvelopeError
 from tablecert.report.canonical import canonical_bytes, canonical_pretty
@@ -155,38 +156,27 @@ def _b64_decode(text: Any, what: str) -> bytes:
     return data
 
 
-def _unique_keys(where: str) -> Any:
-    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for key, value in pairs:
-            if key in out:
-                raise EnvelopeError(f"{where}: duplicate key {_quoted(key)} in a JSON object")
-            out[key] = value
-        return out
-
-    return hook
-
-
 def strict_json(data: bytes, where: str) -> Any:
-    """JSON with no duplicate keys, no NaN/Infinity and no floats (tablecert writes none)."""
-
-    def refuse(token: str) -> Any:
-        raise EnvelopeError(f"{where}: number {token} is not allowed (no floats, NaN or Infinity)")
-
+    """JSON read strictly (:mod:`tablecert.strict_json`: no duplicate keys, NaN, huge or deep
+    values) and with no floats: tablecert writes none, so one is a sign of another writer."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise EnvelopeError(f"{where}: not UTF-8 at byte {exc.start}") from exc
     try:
-        return json.loads(
-            text, object_pairs_hook=_unique_keys(where), parse_float=refuse, parse_constant=refuse
-        )
-    except json.JSONDecodeError as exc:
-        raise EnvelopeError(
-            f"{where}: malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
-        ) from exc
-    except RecursionError as exc:
-        raise EnvelopeError(f"{where}: JSON nested too deeply") from exc
+        value = strict_json_text.loads(text, where)
+    except strict_json_text.StrictJsonError as exc:
+        raise EnvelopeError(str(exc)) from exc
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, float):
+            raise EnvelopeError(f"{where}: number {node!r} is not allowed (no floats)")
+        if isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return value
 
 
 def _exact_fields(value: Any, fields: Sequence[str], what: str) -> dict[str, Any]:
