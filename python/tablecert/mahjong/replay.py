@@ -36,6 +36,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +45,14 @@ from tablecert.errors import MahjongError
 from tablecert.mahjong.fan import Context, FanResult, article, rules_for, score
 from tablecert.mahjong.hands import TILE_SET, WINDS, Meld, read_hand
 from tablecert.mahjong.payments import Settlement, settle_false_win, settle_win
-from tablecert.mahjong.record import MAX_STAKE, Fields, Locate, file_locator
+from tablecert.mahjong.record import (
+    MAX_STAKE,
+    Fields,
+    Locate,
+    SettledGame,
+    file_locator,
+    settle_record,
+)
 from tablecert.mahjong.wall import deal as deal_wall
 from tablecert.rules import RuleFile
 from tablecert.rules.loader import read_utf8
@@ -242,6 +250,7 @@ def replay(
         )
     if not violations and table.phase != "over":
         run.outcome = "drawn"
+        run.settlement = Settlement((), None, Fraction(0), "第八条", ("drawn hand: no winner",))
     if not violations and expected is not None and expected != (run.outcome, run.winner):
         violations.append(
             Violation(
@@ -932,3 +941,19 @@ def _is_set(kind: str, tiles: list[int]) -> bool:
         and ordered[2] < 27
         and first // 9 == ordered[2] // 9
     )
+
+
+def settle_game(
+    record: Any, rules: str | RuleFile | None = None, *, locate: Locate | None = None
+) -> SettledGame:
+    """Settle either record format: a settlement record, or a game record replayed (it must
+    be valid play; its first violation is the error)."""
+    if not is_game_record(record):
+        return settle_record(record, rules, locate=locate or (lambda key: "game record"))
+    played = replay(record, rules, locate=locate)
+    if played.violations:
+        first = played.violations[0]
+        where = locate("events") if locate is not None else "game record"
+        raise MahjongError(f"{where}: not valid play: {first.text}")
+    assert played.settlement is not None
+    return SettledGame(played.fan, played.settlement)
