@@ -142,6 +142,23 @@ class Submission:
         return ConfigurationError(f"{where}: {dotted}: {message}")
 
 
+@dataclass(frozen=True, eq=False)
+class EffectiveRules(RuleFile):
+    """The statute's rule file with the submitted values in force. An error at a key points
+    at the file the value came from: the submission's line, or the statute rule file's."""
+
+    submission: Submission | None = None
+    statute: RuleFile | None = None
+
+    def locate(self, dotted: str) -> tuple[str, str]:
+        if self.submission is not None and dotted in self.submission.values:
+            line = self.submission.line_of(dotted)
+            return (f"{self.submission.path}:{line}" if line else str(self.submission.path)), ""
+        if self.statute is not None:
+            return self.statute.locate(dotted)
+        return super().locate(dotted)
+
+
 @dataclass(frozen=True)
 class ConfigurationReport:
     submission: Submission
@@ -316,11 +333,13 @@ def check_configuration(path: str | Path) -> ConfigurationReport:
                 _Kinds(choices, ranges, AT_LEAST.get(submission.game, ())),
             )
         )
-    effective = RuleFile(
+    effective = EffectiveRules(
         path=submission.path,
         data=merged,
         sha256=hashlib.sha256(json.dumps(_plain(merged), sort_keys=True).encode()).hexdigest(),
         lines=statute.lines,
+        submission=submission,
+        statute=statute,
     )
     return ConfigurationReport(
         submission, statute, tuple(lines), tuple(consistency_checks(effective)), effective
