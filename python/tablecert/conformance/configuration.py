@@ -296,10 +296,20 @@ def _same_type(expected: Any, submitted: Any) -> bool:
     return type(e) is type(s)
 
 
-def check_configuration(path: str | Path) -> ConfigurationReport:
-    """Judge a submitted configuration against its game's statute rule file."""
+def check_configuration(
+    path: str | Path, statute_rules: str | Path | RuleFile | None = None
+) -> ConfigurationReport:
+    """Judge a submitted configuration against its game's statute rule file (the bundled one,
+    or ``statute_rules``: a lab's copy of it)."""
     submission = load_submission(path)
-    statute = load_rules(STATUTE_RULES[submission.game])
+    if isinstance(statute_rules, RuleFile):
+        statute = statute_rules
+    else:
+        statute = load_rules(statute_rules or STATUTE_RULES[submission.game])
+    if statute.game != submission.game:
+        raise statute.error(
+            "game.id", f"the submission is for {submission.game!r}, not {statute.game!r}"
+        )
     keys = [k for k in _rule_keys(statute.data) if not k.startswith(NOT_CONSTRAINTS)]
     unknown = sorted(set(submission.values) - set(_rule_keys(statute.data)))
     if unknown:

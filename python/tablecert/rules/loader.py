@@ -18,7 +18,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from tablecert.bundled import BundledDataError, bundled_rule_file
+from tablecert.bundled import RULES_DIR, STATUTES_DIR, BundledDataError, bundled_rule_file
 from tablecert.errors import RuleFileError
 
 
