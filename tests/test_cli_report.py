@@ -438,6 +438,32 @@ def test_sign_shows_envelope_text_as_text(
     again = run_cli([*sign, "--trust-on-first-use"], monkeypatch, capsys, env=PASS_ENV)
     assert again.code == 2
     assert_inert(again.out + again.err, [hostile_file_name("envelope")])
+    # Refused as invalid (exit 1): a foreign statement whose predicate type is hostile.
+    stmt = envelopes.payload_of(envelopes.raw(envelopes.certification(_subjects(), TESTER)))
+    foreign = dsse.Envelope(
+        json.dumps({**stmt, "predicateType": hostile("type")}).encode(), dsse.PAYLOAD_TYPE, ()
+    ).signed(TESTER)
+    other = _write(tmp_path, foreign, "foreign.json")
+    invalid = run_cli(
+        ["sign", str(other), "--key", str(reviewer_key), "--pubkey", tester],
+        monkeypatch,
+        capsys,
+        env=PASS_ENV,
+    )
+    assert invalid.code == 1
+    assert "not a tablecert certification" in invalid.err
+    assert_inert(invalid.out + invalid.err, [hostile("type")])
+
+
+def test_a_signed_title_with_brackets_is_shown_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Attack: a signed title 'Plan [draft]' was shown as 'Plan' (read as Rich markup)."""
+    env = envelopes.certification(_subjects(), TESTER, title="Plan [draft] [bold]x[/bold]")
+    tester = str(_pub(tmp_path, "t", TESTER))
+    run = run_cli(["verify", str(_write(tmp_path, env)), "--pubkey", tester], monkeypatch, capsys)
+    assert run.code == 0
+    assert "certified: Plan [draft] [bold]x[/bold]\n" in run.out
 
 
 def test_certify_shows_plan_text_as_text(

@@ -114,9 +114,12 @@ def test_a_key_file_holds_one_pem_block_and_nothing_else(tmp_path: Path, public:
 
 def test_securesystemslib_verifies_a_tablecert_envelope_at_threshold_2(tmp_path: Path) -> None:
     """Third-party verification: the exported keys and securesystemslib's own DSSE code."""
-    from securesystemslib.dsse import Envelope
-    from securesystemslib.exceptions import VerificationError
-    from securesystemslib.signer import SSlibKey  # type: ignore[attr-defined]
+    try:
+        from securesystemslib.dsse import Envelope
+        from securesystemslib.exceptions import VerificationError
+        from securesystemslib.signer import SSlibKey  # type: ignore[attr-defined]
+    except ImportError:  # never skipped: the interop claim needs this test to run
+        pytest.fail("securesystemslib (a dev dependency) is missing: run scripts/bootstrap.sh")
 
     from tablecert.report import dsse
     from tests import envelopes
