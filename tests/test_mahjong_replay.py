@@ -356,3 +356,66 @@ def test_crosscheck_takes_game_records(tmp_path: Path) -> None:
     assert not bad.passed
     assert "non-dealer wins (第七条)" in {d.kind for d in bad.defects}
     assert "dealer's wins (第七条)" not in {d.kind for d in bad.defects}
+
+
+FLUSH = {
+    "E": "1m 4m 1p 1p 1p 2p 2p 2p 3p 3p 3p 5s 5s 5s",
+    "S": "1m 1m 2m 2m 3m 3m 4m 4m 9m E S W N",
+    "W": "2m Rd Rd Rd Gd Gd Gd Wd Wd Wd 6s 6s 6s",
+    "N": "3m 7p 7p 7p 8p 8p 8p 9p 9p 9p 7s 7s 7s",
+}
+FED: list[dict[str, Any]] = [
+    {"seat": "E", "discard": "1m"},
+    {"seat": "S", "pung": "1m 1m 1m"},
+    {"seat": "S", "discard": "E"},
+    {"seat": "W", "draw": "8s"},
+    {"seat": "W", "discard": "2m"},
+    {"seat": "S", "pung": "2m 2m 2m"},
+    {"seat": "S", "discard": "S"},
+    {"seat": "W", "draw": "9s"},
+    {"seat": "W", "discard": "9s"},
+    {"seat": "N", "draw": "1s"},
+    {"seat": "N", "discard": "3m"},
+    {"seat": "S", "pung": "3m 3m 3m"},
+    {"seat": "S", "discard": "W"},
+    {"seat": "W", "draw": "2s"},
+    {"seat": "W", "discard": "2s"},
+    {"seat": "N", "draw": "4s"},
+    {"seat": "N", "discard": "4s"},
+    {"seat": "E", "draw": "4p"},
+    {"seat": "E", "discard": "4m"},
+    {"seat": "S", "pung": "4m 4m 4m"},
+    {"seat": "S", "discard": "N"},
+    {"seat": "W", "draw": "3s"},
+    {"seat": "W", "discard": "3s"},
+    {"seat": "N", "draw": "6p"},
+    {"seat": "N", "discard": "6p"},
+    {"seat": "E", "draw": "5p"},
+    {"seat": "E", "discard": "5p"},
+]
+TWELFTH = {"liability": "fed_twelfth_full_flush_tile"}
+
+
+def test_fed_twelfth_full_flush_tile_pays_for_one_round() -> None:
+    """第十条(甲)(2) 供清一色十二章者，包摸一輪: East fed South's fourth exposed pung of a 萬子
+    full flush; South self-draws the 9m pair on the next draw: East pays all (full flush 2 +
+    all pungs 1, capped at 2: 400 + 200 + 200 = 800). A round later it is refused."""
+    events = [*FED, {"seat": "S", "draw": "9m"}, {"seat": "S", "win": TWELFTH}]
+    played = replay(trad(events, **FLUSH))
+    assert played.valid, [v.text for v in played.violations]
+    assert paid(played) == {("E", "S"): 800}
+    late = [
+        *FED,
+        {"seat": "S", "draw": "8p"},
+        {"seat": "S", "discard": "8p"},
+        {"seat": "W", "draw": "1s"},
+        {"seat": "W", "discard": "1s"},
+        {"seat": "N", "draw": "2s"},
+        {"seat": "N", "discard": "2s"},
+        {"seat": "E", "draw": "3s"},
+        {"seat": "E", "discard": "3s"},
+        {"seat": "S", "draw": "9m"},
+        {"seat": "S", "win": TWELFTH},
+    ]
+    refused = replay(trad(late, **FLUSH))
+    assert first(refused) == (len(late), "第十条(甲)(2)")

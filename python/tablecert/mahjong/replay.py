@@ -183,7 +183,8 @@ class Table:
     looked: set[str] = field(default_factory=set)
     withdrawn: set[str] = field(default_factory=set)
     feeders: dict[str, str] = field(default_factory=dict)  # 包摸一輪: winner -> feeder
-    fed_at: dict[str, int] = field(default_factory=dict)  # the feeder's discard count then
+    fed_at: dict[str, int] = field(default_factory=dict)  # the winner's live draws then
+    draws: Counter[str] = field(default_factory=Counter)  # live draws per seat
     in_play: Counter[int] = field(default_factory=Counter)  # dealt and drawn tiles
     last_was_final_draw: bool = False
 
@@ -588,9 +589,9 @@ class _Run:
             due = t.next_seat(t.actor)
             if seat != due:
                 raise ViolationError("第三条", f"{seat} draws out of turn: it is {due}'s draw")
-            self.end_window_of(t.actor)
             t.actor = seat
             self.draw_from(seat, event.value, tail=False)
+            t.draws[seat] += 1
             t.phase = "discard"
             t.replacements = 0
             self.just_called = False
@@ -642,12 +643,6 @@ class _Run:
         for called in self.t.melds[seat]:
             called.turns_seen += 1
 
-    def end_window_of(self, discarder: str) -> None:
-        """包摸一輪: a feeder's liability window closes when the play passes their next discard."""
-        for winner, feeder in list(self.t.feeders.items()):
-            if feeder == discarder and self.t.fed_at.get(winner) != self.t.discards[discarder]:
-                del self.t.feeders[winner]
-
     def claims(self, number: int, event: Event) -> None:
         t = self.t
         if t.phase != "after-discard":
@@ -687,7 +682,6 @@ class _Run:
         if kind == "win":
             self.win(number, seat, "discard", chosen)
             return
-        self.end_window_of(discarder)
         if kind == "kong":
             self.kong(number, seat, tile, "discard", discarder=discarder)
             return
@@ -722,7 +716,7 @@ class _Run:
         exposed = [m for m in self.t.melds[seat] if m.exposed]
         if len(exposed) == 4:
             self.t.feeders[seat] = discarder
-            self.t.fed_at[seat] = self.t.discards[discarder]
+            self.t.fed_at[seat] = self.t.draws[seat]
 
     def kong(self, number: int, seat: str, tile: int, source: str, discarder: str = "") -> None:
         t = self.t
@@ -843,6 +837,12 @@ class _Run:
         liable = discarder
         if win_by == "self-drawn" and liability is not None:
             liable = t.feeders.get(seat)
+            if liable is not None and t.draws[seat] - t.fed_at[seat] > 1:
+                raise ViolationError(
+                    self.art("十", 2, 2),
+                    f"包摸一輪: {liable} fed the twelfth tile, but {seat} won on a later draw than "
+                    "the next one: the feeder pays only within one round",
+                )
             if liable is None:
                 raise ViolationError(
                     self.art("十", 2, 2),
