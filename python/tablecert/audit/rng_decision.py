@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Literal
 
 import numpy as np
@@ -198,19 +199,22 @@ def min_sequences_for_proportion(columns: int, alpha: float, family_alpha: float
     return n
 
 
-def _probe_min_p(report: nist.NistReport, tests: list[str]) -> tuple[float, str]:
+@lru_cache(maxsize=32)
+def _probe_min_p(
+    n: int, tests: tuple[str, ...], params: nist.NistParameters, alpha: float
+) -> tuple[float, str]:
     """The smallest p-value of the judged tests on an all-zero and on an alternating sequence
-    of the tested length: what the extreme rule would see from a grossly broken stream."""
-    n = report.bits
+    of n bits: what the extreme rule would see from a grossly broken stream (cached: the
+    calibration runs judge thousands of reports of one shape)."""
     bits = np.zeros(2 * n, dtype=np.uint8)
     bits[n + 1 :: 2] = 1
     probe = nist.run_nist(
         np.packbits(bits).tobytes(),
         bits=n,
         sequences=2,
-        tests=tests,
-        parameters=report.parameters,
-        alpha=report.alpha,
+        tests=list(tests),
+        parameters=params,
+        alpha=alpha,
     )
     p = np.where(np.isnan(probe.pvalues), np.inf, probe.pvalues)
     row, col = np.unravel_index(int(np.argmin(p)), p.shape)
@@ -241,7 +245,12 @@ def decide(report: nist.NistReport, family_alpha: float = FAMILY_ALPHA) -> RngDe
     probe_p, probe_where = math.inf, "no judged test"
     runs_extreme = False
     if n_cols:
-        probe_p, probe_where = _probe_min_p(report, list(dict.fromkeys(c.test for c in cols)))
+        probe_p, probe_where = _probe_min_p(
+            report.bits,
+            tuple(dict.fromkeys(c.test for c in cols)),
+            report.parameters,
+            report.alpha,
+        )
         runs_extreme = probe_p < family_alpha / (shares + 1) / (n_cols * n_seq)
     shares += int(runs_extreme)
     share = family_alpha / shares if shares else 0.0

@@ -4,6 +4,7 @@ INCONCLUSIVE, with the document's final analysis or (``--nist-tool``) the NIST t
 from __future__ import annotations
 
 import math
+from decimal import Decimal
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -38,12 +39,16 @@ def rng(
         list[str] | None,
         typer.Option("--test", "-t", help="Run only this test (repeatable)."),
     ] = None,
-    alpha: Annotated[
-        float, typer.Option("--alpha", help="The document's significance level per p-value.")
-    ] = nist.ALPHA,
+    confidence: Annotated[
+        float,
+        typer.Option(
+            "--confidence",
+            help="Confidence of each test: the document's significance level is 1 - this.",
+        ),
+    ] = 0.99,
     family_alpha: Annotated[
         float,
-        typer.Option("--family-alpha", help="Family-wise significance level of the verdict."),
+        typer.Option("--alpha", help="Family-wise significance level of the verdict."),
     ] = FAMILY_ALPHA,
     tool: Annotated[
         bool,
@@ -70,13 +75,14 @@ def rng(
     (exit 3: no rule can reject at this length and sequence count). Exit 2: bad input or
     option, nothing judged. The decision rules and their levels are printed with the verdict.
     """
-    if fmt not in ("auto", "binary", "ascii"):
-        raise typer.BadParameter(f"{fmt!r}: expected auto, binary or ascii", param_hint="--format")
     try:
-        check_level(alpha, "--alpha")
-        check_level(family_alpha, "--family-alpha")
+        check_level(confidence, "--confidence")
+        check_level(family_alpha, "--alpha")
     except RngAuditError as exc:
         raise typer.BadParameter(str(exc)) from exc
+    alpha = float(Decimal(1) - Decimal(str(confidence)))  # 0.99 -> 0.01 exactly
+    if fmt not in ("auto", "binary", "ascii"):
+        raise typer.BadParameter(f"{fmt!r}: expected auto, binary or ascii", param_hint="--format")
     source = nist.read_bits(files, fmt)  # type: ignore[arg-type]
     n, count = nist.split_sequences(source.total_bits, bits, sequences)
     stderr.print(
