@@ -286,7 +286,9 @@ def decide(report: nist.NistReport, family_alpha: float = FAMILY_ALPHA) -> RngDe
         )
     )
     # 2. proportion of passing sequences: exact binomial tail, Holm over the judged columns
-    tails = [proportion_tail(c, report.alpha) for c in cols]
+    sizes = np.array([c.sample_size for c in cols], dtype=np.int64)
+    cdf = binom.cdf([c.passed for c in cols], sizes, 1 - report.alpha) if cols else []
+    tails = [float(t) if m else None for t, m in zip(cdf, sizes, strict=True)]
     applicable = [t for t in tails if t is not None]
     rules.append(
         RuleResult(
