@@ -164,21 +164,9 @@ def test_nist_tool_mode_and_results_dir(tmp_path: Path) -> None:
     """10 sequences of e: the tool's integer bound is 8 of 10 (the document's 8.96), the
     tool's layout and footer, and its folders of results files."""
     out = tmp_path / "AlgorithmTesting"
-    result = runner.invoke(
-        app,
-        [
-            "audit",
-            "rng",
-            str(FIXTURES / "e.bin"),
-            "--bits",
-            "100000",
-            "-N",
-            "10",
-            "--nist-tool",
-            "--results-dir",
-            str(out),
-        ],
-    )
+    e_tool = ["audit", "rng", str(FIXTURES / "e.bin"), "--bits", "100000", "-N", "10"]
+    e_tool.append("--nist-tool")
+    result = runner.invoke(app, [*e_tool, "--results-dir", str(out)])
     assert result.exit_code == 0, result.output
     final = (out / "finalAnalysisReport.txt").read_text()
     assert result.stdout.startswith(final)
@@ -200,22 +188,7 @@ def test_nist_tool_mode_and_results_dir(tmp_path: Path) -> None:
     )
     assert isinstance(again.exception, RngAuditError)
     assert "exists and is not an empty folder" in str(again.exception)
-    data = json.loads(
-        runner.invoke(
-            app,
-            [
-                "audit",
-                "rng",
-                str(FIXTURES / "e.bin"),
-                "--bits",
-                "100000",
-                "-N",
-                "10",
-                "--nist-tool",
-                "--json",
-            ],
-        ).stdout
-    )
+    data = json.loads(runner.invoke(app, [*e_tool, "--json"]).stdout)
     assert data["mode"] == "nist-tool"
     assert data["parameters"]["longest_run_rounded"] is True
     tool_frequency = data["nist_tool_columns"][0]

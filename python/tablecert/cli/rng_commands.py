@@ -14,11 +14,8 @@ from tablecert import _core
 from tablecert.audit import nist_tool
 from tablecert.audit import rng as nist
 from tablecert.audit.rng_decision import FAMILY_ALPHA, RngDecision, check_level, decide
-from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
+from tablecert.cli.common import EXIT_HELP, JsonOption, emit_json, exit_for, plain, stderr, stdout
 from tablecert.errors import RngAuditError
-
-#: Exit status per verdict (README, "Exit status").
-_EXIT = {"pass": 0, "fail": 1, "inconclusive": 3}
 
 
 def rng(
@@ -97,21 +94,21 @@ def rng(
         stderr.print(f"skipped {name}: {reason}")
     decision = decide(report, family_alpha)
     tool_cols = nist_tool.tool_columns(report) if tool else None
-    generator = ", ".join(str(f) for f in files)
+    generator = plain(", ".join(str(f) for f in files))
     if tool_cols is not None:
         table = nist_tool.final_analysis_report(tool_cols, generator, report.alpha)
     else:
         table = final_analysis_report(report, source)
     if results_dir is not None:
         written = nist_tool.write_results(report, results_dir, table)
-        stderr.print(f"wrote {len(written)} file(s) under {results_dir}")
+        stderr.print(f"wrote {len(written)} file(s) under {plain(results_dir)}")
     if json_out:
         emit_json(rng_json(report, source, decision, tool_cols))
     else:
         stdout.print(table.rstrip("\n"))
         stdout.print()
         stdout.print("\n".join(decision.lines()))
-    raise typer.Exit(_EXIT[decision.verdict])
+    raise exit_for(decision.verdict)
 
 
 def _nullable(values: Any) -> list[Any]:
@@ -206,7 +203,7 @@ def final_analysis_report(report: nist.NistReport, source: nist.BitSource) -> st
         rule,
         "RESULTS FOR THE UNIFORMITY OF P-VALUES AND THE PROPORTION OF PASSING SEQUENCES",
         rule,
-        f"   input = {', '.join(source.sources)} ({source.format}); "
+        f"   input = {plain(', '.join(source.sources))} ({source.format}); "
         f"{report.sequences} sequences of {report.bits} bits",
         rule,
         " C1  C2  C3  C4  C5  C6  C7  C8  C9 C10  P-VALUE  PROPORTION  STATISTICAL TEST",
@@ -245,4 +242,4 @@ def final_analysis_report(report: nist.NistReport, source: nist.BitSource) -> st
 
 def register(audit_app: typer.Typer) -> None:
     """Add ``rng`` to the ``audit`` command group."""
-    audit_app.command("rng")(rng)
+    audit_app.command("rng", epilog=EXIT_HELP)(rng)
