@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from tablecert.errors import EnvelopeError
 from tablecert.report import dsse
 from tablecert.report.signing import key_id
+from tablecert.rules import RULES_DIR
 from tests import envelopes
 
 TESTER = Ed25519PrivateKey.generate()
@@ -540,3 +541,23 @@ def test_no_mutation_verifies_unless_it_reorders_valid_distinct_signatures(
     assert result.valid == reordering
     others = [i for i, s in enumerate(env.signatures, start=1) if s.keyid not in _GIVEN_IDS]
     assert [c.index for c in result.policy.unchecked] == others
+
+
+def test_bundled_rule_files_resolve_to_this_tablecerts_data(tmp_path: Path) -> None:
+    rules = RULES_DIR / "q-poker.macau.toml"
+    subjects = [
+        dsse.Subject("bundled/rules/q-poker.macau.toml", dsse.file_sha256(rules)),
+        *envelopes.files(tmp_path, {"bundled/rules/q-poker.macau.toml": b"a look-alike"}),
+    ]
+    subjects[1] = dsse.Subject("bundled/rules/q-poker.macau.toml.plan", subjects[1].sha256)
+    body = envelopes.report(subjects)
+    body["inputs"][0]["base"] = "bundled"
+    stmt = dsse.statement(subjects, body)
+    env = dsse.sign_statement(stmt, TESTER)
+    key = [TESTER.public_key()]
+    rooted = dsse.verify_envelope(env, key, [rules], inputs_root=tmp_path)
+    assert rooted.valid, rooted.reasons
+    assert rooted.inputs[0].subject == "bundled/rules/q-poker.macau.toml"
+    look_alike = tmp_path / "bundled" / "rules" / "q-poker.macau.toml"
+    stray = dsse.verify_envelope(env, key, [look_alike], inputs_root=tmp_path)
+    assert stray.reasons[0].startswith(f"{look_alike} is not among the certified inputs")

@@ -22,7 +22,7 @@ import binascii
 import hashlib
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path, PurePosixPath
@@ -533,37 +533,40 @@ def _verifies(key: Ed25519PublicKey, sig: bytes, message: bytes) -> bool:
     return True
 
 
-def subject_path(name: str, root: Path) -> Path:
+def subject_path(name: str, root: Path, bundled: bool = False) -> Path:
     """Where the subject ``name`` lies when the plan's folder is ``root`` (absolute names as
-    they are, ``bundled/...`` in this tablecert's bundled data)."""
-    if name.startswith("bundled/"):
+    they are; a ``bundled`` one, ``bundled/...``, in this tablecert's bundled data)."""
+    if bundled:
         return RULES_DIR.parent / name.removeprefix("bundled/")
     return root / name
 
 
-def _tail(name: str) -> tuple[str, ...]:
+def _tail(name: str, bundled: bool) -> tuple[str, ...]:
     """The path parts of a subject name a file's whole path must end with."""
-    parts = PurePosixPath(name.removeprefix("bundled/")).parts
+    parts = PurePosixPath(name.removeprefix("bundled/") if bundled else name).parts
     while parts and parts[0] in ("/", ".."):
         parts = parts[1:]
     return parts
 
 
-def match_subject(path: Path, names: Sequence[str], root: Path | None) -> str | None:
+def match_subject(
+    path: Path, names: Sequence[str], root: Path | None, bundled: Collection[str] = ()
+) -> str | None:
     """The one subject ``path`` is, by its recorded name: with ``root`` (the plan's folder),
     the subject whose path is ``path``; without, the subject whose name (leading ``..``
     dropped) ends ``path``'s whole path, or the only subject with its file name. More than
-    one candidate is an InputsAmbiguousError: contents never decide."""
+    one candidate is an InputsAmbiguousError: contents never decide. ``bundled``: names of
+    rule files bundled with tablecert (``bundled/...``)."""
     where = path.resolve()
     if root is not None:
-        found = [n for n in names if subject_path(n, root).resolve() == where]
+        found = [n for n in names if subject_path(n, root, n in bundled).resolve() == where]
     else:
-        found = [n for n in names if (t := _tail(n)) and where.parts[-len(t) :] == t]
+        found = [n for n in names if (t := _tail(n, n in bundled)) and where.parts[-len(t) :] == t]
         if not found:  # elsewhere on disk: the subject of that file name, if only one
             found = [n for n in names if PurePosixPath(n).name == path.name]
     if len(found) > 1:
         raise InputsAmbiguousError(
-            f"{path} could be any of the certified {', '.join(repr(n) for n in found)}: "
+            f"{path} could be any of the certified {', '.join(_quoted(n) for n in found)}: "
             "give --inputs-root DIR (the folder the plan was in) to match whole paths"
         )
     return found[0] if found else None
@@ -574,11 +577,12 @@ def check_inputs(
 ) -> list[InputCheck]:
     """Match each file to a subject by name (:func:`match_subject`) and compare digests."""
     subjects = {s["name"]: s["digest"]["sha256"] for s in stmt["subject"]}
+    bundled = {i["name"] for i in stmt["predicate"]["inputs"] if i["base"] == "bundled"}
     by_digest = {digest: name for name, digest in subjects.items()}
     checks = []
     claimed: dict[str, Path] = {}
     for path in files:
-        name = match_subject(path, list(subjects), root)
+        name = match_subject(path, list(subjects), root, bundled)
         if name is not None and name in claimed:
             raise InputsAmbiguousError(
                 f"{claimed[name]} and {path} both match the certified {_quoted(name)}: "
