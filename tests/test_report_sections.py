@@ -281,6 +281,7 @@ def test_rng_audit_zeros_fail_with_one_or_two_sequences(tmp_path: Path, sequence
     )
     assert rules["proportion"]["min_sequences"] == 2
     assert "Decision at family-wise alpha 0.01" in s.html
+    assert s.data["parameters"]["longest_run_m"] == 128  # resolved from n, not 0
 
 
 def test_rng_audit_nist_tool_key(tmp_path: Path) -> None:

@@ -157,6 +157,7 @@ def _data(
         "sequences": report.sequences,
         "alpha": float_decimal(report.alpha),
         "min_cycles": report.min_cycles,
+        "parameters": report.parameters_used(),
         "columns": [_column(c) for c in report.columns],
         "skipped": [{"test": t, "reason": r} for t, r in report.skipped],
         "tests_marked": list(report.tests_failed()),
