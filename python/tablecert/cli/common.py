@@ -71,3 +71,7 @@ def run_app(app: typer.Typer) -> None:
     except (CardError, RulesError, TableCertError, TileError) as exc:
         stderr.print(f"[bold red]error:[/] {exc}", markup=True)
         sys.exit(1)
+
+
+def plain(value: object) -> str:  # placeholder until the shared foundation lands
+    return str(value)
