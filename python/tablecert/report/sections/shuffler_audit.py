@@ -43,9 +43,11 @@ def equipment_article(rules: RuleFile) -> str:
         "deck": Field("text", required=False, help="cards52 (default), mahjong136, mahjong112"),
         "input_order": Field("text", required=False, help="logged, previous (default) or none"),
         "game": Field("text", required=False, help="q-poker or caribbean-stud: dealt hands"),
-        "seats": Field("integer", required=False, help="player seats for the dealt hands (6)"),
+        "seats": Field(
+            "integer", required=False, minimum=1, help="player seats for the dealt hands (6)"
+        ),
         "batch_size": Field(
-            "integer", required=False, help=f"shuffles per batch ({DEFAULT_BATCH:,})"
+            "integer", required=False, minimum=1, help=f"shuffles per batch ({DEFAULT_BATCH:,})"
         ),
     },
 )
