@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from tablecert.cli.common import JsonOption, emit_json, plain, stderr, stdout
+from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, stderr, stdout
 from tablecert.conformance.configuration import (
     BetReturn,
     ConfigurationReport,
@@ -50,10 +50,7 @@ def check(
         emit_json({**report.as_json(), "returns": [b.as_json() for b in bets]})
     else:
         _print_report(report, bets, config)
-    raise typer.Exit(VERDICT_EXIT[report.verdict])
-
-
-VERDICT_EXIT = {"conforms": 0, "deviates": 1, "inconclusive": 3}
+    raise exit_for(report.verdict)
 
 
 def _print_report(report: ConfigurationReport, bets: tuple[BetReturn, ...], config: Path) -> None:

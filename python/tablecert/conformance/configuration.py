@@ -44,6 +44,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from tablecert import strict_json
 from tablecert.errors import RuleFileError, RulesError, TableCertError
 from tablecert.rules import RuleFile, load_rules
 from tablecert.rules.loader import read_utf8
@@ -279,39 +280,6 @@ _KEY_PART = r'[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|\'[^\']*\''
 _DOTTED_KEY = re.compile(rf"\s*((?:{_KEY_PART})(?:\s*\.\s*(?:{_KEY_PART}))*)\s*")
 
 
-class _DuplicateKeyError(Exception):
-    def __init__(self, key: str) -> None:
-        self.key = key
-
-
-class _BadNumberError(Exception):
-    def __init__(self, text: str, reason: str) -> None:
-        self.text, self.reason = text, reason
-
-
-def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    seen: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in seen:
-            raise _DuplicateKeyError(key)
-        seen[key] = value
-    return seen
-
-
-def _json_int(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_DIGITS:
-        raise _BadNumberError(
-            text,
-            f"an integer of {len(text.lstrip('-')):,} digits is not a setting (at most "
-            f"{MAX_DIGITS} digits)",
-        )
-    return int(text)
-
-
-def _json_constant(text: str) -> Any:
-    raise _BadNumberError(text, f"{text} is not a finite number")
-
-
 def _key_parts(key: str) -> list[str]:
     """A TOML dotted key's parts, quotes removed."""
     parts = re.findall(_KEY_PART, key)
@@ -470,52 +438,36 @@ def _parse(
 ) -> Any:
     try:
         if is_json:
-            return json.loads(
-                text,
-                object_pairs_hook=_reject_duplicates,
-                parse_float=Decimal,
-                parse_int=_json_int,
-                parse_constant=_json_constant,
-            )
+            return strict_json.loads(text, str(path), parse_float=Decimal)
         return tomllib.loads(text, parse_float=Decimal)
-    except json.JSONDecodeError as exc:
-        raise ConfigurationError(f"{path}:{exc.lineno}: invalid JSON: {exc.msg}") from exc
+    except strict_json.StrictJsonError as exc:  # add the dotted key of the line it names
+        found = re.match(r"(.*?):(\d+): (.*)$", str(exc), re.DOTALL)
+        if found is None or found.group(3).startswith("invalid JSON"):
+            raise ConfigurationError(str(exc)) from None
+        number = int(found.group(2))
+        before = [k for k, n in located if n <= number]
+        key = f"{before[-1]}: " if before else ""
+        raise ConfigurationError(f"{found.group(1)}:{number}: {key}{found.group(3)}") from None
     except tomllib.TOMLDecodeError as exc:
-        at = re.search(r"\(at line (\d+)", str(exc))
-        line = int(at.group(1)) if at else None
+        at_line = re.search(r"\(at line (\d+)", str(exc))
+        line = int(at_line.group(1)) if at_line else None
         twice = [k for k, n in collections.Counter(k for k, _ in located).items() if n > 1]
         if twice:  # "cannot overwrite a value": say which key and where
-            found = [n for k, n in located if k == twice[0]]
+            lines_of = [n for k, n in located if k == twice[0]]
             raise ConfigurationError(
-                f"{_at(path, found[-1])}: {twice[0]}: given twice (also at line {found[0]}): "
+                f"{_at(path, lines_of[-1])}: {twice[0]}: given twice (also at line "
+                f"{lines_of[0]}): "
                 "a value may be set only once"
             ) from None
         raise ConfigurationError(f"{_at(path, line)}: invalid TOML: {exc}") from None
-    except _DuplicateKeyError as exc:
-        found = [n for k, n in located if k.rsplit(".", 1)[-1] == exc.key]
-        dotted = next((k for k, _ in located if k.rsplit(".", 1)[-1] == exc.key), exc.key)
-        also = f" (also at line {found[0]})" if len(found) > 1 else ""
-        raise ConfigurationError(
-            f"{_at(path, found[-1] if found else None)}: {dotted}: given twice{also}: "
-            "a value may be set only once"
-        ) from None
-    except _BadNumberError as exc:
-        line = _line_with(lines, exc.text)
-        keys = [k for k, n in located if line and n <= line]
-        key = f"{keys[-1]}: " if keys else ""
-        raise ConfigurationError(f"{_at(path, line)}: {key}{exc.reason}") from None
     except RecursionError:
         raise ConfigurationError(
             f"{path}: nested too deeply (a configuration has at most {MAX_DEPTH} levels)"
         ) from None
     except ValueError as exc:  # an integer beyond Python's digit limit
         long_run = re.search(rf"\d{{{MAX_DIGITS + 1},}}", text)
-        line = text.count("\n", 0, long_run.start()) + 1 if long_run else None
-        raise ConfigurationError(f"{_at(path, line)}: unreadable number: {exc}") from None
-
-
-def _line_with(lines: tuple[str, ...], needle: str) -> int | None:
-    return next((n for n, line in enumerate(lines, start=1) if needle in line), None)
+        digits_at = text.count("\n", 0, long_run.start()) + 1 if long_run else None
+        raise ConfigurationError(f"{_at(path, digits_at)}: unreadable number: {exc}") from None
 
 
 def _check_depth(path: Path, data: Mapping[str, Any], where: Mapping[str, int]) -> None:
