@@ -108,6 +108,11 @@ def _line_of_problem(text: str, message: str, first_line: int) -> int:
             return first_line + hits[1]
         if hits:
             return first_line + hits[0]
+    digits = re.match(r"number (\d+)\.\.\. has more than", message)
+    if digits:
+        for i, line in enumerate(text.splitlines()):
+            if digits.group(1) in line:
+                return first_line + i
     for word in ("NaN", "-Infinity", "Infinity"):
         if message.startswith(word):
             for i, line in enumerate(text.splitlines()):

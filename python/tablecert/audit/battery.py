@@ -11,7 +11,7 @@ passed.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache
 from math import comb, factorial, sqrt
@@ -723,6 +723,9 @@ def run_battery(
 ) -> BatteryResult:
     """Every test that applies to the tally's deck; Holm over all that ran."""
     check_levels(alpha, confidence)
+    if t.shuffles == 0:  # nothing to test (every record bad, or none): no test runs
+        none = skipped("battery", "every test of the battery", "", "no complete shuffle to test")
+        return BatteryResult(0, (replace(none, level=1 - confidence),), alpha, ())
     tests: list[CheckResult] = [
         position_uniformity(t),
         per_position(t, confidence),

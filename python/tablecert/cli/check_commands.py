@@ -37,9 +37,9 @@ def check(
     """Judge a submitted configuration article by article.
 
     Exit status: 0 conforms; 1 deviates (a value deviates, is outside the statute's range or
-    is not a value the setting can have, or a consistency check fails); 2 the configuration
-    cannot be read (nothing judged); 3 inconclusive (it sets no value the statute judges);
-    4 internal error.
+    is not a value the setting can have, or a consistency check fails); 2 usage or input
+    error (the configuration cannot be read: nothing judged); 3 inconclusive (it sets no value
+    the statute judges); 4 internal error.
     """
     report = check_configuration(config)
     bets: tuple[BetReturn, ...] = ()

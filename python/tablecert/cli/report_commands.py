@@ -10,7 +10,7 @@ import typer
 from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 
 from tablecert.cli import common, conventions
-from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
+from tablecert.cli.common import JsonOption, emit_json, exit_for, stderr, stdout
 from tablecert.errors import EnvelopeError, SigningError
 from tablecert.report import dsse
 from tablecert.report.certify import certify as run_certify
@@ -75,7 +75,11 @@ def certify(
     workers: common.WorkersOption = None,
     old_out: conventions.DeprecatedOutputOption = None,
 ) -> None:
-    """Run a certification plan; write report.json, the signed envelope and report.html."""
+    """Run a certification plan; write report.json, the signed envelope and report.html.
+
+    Exit status: 0 pass, 1 fail (a requirement failed), 2 usage or input error (a bad plan,
+    key or input: nothing written), 3 inconclusive (no requirement failed, one could not be
+    judged), 4 internal error. The report is written for every verdict."""
     out_dir = conventions.required_output(output, old_out)
     private = load_private_key(key, _passphrase(confirm=False)) if key else ephemeral_key()
     with common.cluster_progress(
@@ -123,8 +127,7 @@ def certify(
             f"verdict:  {result.verdict.upper()} ({summary['pass']} of "
             f"{summary['requirements']} requirements passed, {summary['fail']} failed)"
         )
-    if result.verdict == "fail":
-        raise typer.Exit(1)
+    raise exit_for(result.verdict)
 
 
 def sign(
@@ -200,7 +203,10 @@ def verify(
     ] = None,
     json_out: JsonOption = False,
 ) -> None:
-    """Check every signature and, for the given files, their digests. Exit 0 valid, 1 not."""
+    """Check every signature and, for the given files, their digests.
+
+    Exit status: 0 valid, 1 invalid (a signature, digest or the report does not match), 2
+    usage or input error (an unreadable envelope or key), 4 internal error."""
     try:
         keys = [load_public_key(p) for p in pubkey]
     except SigningError as exc:
@@ -210,6 +216,7 @@ def verify(
     if json_out:
         emit_json(
             {
+                "verdict": "valid" if result.valid else "invalid",
                 "valid": result.valid,
                 "reasons": list(result.reasons),
                 "signers": list(result.signers),
@@ -222,8 +229,7 @@ def verify(
         )
     else:
         _print_verification(result, report)
-    if not result.valid:
-        raise typer.Exit(1)
+    raise exit_for("valid" if result.valid else "invalid")
 
 
 def _print_verification(result: dsse.Verification, report_file: Path | None) -> None:

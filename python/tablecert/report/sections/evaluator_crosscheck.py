@@ -97,7 +97,8 @@ def evaluator_crosscheck_section(entry: PlanEntry, context: Context) -> Section:
             f"the evaluator answers every {c.name} request as the statute does",
             OUTCOME[c.verdict],
             f"{c.mismatches:,} wrong of {c.checked:,}"
-            + (": nothing was asked, nothing examined" if not c.checked else "")
+            + (f"; the evaluator failed: {c.error}" if c.error else "")
+            + (": nothing was asked, nothing examined" if not c.checked and not c.error else "")
             + "".join(f"; {g.description}" for g in c.groups),
         )
         for c in report.checks
