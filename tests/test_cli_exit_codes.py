@@ -9,6 +9,7 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,7 +28,7 @@ class Run:
     def __init__(self, code: int, out: str, err: str) -> None:
         self.code, self.out, self.err = code, out, err
 
-    def json(self) -> dict[str, object]:
+    def json(self) -> dict[str, Any]:
         data = json.loads(self.out)
         assert isinstance(data, dict)
         return data

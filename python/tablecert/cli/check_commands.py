@@ -33,6 +33,12 @@ def check(
         bool, typer.Option("--returns/--no-returns", help="Compute every bet's exact return.")
     ] = True,
     json_out: JsonOption = False,
+    rules: Annotated[
+        str | None,
+        typer.Option(
+            "--rules", help="The statute rule file to judge against (default: the bundled one)."
+        ),
+    ] = None,
 ) -> None:
     """Judge a submitted configuration article by article.
 
@@ -41,7 +47,7 @@ def check(
     error (the configuration cannot be read: nothing judged); 3 inconclusive (it sets no value
     the statute judges); 4 internal error.
     """
-    report = check_configuration(config)
+    report = check_configuration(config, rules)
     bets: tuple[BetReturn, ...] = ()
     if returns:
         with stderr.status("computing the exact return of every bet (submitted and statute)"):

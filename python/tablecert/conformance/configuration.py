@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from tablecert import strict_json
-from tablecert.errors import RuleFileError, RulesError, TableCertError
+from tablecert.errors import RulesError, TableCertError
 from tablecert.rules import RuleFile, load_rules
 from tablecert.rules.loader import read_utf8
 
@@ -203,6 +203,23 @@ class Submission:
 
     def error(self, dotted: str, message: str) -> ConfigurationError:
         return ConfigurationError(f"{_at(self.path, self.line_of(dotted))}: {dotted}: {message}")
+
+
+@dataclass(frozen=True, eq=False)
+class EffectiveRules(RuleFile):
+    """The statute's rule file with the submitted values in force. An error at a key points
+    at the file the value came from: the submission's line, or the statute rule file's."""
+
+    submission: Submission | None = None
+    statute: RuleFile | None = None
+
+    def locate(self, dotted: str) -> tuple[str, str]:
+        if self.submission is not None and dotted in self.submission.values:
+            line = self.submission.line_of(dotted)
+            return (f"{self.submission.path}:{line}" if line else str(self.submission.path)), ""
+        if self.statute is not None:
+            return self.statute.locate(dotted)
+        return super().locate(dotted)
 
 
 @dataclass(frozen=True)
@@ -668,10 +685,20 @@ def invalid(key: str, expected: Any, submitted: Any) -> str | None:
     return None
 
 
-def check_configuration(path: str | Path) -> ConfigurationReport:
-    """Judge a submitted configuration against its game's statute rule file."""
+def check_configuration(
+    path: str | Path, statute_rules: str | Path | RuleFile | None = None
+) -> ConfigurationReport:
+    """Judge a submitted configuration against its game's statute rule file (the bundled one,
+    or ``statute_rules``: a lab's copy of it)."""
     submission = load_submission(path)
-    statute = load_rules(STATUTE_RULES[submission.game])
+    if isinstance(statute_rules, RuleFile):
+        statute = statute_rules
+    else:
+        statute = load_rules(statute_rules or STATUTE_RULES[submission.game])
+    if statute.game != submission.game:
+        raise statute.error(
+            "game.id", f"the submission is for {submission.game!r}, not {statute.game!r}"
+        )
     keys = [k for k in _rule_keys(statute.data) if not k.startswith(NOT_CONSTRAINTS)]
     unknown = sorted(set(submission.values) - set(keys), key=lambda k: submission.line_of(k) or 0)
     if unknown:
@@ -700,32 +727,13 @@ def check_configuration(path: str | Path) -> ConfigurationReport:
         path=submission.path,
         data=merged,
         sha256=hashlib.sha256(json.dumps(_plain(merged), sort_keys=True).encode()).hexdigest(),
-        lines=submission.lines,
+        lines=statute.lines,
         submission=submission,
         statute=statute,
     )
     return ConfigurationReport(
         submission, statute, tuple(lines), tuple(_safe_consistency(effective)), effective
     )
-
-
-@dataclass(frozen=True, eq=False)
-class EffectiveRules(RuleFile):
-    """The configuration in force: the statute's values with the submitted ones set. An error
-    about a value names the file it came from: the submission's line for a submitted value,
-    the statute rule file's line for the statute's own."""
-
-    submission: Submission | None = None
-    statute: RuleFile | None = None
-
-    def error(self, dotted: str, message: str) -> Any:
-        if self.submission is not None and dotted in self.submission.values:
-            return RuleFileError(
-                f"{_at(self.submission.path, self.submission.line_of(dotted))}: {dotted}: {message}"
-            )
-        if self.statute is not None:
-            return self.statute.error(dotted, message)
-        return super().error(dotted, message)
 
 
 class _Missing:
