@@ -301,7 +301,7 @@ def test_certify_and_verify(
     assert (invalid.code, invalid.json()["verdict"]) == (1, "invalid")
     garbage = tmp_path / "garbage.json"
     garbage.write_text("{not json")
-    assert tablecert("verify", garbage, "--pubkey", pub).code == 1  # not a valid envelope
+    assert tablecert("verify", garbage, "--pubkey", pub).code == 2  # malformed input
     assert tablecert("verify", tmp_path / "none.json", "--pubkey", pub).code == 2
     _internal(monkeypatch, "tablecert.cli.report_commands.run_certify")
     _internal_error(tablecert("certify", plan, "-o", tmp_path / "out-bug"))

@@ -47,7 +47,7 @@ from typing import Any
 from tablecert import strict_json
 from tablecert.errors import RulesError, TableCertError
 from tablecert.rules import RuleFile, load_rules
-from tablecert.rules.loader import read_utf8
+from tablecert.rules.loader import key_occurrences, read_utf8
 
 STATUTE_RULES = {
     "q-poker": "q-poker.macau",
@@ -99,19 +99,7 @@ NOT_CONSTRAINTS = (
 
 # What a value can be at all, whatever the statute says (a value outside is judged
 # ``deviates`` with this reason): counts are whole numbers, shares are shares.
-WHOLE = (
-    "game.hand_size",
-    "game.players",
-    "game.min_players",
-    "game.dice",
-    "game.sets_in_win",
-    "table.seats",
-    "wall.",
-    "fan.cap",
-    "fan.items.",
-    "progressive.players",
-)
-POSITIVE = (
+COUNTS = (  # whole numbers of at least 1
     "game.hand_size",
     "game.players",
     "game.min_players",
@@ -122,9 +110,9 @@ POSITIVE = (
     "wall.tiles_per_take",
     "wall.takes_per_player",
     "progressive.players",
-    "progressive.bet",
-    "play.cap.ante",
 )
+WHOLE = (*COUNTS, "wall.", "fan.cap", "fan.items.")
+POSITIVE = (*COUNTS, "progressive.bet", "play.cap.ante")
 NOT_NEGATIVE = (
     "wall.",
     "fan.",
@@ -293,57 +281,11 @@ def _plain(value: Any) -> Any:
 # --- reading a submission strictly ----------------------------------------------------------
 
 _FRACTION = re.compile(r"\s*([-+]?\d+)(?:\s*/\s*(\d+))?\s*")
-_KEY_PART = r'[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|\'[^\']*\''
-_DOTTED_KEY = re.compile(rf"\s*((?:{_KEY_PART})(?:\s*\.\s*(?:{_KEY_PART}))*)\s*")
-
-
-def _key_parts(key: str) -> list[str]:
-    """A TOML dotted key's parts, quotes removed."""
-    parts = re.findall(_KEY_PART, key)
-    return [json.loads(p) if p.startswith('"') else p.strip("'") for p in parts]
-
-
-def _bracket_depth(text: str) -> int:
-    """Open brackets/braces minus closed ones outside strings and comments."""
-    depth, quote, escaped = 0, "", False
-    for ch in text:
-        if quote:
-            if escaped:
-                escaped = False
-            elif ch == "\\" and quote == '"':
-                escaped = True
-            elif ch == quote:
-                quote = ""
-        elif ch in "\"'":
-            quote = ch
-        elif ch == "#":
-            break
-        elif ch in "[{":
-            depth += 1
-        elif ch in "]}":
-            depth -= 1
-    return depth
 
 
 def _toml_key_lines(lines: tuple[str, ...]) -> list[tuple[str, int]]:
     """Every (dotted key, line) a TOML text defines, tables included, in file order."""
-    out: list[tuple[str, int]] = []
-    table: list[str] = []
-    depth = 0
-    for number, line in enumerate(lines, start=1):
-        if depth > 0:  # inside a multi-line array or inline table
-            depth += _bracket_depth(line)
-            continue
-        header = re.match(r"\s*\[\[?([^\[\]]+)\]\]?\s*(#.*)?$", line)
-        if header:
-            table = _key_parts(header.group(1))
-            out.append((".".join(table), number))
-            continue
-        key = _DOTTED_KEY.match(line)
-        if key and line[key.end() :].startswith("="):
-            out.append((".".join([*table, *_key_parts(key.group(1))]), number))
-            depth = max(0, _bracket_depth(line[key.end() + 1 :]))
-    return out
+    return [(".".join(parts), number) for parts, number in key_occurrences(lines)]
 
 
 _JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+')
@@ -585,28 +527,26 @@ def number(value: Any) -> Fraction | None:
     return None
 
 
-def _normalise(value: Any) -> Any:
-    """Numbers compare as exact fractions, lists and tables element by element."""
+def _map_numbers(value: Any, convert: Any) -> Any:
+    """``value`` with every number in it (nested in lists and tables too) converted."""
     found = number(value)
     if found is not None:
-        return found
+        return convert(found)
     if isinstance(value, list):
-        return [_normalise(v) for v in value]
+        return [_map_numbers(v, convert) for v in value]
     if isinstance(value, Mapping):
-        return {k: _normalise(v) for k, v in value.items()}
+        return {k: _map_numbers(v, convert) for k, v in value.items()}
     return value
+
+
+def _normalise(value: Any) -> Any:
+    """Numbers compare as exact fractions, lists and tables element by element."""
+    return _map_numbers(value, lambda f: f)
 
 
 def _canonical(value: Any) -> Any:
     """A submitted value in the rule files' own form: numbers as int or ``"p/q"``."""
-    found = number(value)
-    if found is not None:
-        return int(found) if found.denominator == 1 else str(found)
-    if isinstance(value, list):
-        return [_canonical(v) for v in value]
-    if isinstance(value, Mapping):
-        return {k: _canonical(v) for k, v in value.items()}
-    return value
+    return _map_numbers(value, lambda f: int(f) if f.denominator == 1 else str(f))
 
 
 def _describe(value: Any) -> str:
