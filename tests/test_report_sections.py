@@ -299,7 +299,7 @@ def test_rng_audit_nist_tool_key(tmp_path: Path) -> None:
             f'[[section]]\nkind = "rng-audit"\nfiles = ["{FIXTURES}/nist/e.bin"]\n'
             'rules = "q-poker.macau"\nbits = 100000\nnist_tool = "yes"\n',
         )
-    with pytest.raises(PlanError, match="bits: 8: must be at least 100"):
+    with pytest.raises(PlanError, match="bits: must be at least 100, got 8"):
         _sections(
             tmp_path,
             f'[[section]]\nkind = "rng-audit"\nfiles = ["{FIXTURES}/nist/e.bin"]\n'
