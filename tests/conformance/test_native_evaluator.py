@@ -17,9 +17,10 @@ from typer.testing import CliRunner
 
 from tablecert import _core
 from tablecert.cli import app
-from tablecert.conformance import native_bench, native_crosscheck
+from tablecert.conformance import native_bench
 from tablecert.conformance.evaluator_protocol import EvaluatorError
 from tablecert.conformance.native_crosscheck import HandTable, crosscheck_native
+from tablecert.conformance.poker_crosscheck import CrosscheckReport
 from tablecert.hand_arrays import key_table, strength_keys
 from tablecert.poker import ordering
 
@@ -34,11 +35,11 @@ def libs(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def defects(report: object) -> list[str]:
-    assert isinstance(report, native_crosscheck.CrosscheckReport)
+    assert isinstance(report, CrosscheckReport)
     return [g.description for c in report.checks for g in c.groups]
 
 
-def check(game: str, lib: Path, pairs: int = 20_000) -> native_crosscheck.CrosscheckReport:
+def check(game: str, lib: Path, pairs: int = 20_000) -> CrosscheckReport:
     return crosscheck_native(game, f"so:{lib}", random_pairs=pairs, seed=3)
 
 
