@@ -8,6 +8,7 @@ macro each.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 
@@ -138,22 +139,24 @@ def test_order_defects_are_named_at_their_class_boundary(
         ("libdefect-hang.so", r"gave no answer within 2\.0 s"),
     ],
 )
-def test_crash_failure_and_hang_are_errors_naming_the_library(
+def test_crash_failure_and_hang_are_failed_checks_naming_the_library(
     libs: Path, lib: str, message: str
 ) -> None:
-    with pytest.raises(EvaluatorError, match=message):
-        crosscheck_native("q-poker", f"so:{libs / lib}", timeout_s=2.0)
+    report = crosscheck_native("q-poker", f"so:{libs / lib}", timeout_s=2.0)
+    assert report.verdict == "deviates"
+    assert [c.verdict for c in report.checks] == ["deviates"]
+    assert re.search(message, report.checks[0].error), report.checks[0].error
 
 
 def test_bad_specs_are_errors(libs: Path, tmp_path: Path) -> None:
     with pytest.raises(EvaluatorError, match="no shared library"):
         crosscheck_native("q-poker", f"so:{tmp_path / 'missing.so'}")
-    with pytest.raises(EvaluatorError, match="cannot load"):
-        crosscheck_native("q-poker", f"so:{libs / 'libsample.so'}:no_such_symbol")
     junk = tmp_path / "junk.so"
     junk.write_bytes(b"not an ELF file")
-    with pytest.raises(EvaluatorError, match="cannot load"):
-        crosscheck_native("q-poker", f"so:{junk}")
+    for spec in (f"so:{libs / 'libsample.so'}:no_such_symbol", f"so:{junk}"):
+        report = crosscheck_native("q-poker", spec)
+        assert report.verdict == "deviates"
+        assert "cannot load" in report.checks[0].error
 
 
 def test_cli_exit_codes_and_json(libs: Path) -> None:
@@ -189,6 +192,12 @@ def test_cli_exit_codes_and_json(libs: Path) -> None:
     )
     assert bad.exit_code == 1
     assert "answers PUSH in 5,616 of 5,616" in bad.stdout
+    crash = runner.invoke(
+        app,
+        ["crosscheck", "poker", "q-poker", "--evaluator", f"so:{libs / 'libdefect-crash.so'}"],
+    )
+    assert crash.exit_code == 1
+    assert "crashed (SIGSEGV)" in crash.stdout
 
 
 def test_benchmark_mode_times_vendor_and_core_on_the_same_hands(libs: Path) -> None:

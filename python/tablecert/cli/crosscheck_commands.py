@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tablecert.cli import conventions
-from tablecert.cli.common import JsonOption, emit_json, plain, stderr, stdout
+from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, stderr, stdout
 from tablecert.conformance import (
     mahjong_crosscheck,
     native_bench,
@@ -21,6 +21,8 @@ from tablecert.conformance import (
     poker_crosscheck,
 )
 from tablecert.conformance.evaluator_protocol import open_evaluator, write_requests
+
+VERDICT_STYLE = {"conforms": "", "deviates": "red", "inconclusive": "yellow"}
 
 crosscheck_app = typer.Typer(
     no_args_is_help=True, help="Check a vendor's evaluator against the statutes, exhaustively."
@@ -98,7 +100,11 @@ def poker(
     """Check every hand's category and the statute's head-to-head decisions.
 
     A native evaluator (so:LIBRARY[:SYMBOL], the C ABI in the README) is checked exhaustively:
-    every hand, every rank-class boundary and every suit-decided pair."""
+    every hand, every rank-class boundary and every suit-decided pair.
+
+    Exit status: 0 conforms, 1 deviates (a wrong answer, or the evaluator failed: raised,
+    exited, crashed, hung or answered out of protocol), 2 usage or input error, 3 inconclusive
+    (nothing was asked), 4 internal error."""
     game = conventions.game_argument(game, old_game, "q-poker or caribbean-stud")
     if evaluator is not None and native_evaluator.is_native(evaluator):
         _native(
@@ -143,8 +149,7 @@ def poker(
         emit_json(report.as_json())
     else:
         _print(report)
-    if not report.passed:
-        raise typer.Exit(1)
+    raise exit_for(report.verdict)
 
 
 def _native(
@@ -181,8 +186,7 @@ def _native(
         emit_json(report.as_json())
     else:
         _print(report)
-    if not report.passed:
-        raise typer.Exit(1)
+    raise exit_for(report.verdict)
 
 
 def _print_bench(bench: native_bench.BenchReport) -> None:
@@ -219,21 +223,24 @@ def _print(report: poker_crosscheck.CrosscheckReport) -> None:
             c.name,
             f"{c.checked:,}",
             f"{c.mismatches:,}",
-            Text("conforms") if c.passed else Text("deviates", style="red"),
+            Text(c.verdict, style=VERDICT_STYLE[c.verdict]),
             f"{c.rate:,.0f}",
         )
     stdout.print(table)
     if report.complete_suit_pairs is not None:
         stdout.print(f"suit-decided pairs: the complete set ({report.complete_suit_pairs:,}).")
     for c in report.checks:
+        if c.error:
+            stdout.print(Text.assemble(("failed", "red"), f" {c.name}: {plain(c.error)}"))
+        if not c.checked and not c.error:
+            stdout.print(f"{c.name}: nothing was asked (inconclusive)")
         for g in c.groups:
             stdout.print(Text.assemble(("defect", "red"), f" {c.name}: {plain(g.description)}"))
         for m in c.first:
             stdout.print(
                 f"  {m.request!r}: expected {m.expected!r}, got {m.got!r} ({m.article}, {m.step})"
             )
-    verdict = "CONFORMS" if report.passed else "DEVIATES"
-    stdout.print(f"verdict: {verdict} to the statute ordering ({report.rules_file})")
+    stdout.print(f"verdict: {report.verdict.upper()} to the statute ordering ({report.rules_file})")
 
 
 @crosscheck_app.command("mahjong")
@@ -262,7 +269,11 @@ def mahjong(
     json_out: JsonOption = False,
     old_game: conventions.DeprecatedGameOption = None,
 ) -> None:
-    """Check a vendor's mahjong scorer: fan and every seat's net result on a corpus."""
+    """Check a vendor's mahjong scorer: fan and every seat's net result on a corpus.
+
+    Exit status: 0 conforms, 1 deviates (a wrong answer, or the scorer failed: raised,
+    exited, hung or answered out of protocol), 2 usage or input error, 3 inconclusive
+    (nothing was scored), 4 internal error."""
     game = conventions.game_argument(game, old_game, "mahjong-traditional or mahjong-simple")
     if game not in ("mahjong-traditional", "mahjong-simple"):
         raise typer.BadParameter(
@@ -298,9 +309,10 @@ def mahjong(
             stdout.print(Text.assemble(("defect", "red"), f" {plain(d.description)}"))
         for m in report.first:
             stdout.print(f"  {m.field}: expected {m.expected!r}, got {m.got!r} in {m.record}")
-        stdout.print(f"verdict: {'CONFORMS' if report.passed else 'DEVIATES'}")
-    if not report.passed:
-        raise typer.Exit(1)
+        if report.error:
+            stdout.print(Text.assemble(("failed", "red"), f" the scorer: {plain(report.error)}"))
+        stdout.print(f"verdict: {report.verdict.upper()}")
+    raise exit_for(report.verdict)
 
 
 def register(app: typer.Typer) -> None:

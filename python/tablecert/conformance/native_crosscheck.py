@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tablecert import _core
+from tablecert.conformance.evaluator_protocol import EvaluatorError
 from tablecert.conformance.native_evaluator import NativeEvaluator, NativeSpec
 from tablecert.conformance.poker_crosscheck import (
     CheckResult,
@@ -210,8 +211,23 @@ def crosscheck_native(
     t = HandTable(game, rules)
     say(f"scoring all {len(t.hands):,} hands with {native} ...")
     started = time.perf_counter()
-    with NativeEvaluator(native, timeout_s) as evaluator:
-        scores = evaluator.scores(t.hands)
+    try:
+        with NativeEvaluator(native, timeout_s) as evaluator:
+            scores = evaluator.scores(t.hands)
+    except EvaluatorError as exc:
+        # The vendor's code crashed, hung, failed to load or returned an error: a failed
+        # check naming the library, never a pass and never a crash of tablecert.
+        failed = CheckResult(
+            "every hand scored", 0, 0, (), (), time.perf_counter() - started, error=str(exc)
+        )
+        return CrosscheckReport(
+            game=t.order.game,
+            rules_file=t.order.rules.path.name,
+            rules_sha256=t.order.rules.sha256,
+            evaluator=str(native),
+            seed=seed,
+            checks=(failed,),
+        )
     scoring = time.perf_counter() - started
     say(f"scored in {scoring:.2f} s; checking every disjoint pair ...")
     boundary_check, pair_check = class_order_check(t, scores, keep)
