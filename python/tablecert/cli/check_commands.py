@@ -6,10 +6,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.table import Table
 from rich.text import Text
 
-from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
+from tablecert.cli.common import JsonOption, emit_json, plain, stderr, stdout
+from tablecert.cli.tables import print_table
 from tablecert.conformance.configuration import BetReturn, bet_returns, check_configuration
 from tablecert.games.common import decimal
 
@@ -44,27 +44,22 @@ def check(
     if json_out:
         emit_json({**report.as_json(), "returns": [b.as_json() for b in bets]})
     else:
-        table = Table(
-            title=f"{report.submission.game} configuration {config} against "
-            f"{report.statute.path.name}",
-            title_justify="left",
+        print_table(
+            ["article", "rule", "verdict", "statute", "submitted", "note"],
+            (
+                (
+                    plain(line.article),
+                    plain(line.key),
+                    Text(line.verdict, style=VERDICT_STYLE[line.verdict]),
+                    plain(line.as_json()["expected"]),
+                    plain(line.as_json()["submitted"]),
+                    plain(line.note),
+                )
+                for line in report.lines
+            ),
+            title=f"{report.submission.game} configuration {plain(config)} against "
+            f"{plain(report.statute.path.name)}",
         )
-        table.add_column("article", no_wrap=True)
-        table.add_column("rule", no_wrap=True)
-        table.add_column("verdict", no_wrap=True)
-        for column in ("statute", "submitted", "note"):
-            table.add_column(column, overflow="fold")
-        for line in report.lines:
-            style = VERDICT_STYLE[line.verdict]
-            table.add_row(
-                line.article,
-                line.key,
-                Text(line.verdict, style=style),
-                str(line.as_json()["expected"]),
-                str(line.as_json()["submitted"]),
-                line.note,
-            )
-        stdout.print(table)
         for c in report.consistency:
             mark = Text("ok", style="green") if c.passed else Text("FAILS", style="bold red")
             stdout.print(Text.assemble(mark, f" {c.article} {c.name}: {c.detail}"))

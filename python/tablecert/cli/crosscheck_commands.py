@@ -8,11 +8,11 @@ from typing import Annotated
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-from rich.table import Table
 from rich.text import Text
 
 from tablecert.cli import conventions
 from tablecert.cli.common import JsonOption, emit_json, plain, stderr, stdout
+from tablecert.cli.tables import Column, print_table
 from tablecert.conformance import mahjong_crosscheck, poker_crosscheck
 from tablecert.conformance.evaluator_protocol import open_evaluator, write_requests
 
@@ -108,21 +108,27 @@ def poker(
 
 
 def _print(report: poker_crosscheck.CrosscheckReport) -> None:
-    table = Table(
-        title=f"{report.game} evaluator crosscheck ({report.rules_file}): {report.evaluator}",
-        title_justify="left",
+    print_table(
+        [
+            "check",
+            Column("checked", "right"),
+            Column("mismatches", "right"),
+            "verdict",
+            Column("answers/s", "right"),
+        ],
+        (
+            (
+                c.name,
+                f"{c.checked:,}",
+                f"{c.mismatches:,}",
+                Text("conforms") if c.passed else Text("deviates", style="red"),
+                f"{c.rate:,.0f}",
+            )
+            for c in report.checks
+        ),
+        title=f"{report.game} evaluator crosscheck ({plain(report.rules_file)}): "
+        f"{plain(report.evaluator)}",
     )
-    for column in ("check", "checked", "mismatches", "verdict", "answers/s"):
-        table.add_column(column, justify="left" if column in ("check", "verdict") else "right")
-    for c in report.checks:
-        table.add_row(
-            c.name,
-            f"{c.checked:,}",
-            f"{c.mismatches:,}",
-            Text("conforms") if c.passed else Text("deviates", style="red"),
-            f"{c.rate:,.0f}",
-        )
-    stdout.print(table)
     if report.complete_suit_pairs is not None:
         stdout.print(f"suit-decided pairs: the complete set ({report.complete_suit_pairs:,}).")
     for c in report.checks:
