@@ -115,6 +115,7 @@ def test_main_plan_covers_the_three_statutes(tmp_path: Path) -> None:
     assert evaluator["checks"][0] == {
         "checked": 22_100,
         "defects": [],
+        "error": None,
         "first_mismatches": [],
         "mismatches": 0,
         "name": "hand categories",

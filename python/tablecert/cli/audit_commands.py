@@ -21,7 +21,7 @@ from rich.text import Text
 from tablecert.audit.shuffler import DEFAULT_BATCH, ShufflerAudit, audit_shuffler
 from tablecert.audit.wall_dealing import STATISTICS
 from tablecert.cli import common
-from tablecert.cli.common import JsonOption, emit_json, plain, stdout
+from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, probability, stdout
 from tablecert.cli.tables import Column, print_table
 
 audit_app = typer.Typer(
@@ -115,10 +115,20 @@ def shuffler(
         int, typer.Option("--batch-size", help="Shuffles per batch for the second level.")
     ] = DEFAULT_BATCH,
     alpha: Annotated[
-        float, typer.Option("--alpha", help="Family-wise error rate of the battery (Holm).")
+        float,
+        typer.Option(
+            "--alpha",
+            callback=probability,
+            help="Family-wise error rate of the battery (Holm), 0 < alpha < 1.",
+        ),
     ] = 0.01,
     confidence: Annotated[
-        float, typer.Option("--confidence", help="Confidence of each single test.")
+        float,
+        typer.Option(
+            "--confidence",
+            callback=probability,
+            help="Confidence of each single test, 0 < confidence < 1.",
+        ),
     ] = 0.99,
     svg_dir: Annotated[
         Path | None, typer.Option("--svg-dir", help="Also write the plots as SVG files here.")
@@ -129,8 +139,15 @@ def shuffler(
 ) -> None:
     """Certify a shuffler from its logs: deck integrity and the randomness battery.
 
+    Verdict: FAIL on any bad record (integrity) or any test Holm rejects (randomness), at any
+    number of shuffles; INCONCLUSIVE only when nothing was rejected and the log is too small
+    for the position test (260 decks of cards); else PASS.
+
     With --cluster or --workers, each log file is one shard on the Dask cluster (read where
-    it runs: the path must be valid on the workers) and is audited as its own stream."""
+    it runs: the path must be valid on the workers) and is audited as its own stream.
+
+    Exit status: 0 pass, 1 fail, 2 usage or input error (an unreadable log, a bad option),
+    3 inconclusive, 4 internal error."""
     if wall_statistic not in (*STATISTICS, "none"):
         raise typer.BadParameter(
             f"{wall_statistic!r}: expected {', '.join(STATISTICS)} or none",
@@ -189,8 +206,7 @@ def _write_audit(result: ShufflerAudit, svg_dir: Path | None, json_out: bool) ->
         emit_json(data)
     else:
         print_audit(result)
-    if not result.passed:
-        raise typer.Exit(3)
+    raise exit_for(result.outcome)
 
 
 def register(app: typer.Typer) -> None:

@@ -11,10 +11,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 from rich.text import Text
 
 from tablecert.cli import conventions
-from tablecert.cli.common import JsonOption, emit_json, plain, stderr, stdout
+from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, stderr, stdout
 from tablecert.cli.tables import Column, print_table
 from tablecert.conformance import mahjong_crosscheck, poker_crosscheck
 from tablecert.conformance.evaluator_protocol import open_evaluator, write_requests
+
+VERDICT_STYLE = {"conforms": "", "deviates": "red", "inconclusive": "yellow"}
 
 crosscheck_app = typer.Typer(
     no_args_is_help=True, help="Check a vendor's evaluator against the statutes, exhaustively."
@@ -70,7 +72,11 @@ def poker(
     json_out: JsonOption = False,
     old_game: conventions.DeprecatedGameOption = None,
 ) -> None:
-    """Check every hand's category and the statute's head-to-head decisions."""
+    """Check every hand's category and the statute's head-to-head decisions.
+
+    Exit status: 0 conforms, 1 deviates (a wrong answer, or the evaluator failed: raised,
+    exited, hung or answered out of protocol), 2 usage or input error, 3 inconclusive
+    (nothing was asked), 4 internal error."""
     game = conventions.game_argument(game, old_game, "q-poker or caribbean-stud")
     hand_count = _count_or_all(hands, "--hands")
     pairs = 0 if suit_pairs == "default" else _count_or_all(suit_pairs, "--suit-pairs")
@@ -103,8 +109,7 @@ def poker(
         emit_json(report.as_json())
     else:
         _print(report)
-    if not report.passed:
-        raise typer.Exit(1)
+    raise exit_for(report.verdict)
 
 
 def _print(report: poker_crosscheck.CrosscheckReport) -> None:
@@ -121,7 +126,7 @@ def _print(report: poker_crosscheck.CrosscheckReport) -> None:
                 c.name,
                 f"{c.checked:,}",
                 f"{c.mismatches:,}",
-                Text("conforms") if c.passed else Text("deviates", style="red"),
+                Text(c.verdict, style=VERDICT_STYLE[c.verdict]),
                 f"{c.rate:,.0f}",
             )
             for c in report.checks
@@ -132,14 +137,17 @@ def _print(report: poker_crosscheck.CrosscheckReport) -> None:
     if report.complete_suit_pairs is not None:
         stdout.print(f"suit-decided pairs: the complete set ({report.complete_suit_pairs:,}).")
     for c in report.checks:
+        if c.error:
+            stdout.print(Text.assemble(("failed", "red"), f" {c.name}: {plain(c.error)}"))
+        if not c.checked and not c.error:
+            stdout.print(f"{c.name}: nothing was asked (inconclusive)")
         for g in c.groups:
             stdout.print(Text.assemble(("defect", "red"), f" {c.name}: {plain(g.description)}"))
         for m in c.first:
             stdout.print(
                 f"  {m.request!r}: expected {m.expected!r}, got {m.got!r} ({m.article}, {m.step})"
             )
-    verdict = "CONFORMS" if report.passed else "DEVIATES"
-    stdout.print(f"verdict: {verdict} to the statute ordering ({report.rules_file})")
+    stdout.print(f"verdict: {report.verdict.upper()} to the statute ordering ({report.rules_file})")
 
 
 @crosscheck_app.command("mahjong")
@@ -168,7 +176,11 @@ def mahjong(
     json_out: JsonOption = False,
     old_game: conventions.DeprecatedGameOption = None,
 ) -> None:
-    """Check a vendor's mahjong scorer: fan and every seat's net result on a corpus."""
+    """Check a vendor's mahjong scorer: fan and every seat's net result on a corpus.
+
+    Exit status: 0 conforms, 1 deviates (a wrong answer, or the scorer failed: raised,
+    exited, hung or answered out of protocol), 2 usage or input error, 3 inconclusive
+    (nothing was scored), 4 internal error."""
     game = conventions.game_argument(game, old_game, "mahjong-traditional or mahjong-simple")
     if game not in ("mahjong-traditional", "mahjong-simple"):
         raise typer.BadParameter(
@@ -204,9 +216,10 @@ def mahjong(
             stdout.print(Text.assemble(("defect", "red"), f" {plain(d.description)}"))
         for m in report.first:
             stdout.print(f"  {m.field}: expected {m.expected!r}, got {m.got!r} in {m.record}")
-        stdout.print(f"verdict: {'CONFORMS' if report.passed else 'DEVIATES'}")
-    if not report.passed:
-        raise typer.Exit(1)
+        if report.error:
+            stdout.print(Text.assemble(("failed", "red"), f" the scorer: {plain(report.error)}"))
+        stdout.print(f"verdict: {report.verdict.upper()}")
+    raise exit_for(report.verdict)
 
 
 def register(app: typer.Typer) -> None:

@@ -34,8 +34,12 @@ from tablecert.report.sections.shuffler_audit import equipment_article
     fields={
         "files": Field("files", help="raw RNG output: binary or ASCII 0/1"),
         "rules": Field("rules", help="the game's rule file (its equipment article)"),
-        "bits": Field("integer", required=False, help="bits per sequence (default 1,000,000)"),
-        "sequences": Field("integer", required=False, help="sequences (default: all whole)"),
+        "bits": Field(
+            "integer", required=False, minimum=1, help="bits per sequence (default 1,000,000)"
+        ),
+        "sequences": Field(
+            "integer", required=False, minimum=1, help="sequences (default: all whole)"
+        ),
         "tests": Field("texts", required=False, help="only these tests (default: all)"),
         "nist_tool": Field(
             "boolean",
