@@ -214,6 +214,13 @@ def test_a_non_numeric_payout_says_why_no_house_edge(tmp_path: Path) -> None:
     assert pair_plus.statute == Fraction(512, 22100)
     assert "config.toml:4: pair_plus.straight" in pair_plus.why_not
     assert pair_plus.as_json()["house_edge_submitted"] is None
+    failed = [c for c in report.consistency if not c.passed]
+    assert [(c.name, c.detail) for c in failed] == [
+        (
+            "pair_plus: payouts never fall as the hand rises",
+            "cannot be compared: pair_plus.straight is not a number",
+        )
+    ]
 
 
 def test_decimals_are_read_exactly(tmp_path: Path) -> None:

@@ -126,7 +126,7 @@ def decks_for_power(
 
 def main(argv: Sequence[str] = ()) -> None:
     models = list(argv) or list(MODELS)
-    print("| model | decks for 99% power | rejected / trials |")
+    print("| model | decks for 99% power | FAIL / trials |")
     print("|---|---:|---:|")
     for model in models:
         row = decks_for_power(model)

@@ -8,11 +8,11 @@ from typing import Annotated
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-from rich.table import Table
 from rich.text import Text
 
 from tablecert.cli import conventions
 from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, stderr, stdout
+from tablecert.cli.tables import Column, print_table
 from tablecert.conformance import (
     mahjong_crosscheck,
     native_bench,
@@ -191,42 +191,54 @@ def _native(
 
 def _print_bench(bench: native_bench.BenchReport) -> None:
     load = ", ".join(f"{x:.2f}" for x in bench.load_average)
-    table = Table(
+    print_table(
+        [
+            "workload",
+            Column("hands", "right"),
+            Column("vendor", "right"),
+            Column("core, 1 thread", "right"),
+            Column("core, all threads", "right"),
+            Column("ratio", "right"),
+        ],
+        (
+            [
+                w.name,
+                f"{w.hands:,}",
+                f"{w.vendor.min_ns:.2f} / {w.vendor.median_ns:.2f}",
+                f"{w.core_one_thread.min_ns:.2f} / {w.core_one_thread.median_ns:.2f}",
+                f"{w.core_all_threads.min_ns:.2f} / {w.core_all_threads.median_ns:.2f}",
+                f"{w.ratio:.2f}x",
+            ]
+            for w in bench.workloads
+        ),
         title=f"{bench.game}: {plain(bench.evaluator)} against the core, ns per hand "
         f"(best / median of {bench.repeat}; load average {load})",
-        title_justify="left",
     )
-    for column in ("workload", "hands", "vendor", "core, 1 thread", "core, all threads", "ratio"):
-        table.add_column(column, justify="left" if column == "workload" else "right")
-    for w in bench.workloads:
-        table.add_row(
-            w.name,
-            f"{w.hands:,}",
-            f"{w.vendor.min_ns:.2f} / {w.vendor.median_ns:.2f}",
-            f"{w.core_one_thread.min_ns:.2f} / {w.core_one_thread.median_ns:.2f}",
-            f"{w.core_all_threads.min_ns:.2f} / {w.core_all_threads.median_ns:.2f}",
-            f"{w.ratio:.2f}x",
-        )
-    stdout.print(table)
     stdout.print("ratio: the vendor's best time over the core's best, one thread each.")
 
 
 def _print(report: poker_crosscheck.CrosscheckReport) -> None:
-    table = Table(
-        title=f"{report.game} evaluator crosscheck ({report.rules_file}): {report.evaluator}",
-        title_justify="left",
+    print_table(
+        [
+            "check",
+            Column("checked", "right"),
+            Column("mismatches", "right"),
+            "verdict",
+            Column("answers/s", "right"),
+        ],
+        (
+            (
+                c.name,
+                f"{c.checked:,}",
+                f"{c.mismatches:,}",
+                Text(c.verdict, style=VERDICT_STYLE[c.verdict]),
+                f"{c.rate:,.0f}",
+            )
+            for c in report.checks
+        ),
+        title=f"{report.game} evaluator crosscheck ({plain(report.rules_file)}): "
+        f"{plain(report.evaluator)}",
     )
-    for column in ("check", "checked", "mismatches", "verdict", "answers/s"):
-        table.add_column(column, justify="left" if column in ("check", "verdict") else "right")
-    for c in report.checks:
-        table.add_row(
-            c.name,
-            f"{c.checked:,}",
-            f"{c.mismatches:,}",
-            Text(c.verdict, style=VERDICT_STYLE[c.verdict]),
-            f"{c.rate:,.0f}",
-        )
-    stdout.print(table)
     if report.complete_suit_pairs is not None:
         stdout.print(f"suit-decided pairs: the complete set ({report.complete_suit_pairs:,}).")
     for c in report.checks:

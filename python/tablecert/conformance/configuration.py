@@ -839,7 +839,17 @@ def _paytable_checks(
     )
     if not rising:
         return
-    values = [_normalise(rules.require(f"{table}.{c}").value) for c in present]
+    numbers = [number(rules.require(f"{table}.{c}").value) for c in present]
+    if None in numbers:
+        bad = [f"{table}.{c}" for c, v in zip(present, numbers, strict=True) if v is None]
+        yield Consistency(
+            f"{table}: payouts never fall as the hand rises",
+            article,
+            False,
+            f"cannot be compared: {', '.join(bad)} is not a number",
+        )
+        return
+    values = [v for v in numbers if v is not None]
     falls = [
         f"{present[i + 1]} {values[i + 1]} < {present[i]} {values[i]}"
         for i in range(len(values) - 1)
