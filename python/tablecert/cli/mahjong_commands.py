@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.table import Table
 from rich.text import Text
 
 from tablecert import mahjong
 from tablecert.cli import conventions
 from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, stderr, stdout
+from tablecert.cli.tables import Column, print_table
 from tablecert.mahjong.record import Locate, load_record
 from tablecert.mahjong.replay import load_game
 from tablecert.mahjong.replay import replay as replay_game
@@ -105,24 +105,32 @@ def score(
         emit_json(data)
         return
     stdout.print(f"hand: {parsed.text}   (reading: {result.reading.text})")
-    out = Table(title=f"{game}: fan (Art. 6)", title_justify="left")
-    out.add_column("item")
-    out.add_column("fan", justify="right")
-    out.add_column("article")
-    for item in result.items:
-        out.add_row(item.name, str(item.fan), item.article)
-    out.add_row("total", f"{result.fan} (raw {result.raw}, cap {result.cap})", result.cap_article)
-    stdout.print(out)
+    print_table(
+        ["item", Column("fan", "right"), "article"],
+        [
+            *((plain(item.name), str(item.fan), plain(item.article)) for item in result.items),
+            (
+                "total",
+                f"{result.fan} (raw {result.raw}, cap {result.cap})",
+                plain(result.cap_article),
+            ),
+        ],
+        title=f"{game}: fan (Art. 6)",
+    )
     if settlement is not None:
-        pay = Table(title=f"payments at {limit}", title_justify="left")
-        pay.add_column("payer")
-        pay.add_column("payee")
-        pay.add_column("amount", justify="right")
-        pay.add_column("article")
-        for p in settlement.payments:
-            pay.add_row(p.payer, p.payee, str(p.amount), p.article)
-        pay.add_row("winner", "house", str(settlement.commission), settlement.commission_article)
-        stdout.print(pay)
+        print_table(
+            ["payer", "payee", Column("amount", "right"), "article"],
+            [
+                *((p.payer, p.payee, str(p.amount), plain(p.article)) for p in settlement.payments),
+                (
+                    "winner",
+                    "house",
+                    str(settlement.commission),
+                    plain(settlement.commission_article),
+                ),
+            ],
+            title=f"payments at {plain(limit)}",
+        )
 
 
 def settle(
@@ -241,23 +249,27 @@ def analyze_mahjong(game: str, json_out: bool = False, rules: str | None = None)
         ("fan items of the dealer's complete dealt hands", analysis.items),
         ("fan of the dealer's complete dealt hands", analysis.fan_totals),
     ):
-        out = Table(title=title, title_justify="left")
-        out.add_column("item", overflow="fold")
-        out.add_column("article", overflow="fold")
-        out.add_column("distinct", justify="right", overflow="fold")
-        out.add_column("combinations", justify="right", overflow="fold")
-        out.add_column("share of complete", justify="right", overflow="fold")
         complete = analysis.combinations_standard + analysis.combinations_orphans
-        for row in rows:
-            share = Fraction(row.combinations, complete)
-            out.add_row(
-                row.name,
-                row.article,
-                f"{row.distinct:,}",
-                f"{row.combinations:,}",
-                f"{float(share):.4e}",
-            )
-        stdout.print(out)
+        print_table(
+            [
+                "item",
+                "article",
+                Column("distinct", "right"),
+                Column("combinations", "right"),
+                Column("share of complete", "right"),
+            ],
+            (
+                (
+                    plain(row.name),
+                    plain(row.article),
+                    f"{row.distinct:,}",
+                    f"{row.combinations:,}",
+                    f"{float(Fraction(row.combinations, complete)):.4e}",
+                )
+                for row in rows
+            ),
+            title=title,
+        )
 
 
 def analyze(
