@@ -6,7 +6,9 @@ plan (all three statutes, what scripts/main.sh certifies) is marked slow."""
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import json
+import os
 import shutil
 import stat
 from collections.abc import Iterator
@@ -395,3 +397,17 @@ def test_the_snapshot_holds_read_only_copies_and_notices_a_vanished_original(
     source.unlink()
     with pytest.raises(InputChangedError, match="it changed during the certification"):
         snapshot.check_unchanged()
+
+
+def test_a_full_disk_while_writing_is_an_input_error_and_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plan, _ = _audit_plan(tmp_path)
+
+    def full(_fd: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr("tablecert.report.certify.os.fsync", full)
+    with pytest.raises(ReportError, match=r"report\.json: cannot write it: No space left"):
+        certify(plan, KEY, tmp_path / "out")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["logs", "plan.toml"]
