@@ -121,6 +121,10 @@ class Context:
     plan: Plan
     step: Callable[[str], None] = field(default=lambda _message: None)
     executor: Executor | None = None
+    #: A file the section reads beyond its plan entry: returns the path to read (certify's
+    #: hashed snapshot copy), so the signed digest is of the bytes analysed. List the file
+    #: in ``Section.inputs`` too.
+    snapshot: Callable[[Path], Path] = field(default=lambda path: path)
 
 
 Builder = Callable[["PlanEntry", Context], Section]
