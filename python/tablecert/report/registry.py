@@ -21,7 +21,8 @@ shuffler audit)::
 
 then add ``shuffler`` to the imports in ``report/sections/__init__.py``. Every ``file``,
 ``files`` and ``rules`` field of the entry is hashed into the signed statement automatically;
-a section that reads further files lists them in ``Section.inputs``. ``data`` must be exact
+a section that reads further files reads each through ``context.snapshot(path)`` (the
+hashed copy) and lists it in ``Section.inputs``. ``data`` must be exact
 (int, str, Fraction, Decimal; no floats): it goes into report.json as canonical JSON. ``html``
 is a fragment built with the helpers in ``report/html.py`` (they escape text).
 """
