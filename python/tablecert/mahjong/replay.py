@@ -37,10 +37,9 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
-from tablecert import _core, strict_json
+from tablecert import _core
 from tablecert.errors import MahjongError
 from tablecert.mahjong.fan import Context, FanResult, article, rules_for, score
 from tablecert.mahjong.hands import TILE_SET, WINDS, Meld, read_hand
@@ -50,12 +49,10 @@ from tablecert.mahjong.record import (
     Fields,
     Locate,
     SettledGame,
-    file_locator,
     settle_record,
 )
 from tablecert.mahjong.wall import deal as deal_wall
 from tablecert.rules import RuleFile
-from tablecert.rules.loader import read_utf8
 
 FORMAT = "tablecert-mahjong-game/1"
 ACTIONS = (
@@ -193,16 +190,6 @@ class Table:
 
     def next_seat(self, seat: str) -> str:
         return self.seats[(self.seats.index(seat) + 1) % len(self.seats)]
-
-
-def load_game(path: Path) -> tuple[Any, Locate]:
-    """Read a game record file strictly (duplicate keys, NaN, depth)."""
-    _, text = read_utf8(path, MahjongError, "game record")
-    try:
-        data = strict_json.loads(text, str(path))
-    except strict_json.StrictJsonError as exc:
-        raise MahjongError(str(exc)) from exc
-    return data, file_locator(path, text)
 
 
 def is_game_record(data: Any) -> bool:
