@@ -16,13 +16,13 @@ from rich.progress import (
     TextColumn,
     TimeRemainingColumn,
 )
-from rich.table import Table
 from rich.text import Text
 
 from tablecert.audit.shuffler import DEFAULT_BATCH, ShufflerAudit, audit_shuffler
 from tablecert.audit.wall_dealing import STATISTICS
 from tablecert.cli import common
 from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, probability, stdout
+from tablecert.cli.tables import Column, print_table
 
 audit_app = typer.Typer(
     no_args_is_help=True,
@@ -53,22 +53,30 @@ def print_audit(result: ShufflerAudit) -> None:
         stdout.print("device events: " + ", ".join(f"{plain(k)} x{v}" for k, v in i.events))
     if i.without_input:
         stdout.print(f"records without a logged input order: {i.without_input:,}")
-    table = Table(title=f"battery (each test at {1 - result.battery.tests[0].level:.0%})")
-    for col in ("test", "statistic", "df", "p-value", "verdict", "effect"):
-        table.add_column(col, justify="left" if col == "test" else "right")
-    table.add_column("detail", overflow="fold")
+    print_table(
+        [
+            "test",
+            Column("statistic", "right"),
+            Column("df", "right"),
+            Column("p-value", "right"),
+            "verdict",
+            Column("effect", "right"),
+        ],
+        (
+            (
+                t.key,
+                _fmt(t.statistic),
+                "" if t.df is None else str(t.df),
+                _fmt(t.p_value, ".3g"),
+                Text(t.verdict, style={"pass": "green", "fail": "red"}.get(t.verdict, "yellow")),
+                _fmt(t.effect, ".3g"),
+            )
+            for t in result.battery.tests
+        ),
+        title=f"battery (each test at {1 - result.battery.tests[0].level:.0%})",
+    )
     for t in result.battery.tests:
-        colour = {"pass": "green", "fail": "red", "skipped": "yellow"}[t.verdict]
-        table.add_row(
-            t.key,
-            _fmt(t.statistic),
-            "" if t.df is None else str(t.df),
-            _fmt(t.p_value, ".3g"),
-            Text(t.verdict, style=colour),
-            _fmt(t.effect, ".3g"),
-            f"{t.name}: {t.detail}",
-        )
-    stdout.print(table)
+        stdout.print(f"  {t.key}: {plain(t.name)}: {plain(t.detail)}")
     rejected = ", ".join(result.battery.rejected) or "none"
     stdout.print(f"Holm family-wise at alpha {result.battery.alpha}: rejected {rejected}")
     stdout.print(Text.assemble("verdict: ", (result.verdict, "bold")))

@@ -6,10 +6,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.table import Table
 from rich.text import Text
 
 from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, stderr, stdout
+from tablecert.cli.tables import print_table
 from tablecert.conformance.configuration import (
     BetReturn,
     ConfigurationReport,
@@ -60,29 +60,22 @@ def check(
 
 
 def _print_report(report: ConfigurationReport, bets: tuple[BetReturn, ...], config: Path) -> None:
-    table = Table(
-        title=Text(
-            f"{report.submission.game} configuration {plain(config)} against "
-            f"{report.statute.path.name}"
+    print_table(
+        ["article", "rule", "verdict", "statute", "submitted", "note"],
+        (
+            (
+                plain(line.article),
+                plain(line.key),
+                Text(line.verdict, style=VERDICT_STYLE[line.verdict]),
+                plain(line.as_json()["expected"]),
+                plain(line.as_json()["submitted"]),
+                plain(line.note),
+            )
+            for line in report.lines
         ),
-        title_justify="left",
+        title=f"{report.submission.game} configuration {plain(config)} against "
+        f"{plain(report.statute.path.name)}",
     )
-    table.add_column("article", no_wrap=True)
-    table.add_column("rule", no_wrap=True)
-    table.add_column("verdict", no_wrap=True)
-    for column in ("statute", "submitted", "note"):
-        table.add_column(column, overflow="fold")
-    for line in report.lines:
-        shown = line.as_json()
-        table.add_row(
-            Text(line.article),
-            Text(line.key),
-            Text(line.verdict, style=VERDICT_STYLE[line.verdict]),
-            Text(plain(shown["expected"])),
-            Text(plain(shown["submitted"])),
-            Text(plain(line.note)),
-        )
-    stdout.print(table)
     for c in report.consistency:
         mark = Text("ok", style="green") if c.passed else Text("FAILS", style="bold red")
         stdout.print(Text.assemble(mark, f" {c.article} {c.name}: {plain(c.detail)}"))
