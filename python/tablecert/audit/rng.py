@@ -307,7 +307,7 @@ class NistReport:
             "parameters": asdict(self.parameters),
             "columns": [c.as_json() for c in self.columns],
             "skipped": [{"test": t, "reason": r} for t, r in self.skipped],
-            "tests_failed": list(self.tests_failed()),
+            "tests_marked": list(self.tests_failed()),
         }
 
 
