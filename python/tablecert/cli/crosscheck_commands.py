@@ -13,7 +13,13 @@ from rich.text import Text
 from tablecert.cli import conventions
 from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, stderr, stdout
 from tablecert.cli.tables import Column, print_table
-from tablecert.conformance import mahjong_crosscheck, poker_crosscheck
+from tablecert.conformance import (
+    mahjong_crosscheck,
+    native_bench,
+    native_crosscheck,
+    native_evaluator,
+    poker_crosscheck,
+)
 from tablecert.conformance.evaluator_protocol import open_evaluator, write_requests
 
 VERDICT_STYLE = {"conforms": "", "deviates": "red", "inconclusive": "yellow"}
@@ -55,7 +61,15 @@ def poker(
             help="'default' (all for Q Poker, 100000 for Caribbean Stud), 'all', or a sample size.",
         ),
     ] = "default",
-    other_pairs: Annotated[int, typer.Option("--other-pairs", min=0)] = 50_000,
+    other_pairs: Annotated[
+        int | None,
+        typer.Option(
+            "--other-pairs",
+            min=0,
+            help="Random disjoint pairs besides the suit-decided ones "
+            "(default 50,000; 10,000,000 with a native so: evaluator).",
+        ),
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of every sample.")] = 0,
     show: Annotated[int, typer.Option("--show", min=0, help="Mismatches shown per check.")] = 10,
     timeout: Annotated[
@@ -69,15 +83,41 @@ def poker(
             "answer offline (then use --evaluator file:ANSWERS).",
         ),
     ] = None,
+    benchmark: Annotated[
+        bool,
+        typer.Option(
+            "--benchmark",
+            help="With a native so: evaluator: time it against the core on the same hands "
+            "instead of checking it.",
+        ),
+    ] = False,
+    repeat: Annotated[
+        int, typer.Option("--repeat", min=1, help="Timed repetitions per benchmark workload.")
+    ] = 5,
     json_out: JsonOption = False,
     old_game: conventions.DeprecatedGameOption = None,
 ) -> None:
     """Check every hand's category and the statute's head-to-head decisions.
 
+    A native evaluator (so:LIBRARY[:SYMBOL], the C ABI in the README) is checked exhaustively:
+    every hand, every rank-class boundary and every suit-decided pair.
+
     Exit status: 0 conforms, 1 deviates (a wrong answer, or the evaluator failed: raised,
-    exited, hung or answered out of protocol), 2 usage or input error, 3 inconclusive
+    exited, crashed, hung or answered out of protocol), 2 usage or input error, 3 inconclusive
     (nothing was asked), 4 internal error."""
     game = conventions.game_argument(game, old_game, "q-poker or caribbean-stud")
+    if evaluator is not None and native_evaluator.is_native(evaluator):
+        _native(
+            game, evaluator, rules, other_pairs, seed, show, timeout, benchmark, repeat, json_out
+        )
+        return
+    if benchmark:
+        raise typer.BadParameter(
+            "benchmark mode needs a native evaluator (so:LIBRARY[:SYMBOL])",
+            param_hint="--benchmark",
+        )
+    if other_pairs is None:
+        other_pairs = 50_000
     hand_count = _count_or_all(hands, "--hands")
     pairs = 0 if suit_pairs == "default" else _count_or_all(suit_pairs, "--suit-pairs")
     stderr.print(f"planning the {game} crosscheck ...")
@@ -110,6 +150,71 @@ def poker(
     else:
         _print(report)
     raise exit_for(report.verdict)
+
+
+def _native(
+    game: str,
+    evaluator: str,
+    rules: str | None,
+    other_pairs: int | None,
+    seed: int,
+    show: int,
+    timeout: float,
+    benchmark: bool,
+    repeat: int,
+    json_out: bool,
+) -> None:
+    if benchmark:
+        stderr.print(f"benchmarking {plain(evaluator)} against the core ({repeat} runs each) ...")
+        bench = native_bench.benchmark(game, evaluator, rules, repeat=repeat, seed=seed)
+        if json_out:
+            emit_json(bench.as_json())
+        else:
+            _print_bench(bench)
+        return
+    report = native_crosscheck.crosscheck_native(
+        game,
+        evaluator,
+        rules,
+        random_pairs=native_crosscheck.DEFAULT_RANDOM_PAIRS if other_pairs is None else other_pairs,
+        seed=seed,
+        keep=show,
+        timeout_s=timeout,
+        status=lambda message: stderr.print(plain(message)),
+    )
+    if json_out:
+        emit_json(report.as_json())
+    else:
+        _print(report)
+    raise exit_for(report.verdict)
+
+
+def _print_bench(bench: native_bench.BenchReport) -> None:
+    load = ", ".join(f"{x:.2f}" for x in bench.load_average)
+    print_table(
+        [
+            "workload",
+            Column("hands", "right"),
+            Column("vendor", "right"),
+            Column("core, 1 thread", "right"),
+            Column("core, all threads", "right"),
+            Column("ratio", "right"),
+        ],
+        (
+            [
+                w.name,
+                f"{w.hands:,}",
+                f"{w.vendor.min_ns:.2f} / {w.vendor.median_ns:.2f}",
+                f"{w.core_one_thread.min_ns:.2f} / {w.core_one_thread.median_ns:.2f}",
+                f"{w.core_all_threads.min_ns:.2f} / {w.core_all_threads.median_ns:.2f}",
+                f"{w.ratio:.2f}x",
+            ]
+            for w in bench.workloads
+        ),
+        title=f"{bench.game}: {plain(bench.evaluator)} against the core, ns per hand "
+        f"(best / median of {bench.repeat}; load average {load})",
+    )
+    stdout.print("ratio: the vendor's best time over the core's best, one thread each.")
 
 
 def _print(report: poker_crosscheck.CrosscheckReport) -> None:
