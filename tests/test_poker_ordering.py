@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tablecert
-from tablecert.errors import CardError
+from tablecert.errors import CardError, GameError
 from tests.reference import poker_reference as ref
 
 STANDARD = {"q-poker": "q-poker.standard", "caribbean-stud": "caribbean-stud.standard"}
@@ -238,7 +238,7 @@ def test_hands_sharing_a_card_cannot_be_compared() -> None:
 
 
 def test_unknown_game() -> None:
-    with pytest.raises(tablecert.RulesError, match="unknown poker game 'blackjack'"):
+    with pytest.raises(GameError, match="unknown game 'blackjack'; known: q-poker, caribbean-stud"):
         tablecert.evaluate("blackjack", "As Kd Qh")
 
 
