@@ -30,11 +30,10 @@ def _tracked(folder: str) -> set[str]:
 
 def test_every_fixture_is_package_data() -> None:
     """python/tablecert/data/ mirrors fixtures/ file by file (symlinks in git, the files in the
-    wheel). A new fixture needs its link: ln -s ../../../../fixtures/DIR/NAME
-    python/tablecert/data/DIR/NAME."""
+    wheel). After adding or removing a fixture, run scripts/link-package-data.sh."""
     fixtures = _tracked("fixtures/")
     linked = _tracked("python/tablecert/data/")
-    assert fixtures - linked == set(), "fixtures missing from python/tablecert/data/"
+    assert fixtures - linked == set(), "run scripts/link-package-data.sh"
     assert linked - fixtures == set(), "package data without a fixture"
     for name in linked:
         link = PACKAGE_DATA / name
