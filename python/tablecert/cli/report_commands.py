@@ -13,6 +13,7 @@ from tablecert.cli import common
 from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
 from tablecert.errors import EnvelopeError, SigningError
 from tablecert.report import dsse
+from tablecert.report.certificate import PAPER_SIZES, signatory_check
 from tablecert.report.certify import certify as run_certify
 from tablecert.report.certify import ephemeral_key
 from tablecert.report.signing import (
@@ -65,11 +66,33 @@ def certify(
             "--key", exists=True, dir_okay=False, help="Private key (default: ephemeral)."
         ),
     ] = None,
+    pdf: Annotated[
+        bool,
+        typer.Option("--pdf", help="Also print report.pdf (headless Chromium); it is signed too."),
+    ] = False,
+    paper: Annotated[
+        str | None,
+        typer.Option("--paper", help="PDF page size: A4 or Letter (default: the plan's, A4)."),
+    ] = None,
+    template: Annotated[
+        Path | None,
+        typer.Option(
+            "--template",
+            exists=True,
+            file_okay=False,
+            help="Folder of Jinja2 templates overriding the report's (e.g. report.html.j2).",
+        ),
+    ] = None,
     json_out: JsonOption = False,
     cluster: common.ClusterOption = None,
     workers: common.WorkersOption = None,
 ) -> None:
-    """Run a certification plan; write report.json, the signed envelope and report.html."""
+    """Run a certification plan; write report.json, the signed envelope and report.html
+    (and report.pdf with --pdf)."""
+    if paper is not None and paper not in PAPER_SIZES:
+        raise typer.BadParameter(
+            f"{paper!r} is not one of {', '.join(PAPER_SIZES)}", param_hint="--paper"
+        )
     private = load_private_key(key, _passphrase(confirm=False)) if key else ephemeral_key()
     with common.cluster_progress(
         cluster,
@@ -91,6 +114,9 @@ def certify(
             ephemeral=key is None,
             progress=progress,
             executor=executor,
+            template_dir=template,
+            pdf=pdf,
+            paper=paper,
         )
     if json_out:
         emit_json(
@@ -101,6 +127,7 @@ def certify(
                 "report": str(result.report),
                 "envelope": str(result.envelope),
                 "html": str(result.html),
+                "pdf": None if result.pdf is None else str(result.pdf),
             }
         )
     else:
@@ -109,6 +136,8 @@ def certify(
                 f"signed with an ephemeral key; its public key is {result.signer_public_key}"
             )
         stdout.print(f"report:   {result.html}")
+        if result.pdf is not None:
+            stdout.print(f"pdf:      {result.pdf} (signed)")
         stdout.print(f"data:     {result.report}")
         stdout.print(f"signed:   {result.envelope} (key id {result.key_id})")
         summary = result.data["summary"]
@@ -206,6 +235,9 @@ def verify(
                 "valid": result.valid,
                 "reasons": list(result.reasons),
                 "signers": list(result.signers),
+                "signatory": signatory_check(result.statement, result.signers)[0]
+                if result.statement is not None
+                else None,
                 "inputs": [
                     {"file": str(c.path), "subject": c.subject, "matches": c.matches}
                     for c in result.inputs
@@ -232,6 +264,8 @@ def _print_verification(result: dsse.Verification, report_file: Path | None) -> 
         stdout.print(f"  key id {kid}")
     stdout.print(f"certified: {report.get('title', '?')}")
     stdout.print(f"  lab: {report.get('lab', '')}")
+    signatory = signatory_check(result.statement, result.signers)[0]
+    stdout.print(f"  signatory: {signatory}", markup=False)
     stdout.print(f"  verdict: {str(report.get('verdict', '?')).upper()}")
     tool = report.get("tool", {})
     stdout.print(

@@ -1,4 +1,5 @@
-"""Run a plan and write the signed certification: report.json, the DSSE envelope, report.html.
+"""Run a plan and write the signed certification: report.json, the DSSE envelope, report.html
+(and report.pdf, a signed subject, with ``pdf=True``).
 
 The report holds every section's data and verdicts (each with its article), the overall
 verdict, every input with its SHA-256, the rule data, tool and core versions, the platform,
@@ -10,6 +11,7 @@ two timestamps, so the same inputs and version give byte-identical reports other
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import os
 import platform
 import sys
@@ -26,7 +28,9 @@ from tablecert.distributed import Executor
 from tablecert.errors import PlanError, ReportError
 from tablecert.report import dsse
 from tablecert.report.canonical import canonical_pretty, plain
-from tablecert.report.html import render_report
+from tablecert.report.certificate import PAPER_SIZES
+from tablecert.report.html import display, render_report
+from tablecert.report.pdf import render_pdf
 from tablecert.report.plan import Plan, PlanEntry, load_plan
 from tablecert.report.registry import Context, Outcome, Section, overall
 from tablecert.report.signing import key_id, public_pem
@@ -36,6 +40,7 @@ REPORT_JSON = "report.json"
 ENVELOPE_JSON = "report.intoto.dsse.json"
 REPORT_HTML = "report.html"
 SIGNER_PUB = "signer.pub"
+REPORT_PDF = "report.pdf"
 
 Clock = Callable[[], dt.datetime]
 Progress = Callable[[int, int, str], None]
@@ -53,6 +58,7 @@ class Certification:
     verdict: Outcome
     key_id: str
     data: dict[str, Any]
+    pdf: Path | None = None
 
 
 def utc_now() -> dt.datetime:
@@ -151,6 +157,9 @@ def build_report(
                     "sha256": rules.sha256,
                 }
             )
+    readings = {
+        path: rule_readings(path, names[path]) for path, role in roles.items() if role == "rules"
+    }
     requirements = [{"section": s.id, **v.as_json()} for s in sections for v in s.verdicts]
     ids = [r["requirement"] for r in requirements]
     repeated = {r["requirement"] for r in requirements if ids.count(r["requirement"]) > 1}
@@ -161,6 +170,7 @@ def build_report(
         "format": dsse.PREDICATE_TYPE,
         "title": plan.title,
         "lab": plan.lab,
+        "certificate": plan.certificate.as_json(),
         "plan": names[plan.path.resolve()],
         "verdict": overall(outcomes),
         "summary": {
@@ -177,6 +187,12 @@ def build_report(
                 "title": s.title,
                 "verdict": s.outcome,
                 "data": s.data,
+                "scope": {
+                    **s.scope.as_json(),
+                    "readings": [
+                        r for p in dict.fromkeys(files) if p in readings for r in readings[p]
+                    ],
+                },
                 "inputs": sorted(names[p] for p in files),
             }
             for entry, s, files in zip(plan.entries, sections, section_inputs, strict=True)
@@ -200,6 +216,52 @@ def build_report(
     return plain(report), subjects
 
 
+def rule_readings(path: Path, name: str) -> list[dict[str, str]]:
+    """Every value of a rule file marked ``reading = true``: the lab's reading of a point the
+    statute leaves open, applied in this certification."""
+    rules = load_rules(path)
+    out: list[dict[str, str]] = []
+
+    def walk(node: Any, dotted: str) -> None:
+        if isinstance(node, dict) and "value" in node and "article" in node:
+            value = rules.require(dotted)
+            if value.reading:
+                out.append(
+                    {
+                        "file": name,
+                        "key": dotted,
+                        "article": value.article,
+                        "value": display(value.value),
+                        "note": value.note,
+                    }
+                )
+        elif isinstance(node, dict):
+            for key, child in node.items():
+                walk(child, f"{dotted}.{key}" if dotted else key)
+
+    walk(rules.data, "")
+    return out
+
+
+def signatory_binding(plan: Plan, kid: str, ephemeral: bool) -> str:
+    """How the plan's signatory relates to the signing key: shown beside the key id. A plan
+    that binds its signatory to a key id must be signed with that key (else a usage error)."""
+    signatory = plan.certificate.signatory
+    if signatory is None:
+        return ""
+    if signatory.key_id is not None and signatory.key_id != kid:
+        raise PlanError(
+            f"{plan.path}: certification.signatory.key_id: the plan binds {signatory.name} "
+            f"to key id {signatory.key_id}, but this run is signed with "
+            f"{'an ephemeral key' if ephemeral else 'key id'} {kid}"
+        )
+    if signatory.key_id is not None:
+        return "the plan binds the signatory to this key id; tablecert verify checks it"
+    if ephemeral:
+        return "ephemeral key: the signatory is named, not bound to a key"
+    return "the plan names the signatory without binding a key id"
+
+
 def certify(
     plan_path: Path,
     key: Ed25519PrivateKey,
@@ -209,28 +271,61 @@ def certify(
     clock: Clock = utc_now,
     progress: Progress | None = None,
     executor: Executor | None = None,
+    template_dir: Path | None = None,
+    pdf: bool = False,
+    paper: str | None = None,
 ) -> Certification:
-    """Run ``plan_path``, sign the statement with ``key`` and write the report folder."""
+    """Run ``plan_path``, sign the statement with ``key`` and write the report folder.
+
+    ``template_dir`` overrides the HTML templates; ``pdf`` prints the HTML to report.pdf (on
+    ``paper``, default the plan's, A4) and adds it to the signed subjects.
+    """
     started = clock()
     plan = load_plan(plan_path)
+    kid = key_id(key.public_key())
+    binding = signatory_binding(plan, kid, ephemeral)
+    page_size = paper or plan.certificate.paper
+    if page_size not in PAPER_SIZES:
+        raise PlanError(f"--paper {page_size}: expected one of {', '.join(PAPER_SIZES)}")
     sections = run_sections(plan, progress, executor)
     report, subjects = build_report(plan, sections, started, clock())
-    envelope = dsse.sign_statement(dsse.statement(subjects, report), key)
-    kid = key_id(key.public_key())
     note = (
         "Signed with an ephemeral key made for this run: it proves integrity, not who signed."
         if ephemeral
         else ""
     )
+    outputs = [REPORT_PDF] if pdf else []
+    html = render_report(
+        report,
+        sections,
+        [kid],
+        note,
+        template_dir=template_dir,
+        binding=binding,
+        outputs=outputs,
+        paper=page_size,
+    )
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise PlanError(f"{out_dir}: cannot create the output folder: {exc.strerror}") from exc
-    paths = {name: out_dir / name for name in (REPORT_JSON, ENVELOPE_JSON, REPORT_HTML, SIGNER_PUB)}
-    paths[REPORT_JSON].write_bytes(canonical_pretty(report))
-    paths[ENVELOPE_JSON].write_bytes(envelope.to_bytes())
-    paths[REPORT_HTML].write_text(render_report(report, sections, [kid], note), encoding="utf-8")
-    paths[SIGNER_PUB].write_bytes(public_pem(key.public_key()))
+    paths = {
+        name: out_dir / name
+        for name in (REPORT_JSON, ENVELOPE_JSON, REPORT_HTML, SIGNER_PUB, REPORT_PDF)
+    }
+    write_atomic(paths[REPORT_HTML], html.encode("utf-8"))
+    pdf_path = None
+    if pdf:
+        if progress is not None:
+            progress(len(plan.entries), len(plan.entries), "printing report.pdf")
+        data = render_pdf(paths[REPORT_HTML], report)
+        write_atomic(paths[REPORT_PDF], data)
+        subjects.append(dsse.Subject(REPORT_PDF, hashlib.sha256(data).hexdigest()))
+        pdf_path = paths[REPORT_PDF]
+    envelope = dsse.sign_statement(dsse.statement(subjects, report), key)
+    write_atomic(paths[REPORT_JSON], canonical_pretty(report))
+    write_atomic(paths[ENVELOPE_JSON], envelope.to_bytes())
+    write_atomic(paths[SIGNER_PUB], public_pem(key.public_key()))
     return Certification(
         out_dir,
         paths[REPORT_JSON],
@@ -240,7 +335,19 @@ def certify(
         report["verdict"],
         kid,
         report,
+        pdf_path,
     )
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to a temporary file beside ``path``, then rename it over ``path``."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        tmp.write_bytes(data)
+        tmp.replace(path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise ReportError(f"{path}: cannot write: {exc.strerror}") from exc
 
 
 def ephemeral_key() -> Ed25519PrivateKey:

@@ -26,6 +26,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from tablecert.errors import EnvelopeError
 from tablecert.report.canonical import canonical_bytes, canonical_pretty
+from tablecert.report.certificate import signatory_check
 from tablecert.report.signing import key_id
 
 PAYLOAD_TYPE = "application/vnd.in-toto+json"
@@ -250,6 +251,9 @@ def verify_envelope(
     if stmt is not None:
         checks = tuple(check_inputs(stmt, inputs))
         reasons.extend(c.problem for c in checks if not c.matches)
+        problem = signatory_check(stmt, signers)[1]
+        if problem:
+            reasons.append(problem)
         if report is not None:
             reasons.extend(check_report(stmt, report))
     return Verification(tuple(reasons), tuple(signers), stmt if not reasons else None, checks)

@@ -22,7 +22,16 @@ from tablecert.audit import rng as nist
 from tablecert.report.canonical import float_decimal
 from tablecert.report.html import esc, table
 from tablecert.report.plan import PlanEntry
-from tablecert.report.registry import Context, Field, Section, Verdict, register_section
+from tablecert.report.registry import (
+    Appendix,
+    Context,
+    Field,
+    Sample,
+    Scope,
+    Section,
+    Verdict,
+    register_section,
+)
 from tablecert.report.sections.shuffler_audit import equipment_article
 
 
@@ -71,7 +80,86 @@ def rng_audit_section(entry: PlanEntry, context: Context) -> Section:
         title=f"RNG audit: NIST SP 800-22 ({', '.join(names)})",
         data=_data(report, source, names, tails, rejected),
         verdicts=(verdict,),
-        html=_html(report, names),
+        html=_summary_html(report, names, marked, rejected),
+        scope=_scope(report, source, names),
+        appendix=Appendix(
+            f"NIST SP 800-22 final analysis ({', '.join(names)}), every column",
+            _html(report, names),
+        ),
+    )
+
+
+def detection_threshold(sequences: int, alpha: float, columns: int) -> int | None:
+    """The most passing sequences (of ``sequences``) at which a column is still rejected at
+    the first Holm step (tail <= alpha / columns); None if no count is."""
+    a = Fraction(str(alpha))
+    level = a / max(columns, 1)
+    tail = Fraction(0)
+    found = None
+    for k in range(sequences + 1):
+        tail += comb(sequences, k) * (1 - a) ** k * a ** (sequences - k)
+        if tail > level:
+            break
+        found = k
+    return found
+
+
+def _scope(report: nist.NistReport, source: nist.BitSource, names: list[str]) -> Scope:
+    used = report.sequences * report.bits
+    k = detection_threshold(report.sequences, report.alpha, len(report.columns))
+    m = report.sequences
+    return Scope(
+        exhaustive=(
+            f"every applicable NIST SP 800-22 test on every sequence ({len(report.columns)} "
+            "p-value columns)",
+        ),
+        sampled=(
+            Sample(
+                f"{m} sequence(s) of {report.bits:,} bits, the first bits of "
+                f"{', '.join(names)} (bits examined of bits supplied)",
+                used,
+                source.total_bits,
+            ),
+        ),
+        power=(
+            (
+                f"with {m} sequence(s), a column is rejected when at most {k} of {m} pass "
+                f"(first Holm step, alpha {report.alpha} / {len(report.columns)} columns); a "
+                "generator failing one test more often goes undetected"
+                if k is not None
+                else f"with {m} sequence(s) no column can be rejected family-wise: too few "
+                "sequences to fail (inconclusive power)"
+            ),
+        ),
+        limitations=tuple(f"skipped: {t} ({r})" for t, r in report.skipped),
+    )
+
+
+def _summary_html(
+    report: nist.NistReport, names: list[str], marked: list[nist.ColumnResult], rejected: list[str]
+) -> str:
+    rows = [
+        (
+            _label(c),
+            f"{c.passed}/{c.sample_size}" if c.sample_size else "-",
+            "-" if c.uniformity_p is None else str(float_decimal(c.uniformity_p, 6)),
+        )
+        for c in marked
+    ]
+    skipped = "".join(f"<li>{esc(t)}: {esc(r)}</li>" for t, r in report.skipped)
+    return (
+        f"<p>{report.sequences} sequence(s) of {report.bits:,} bits from "
+        f"{esc(', '.join(names))}; significance level {report.alpha}; "
+        f"{len(report.columns)} p-value columns. Family-wise (Holm) rejected: "
+        f"<strong>{esc(', '.join(rejected) or 'none')}</strong>. Columns outside the "
+        f"per-column acceptance region: {len(marked)} (chance marks are expected among many "
+        "columns).</p>"
+        + (
+            table(["marked column", "proportion", "P-VALUE (uniformity)"], rows, (1, 2))
+            if rows
+            else ""
+        )
+        + (f"<p>Skipped:</p><ul>{skipped}</ul>" if skipped else "")
     )
 
 
