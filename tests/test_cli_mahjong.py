@@ -1,4 +1,4 @@
-"""``tablecert mahjong score`` and ``tablecert mahjong analyze`` through Typer's test runner."""
+"""``tablecert mahjong score`` and ``tablecert analyze mahjong-...`` through Typer's test runner."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ def test_score_json_lists_items_with_articles() -> None:
         [
             "mahjong",
             "score",
+            "mahjong-traditional",
             "1m 2m 3m 4p 5p 6p 9s 9s [E E E] [Rd Rd Rd]",
             "--seat",
             "S",
@@ -50,7 +51,13 @@ def test_score_json_lists_items_with_articles() -> None:
 def test_score_table_for_people() -> None:
     result = runner.invoke(
         app,
-        ["mahjong", "score", "1m 9m 1p 9p 1s 9s E S W N Rd Gd Wd Wd", "--self-drawn"],
+        [
+            "mahjong",
+            "score",
+            "mahjong-traditional",
+            "1m 9m 1p 9p 1s 9s E S W N Rd Gd Wd Wd",
+            "--self-drawn",
+        ],
     )
     assert result.exit_code == 0, result.output
     assert "thirteen_orphans" in result.stdout
@@ -58,16 +65,14 @@ def test_score_table_for_people() -> None:
 
 
 def test_score_simple_game_green_dragon() -> None:
-    result = runner.invoke(
-        app, ["mahjong", "score", "1m 2m 3m Gd Gd", "--game", "mahjong-simple", "--json"]
-    )
+    result = runner.invoke(app, ["mahjong", "score", "mahjong-simple", "1m 2m 3m Gd Gd", "--json"])
     data = json.loads(result.stdout)
     assert data["fan"] == 1
     assert data["items"][0]["item"] == "green_dragon_winning_tile"
 
 
 def test_analyze_simple_json() -> None:
-    result = runner.invoke(app, ["mahjong", "analyze", "mahjong-simple", "--json"])
+    result = runner.invoke(app, ["analyze", "mahjong-simple", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["distinct_complete_standard"] == 1344
@@ -76,7 +81,7 @@ def test_analyze_simple_json() -> None:
 
 
 def test_analyze_traditional_table() -> None:
-    result = runner.invoke(app, ["mahjong", "analyze", "mahjong-traditional"])
+    result = runner.invoke(app, ["analyze", "mahjong-traditional"])
     assert result.exit_code == 0, result.output
     assert "11,498,658" in result.stdout
     assert "1892188023583/708384171528036000" in result.stdout
@@ -92,7 +97,7 @@ def test_analyze_traditional_table() -> None:
 )
 def test_bad_hands_one_line_exit_1(hand: str, message: str) -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "tablecert", "mahjong", "score", hand],
+        [sys.executable, "-m", "tablecert", "mahjong", "score", "mahjong-traditional", hand],
         capture_output=True,
         text=True,
         check=False,
@@ -105,7 +110,7 @@ def test_bad_hands_one_line_exit_1(hand: str, message: str) -> None:
 
 def test_unknown_game_exit_1() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "tablecert", "mahjong", "analyze", "mahjong-fast"],
+        [sys.executable, "-m", "tablecert", "mahjong", "score", "mahjong-fast", "1m 1m"],
         capture_output=True,
         text=True,
         check=False,
@@ -119,7 +124,7 @@ def test_every_command_has_help() -> None:
         ["mahjong"],
         ["mahjong", "score"],
         ["mahjong", "settle"],
-        ["mahjong", "analyze"],
+        ["analyze", "mahjong-traditional"],
     ):
         result = runner.invoke(app, [*command, "--help"])
         assert result.exit_code == 0

@@ -33,7 +33,7 @@ def write_log(
     """Write ``decks`` shuffles of a simulated device (gzip if the name ends in .gz). Each
     shuffle's input is the previous output, as a device re-shuffling what was dealt."""
     if decks < 1:
-        raise AuditError(f"--decks must be at least 1, got {decks}")
+        raise AuditError(f"--shuffles must be at least 1, got {decks}")
     if "," in device:
         raise AuditError(f"device id {device!r} must not contain a comma")
     sim = _core.ShuffleSimulator(model, deck, seed)

@@ -1,7 +1,6 @@
-"""``tablecert mahjong score`` and ``tablecert mahjong analyze``: the mahjong statute's fan,
-payments and exact tables of complete dealt hands.
-
-``analyze_mahjong(game, json_out)`` is also the body of ``tablecert analyze mahjong-...``.
+"""``tablecert mahjong score`` and ``tablecert mahjong settle``: the mahjong statute's fan and
+payments; ``analyze_mahjong`` is the body of ``tablecert analyze mahjong-...`` (exact tables of
+complete dealt hands).
 """
 
 from __future__ import annotations
@@ -16,6 +15,7 @@ import typer
 from rich.table import Table
 
 from tablecert import mahjong
+from tablecert.cli import conventions
 from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
 from tablecert.errors import MahjongError
 
@@ -25,10 +25,6 @@ mahjong_app = typer.Typer(
     help="Mahjong (Macau statute 135/91/M): score a win, print exact hand tables.",
 )
 
-GameOption = Annotated[
-    str,
-    typer.Option("--game", "-g", help="mahjong-traditional (甲) or mahjong-simple (乙)."),
-]
 RulesOption = Annotated[
     str | None,
     typer.Option("--rules", help="Rule file path or bundled name (default: the Macau statute)."),
@@ -36,14 +32,17 @@ RulesOption = Annotated[
 
 
 def score(
-    hand: Annotated[
-        str,
-        typer.Argument(
-            help='Concealed tiles incl. the winning tile; melds in brackets: "[E E E]" exposed, '
-            '"(Rd Rd Rd Rd)" a concealed kong. E.g. "1m 2m 3m 4p 5p 6p 7s 8s 9s Gd Gd [E E E]".'
-        ),
+    game: Annotated[
+        str, typer.Argument(metavar="GAME", help="mahjong-traditional (甲) or mahjong-simple (乙).")
     ],
-    game: GameOption = "mahjong-traditional",
+    hand: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="HAND",
+            help='Concealed tiles incl. the winning tile; melds in brackets: "[E E E]" exposed, '
+            '"(Rd Rd Rd Rd)" a concealed kong. E.g. "1m 2m 3m 4p 5p 6p 7s 8s 9s Gd Gd [E E E]".',
+        ),
+    ] = None,
     seat: Annotated[str, typer.Option(help="The winner's seat wind: E S W N.")] = "E",
     round_wind: Annotated[str, typer.Option("--round", help="The round wind: E S W N.")] = "E",
     self_drawn: Annotated[
@@ -64,8 +63,14 @@ def score(
     ] = None,
     rules: RulesOption = None,
     json_out: JsonOption = False,
+    old_game: conventions.DeprecatedGameOption = None,
 ) -> None:
     """Score a win under Art. 6: every item with its article, the best reading, the fan."""
+    if hand is None:  # the old form: score HAND [--game GAME]
+        conventions.deprecated("mahjong score HAND --game GAME", "mahjong score GAME HAND")
+        game, hand = old_game or "mahjong-traditional", game
+    else:
+        game = conventions.game_argument(game, old_game, "mahjong-traditional or mahjong-simple")
     if robbed_kong and self_drawn:
         raise typer.BadParameter("a robbed kong is not self-drawn", param_hint="--robbed-kong")
     win_by = "robbed-kong" if robbed_kong else ("self-drawn" if self_drawn else "discard")
@@ -197,5 +202,6 @@ def analyze(
 def register(app: typer.Typer) -> None:
     mahjong_app.command("score")(score)
     mahjong_app.command("settle")(settle)
-    mahjong_app.command("analyze")(analyze)
+    # Deprecated: `tablecert analyze mahjong-traditional|mahjong-simple` is the one entry.
+    mahjong_app.command("analyze", hidden=True, deprecated=True)(analyze)
     app.add_typer(mahjong_app)

@@ -9,6 +9,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from tablecert.audit.simulate import write_log
+from tablecert.cli import conventions
 from tablecert.cli.common import stderr
 
 simulate_app = typer.Typer(no_args_is_help=True, help="Simulated device logs.")
@@ -24,15 +25,24 @@ def shuffler(
             "short-period:P, stuck:PER_MILLE.",
         ),
     ],
-    decks: Annotated[int, typer.Option("--decks", help="Number of shuffles.")],
     output: Annotated[Path, typer.Option("-o", "--output", help="Log file (.gz: gzip).")],
+    shuffles: Annotated[
+        int | None, typer.Option("--shuffles", min=1, help="Number of shuffles (decks or walls).")
+    ] = None,
     deck: Annotated[str, typer.Option("--deck", help="cards52, mahjong136, mahjong112.")] = (
         "cards52"
     ),
     seed: Annotated[int, typer.Option("--seed", help="Generator seed.")] = 0,
     device: Annotated[str, typer.Option("--device", help="Device id in the log.")] = "SIM-1",
+    old_decks: Annotated[int | None, typer.Option("--decks", min=1, hidden=True)] = None,
 ) -> None:
     """Write a shuffler log in the documented CSV format."""
+    if shuffles is None and old_decks is not None:
+        conventions.deprecated("--decks", "--shuffles")
+        shuffles = old_decks
+    if shuffles is None:
+        raise typer.BadParameter("missing: how many shuffles to simulate", param_hint="--shuffles")
+    decks = shuffles
     with Progress(
         TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), console=stderr, transient=True
     ) as bar:

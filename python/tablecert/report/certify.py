@@ -16,16 +16,16 @@ import os
 import platform
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from dataclasses import dataclass, replace
+from pathlib import Path, PurePosixPath
+from typing import Any, Literal
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 import tablecert
 from tablecert import _core
 from tablecert.distributed import Executor
-from tablecert.errors import PlanError, ReportError
+from tablecert.errors import PlanError, ReportError, TableCertError
 from tablecert.report import dsse
 from tablecert.report.canonical import canonical_pretty, plain
 from tablecert.report.certificate import PAPER_SIZES
@@ -34,7 +34,9 @@ from tablecert.report.pdf import render_pdf
 from tablecert.report.plan import Plan, PlanEntry, load_plan
 from tablecert.report.registry import Context, Outcome, Section, overall
 from tablecert.report.signing import key_id, public_pem
-from tablecert.rules import RULES_DIR, load_rules
+from tablecert.report.snapshot import InputChangedError, InputSnapshot
+from tablecert.report.staging import StagedFolder
+from tablecert.rules import RULES_DIR, RuleFile, load_rules
 
 REPORT_JSON = "report.json"
 ENVELOPE_JSON = "report.intoto.dsse.json"
@@ -102,64 +104,105 @@ def run_sections(
     return sections
 
 
-def _input_names(paths: list[Path]) -> dict[Path, str]:
-    """Each input named by its path relative to the inputs' common folder (POSIX form).
+InputBase = Literal["plan", "absolute", "bundled"]
 
-    Rule files bundled with tablecert, used from a plan elsewhere, are named
-    ``bundled/<path under fixtures/>`` so that the lab's own files keep short names.
-    """
-    resolved = sorted({p.resolve() for p in paths})
+
+@dataclass(frozen=True)
+class InputName:
+    """How an input is named in the report and the signed statement: relative to the plan's
+    folder as the plan writes it (``base`` "plan"), an absolute path kept as given
+    ("absolute"), or a rule file bundled with tablecert, given by name ("bundled")."""
+
+    name: str
+    base: InputBase
+
+
+def input_names(plan: Plan, paths: list[Path]) -> dict[Path, InputName]:
+    """Each resolved input path's name; two inputs with one name are an error."""
+    folder = plan.path.resolve().parent
     fixtures = RULES_DIR.parent.resolve()
-    own = [p for p in resolved if not p.is_relative_to(fixtures)] or resolved
-    root = Path(os.path.commonpath([p.parent for p in own]))
-    return {
-        p: (
-            p.relative_to(root).as_posix()
-            if p.is_relative_to(root)
-            else f"bundled/{p.relative_to(fixtures).as_posix()}"
-        )
-        for p in resolved
-    }
+    given: dict[Path, str] = {}
+    for entry in plan.entries:
+        for resolved, written in entry.given.items():
+            given.setdefault(Path(resolved), written)
+    names: dict[Path, InputName] = {}
+    for path in paths:
+        text = given.get(path)
+        if path == plan.path.resolve():
+            names[path] = InputName(plan.path.name, "plan")
+        elif text is not None and Path(text).is_absolute():
+            names[path] = InputName(PurePosixPath(text).as_posix(), "absolute")
+        elif text is not None and (folder / text).resolve() == path:
+            names[path] = InputName(PurePosixPath(text).as_posix(), "plan")
+        elif path.is_relative_to(fixtures):
+            names[path] = InputName(f"bundled/{path.relative_to(fixtures).as_posix()}", "bundled")
+        else:
+            names[path] = InputName(os.path.relpath(path, folder), "plan")
+    seen: dict[str, Path] = {}
+    for path, named in names.items():
+        if named.name in seen:
+            raise ReportError(
+                f"{seen[named.name]} and {path} would both be named {named.name!r} in the "
+                "report; give them distinct paths in the plan"
+            )
+        seen[named.name] = path
+    return names
 
 
 def build_report(
-    plan: Plan, sections: list[Section], started: dt.datetime, finished: dt.datetime
+    plan: Plan,
+    sections: list[Section],
+    snapshot: InputSnapshot,
+    started: dt.datetime,
+    finished: dt.datetime,
 ) -> tuple[dict[str, Any], list[dsse.Subject]]:
-    """The report.json object and the statement subjects (every input file)."""
+    """The report.json object and the statement subjects (every input file).
+
+    ``plan`` is the plan as written (its paths are the originals); ``snapshot`` holds the
+    digest of every file as the sections read it (files a section lists beyond its plan
+    entry are hashed here)."""
     roles: dict[Path, str] = {plan.path.resolve(): "plan"}
     section_inputs: list[list[Path]] = []
     for entry, section in zip(plan.entries, sections, strict=True):
         named = entry.named_files()
-        files = [*(path for _, path in named), *section.inputs]
+        extras = [snapshot.original(p.resolve()) for p in section.inputs]
         for key, path in named:
             roles.setdefault(path.resolve(), key)
-        for extra in section.inputs:
-            roles.setdefault(extra.resolve(), "input")
-        section_inputs.append([p.resolve() for p in files])
-    names = _input_names(list(roles))
+        for extra in extras:
+            roles.setdefault(extra, "input")
+        section_inputs.append([*(p.resolve() for _, p in named), *extras])
+    names = input_names(plan, list(roles))
     inputs = []
     subjects = []
-    for path, name in sorted(names.items(), key=lambda item: item[1]):
-        digest = dsse.file_sha256(path)
+    for path, label in sorted(names.items(), key=lambda item: item[1].name):
+        held = snapshot.files.get(path)
+        digest = held.sha256 if held else dsse.file_sha256(path)
+        size = held.size if held else path.stat().st_size
         inputs.append(
-            {"name": name, "role": roles[path], "sha256": digest, "bytes": path.stat().st_size}
+            {
+                "name": label.name,
+                "base": label.base,
+                "role": roles[path],
+                "sha256": digest,
+                "bytes": size,
+            }
         )
-        subjects.append(dsse.Subject(name, digest))
+        subjects.append(dsse.Subject(label.name, digest))
     rule_data = []
-    for path, role in sorted(roles.items(), key=lambda item: names[item[0]]):
+    readings: dict[Path, list[dict[str, str]]] = {}
+    for path, role in sorted(roles.items(), key=lambda item: names[item[0]].name):
         if role == "rules":
-            rules = load_rules(path)
+            held = snapshot.files.get(path)
+            rules = load_rules(held.copy if held else path)
+            readings[path] = rule_readings(rules, names[path].name)
             rule_data.append(
                 {
-                    "name": names[path],
+                    "name": names[path].name,
                     "game": rules.game,
                     "variant": rules.variant,
                     "sha256": rules.sha256,
                 }
             )
-    readings = {
-        path: rule_readings(path, names[path]) for path, role in roles.items() if role == "rules"
-    }
     requirements = [{"section": s.id, **v.as_json()} for s in sections for v in s.verdicts]
     ids = [r["requirement"] for r in requirements]
     repeated = {r["requirement"] for r in requirements if ids.count(r["requirement"]) > 1}
@@ -171,7 +214,7 @@ def build_report(
         "title": plan.title,
         "lab": plan.lab,
         "certificate": plan.certificate.as_json(),
-        "plan": names[plan.path.resolve()],
+        "plan": names[plan.path.resolve()].name,
         "verdict": overall(outcomes),
         "summary": {
             "requirements": len(outcomes),
@@ -193,7 +236,7 @@ def build_report(
                         r for p in dict.fromkeys(files) if p in readings for r in readings[p]
                     ],
                 },
-                "inputs": sorted(names[p] for p in files),
+                "inputs": sorted(names[p].name for p in files),
             }
             for entry, s, files in zip(plan.entries, sections, section_inputs, strict=True)
         ],
@@ -216,10 +259,14 @@ def build_report(
     return plain(report), subjects
 
 
-def rule_readings(path: Path, name: str) -> list[dict[str, str]]:
+#: Every file certify writes into the output folder (a folder holding only these is a
+#: previous certificate, replaced whole).
+OUTPUT_FILES = (REPORT_JSON, ENVELOPE_JSON, REPORT_HTML, SIGNER_PUB, REPORT_PDF)
+
+
+def rule_readings(rules: RuleFile, name: str) -> list[dict[str, str]]:
     """Every value of a rule file marked ``reading = true``: the lab's reading of a point the
     statute leaves open, applied in this certification."""
-    rules = load_rules(path)
     out: list[dict[str, str]] = []
 
     def walk(node: Any, dotted: str) -> None:
@@ -239,7 +286,7 @@ def rule_readings(path: Path, name: str) -> list[dict[str, str]]:
             for key, child in node.items():
                 walk(child, f"{dotted}.{key}" if dotted else key)
 
-    walk(rules.data, "")
+    walk(dict(rules.data), "")
     return out
 
 
@@ -262,6 +309,19 @@ def signatory_binding(plan: Plan, kid: str, ephemeral: bool) -> str:
     return "the plan names the signatory without binding a key id"
 
 
+def snapshot_plan(plan: Plan, snapshot: InputSnapshot) -> Plan:
+    """Copy and hash the plan and every file it names into ``snapshot`` (each read once) and
+    return the plan pointing at the copies, so the sections read exactly the hashed bytes."""
+    held = snapshot.add(plan.path)
+    if held.sha256 != plan.sha256:
+        raise InputChangedError(f"{plan.path} changed after it was read; nothing was certified")
+    for entry in plan.entries:
+        for _, path in entry.named_files():
+            snapshot.add(path)
+    moved = snapshot.moved()
+    return replace(plan, entries=tuple(e.with_files(moved) for e in plan.entries))
+
+
 def certify(
     plan_path: Path,
     key: Ed25519PrivateKey,
@@ -279,7 +339,10 @@ def certify(
 
     ``template_dir`` overrides the HTML templates; ``pdf`` prints the HTML to report.pdf (on
     ``paper``, default the plan's, A4) and adds it to the signed subjects.
-    """
+
+    The inputs are snapshotted first (the analysis reads the copies, the statement carries
+    their digests) and checked unchanged at the end; the folder is written beside
+    ``out_dir`` and renamed into place only when complete."""
     started = clock()
     plan = load_plan(plan_path)
     kid = key_id(key.public_key())
@@ -287,45 +350,49 @@ def certify(
     page_size = paper or plan.certificate.paper
     if page_size not in PAPER_SIZES:
         raise PlanError(f"--paper {page_size}: expected one of {', '.join(PAPER_SIZES)}")
-    sections = run_sections(plan, progress, executor)
-    report, subjects = build_report(plan, sections, started, clock())
-    note = (
-        "Signed with an ephemeral key made for this run: it proves integrity, not who signed."
-        if ephemeral
-        else ""
-    )
-    outputs = [REPORT_PDF] if pdf else []
-    html = render_report(
-        report,
-        sections,
-        [kid],
-        note,
-        template_dir=template_dir,
-        binding=binding,
-        outputs=outputs,
-        paper=page_size,
-    )
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise PlanError(f"{out_dir}: cannot create the output folder: {exc.strerror}") from exc
-    paths = {
-        name: out_dir / name
-        for name in (REPORT_JSON, ENVELOPE_JSON, REPORT_HTML, SIGNER_PUB, REPORT_PDF)
-    }
-    write_atomic(paths[REPORT_HTML], html.encode("utf-8"))
-    pdf_path = None
-    if pdf:
-        if progress is not None:
-            progress(len(plan.entries), len(plan.entries), "printing report.pdf")
-        data = render_pdf(paths[REPORT_HTML], report)
-        write_atomic(paths[REPORT_PDF], data)
-        subjects.append(dsse.Subject(REPORT_PDF, hashlib.sha256(data).hexdigest()))
-        pdf_path = paths[REPORT_PDF]
-    envelope = dsse.sign_statement(dsse.statement(subjects, report), key)
-    write_atomic(paths[REPORT_JSON], canonical_pretty(report))
-    write_atomic(paths[ENVELOPE_JSON], envelope.to_bytes())
-    write_atomic(paths[SIGNER_PUB], public_pem(key.public_key()))
+    with StagedFolder(out_dir, OUTPUT_FILES) as stage:
+        snapshot = InputSnapshot(stage.scratch / "inputs")
+        try:
+            sections = run_sections(snapshot_plan(plan, snapshot), progress, executor)
+        except TableCertError as exc:  # name the user's files, not the snapshot's copies
+            exc.args = tuple(
+                snapshot.show_originals(a) if isinstance(a, str) else a for a in exc.args
+            )
+            raise
+        snapshot.check_unchanged()
+        report, subjects = build_report(plan, sections, snapshot, started, clock())
+        note = (
+            "Signed with an ephemeral key made for this run: it proves integrity, not who signed."
+            if ephemeral
+            else ""
+        )
+        html = render_report(
+            report,
+            sections,
+            [kid],
+            note,
+            template_dir=template_dir,
+            binding=binding,
+            outputs=[REPORT_PDF] if pdf else [],
+            paper=page_size,
+        )
+        _write_complete(stage.out / REPORT_HTML, html.encode("utf-8"))
+        if pdf:  # printed from the HTML as written, then signed as a subject
+            if progress is not None:
+                progress(len(plan.entries), len(plan.entries), "printing report.pdf")
+            printed = render_pdf(stage.out / REPORT_HTML, report)
+            _write_complete(stage.out / REPORT_PDF, printed)
+            subjects.append(dsse.Subject(REPORT_PDF, hashlib.sha256(printed).hexdigest()))
+        envelope = dsse.sign_statement(dsse.statement(subjects, report), key)
+        files = {
+            REPORT_JSON: canonical_pretty(report),
+            ENVELOPE_JSON: envelope.to_bytes(),
+            SIGNER_PUB: public_pem(key.public_key()),
+        }
+        for name, data in files.items():
+            _write_complete(stage.out / name, data)
+        stage.commit()
+    paths = {name: out_dir / name for name in OUTPUT_FILES}
     return Certification(
         out_dir,
         paths[REPORT_JSON],
@@ -335,19 +402,16 @@ def certify(
         report["verdict"],
         kid,
         report,
-        pdf_path,
+        paths[REPORT_PDF] if pdf else None,
     )
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to a temporary file beside ``path``, then rename it over ``path``."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
-        tmp.write_bytes(data)
-        tmp.replace(path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise ReportError(f"{path}: cannot write: {exc.strerror}") from exc
+def _write_complete(path: Path, data: bytes) -> None:
+    """Write and flush to disk, so the renamed folder never holds a short file."""
+    with path.open("xb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
 
 
 def ephemeral_key() -> Ed25519PrivateKey:
