@@ -56,12 +56,15 @@ def position_heatmap(t: Tally) -> str:
     if t.deck != "cards52":
         title = title.replace("Card", "Tile")
     body = [f'<text x="{left}" y="16" font-size="13" font-weight="bold">{escape(title)}</text>']
+    cells = ['<g id="cells">']
     for s in range(rows):
         for q in range(cols):
-            body.append(
+            cells.append(
                 f'<rect x="{left + q * cell_w}" y="{top + s * cell_h}" width="{cell_w}" '
                 f'height="{cell_h}" fill="{_colour(float(resid[s, q]))}"/>'
             )
+    body.append("".join(cells) + "</g>")
+    for s in range(rows):
         body.append(
             f'<text x="{left - 4}" y="{top + s * cell_h + cell_h - 2}" text-anchor="end" '
             f'font-size="9">{escape(battery._symbol_code(t.deck, s))}</text>'
