@@ -17,11 +17,12 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 from rich.table import Table
+from rich.text import Text
 
 from tablecert.audit.shuffler import DEFAULT_BATCH, ShufflerAudit, audit_shuffler
 from tablecert.audit.wall_dealing import STATISTICS
 from tablecert.cli import common
-from tablecert.cli.common import JsonOption, emit_json, stdout
+from tablecert.cli.common import JsonOption, emit_json, plain, stdout
 
 audit_app = typer.Typer(
     no_args_is_help=True,
@@ -41,15 +42,15 @@ def print_audit(result: ShufflerAudit) -> None:
         f"{result.tally.referenced:,} judged against the {result.input_order} input order"
     )
     if i.bad_count:
-        stdout.print(f"[bold red]integrity: {i.bad_count:,} bad records[/]", markup=True)
+        stdout.print(Text(f"integrity: {i.bad_count:,} bad records", style="bold red"))
         for f, line, reason in i.bad_records[:20]:
-            stdout.print(f"  {f}:{line}: {reason}", markup=False)
+            stdout.print(f"  {plain(f)}:{line}: {plain(reason)}")
         if i.bad_count > 20:
             stdout.print(f"  ... and {i.bad_count - 20:,} more (all in --json, first 1000)")
     else:
         stdout.print("integrity: every record is one complete deck")
     if i.events:
-        stdout.print("device events: " + ", ".join(f"{k} x{v}" for k, v in i.events), markup=False)
+        stdout.print("device events: " + ", ".join(f"{plain(k)} x{v}" for k, v in i.events))
     if i.without_input:
         stdout.print(f"records without a logged input order: {i.without_input:,}")
     table = Table(title=f"battery (each test at {1 - result.battery.tests[0].level:.0%})")
@@ -63,17 +64,14 @@ def print_audit(result: ShufflerAudit) -> None:
             _fmt(t.statistic),
             "" if t.df is None else str(t.df),
             _fmt(t.p_value, ".3g"),
-            f"[{colour}]{t.verdict}[/]",
+            Text(t.verdict, style=colour),
             _fmt(t.effect, ".3g"),
             f"{t.name}: {t.detail}",
         )
     stdout.print(table)
     rejected = ", ".join(result.battery.rejected) or "none"
-    stdout.print(
-        f"Holm family-wise at alpha {result.battery.alpha}: rejected {rejected}\n"
-        f"verdict: [bold]{result.verdict}[/]",
-        markup=True,
-    )
+    stdout.print(f"Holm family-wise at alpha {result.battery.alpha}: rejected {rejected}")
+    stdout.print(Text.assemble("verdict: ", (result.verdict, "bold")))
 
 
 @audit_app.command("shuffler")

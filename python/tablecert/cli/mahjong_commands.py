@@ -5,7 +5,6 @@ complete dealt hands).
 
 from __future__ import annotations
 
-import json
 import time
 from fractions import Fraction
 from pathlib import Path
@@ -17,7 +16,7 @@ from rich.table import Table
 from tablecert import mahjong
 from tablecert.cli import conventions
 from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
-from tablecert.errors import MahjongError
+from tablecert.mahjong.record import load_record
 
 mahjong_app = typer.Typer(
     name="mahjong",
@@ -50,7 +49,13 @@ def score(
     ] = False,
     robbed_kong: Annotated[bool, typer.Option(help="Won by robbing a kong.")] = False,
     kong_replacements: Annotated[
-        int, typer.Option(help="Consecutive kong replacements ending in the win (1 or 2).")
+        int,
+        typer.Option(
+            help="Consecutive kong replacement draws ending in the win: 1 槓上花, 2 or more "
+            "槓上槓; the hand must declare at least as many kongs.",
+            min=0,
+            max=4,
+        ),
     ] = 0,
     last_tile: Annotated[bool, typer.Option(help="Won on the wall's last tile.")] = False,
     heavenly: Annotated[bool, typer.Option(help="Heavenly hand (the dealer's deal).")] = False,
@@ -124,11 +129,8 @@ def settle(
     json_out: JsonOption = False,
 ) -> None:
     """Settle one recorded game: fan, who pays whom (Art. 7, 9, 10) and the commission (Art. 8)."""
-    try:
-        data = json.loads(record.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise MahjongError(f"{record}: cannot read the game record: {exc}") from exc
-    settled = mahjong.settle_record(data, rules)
+    data, locate = load_record(record)
+    settled = mahjong.settle_record(data, rules, locate=locate)
     if json_out:
         emit_json(settled.as_json())
         return

@@ -36,6 +36,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from tablecert import strict_json
 from tablecert.errors import TableCertError
 from tablecert.rules import RuleFile, load_rules
 from tablecert.rules.loader import read_utf8
@@ -142,6 +143,23 @@ class Submission:
         return ConfigurationError(f"{where}: {dotted}: {message}")
 
 
+@dataclass(frozen=True, eq=False)
+class EffectiveRules(RuleFile):
+    """The statute's rule file with the submitted values in force. An error at a key points
+    at the file the value came from: the submission's line, or the statute rule file's."""
+
+    submission: Submission | None = None
+    statute: RuleFile | None = None
+
+    def locate(self, dotted: str) -> tuple[str, str]:
+        if self.submission is not None and dotted in self.submission.values:
+            line = self.submission.line_of(dotted)
+            return (f"{self.submission.path}:{line}" if line else str(self.submission.path)), ""
+        if self.statute is not None:
+            return self.statute.locate(dotted)
+        return super().locate(dotted)
+
+
 @dataclass(frozen=True)
 class ConfigurationReport:
     submission: Submission
@@ -187,30 +205,20 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    seen: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in seen:
-            raise ConfigurationError(f"duplicate key {key!r}: an outcome may be paid only once")
-        seen[key] = value
-    return seen
-
-
 def load_submission(path: str | Path) -> Submission:
     """Read a TOML or JSON configuration; errors name the file and position."""
     path = Path(path)
     raw, text = read_utf8(path, ConfigurationError, "configuration")
     try:
         if path.suffix.lower() == ".json":
-            data = json.loads(text, object_pairs_hook=_reject_duplicates)
+            data = strict_json.loads(text, str(path))
         else:
             data = tomllib.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ConfigurationError(f"{path}:{exc.lineno}: invalid JSON: {exc.msg}") from exc
+    except strict_json.StrictJsonError as exc:
+        why = ": an outcome may be paid only once" if "duplicate key" in str(exc) else ""
+        raise ConfigurationError(f"{exc}{why}") from exc
     except tomllib.TOMLDecodeError as exc:
         raise ConfigurationError(f"{path}: invalid TOML: {exc}") from exc
-    except ConfigurationError as exc:
-        raise ConfigurationError(f"{path}: {exc}") from exc
     if not isinstance(data, dict):
         raise ConfigurationError(f"{path}: expected a table of settings, got {type(data).__name__}")
     submission = data.pop("submission", None)
@@ -279,10 +287,20 @@ def _same_type(expected: Any, submitted: Any) -> bool:
     return type(e) is type(s)
 
 
-def check_configuration(path: str | Path) -> ConfigurationReport:
-    """Judge a submitted configuration against its game's statute rule file."""
+def check_configuration(
+    path: str | Path, statute_rules: str | Path | RuleFile | None = None
+) -> ConfigurationReport:
+    """Judge a submitted configuration against its game's statute rule file (the bundled one,
+    or ``statute_rules``: a lab's copy of it)."""
     submission = load_submission(path)
-    statute = load_rules(STATUTE_RULES[submission.game])
+    if isinstance(statute_rules, RuleFile):
+        statute = statute_rules
+    else:
+        statute = load_rules(statute_rules or STATUTE_RULES[submission.game])
+    if statute.game != submission.game:
+        raise statute.error(
+            "game.id", f"the submission is for {submission.game!r}, not {statute.game!r}"
+        )
     keys = [k for k in _rule_keys(statute.data) if not k.startswith(NOT_CONSTRAINTS)]
     unknown = sorted(set(submission.values) - set(_rule_keys(statute.data)))
     if unknown:
@@ -316,11 +334,13 @@ def check_configuration(path: str | Path) -> ConfigurationReport:
                 _Kinds(choices, ranges, AT_LEAST.get(submission.game, ())),
             )
         )
-    effective = RuleFile(
+    effective = EffectiveRules(
         path=submission.path,
         data=merged,
         sha256=hashlib.sha256(json.dumps(_plain(merged), sort_keys=True).encode()).hexdigest(),
         lines=statute.lines,
+        submission=submission,
+        statute=statute,
     )
     return ConfigurationReport(
         submission, statute, tuple(lines), tuple(consistency_checks(effective)), effective

@@ -26,7 +26,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from tablecert import _core
+from tablecert import _core, strict_json
 from tablecert.conformance.evaluator_protocol import Answerer, EvaluatorError
 from tablecert.errors import MahjongError
 from tablecert.mahjong.record import SettledGame, settle_record
@@ -148,9 +148,9 @@ def load_corpus(path: Path) -> list[dict[str, Any]]:
                 if not line.strip():
                     continue
                 try:
-                    record = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise MahjongError(f"{path}:{number}: invalid JSON: {exc.msg}") from exc
+                    record = strict_json.loads(line, str(path), number)
+                except strict_json.StrictJsonError as exc:
+                    raise MahjongError(str(exc)) from exc
                 if not isinstance(record, dict):
                     raise MahjongError(f"{path}:{number}: expected a JSON object per line")
                 records.append(record)
