@@ -361,6 +361,7 @@ def certify(
             raise
         snapshot.check_unchanged()
         report, subjects = build_report(plan, sections, snapshot, started, clock())
+        report["outputs"] = [REPORT_PDF] if pdf else []
         note = (
             "Signed with an ephemeral key made for this run: it proves integrity, not who signed."
             if ephemeral
@@ -373,7 +374,6 @@ def certify(
             note,
             template_dir=template_dir,
             binding=binding,
-            outputs=[REPORT_PDF] if pdf else [],
             paper=page_size,
         )
         _write_complete(stage.out / REPORT_HTML, html.encode("utf-8"))

@@ -284,8 +284,11 @@ def parse_statement(payload: bytes) -> dict[str, Any]:
             f"{where}: {errors[0].message}"
         )
     listed = sorted((i["name"], i["sha256"]) for i in stmt["predicate"]["inputs"])
-    signed = sorted((s["name"], s["digest"]["sha256"]) for s in subjects)
-    if listed != signed:
+    outputs = set(stmt["predicate"]["outputs"])  # rendered files (report.pdf): by name only
+    signed = sorted(
+        (s["name"], s["digest"]["sha256"]) for s in subjects if s["name"] not in outputs
+    )
+    if listed != signed or not outputs <= names:
         raise NotCertificationError(
             "not a tablecert certification: the report's inputs are not the statement's subjects"
         )
@@ -483,7 +486,7 @@ def verify_envelope(
     if stmt is not None:
         checks = tuple(check_inputs(stmt, inputs, inputs_root))
         reasons.extend(c.problem for c in checks if not c.matches)
-        problem = signatory_check(stmt, signers)[1]
+        problem = signatory_check(stmt, policy.signers)[1]
         if problem:
             reasons.append(problem)
         if report is not None:

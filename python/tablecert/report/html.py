@@ -191,13 +191,12 @@ def render_report(
     *,
     template_dir: Path | None = None,
     binding: str = "",
-    outputs: Sequence[str] = (),
     paper: str = "A4",
 ) -> str:
     """The whole HTML report for a report.json object and the sections' fragments.
 
     ``binding`` says how the named signatory relates to the signing key (shown beside the
-    key id); ``outputs`` names the rendered files the statement signs besides the inputs.
+    key id).
     """
     entries = []
     appendices: list[dict[str, Any]] = []
@@ -246,7 +245,7 @@ def render_report(
             section_numbers=numbers,
             sections=entries,
             appendices=appendices,
-            outputs=list(outputs),
+            outputs=list(report["outputs"]),
             note=note,
             paper=paper,
         )
