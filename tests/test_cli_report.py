@@ -481,7 +481,7 @@ def test_certify_shows_plan_text_as_text(
     )
     refused = run_cli(["certify", str(plan), "-o", str(tmp_path / "o0")], monkeypatch, capsys)
     assert refused.code == 2
-    assert [line for line in refused.err.splitlines() if line][0].startswith(
+    assert next(line for line in refused.err.splitlines() if line).startswith(
         f"error: {plan}:2: certification.title: control or direction character U+001B"
     )
     assert_inert(refused.out + refused.err)

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tablecert import _core, mahjong
-from tablecert.errors import MahjongError
+from tablecert.errors import MahjongError, RulesError
 from tablecert.mahjong import Context
 from tablecert.rules import RULES_DIR
 from tests.mahjong_strategies import variant_rules
@@ -248,3 +248,23 @@ def test_every_reading_is_marked_cited_noted_and_in_the_readme(game: str) -> Non
         assert re.search(rf"`{re.escape(key)}`", section), f"{key} missing from the README"
     for key in READINGS[game]:
         assert "alternative" in readings[key]["note"] or "other reading" in readings[key]["note"]
+
+
+@pytest.mark.parametrize(
+    ("game", "key", "old"),
+    [
+        (TRAD, "dice_past_row", '"continue-next-row"'),
+        (SIMPLE, "fewer_players", '"own-share"'),
+        (SIMPLE, "missed_win_broke_pung", '"both"'),
+        (TRAD, "exempt_hands", '["all_honours", "all_terminals"]'),
+    ],
+)
+def test_a_reading_value_outside_its_alternatives_is_refused(
+    tmp_path: Path, game: str, key: str, old: str
+) -> None:
+    """Even where the reading would not be consulted (three dice under 18, four players, no
+    liability), a value that is none of its alternatives is refused, naming file, line, key."""
+    variant = flip(tmp_path, key, old, '"bogus"' if old.startswith('"') else '["bogus"]', game)
+    hand = "1m 2m 3m 4p 5p 6p 7s 8s 9s 2m 2m 2m 5s 5s" if game == TRAD else "1m 2m 3m Gd Gd"
+    with pytest.raises(RulesError, match=rf"variant\.toml:\d+: \w+\.{key}: .*bogus"):
+        mahjong.score(mahjong.parse_hand(game, hand), Context(), variant)

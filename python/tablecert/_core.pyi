@@ -109,6 +109,9 @@ def nist_test_names() -> list[str]: ...
 def nist_check(
     bits: int, params: dict[str, int], templates: list[int] | None = None
 ) -> list[tuple[str, str | None]]: ...
+def nist_resolved(
+    bits: int, params: dict[str, int], templates: list[int] | None = None
+) -> list[tuple[str, int | None]]: ...
 def nist_run(
     data: bytes,
     bits: int,

@@ -146,17 +146,27 @@ def bits_from_string(text: str) -> bytes:
     return np.packbits(_ascii_bits(text.encode(), "bit string")).tobytes()
 
 
+#: The shortest sequence `split_sequences` accepts: the document's smallest recommended input
+#: size (n >= 100 for the frequency, runs and cumulative sums tests, section 2.1.7).
+MIN_BITS = 100
+
+
 def split_sequences(total_bits: int, bits: int | None, sequences: int | None) -> tuple[int, int]:
-    """(n, N): n bits per sequence (default 10^6, or all bits if fewer) and N sequences
-    (default as many whole sequences as the input holds), as the NIST tool splits a stream."""
+    """(n, N): n bits per sequence (default 10^6, the document's and the NIST tool's) and N
+    sequences (default as many whole sequences as the input holds), as the NIST tool splits a
+    stream. Fewer bits than one sequence is an error, as is n below 100 or N below 1."""
     if total_bits <= 0:
         raise RngAuditError("the input holds no bits")
-    n = bits if bits is not None else min(DEFAULT_BITS, total_bits)
-    if n <= 0:
-        raise RngAuditError(f"--bits {n}: a sequence needs at least one bit")
-    if total_bits < n:
+    n = bits if bits is not None else DEFAULT_BITS
+    if n < MIN_BITS:
         raise RngAuditError(
-            f"the input has {total_bits:,} bits, fewer than one sequence of {n:,} bits"
+            f"--bits {n}: a sequence needs at least {MIN_BITS} bits "
+            "(NIST SP 800-22's smallest recommended length)"
+        )
+    if total_bits < n:
+        hint = "" if bits is not None else "; pass --bits for shorter sequences"
+        raise RngAuditError(
+            f"the input has {total_bits:,} bits, fewer than one sequence of {n:,} bits{hint}"
         )
     count = sequences if sequences is not None else total_bits // n
     if count <= 0:
@@ -429,6 +439,7 @@ def permutations_to_bits(perms: Iterable[Sequence[int]]) -> bytes:
 
 __all__ = [
     "ALPHA",
+    "MIN_BITS",
     "TEST_NAMES",
     "BitSource",
     "ColumnResult",

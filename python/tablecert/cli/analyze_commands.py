@@ -219,13 +219,11 @@ def _cap_values(spec: str | None) -> list[Fraction]:
         try:
             value = Fraction(text.strip())
         except (ValueError, ZeroDivisionError):
-            raise typer.BadParameter(
-                f"{text.strip()!r} is not a number (in {spec!r})", param_hint="--cap-curve"
-            ) from None
+            raise common.fail(f"--cap-curve {spec!r}: {text.strip()!r} is not a number") from None
         if value < 0:
-            raise typer.BadParameter(
-                f"{text.strip()} is negative: a maximum payout is >= 0 (0 = none)",
-                param_hint="--cap-curve",
+            raise common.fail(
+                f"--cap-curve {spec!r}: {text.strip()} is negative (a maximum payout is >= 0, "
+                "0 = none)"
             )
         values.append(value)
     return values
@@ -243,7 +241,7 @@ def _export_errors() -> Iterator[None]:
     try:
         yield
     except OutputError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--export-strategy") from None
+        raise common.fail(f"--export-strategy: {exc}") from None
 
 
 @app.command("sweep")

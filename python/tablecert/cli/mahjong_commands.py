@@ -1,6 +1,6 @@
-"""``tablecert mahjong score`` and ``tablecert mahjong settle``: the mahjong statute's fan and
-payments; ``analyze_mahjong`` is the body of ``tablecert analyze mahjong-...`` (exact tables of
-complete dealt hands).
+"""``tablecert mahjong score``, ``settle`` and ``replay``: the mahjong statute's fan and
+payments, and whole hands of play checked event by event; ``analyze_mahjong`` is the body of
+``tablecert analyze mahjong-...`` (exact tables of complete dealt hands).
 """
 
 from __future__ import annotations
@@ -12,16 +12,19 @@ from typing import Annotated
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from tablecert import mahjong
 from tablecert.cli import conventions
-from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
+from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, stderr, stdout
 from tablecert.mahjong.record import load_record
+from tablecert.mahjong.replay import load_game
+from tablecert.mahjong.replay import replay as replay_game
 
 mahjong_app = typer.Typer(
     name="mahjong",
     no_args_is_help=True,
-    help="Mahjong (Macau statute 135/91/M): score a win, print exact hand tables.",
+    help="Mahjong (Macau statute 135/91/M): score a win, settle a record, replay a hand.",
 )
 
 RulesOption = Annotated[
@@ -123,7 +126,7 @@ def score(
 
 def settle(
     record: Annotated[
-        Path, typer.Argument(help="A game record (JSON), see tablecert.mahjong.record.")
+        Path, typer.Argument(help="A settlement record (JSON), see tablecert.mahjong.record.")
     ],
     rules: RulesOption = None,
     json_out: JsonOption = False,
@@ -134,15 +137,55 @@ def settle(
     if json_out:
         emit_json(settled.as_json())
         return
-    if settled.fan is not None:
-        items = ", ".join(f"{i.name} {i.fan} ({i.article})" for i in settled.fan.items)
-        stdout.print(f"fan {settled.fan.fan}: {items}")
-    for p in settled.settlement.payments:
-        stdout.print(f"{p.payer} pays {p.payee} {p.amount} ({p.article}; {p.note})")
-    s = settled.settlement
-    stdout.print(f"commission {s.commission} ({s.commission_article})")
-    for note in s.notes:
-        stdout.print(f"note: {note}")
+    _print_settled(settled.fan, settled.settlement)
+
+
+def _print_settled(fan: mahjong.FanResult | None, settlement: mahjong.Settlement) -> None:
+    if fan is not None:
+        items = ", ".join(f"{i.name} {i.fan} ({i.article})" for i in fan.items)
+        stdout.print(f"fan {fan.fan}: {plain(items)}")
+    for p in settlement.payments:
+        stdout.print(f"{p.payer} pays {p.payee} {p.amount} ({plain(p.article)}; {plain(p.note)})")
+    stdout.print(f"commission {settlement.commission} ({plain(settlement.commission_article)})")
+    for note in settlement.notes:
+        stdout.print(f"note: {plain(note)}")
+
+
+def replay(
+    record: Annotated[
+        Path,
+        typer.Argument(
+            help="A game record (JSON): the wall and dice or the deal, then every event of the "
+            "hand; see tablecert.mahjong.replay."
+        ),
+    ],
+    rules: RulesOption = None,
+    json_out: JsonOption = False,
+) -> None:
+    """Replay a whole hand event by event under the statute (turns, calls and their priority,
+    kongs and replacements, Art. 9 and 10), then settle it.
+
+    Exit status: 0 valid, 1 violations found (each named with its event and article), 2
+    malformed input.
+    """
+    data, locate = load_game(record)
+    played = replay_game(data, rules, locate=locate)
+    verdict = "valid" if played.valid else "invalid"
+    if json_out:
+        emit_json(played.as_json())
+        raise exit_for(verdict)
+    stdout.print(
+        Text(f"{verdict.upper()}: ", style="bold green" if played.valid else "bold red")
+        + Text(f"{played.events} events of {played.game} replayed")
+    )
+    for v in played.violations:
+        stdout.print(f"violation: {plain(v.text)}")
+    if played.valid:
+        who = f" {played.winner}" if played.winner else ""
+        stdout.print(f"outcome: {played.outcome}{who}")
+        if played.settlement is not None:
+            _print_settled(played.fan, played.settlement)
+    raise exit_for(verdict)
 
 
 def analyze_mahjong(game: str, json_out: bool = False, rules: str | None = None) -> None:
@@ -204,6 +247,7 @@ def analyze(
 def register(app: typer.Typer) -> None:
     mahjong_app.command("score")(score)
     mahjong_app.command("settle")(settle)
+    mahjong_app.command("replay")(replay)
     # Deprecated: `tablecert analyze mahjong-traditional|mahjong-simple` is the one entry.
     mahjong_app.command("analyze", hidden=True, deprecated=True)(analyze)
     app.add_typer(mahjong_app)

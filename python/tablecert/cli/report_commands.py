@@ -132,7 +132,10 @@ AllowInsecureKeyOption = Annotated[
 
 def certify(
     plan: Annotated[
-        Path, typer.Argument(exists=True, dir_okay=False, help="The plan (PLAN.toml).")
+        str,
+        typer.Argument(
+            metavar="PLAN", help="The plan (PLAN.toml), or a bundled plan's name: smoke, main."
+        ),
     ],
     output: Annotated[
         Path | None, typer.Option("-o", "--output", help="Folder for the report.")

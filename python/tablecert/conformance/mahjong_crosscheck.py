@@ -30,6 +30,7 @@ from tablecert import _core, strict_json
 from tablecert.conformance.evaluator_protocol import Answerer, EvaluatorError
 from tablecert.errors import MahjongError
 from tablecert.mahjong.record import SettledGame, settle_record
+from tablecert.mahjong.replay import settle_game
 
 SEATS = ("E", "S", "W", "N")
 
@@ -133,10 +134,11 @@ def _features(settled: SettledGame, record: dict[str, Any]) -> set[str]:
     return found
 
 
-def _kind(record: dict[str, Any]) -> str:
-    if "false_win" in record:
-        return "false wins (第十条)"
-    return "dealer's wins (第七条)" if record.get("winner") == "E" else "non-dealer wins (第七条)"
+def _kind(settled: SettledGame) -> str:
+    winner = settled.settlement.winner
+    if winner is None:
+        return "false wins (第十条)" if settled.settlement.payments else "drawn hands (第四条)"
+    return "dealer's wins (第七条)" if winner == "E" else "non-dealer wins (第七条)"
 
 
 def load_corpus(path: Path) -> list[dict[str, Any]]:
@@ -232,13 +234,13 @@ def crosscheck(
 ) -> ScorerReport:
     """Settle every record ourselves, ask the scorer, and group the mismatches by defect."""
     requests = [json.dumps(r, ensure_ascii=False, sort_keys=True) for r in records]
-    settled = [settle_record(r) for r in records]
+    settled = [settle_game(r) for r in records]
     start = time.perf_counter()
     answers = list(_answers(answerer, requests))
     seconds = time.perf_counter() - start
     per_field: Counter[tuple[str, str]] = Counter()
     shared: dict[tuple[str, str], set[str]] = {}
-    kinds = Counter(_kind(r) for r in records)
+    kinds = Counter(_kind(s) for s in settled)
     first: list[ScorerMismatch] = []
     mismatched = 0
     for request, record, game_result, answer in zip(
@@ -251,7 +253,7 @@ def crosscheck(
         mismatched += 1
         features = _features(game_result, record)
         for name, want, got in fields:
-            group = (name, _kind(record))
+            group = (name, _kind(game_result))
             per_field[group] += 1
             shared[group] = shared.get(group, features) & features
             if len(first) < keep:

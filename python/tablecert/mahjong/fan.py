@@ -171,12 +171,31 @@ class FanResult:
         }
 
 
+# The readings (INTERPRETATION.md §3) consulted only in some situations, with their values:
+# checked whenever a rule file is used, so a changed value is refused even when it would not
+# be consulted.
+READING_CHOICES = {
+    "wall.dice_past_row": ("continue-next-row", "wrap-in-row", "rethrow"),
+    "payment.fewer_players": ("own-share", "refuse"),
+    "liability.missed_win_broke_pung": ("both", "either"),
+}
+
+
 def rules_for(game: str, rules: str | RuleFile | None = None) -> RuleFile:
     """The rule file for a game (default: the bundled Macau statute file), checked to match."""
     check_game(game)
     loaded = rules if isinstance(rules, RuleFile) else load_rules(rules or f"{game}.macau")
     if loaded.game != game:
         raise loaded.error("game.id", f"is {loaded.game!r}, not {game!r}")
+    for key, allowed in READING_CHOICES.items():
+        if loaded.get(key) is not None:
+            loaded.choice(key, allowed)
+    if loaded.get("liability.exempt_hands") is not None:
+        exempt = loaded.value_of("liability.exempt_hands", list)
+        items = loaded.table("fan.items")
+        unknown = [n for n in exempt if not isinstance(n, str) or n not in items]
+        if unknown:
+            raise loaded.error("liability.exempt_hands", f"{unknown!r}: not fan items of Art. 6")
     return loaded
 
 

@@ -323,7 +323,7 @@ def snapshot_plan(plan: Plan, snapshot: InputSnapshot) -> Plan:
 
 
 def certify(
-    plan_path: Path,
+    plan_path: str | os.PathLike[str],
     key: Ed25519PrivateKey,
     out_dir: Path,
     *,

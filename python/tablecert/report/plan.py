@@ -18,6 +18,7 @@ plan file, the line and the key. Paths are relative to the plan file.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from tablecert.bundled import BundledDataError, bundled_plan, is_bare_name
 from tablecert.errors import PlanError, RuleFileError
 from tablecert.report.certificate import Certificate, parse_certificate
 from tablecert.report.registry import Field, SectionKind, section_kinds
@@ -139,8 +141,16 @@ class Plan:
         return self.certificate.lab
 
 
-def load_plan(path: Path) -> Plan:
-    """Read and check a plan; every error names the file, line and key."""
+def load_plan(source: str | os.PathLike[str]) -> Plan:
+    """Read and check a plan (a path, or the name of a bundled plan: ``smoke``, ``main``); every
+    error names the file, line and key."""
+    if is_bare_name(source):
+        try:
+            path = bundled_plan(str(source))
+        except BundledDataError as exc:
+            raise PlanError(f"{source}: no such plan file, and {exc}") from None
+    else:
+        path = Path(source)
     try:
         raw = path.read_bytes()
     except OSError as exc:

@@ -18,7 +18,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from tablecert.bundled import RULES_DIR, STATUTES_DIR, BundledDataError, bundled_rule_file
+from tablecert.bundled import (
+    RULES_DIR,
+    STATUTES_DIR,
+    BundledDataError,
+    bundled_rule_file,
+    is_bare_name,
+)
 from tablecert.errors import RuleFileError
 
 
@@ -161,9 +167,7 @@ def load_rules(source: str | os.PathLike[str]) -> RuleFile:
     """
     if not isinstance(source, str | os.PathLike):
         raise RuleFileError(f"expected a rule file path or bundled name, got {source!r}")
-    path = Path(source)
-    if not path.exists() and path.suffix != ".toml" and len(path.parts) == 1:
-        path = bundled_rule_path(str(source))
+    path = bundled_rule_path(str(source)) if is_bare_name(source) else Path(source)
     try:
         raw = path.read_bytes()
     except OSError as exc:
