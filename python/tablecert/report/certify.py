@@ -33,6 +33,7 @@ from tablecert.report.html import display, render_report
 from tablecert.report.pdf import render_pdf
 from tablecert.report.plan import Plan, PlanEntry, load_plan
 from tablecert.report.registry import Context, Outcome, Section, overall
+from tablecert.report.sections.par_sheet import EXPORT_NAMES
 from tablecert.report.signing import key_id, public_pem
 from tablecert.report.snapshot import InputChangedError, InputSnapshot
 from tablecert.report.staging import StagedFolder
@@ -261,7 +262,7 @@ def build_report(
 
 #: Every file certify writes into the output folder (a folder holding only these is a
 #: previous certificate, replaced whole).
-OUTPUT_FILES = (REPORT_JSON, ENVELOPE_JSON, REPORT_HTML, SIGNER_PUB, REPORT_PDF)
+OUTPUT_FILES = (REPORT_JSON, ENVELOPE_JSON, REPORT_HTML, SIGNER_PUB, REPORT_PDF, *EXPORT_NAMES)
 
 
 def rule_readings(rules: RuleFile, name: str) -> list[dict[str, str]]:
@@ -361,7 +362,15 @@ def certify(
             raise
         snapshot.check_unchanged()
         report, subjects = build_report(plan, sections, snapshot, started, clock())
-        report["outputs"] = [REPORT_PDF] if pdf else []
+        exports = [item for s in sections for item in s.exports]
+        names = [name for name, _ in exports]
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        if repeated:
+            raise PlanError(f"{plan.path}: two sections export {repeated[0]}; one per game")
+        report["outputs"] = sorted([*names, *([REPORT_PDF] if pdf else [])])
+        for name, content in exports:
+            _write_complete(stage.out / name, content)
+            subjects.append(dsse.Subject(name, hashlib.sha256(content).hexdigest()))
         note = (
             "Signed with an ephemeral key made for this run: it proves integrity, not who signed."
             if ephemeral

@@ -142,7 +142,14 @@ def print_pdf(
     page; ``fix`` post-processes the bytes."""
     import base64
 
-    with page_session(page) as (pipe, session):
+    with page_session(page, domains=("Page", "Runtime")) as (pipe, session):
+        # Every font the page falls back to (CJK included) is loaded before layout is printed.
+        pipe.send(
+            "Runtime.evaluate",
+            session,
+            expression="document.fonts.ready.then(() => document.fonts.size)",
+            awaitPromise=True,
+        )
         try:
             result = pipe.send(
                 "Page.printToPDF",

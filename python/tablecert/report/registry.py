@@ -147,6 +147,9 @@ class Section:
     inputs: tuple[Path, ...] = ()
     scope: Scope = field(default_factory=Scope)
     appendix: Appendix | None = None
+    #: Files the section renders for the output folder (name, bytes): certify writes them
+    #: beside the report and signs them (e.g. the par sheet as a spreadsheet).
+    exports: tuple[tuple[str, bytes], ...] = ()
 
     @property
     def outcome(self) -> Outcome:

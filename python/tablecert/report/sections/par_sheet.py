@@ -9,10 +9,11 @@ its lines' returns sum exactly to the stated expected value.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from tablecert.games import caribbean_stud, q_poker
+from tablecert.games import caribbean_stud, par_export, q_poker
 from tablecert.games.common import OutcomeRow
 from tablecert.poker import GAMES
 from tablecert.report.canonical import decimal_text
@@ -229,14 +230,32 @@ def _exact(data: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in data.items() if k != "rules"}
 
 
+#: The par-sheet files a certification may hold: one per game and format.
+EXPORT_NAMES = tuple(f"par-{game}.{ext}" for game in GAMES for ext in ("xlsx", "csv"))
+
+
 @register_section(
     "par-sheet",
     title="Par sheet",
     fields={
         "game": Field("text", help="q-poker or caribbean-stud"),
         "rules": Field("rules", help="the rule file (path or bundled name)"),
+        "export": Field(
+            "text",
+            required=False,
+            help="xlsx or csv: also write the par sheet as par-GAME.xlsx (signed with the report)",
+        ),
     },
 )
 def par_sheet_section(entry: PlanEntry, context: Context) -> Section:
     game, rules = entry.game_rules(GAMES, "poker")
-    return _q_poker(rules, context) if game == "q-poker" else _caribbean(rules, context)
+    export = entry.values.get("export")
+    if export is not None and export not in ("xlsx", "csv"):
+        raise entry.error("export", f"{export!r}: expected xlsx or csv")
+    section = _q_poker(rules, context) if game == "q-poker" else _caribbean(rules, context)
+    if export is None:
+        return section
+    context.step(f"{game}: par sheet as par-{game}.{export}")
+    tables = par_export.sheets({**section.data, "rules": rules.path.name})
+    content = par_export.xlsx_bytes(tables) if export == "xlsx" else par_export.csv_bytes(tables)
+    return replace(section, exports=((f"par-{game}.{export}", content),))
