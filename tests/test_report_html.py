@@ -112,7 +112,10 @@ def test_details_a_reader_sees(run: Certification) -> None:
     untagged = re.sub(r'<span lang="zh-Han[st]">[^<]*</span>', "", html)
     assert not re.search("[\u4e00-\u9fff]", _text(untagged))
     # Requirement ids break only after '.', '/' or '+', never mid-word.
-    assert '<code class="rid">hand-categories.<wbr>q-poker.<wbr>macau.<wbr>complete</code>' in html
+    assert (
+        '<code class="rid"><span>hand-categories.</span><wbr><span>q-poker.</span><wbr>'
+        "<span>macau.</span><wbr><span>complete</span></code>"
+    ) in html
 
 
 def test_helpers_display_and_language() -> None:
@@ -174,6 +177,7 @@ _VERDICT_PROBE = """(() => {
       return [id, e.top, e.bottom, document.getElementById(id).innerText];
     }),
     ridBreak: getComputedStyle(document.querySelector("code.rid")).wordBreak,
+    ridPiece: getComputedStyle(document.querySelector("code.rid span")).whiteSpace,
   };
 })()"""
 
@@ -216,3 +220,4 @@ def test_renders_in_chromium_with_visible_verdict(run: Certification) -> None:
     assert "model SIM-QP, serial SIM-QP-2, firmware 1.0" in i_text
     assert "No deviation: every one of the 36 requirements passed." in d_text
     assert probe["ridBreak"] == "keep-all"  # no break inside 第九條 either
+    assert probe["ridPiece"] == "nowrap"  # nor at the hyphen of q-poker

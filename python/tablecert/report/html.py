@@ -144,9 +144,10 @@ def anchor(section_id: str) -> str:
 
 
 def wbr(text: str) -> markupsafe.Markup:
-    """Escaped text with break opportunities after '.', '/' and '+' only (ids never break
-    mid-word)."""
-    return markupsafe.Markup(re.sub(r"([./+])", r"\1<wbr>", esc(text)))
+    """Escaped text that may wrap only after '.', '/', '+' or a space: each piece between
+    those is kept whole (an id never breaks mid-word, nor at a hyphen in a file name)."""
+    pieces = [p for p in re.split(r"(?<=[./+ ])", text) if p]
+    return markupsafe.Markup("<wbr>".join(f"<span>{esc(p)}</span>" for p in pieces))
 
 
 def _environment(template_dir: Path | None) -> jinja2.Environment:
