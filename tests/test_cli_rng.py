@@ -105,6 +105,9 @@ def test_verdict_and_exit_status(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     assert "verdict: PASS" in result.stdout
+    # The document's bound, not the tool's truncated sentence ("approximately = 8").
+    assert "for m = 10: at least 8.9561 sequences, not truncated" in result.stdout
+    assert "approximately" not in result.stdout
     result = runner.invoke(
         app, ["audit", "rng", str(zeros), "--bits", "100000", "-t", "LinearComplexity"]
     )
@@ -161,7 +164,7 @@ def test_bad_lengths_and_levels(tmp_path: Path) -> None:
 
 
 def test_nist_tool_mode_and_results_dir(tmp_path: Path) -> None:
-    """10 sequences of e: the tool's integer bound is 8 of 10 (the document's 8.96), the
+    """10 sequences of e: the tool's integer bound is 8 of 10 (the document's 8.9561), the
     tool's layout and footer, and its folders of results files."""
     out = tmp_path / "AlgorithmTesting"
     e_tool = ["audit", "rng", str(FIXTURES / "e.bin"), "--bits", "100000", "-N", "10"]

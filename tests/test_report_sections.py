@@ -284,6 +284,7 @@ def test_rng_audit_zeros_fail_with_one_or_two_sequences(tmp_path: Path, sequence
     )
     assert rules["proportion"]["min_sequences"] == 2
     assert "Decision at family-wise alpha 0.01" in s.html
+    assert s.data["parameters"]["longest_run_m"] == 128  # resolved from n, not 0
 
 
 def test_rng_audit_nist_tool_key(tmp_path: Path) -> None:
@@ -301,7 +302,7 @@ def test_rng_audit_nist_tool_key(tmp_path: Path) -> None:
             f'[[section]]\nkind = "rng-audit"\nfiles = ["{FIXTURES}/nist/e.bin"]\n'
             'rules = "q-poker.macau"\nbits = 100000\nnist_tool = "yes"\n',
         )
-    with pytest.raises(PlanError, match="bits: 8: must be at least 100"):
+    with pytest.raises(PlanError, match="bits: must be at least 100, got 8"):
         _sections(
             tmp_path,
             f'[[section]]\nkind = "rng-audit"\nfiles = ["{FIXTURES}/nist/e.bin"]\n'

@@ -297,6 +297,59 @@ class NistReport:
         idx = [i for i, c in enumerate(self.columns) if c.test == test]
         return self.pvalues[:, idx]
 
+    def parameters_used(self) -> dict[str, Any]:
+        """The parameters of the tests that ran, with those chosen from n resolved (the longest
+        run's M, Universal's L and Q, the minimum cycles); keys of tests that did not run are
+        left out."""
+        p = self.parameters
+        kwargs, templates = p.core_args()
+        resolved = dict(_core.nist_resolved(self.bits, kwargs, templates))
+        ran = {c.test for c in self.columns}
+        out: dict[str, Any] = {}
+        by_test: dict[str, dict[str, Any]] = {
+            "BlockFrequency": {"block_frequency_m": p.block_frequency_m},
+            "LongestRun": {
+                "longest_run_m": resolved["longest_run_m"],
+                "longest_run_rounded": p.longest_run_rounded,
+            },
+            "Rank": {"rank_rows": p.rank_rows, "rank_cols": p.rank_cols},
+            "NonOverlappingTemplate": {
+                "non_overlapping_m": p.non_overlapping_m,
+                "non_overlapping_blocks": p.non_overlapping_blocks,
+                "non_overlapping_templates": [
+                    c.label for c in self.columns if c.test == "NonOverlappingTemplate"
+                ],
+            },
+            "OverlappingTemplate": {
+                "overlapping_m": p.overlapping_m,
+                "overlapping_template": format(
+                    p.overlapping_template
+                    if p.overlapping_template is not None
+                    else (1 << p.overlapping_m) - 1,
+                    f"0{p.overlapping_m}b",
+                ),
+                "overlapping_block": p.overlapping_block,
+                "overlapping_k": p.overlapping_k,
+                "overlapping_approximate": p.overlapping_approximate,
+            },
+            "Universal": {
+                "universal_l": resolved["universal_l"],
+                "universal_q": resolved["universal_q"],
+            },
+            "ApproximateEntropy": {"approximate_entropy_m": p.approximate_entropy_m},
+            "RandomExcursions": {"min_cycles": resolved["min_cycles"]},
+            "RandomExcursionsVariant": {"min_cycles": resolved["min_cycles"]},
+            "Serial": {"serial_m": p.serial_m},
+            "LinearComplexity": {
+                "linear_complexity_m": p.linear_complexity_m,
+                "linear_complexity_tool_pi": p.linear_complexity_tool_pi,
+            },
+        }
+        for test in TEST_NAMES:
+            if test in ran:
+                out.update(by_test.get(test, {}))
+        return out
+
     def as_json(self) -> dict[str, Any]:
         return {
             "standard": "NIST SP 800-22 rev1a",
@@ -304,7 +357,7 @@ class NistReport:
             "sequences": self.sequences,
             "alpha": self.alpha,
             "min_cycles": self.min_cycles,
-            "parameters": asdict(self.parameters),
+            "parameters": self.parameters_used(),
             "columns": [c.as_json() for c in self.columns],
             "skipped": [{"test": t, "reason": r} for t, r in self.skipped],
             "tests_failed": list(self.tests_failed()),

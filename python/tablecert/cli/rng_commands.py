@@ -10,7 +10,6 @@ from typing import Annotated, Any
 
 import typer
 
-from tablecert import _core
 from tablecert.audit import nist_tool
 from tablecert.audit import rng as nist
 from tablecert.audit.rng_decision import FAMILY_ALPHA, RngDecision, check_level, decide
@@ -127,7 +126,6 @@ def rng_json(
     data["verdict"] = decision.verdict
     data["decision"] = decision.as_json()
     data["mode"] = "nist-tool" if tool_cols is not None else "document"
-    data["parameters"] = parameters_used(report)
     data["pvalues"] = {
         "columns": [f"{c.test} {c.label}".strip() for c in report.columns],
         "per_sequence": [_nullable(row.tolist()) for row in report.pvalues],
@@ -140,60 +138,6 @@ def rng_json(
         "total_bits": source.total_bits,
     }
     return data
-
-
-def parameters_used(report: nist.NistReport) -> dict[str, Any]:
-    """The parameters of the tests that ran, with those chosen from n resolved (the longest
-    run's M, Universal's L and Q, the minimum cycles); keys of tests that did not run are
-    left out."""
-    p = report.parameters
-    kwargs, templates = p.core_args()
-    resolved = dict(_core.nist_resolved(report.bits, kwargs, templates))
-    ran = {c.test for c in report.columns}
-    out: dict[str, Any] = {}
-    by_test: dict[str, dict[str, Any]] = {
-        "BlockFrequency": {"block_frequency_m": p.block_frequency_m},
-        "LongestRun": {
-            "longest_run_m": resolved["longest_run_m"],
-            "longest_run_rounded": p.longest_run_rounded,
-        },
-        "Rank": {"rank_rows": p.rank_rows, "rank_cols": p.rank_cols},
-        "NonOverlappingTemplate": {
-            "non_overlapping_m": p.non_overlapping_m,
-            "non_overlapping_blocks": p.non_overlapping_blocks,
-            "non_overlapping_templates": [
-                c.label for c in report.columns if c.test == "NonOverlappingTemplate"
-            ],
-        },
-        "OverlappingTemplate": {
-            "overlapping_m": p.overlapping_m,
-            "overlapping_template": format(
-                p.overlapping_template
-                if p.overlapping_template is not None
-                else (1 << p.overlapping_m) - 1,
-                f"0{p.overlapping_m}b",
-            ),
-            "overlapping_block": p.overlapping_block,
-            "overlapping_k": p.overlapping_k,
-            "overlapping_approximate": p.overlapping_approximate,
-        },
-        "Universal": {
-            "universal_l": resolved["universal_l"],
-            "universal_q": resolved["universal_q"],
-        },
-        "ApproximateEntropy": {"approximate_entropy_m": p.approximate_entropy_m},
-        "RandomExcursions": {"min_cycles": resolved["min_cycles"]},
-        "RandomExcursionsVariant": {"min_cycles": resolved["min_cycles"]},
-        "Serial": {"serial_m": p.serial_m},
-        "LinearComplexity": {
-            "linear_complexity_m": p.linear_complexity_m,
-            "linear_complexity_tool_pi": p.linear_complexity_tool_pi,
-        },
-    }
-    for test in nist.TEST_NAMES:
-        if test in ran:
-            out.update(by_test.get(test, {}))
-    return out
 
 
 def final_analysis_report(report: nist.NistReport, source: nist.BitSource) -> str:

@@ -175,6 +175,7 @@ class FanResult:
 # checked whenever a rule file is used, so a changed value is refused even when it would not
 # be consulted.
 READING_CHOICES = {
+    "game.dealer_after_drawn_hand": ("passes", "stays"),
     "wall.dice_past_row": ("continue-next-row", "wrap-in-row", "rethrow"),
     "payment.fewer_players": ("own-share", "refuse"),
     "liability.missed_win_broke_pung": ("both", "either"),

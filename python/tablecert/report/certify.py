@@ -417,10 +417,13 @@ def certify(
 
 def _write_complete(path: Path, data: bytes) -> None:
     """Write and flush to disk, so the renamed folder never holds a short file."""
-    with path.open("xb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
+    try:
+        with path.open("xb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except OSError as exc:
+        raise ReportError(f"{path.name}: cannot write it: {exc.strerror}") from exc
 
 
 def ephemeral_key() -> Ed25519PrivateKey:

@@ -253,6 +253,8 @@ def _check_value(entry: PlanEntry, key: str, spec: Field, value: Any) -> Any:
     if spec.kind == "integer":
         if isinstance(value, bool) or not isinstance(value, int):
             raise entry.error(key, f"expected an integer, got {value!r}")
+        if spec.minimum is not None and value < spec.minimum:
+            raise entry.error(key, f"must be at least {spec.minimum}, got {value}")
         return value
     if spec.kind == "boolean":
         if not isinstance(value, bool):

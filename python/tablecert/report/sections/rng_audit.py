@@ -43,8 +43,15 @@ from tablecert.report.sections.shuffler_audit import equipment_article
     fields={
         "files": Field("files", help="raw RNG output: binary or ASCII 0/1"),
         "rules": Field("rules", help="the game's rule file (its equipment article)"),
-        "bits": Field("integer", required=False, help="bits per sequence (default 1,000,000)"),
-        "sequences": Field("integer", required=False, help="sequences (default: all whole)"),
+        "bits": Field(
+            "integer",
+            required=False,
+            minimum=nist.MIN_BITS,
+            help="bits per sequence (default 1,000,000)",
+        ),
+        "sequences": Field(
+            "integer", required=False, minimum=1, help="sequences (default: all whole)"
+        ),
         "tests": Field("texts", required=False, help="only these tests (default: all)"),
         "nist_tool": Field(
             "boolean",
@@ -63,13 +70,6 @@ def rng_audit_section(entry: PlanEntry, context: Context) -> Section:
     tool = entry.values.get("nist_tool", False)
     if not isinstance(tool, bool):
         raise entry.error("nist_tool", f"expected true or false, not {tool!r}")
-    for key in ("bits", "sequences"):
-        value = entry.values.get(key)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-            raise entry.error(key, f"expected an integer, not {value!r}")
-        if value is not None and value < (nist.MIN_BITS if key == "bits" else 1):
-            least = nist.MIN_BITS if key == "bits" else 1
-            raise entry.error(key, f"{value}: must be at least {least}")
     context.step(f"NIST SP 800-22 on {len(files)} file(s)")
     source, report = nist.audit_files(
         files,
@@ -200,6 +200,7 @@ def _data(
         "sequences": report.sequences,
         "alpha": float_decimal(report.alpha),
         "min_cycles": report.min_cycles,
+        "parameters": report.parameters_used(),
         "columns": [_column(c) for c in report.columns],
         "skipped": [{"test": t, "reason": r} for t, r in report.skipped],
         "tests_marked": list(report.tests_failed()),
