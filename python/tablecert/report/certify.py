@@ -368,6 +368,7 @@ def certify(
         if repeated:
             raise PlanError(f"{plan.path}: two sections export {repeated[0]}; one per game")
         report["outputs"] = sorted([*names, *([REPORT_PDF] if pdf else [])])
+        _write_complete(stage.out / REPORT_JSON, canonical_pretty(report))  # final from here
         for name, content in exports:
             _write_complete(stage.out / name, content)
             subjects.append(dsse.Subject(name, hashlib.sha256(content).hexdigest()))
@@ -394,7 +395,6 @@ def certify(
             subjects.append(dsse.Subject(REPORT_PDF, hashlib.sha256(printed).hexdigest()))
         envelope = dsse.sign_statement(dsse.statement(subjects, report), key)
         files = {
-            REPORT_JSON: canonical_pretty(report),
             ENVELOPE_JSON: envelope.to_bytes(),
             SIGNER_PUB: public_pem(key.public_key()),
         }
