@@ -288,6 +288,7 @@ def test_sign_refuses_forgeries_and_unchecked_signatures(
     assert path.read_bytes() == before
     # Trust on first use, said out loud, co-signs a genuine envelope and warns.
     genuine = _write(tmp_path, envelopes.certification(_subjects(), TESTER), "genuine.json")
+    genuine.chmod(0o644)
     tofu = run_cli(
         ["sign", str(genuine), "--key", str(reviewer_key), "--trust-on-first-use"],
         monkeypatch,
@@ -298,6 +299,7 @@ def test_sign_refuses_forgeries_and_unchecked_signatures(
     assert "warning: signature 1 (key id" in tofu.err
     assert "was not checked (--trust-on-first-use)" in tofu.err
     assert len(dsse.read_envelope(genuine).signatures) == 2
+    assert stat.S_IMODE(genuine.stat().st_mode) == 0o644  # replaced, permissions kept
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
 
 

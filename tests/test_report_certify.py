@@ -26,6 +26,7 @@ from tablecert.report.certify import OUTPUT_FILES, Certification, Progress, cert
 from tablecert.report.sections.hand_categories import _verdicts, closed_form_counts
 from tablecert.report.signing import load_public_key
 from tablecert.report.snapshot import InputChangedError, InputSnapshot
+from tablecert.rules import RULES_DIR
 
 ROOT = Path(__file__).resolve().parents[1]
 MAIN_PLAN = ROOT / "fixtures" / "plans" / "main.toml"
@@ -413,3 +414,25 @@ def test_a_full_disk_while_writing_is_an_input_error_and_leaves_nothing(
     with pytest.raises(ReportError, match=r"report\.json: cannot write it: No space left"):
         certify(plan, KEY, tmp_path / "out")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["logs", "plan.toml"]
+
+
+def test_the_statute_a_configuration_is_judged_against_is_signed(tmp_path: Path) -> None:
+    """The configuration section reads the bundled statute rule file, not named in the plan:
+    it is read through the snapshot and becomes a subject like the plan's own files."""
+    config = tmp_path / "casino.toml"
+    shutil.copy(ROOT / "fixtures" / "configs" / "q-poker.casino-c.toml", config)
+    plan = tmp_path / "plan.toml"
+    plan.write_text(
+        '[certification]\ntitle = "t"\n[[section]]\nkind = "configuration"\n'
+        'file = "casino.toml"\nreturns = false\n',
+        encoding="utf-8",
+    )
+    run = certify(plan, KEY, tmp_path / "out")
+    statute = RULES_DIR / "q-poker.macau.toml"
+    inputs = {i["name"]: (i["base"], i["role"], i["sha256"]) for i in run.data["inputs"]}
+    assert inputs["bundled/rules/q-poker.macau.toml"] == (
+        "bundled",
+        "input",
+        dsse.file_sha256(statute),
+    )
+    assert run.data["sections"][0]["inputs"] == ["bundled/rules/q-poker.macau.toml", "casino.toml"]

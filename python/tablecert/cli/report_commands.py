@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Mapping
@@ -304,9 +305,12 @@ def sign(
 
 
 def _replace_file(path: Path, data: bytes) -> None:
-    """Write ``data`` to a new file beside ``path`` and rename it over ``path``."""
+    """Write ``data`` to a new file beside ``path`` and rename it over ``path`` (keeping its
+    permissions)."""
+    mode = stat.S_IMODE(path.stat().st_mode)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()

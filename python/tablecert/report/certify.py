@@ -79,10 +79,18 @@ def _timestamp(moment: dt.datetime) -> str:
 
 
 def run_sections(
-    plan: Plan, progress: Progress | None = None, executor: Executor | None = None
+    plan: Plan,
+    progress: Progress | None = None,
+    executor: Executor | None = None,
+    snapshot: InputSnapshot | None = None,
 ) -> list[Section]:
     """Build every section of the plan, in plan order; section ids must be unique. Sections
-    with heavy work run it on ``executor`` when one is given."""
+    with heavy work run it on ``executor`` when one is given; files they read beyond their
+    plan entry are read through ``snapshot``."""
+
+    def read(path: Path) -> Path:
+        return snapshot.add(path).copy if snapshot is not None else path
+
     sections: list[Section] = []
     seen: dict[str, PlanEntry] = {}
     total = len(plan.entries)
@@ -93,7 +101,7 @@ def run_sections(
                 progress(done, total, message)
 
         step(f"{entry.kind.name} (section {entry.index})")
-        section = entry.kind.build(entry, Context(plan, step, executor))
+        section = entry.kind.build(entry, Context(plan, step, executor, read))
         if section.id in seen:
             raise entry.error(
                 None, f"section {section.id!r} repeats section {seen[section.id].index}"
@@ -354,7 +362,7 @@ def certify(
     with StagedFolder(out_dir, OUTPUT_FILES) as stage:
         snapshot = InputSnapshot(stage.scratch / "inputs")
         try:
-            sections = run_sections(snapshot_plan(plan, snapshot), progress, executor)
+            sections = run_sections(snapshot_plan(plan, snapshot), progress, executor, snapshot)
         except TableCertError as exc:  # name the user's files, not the snapshot's copies
             exc.args = tuple(
                 snapshot.show_originals(a) if isinstance(a, str) else a for a in exc.args

@@ -270,12 +270,16 @@ def parse_statement(payload: bytes) -> dict[str, Any]:
             raise NotCertificationError(
                 f"{what} ({_quoted(name)}): sha256 is not 64 lowercase hex digits"
             )
-    errors = sorted(_report_schema().iter_errors(stmt["predicate"]), key=lambda e: list(e.path))
+    errors = sorted(
+        _report_schema().iter_errors(stmt["predicate"]), key=lambda e: [str(p) for p in e.path]
+    )
     if errors:
         where = "/".join(str(p) for p in errors[0].path) or "(top)"
+        message = errors[0].message
+        message = message if len(message) <= 200 else message[:200] + "..."
         raise NotCertificationError(
             f"not a tablecert certification: the report does not follow the report schema at "
-            f"{where}: {errors[0].message}"
+            f"{where}: {message}"
         )
     listed = sorted((i["name"], i["sha256"]) for i in stmt["predicate"]["inputs"])
     outputs = set(stmt["predicate"]["outputs"])  # rendered files (report.pdf): by name only

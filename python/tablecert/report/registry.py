@@ -21,7 +21,8 @@ shuffler audit)::
 
 then add ``shuffler`` to the imports in ``report/sections/__init__.py``. Every ``file``,
 ``files`` and ``rules`` field of the entry is hashed into the signed statement automatically;
-a section that reads further files lists them in ``Section.inputs``. ``data`` must be exact
+a section that reads further files reads each through ``context.snapshot(path)`` (the
+hashed copy) and lists it in ``Section.inputs``. ``data`` must be exact
 (int, str, Fraction, Decimal; no floats): it goes into report.json as canonical JSON. ``html``
 is a fragment built with the helpers in ``report/html.py`` (they escape text).
 """
@@ -177,6 +178,10 @@ class Context:
     plan: Plan
     step: Callable[[str], None] = field(default=lambda _message: None)
     executor: Executor | None = None
+    #: A file the section reads beyond its plan entry: returns the path to read (certify's
+    #: hashed snapshot copy), so the signed digest is of the bytes analysed. List the file
+    #: in ``Section.inputs`` too.
+    snapshot: Callable[[Path], Path] = field(default=lambda path: path)
 
 
 Builder = Callable[["PlanEntry", Context], Section]
