@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from tablecert import mahjong
 from tablecert.cli import app
 from tablecert.errors import MahjongError
-from tablecert.mahjong.games import SIMPLE, TRAD, corpus
+from tablecert.mahjong.games import SIMPLE, TRAD, corpus, legal_game
 from tablecert.mahjong.replay import Replay, replay
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "mahjong"
@@ -431,3 +431,33 @@ def test_game_records_are_a_shuffler_audit_log() -> None:
     data = json.loads(result.stdout)
     assert data["integrity"]["bad_count"] == 0
     assert data["integrity"]["records"] == 40
+
+
+def _fresh_seeds(count: int) -> None:
+    for game in (TRAD, SIMPLE):
+        for seed in range(10**6, 10**6 + count):
+            record = legal_game(game, seed)
+            played = replay(record)
+            assert played.valid, (game, seed, [v.text for v in played.violations])
+            if played.final_record is not None:
+                assert mahjong.settle_record(played.final_record).settlement == played.settlement
+
+
+def test_fresh_seeds_replay_valid_and_settle_as_the_engine() -> None:
+    """Beyond the bundled corpus: hands from seeds it does not use."""
+    _fresh_seeds(15)
+
+
+@pytest.mark.slow
+def test_many_fresh_seeds_replay_valid_and_settle_as_the_engine() -> None:
+    _fresh_seeds(400)
+
+
+def test_result_that_the_play_does_not_give_is_refused() -> None:
+    """The record says West won, the play gives South: 第四条(甲), the record itself (event 0)."""
+    record = lines("games-traditional.jsonl")[0]
+    played = replay(record)
+    assert played.winner == "S"
+    wrong = replay({**record, "result": {"winner": "W"}})
+    assert first(wrong) == (0, "第四条(甲)")
+    assert replay({**record, "result": {"winner": "S"}}).valid

@@ -225,7 +225,8 @@ class _Play:
         self.g = g
         self.winner = winner
         self.plan = plan
-        self.calls = list(zip([k for k, _ in plan.calls], plan.called, strict=True))
+        # (kind, tile called, index of the group it completes)
+        self.calls = [(k, tile, i) for (k, i), tile in zip(plan.calls, plan.called, strict=True)]
         self.pung_melds: list[int] = []
         self.target = g.rng.randint(0, 10)
         self.turn = 0
@@ -271,10 +272,10 @@ class _Play:
             discarder = actor
             last = self.tile_at(g.events[-1]["discard"])
             if self.calls and discarder != winner and last == self.calls[0][1]:
-                kind, tile = self.calls[0]
+                kind, tile, group = self.calls[0]
                 if kind == "pung" or _left_of(seats, winner) == discarder:
                     self.calls.pop(0)
-                    self.call(kind, tile)
+                    self.call(kind, tile, group)
                     actor = winner
                     self.winner_discard()
                     continue
@@ -297,12 +298,8 @@ class _Play:
             else:
                 self.other_turn(actor)
 
-    def call(self, kind: str, tile: int) -> None:
-        group = next(
-            grp
-            for grp in self.plan.groups
-            if tile in grp and (len(set(grp)) == 1) == (kind == "pung")
-        )
+    def call(self, kind: str, tile: int, index: int) -> None:
+        group = self.plan.groups[index]
         own = list(group)
         own.remove(tile)
         for t in own:

@@ -475,7 +475,7 @@ class _Run:
         self.fan: FanResult | None = None
         self.settlement: Settlement | None = None
         self.final_record: dict[str, Any] | None = None
-        self.result_article = article(game, "五", 6, 5)
+        self.result_article = "第四条(乙)" if self.simple else "第四条(甲)"
         self.kong_source = ""
         self.first_honour = False  # the last discard was an honour no one had seen (生张)
         self.just_called = False
