@@ -8,6 +8,7 @@ combines them as the rule file says. The hand's fan is that of its best reading.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -177,7 +178,19 @@ def rules_for(game: str, rules: str | RuleFile | None = None) -> RuleFile:
     loaded = rules if isinstance(rules, RuleFile) else load_rules(rules or f"{game}.macau")
     if loaded.game != game:
         raise loaded.error("game.id", f"is {loaded.game!r}, not {game!r}")
+    for key, implemented in GAME_SHAPE[game].items():
+        if loaded.get(key) is not None and loaded.require(key).value != implemented:
+            raise loaded.error(
+                key, f"{game} is implemented with {implemented!r} (the game the id names) only"
+            )
     return loaded
+
+
+# What the game id fixes (Art. 2, Art. 4): the engine implements these, a rule file states them.
+GAME_SHAPE: dict[str, dict[str, Any]] = {
+    "mahjong-traditional": {"game.tile_set": "traditional", "game.sets_in_win": 4},
+    "mahjong-simple": {"game.tile_set": "simple", "game.sets_in_win": 1},
+}
 
 
 def _wind_index(wind: str) -> int:
@@ -400,20 +413,39 @@ def _fan_rules(rules: RuleFile) -> FanRules:
         items[name] = FanItem(name, value.value, value.article, value.note)
     if "chicken_hand" not in items:
         raise rules.error("fan.items", "missing chicken_hand (the zero-fan win)")
+    if items["chicken_hand"].fan != 0:
+        raise rules.error(
+            "fan.items.chicken_hand", "the win with no scoring item is worth 0 fan (Art. 6(1))"
+        )
     supersedes = {
         name: tuple(rules.value_of(f"fan.supersedes.{name}", list))
         for name in rules.table("fan.supersedes")
     }
+    for name, dropped in supersedes.items():
+        unknown = [d for d in (name, *dropped) if d not in items]
+        if unknown:
+            raise rules.error(
+                f"fan.supersedes.{name}", f"no fan item {', '.join(map(repr, unknown))}"
+            )
     on_discard = (
         rules.value_of("fan.concealed_all_pungs_on_discard", bool)
         if rules.get("fan.concealed_all_pungs_on_discard") is not None
         else True
     )
+    cap = rules.value_of("fan.cap", int)
+    shares = rules.get("payment.share")
+    if shares is not None and isinstance(shares.value, Mapping):
+        undefined = [f for f in range(cap + 1) if str(f) not in shares.value]
+        if undefined:
+            raise rules.error(
+                "fan.cap",
+                f"{cap}: payment.share defines no share for a {undefined[0]} fan win",
+            )
     compiled = FanRules(
         items=items,
         supersedes=supersedes,
         combine=rules.choice("fan.combine", ("add", "max")),
-        cap=rules.value_of("fan.cap", int),
+        cap=cap,
         cap_article=rules.require("fan.cap").article,
         concealed_all_pungs_on_discard=on_discard,
         readings=FanReadings.of(rules) if rules.game == "mahjong-traditional" else None,
