@@ -17,3 +17,4 @@ step "ruff";     ruff check python tests benches && ruff format --check python t
 step "mypy";     mypy
 step "stubtest"; python -m mypy.stubtest tablecert._core --concise --allowlist scripts/stubtest-allowlist.txt
 step "pytest";   python -m pytest "$@"
+step "wheel";    bash scripts/wheel-smoke.sh   # a user's install: the wheel alone, outside the tree

@@ -6,8 +6,11 @@ plan (all three statutes, what scripts/main.sh certifies) is marked slow."""
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import json
+import os
 import shutil
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,7 +25,7 @@ from tablecert.report import dsse
 from tablecert.report.certify import OUTPUT_FILES, Certification, Progress, certify
 from tablecert.report.sections.hand_categories import _verdicts, closed_form_counts
 from tablecert.report.signing import load_public_key
-from tablecert.report.snapshot import InputChangedError
+from tablecert.report.snapshot import InputChangedError, InputSnapshot
 
 ROOT = Path(__file__).resolve().parents[1]
 MAIN_PLAN = ROOT / "fixtures" / "plans" / "main.toml"
@@ -115,6 +118,7 @@ def test_main_plan_covers_the_three_statutes(tmp_path: Path) -> None:
     assert evaluator["checks"][0] == {
         "checked": 22_100,
         "defects": [],
+        "error": None,
         "first_mismatches": [],
         "mismatches": 0,
         "name": "hand categories",
@@ -372,3 +376,38 @@ def test_a_previous_certificate_is_replaced_whole(tmp_path: Path) -> None:
     assert json.loads((out / "report.json").read_text("utf-8")) == second.data
     assert sorted(p.name for p in out.iterdir()) == sorted(OUTPUT_FILES)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["logs", "out", "plan.toml"]
+
+
+def test_the_snapshot_holds_read_only_copies_and_notices_a_vanished_original(
+    tmp_path: Path,
+) -> None:
+    source = tmp_path / "log.csv"
+    source.write_bytes(b"deal,cards\n")
+    twin = tmp_path / "other" / "log.csv"
+    twin.parent.mkdir()
+    twin.write_bytes(b"deal,cards\n")
+    snapshot = InputSnapshot(tmp_path / "snap")
+    held = snapshot.add(source)
+    assert snapshot.add(twin).copy == held.copy  # same bytes, same name: one copy
+    assert held.copy.name == "log.csv"
+    assert held.copy.read_bytes() == b"deal,cards\n"
+    assert held.sha256 == dsse.file_sha256(source)
+    assert stat.S_IMODE(held.copy.stat().st_mode) == 0o400
+    snapshot.check_unchanged()
+    source.unlink()
+    with pytest.raises(InputChangedError, match="it changed during the certification"):
+        snapshot.check_unchanged()
+
+
+def test_a_full_disk_while_writing_is_an_input_error_and_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plan, _ = _audit_plan(tmp_path)
+
+    def full(_fd: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr("tablecert.report.certify.os.fsync", full)
+    with pytest.raises(ReportError, match=r"report\.json: cannot write it: No space left"):
+        certify(plan, KEY, tmp_path / "out")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["logs", "plan.toml"]

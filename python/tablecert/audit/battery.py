@@ -11,7 +11,7 @@ passed.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache
 from math import comb, factorial, sqrt
@@ -123,15 +123,42 @@ class BatteryResult:
 
     @property
     def conclusive(self) -> bool:
-        """Enough shuffles for the basic position test; below that nothing is certified."""
+        """Enough shuffles for the basic position test (``shuffles_to_conclude``): the test
+        every failure mode shows in given enough decks. Below that a battery that rejected
+        nothing certifies nothing."""
         return any(t.key == "position" and t.p_value is not None for t in self.tests)
 
     @property
+    def verdict(self) -> str:
+        """``fail`` if Holm rejected any test (at any sample size: a rejection is evidence);
+        else ``pass`` if the position test ran, ``inconclusive`` if it could not."""
+        if self.rejected:
+            return "fail"
+        return "pass" if self.conclusive else "inconclusive"
+
+    @property
     def passed(self) -> bool:
-        return self.conclusive and not self.rejected
+        return self.verdict == "pass"
 
     def p_values(self) -> dict[str, float]:
         return {t.key: t.p_value for t in self.tests if t.p_value is not None}
+
+
+def shuffles_to_conclude(deck: str) -> int:
+    """The smallest number of shuffles at which a battery can PASS: the position test needs
+    every card (tile type) to be expected at least 5 times at every position."""
+    size, _, copies = DECK_SIZES[deck]
+    return -(-int(MIN_EXPECTED) * size // copies)
+
+
+def check_levels(alpha: float, confidence: float) -> None:
+    """Significance level and confidence are probabilities strictly between 0 and 1 (NaN is
+    not): a level of 0 or 1 can never or must always reject."""
+    from tablecert.errors import AuditError
+
+    for name, value in (("alpha", alpha), ("confidence", confidence)):
+        if not 0 < value < 1:
+            raise AuditError(f"{name} {value}: must be strictly between 0 and 1")
 
 
 def chi2_result(
@@ -480,6 +507,8 @@ def guessing(t: Tally) -> CheckResult:
 def serial_correlation(t: Tally) -> CheckResult:
     key, name, cites = "serial", "serial correlation of neighbouring card ids", "exact moments"
     n = t.shuffles
+    if n == 0:
+        return skipped(key, name, cites, "no shuffles")
     mean_f, var_f = exact.serial_moments(tuple(range(t.size)))
     z = float((Fraction(t.serial_sum) - n * mean_f) / Fraction(np.sqrt(float(n * var_f))))
     return CheckResult(
@@ -693,6 +722,10 @@ def run_battery(
     extra: Sequence[CheckResult] = (),
 ) -> BatteryResult:
     """Every test that applies to the tally's deck; Holm over all that ran."""
+    check_levels(alpha, confidence)
+    if t.shuffles == 0:  # nothing to test (every record bad, or none): no test runs
+        none = skipped("battery", "every test of the battery", "", "no complete shuffle to test")
+        return BatteryResult(0, (replace(none, level=1 - confidence),), alpha, ())
     tests: list[CheckResult] = [
         position_uniformity(t),
         per_position(t, confidence),

@@ -23,9 +23,11 @@ from tablecert.audit.battery import (
     DealtLaw,
     Repeats,
     Tally,
+    check_levels,
     dealt_outcomes,
     run_battery,
     second_level,
+    shuffles_to_conclude,
 )
 from tablecert.audit.dealing import DEALINGS, WallDealer, poker_law, tally_walls
 from tablecert.audit.wall_dealing import mahjong_dealer
@@ -101,15 +103,35 @@ class ShufflerAudit:
 
     @property
     def passed(self) -> bool:
-        return self.integrity.passed and self.battery.passed
+        return self.outcome == "pass"
+
+    @property
+    def outcome(self) -> str:
+        """``fail`` on any bad record (integrity) or any Holm rejection (randomness, at any
+        sample size); ``inconclusive`` when nothing was rejected but the log is too small for
+        the position test (or holds no record); else ``pass``."""
+        if self.integrity.bad_count:
+            return "fail"
+        if self.integrity.records == 0:
+            return "inconclusive"
+        return self.battery.verdict
 
     @property
     def verdict(self) -> str:
-        if not self.integrity.passed:
+        """The outcome as the report prints it, with its reason."""
+        if self.integrity.bad_count:
             return "FAIL (integrity)"
+        if self.integrity.records == 0:
+            return "INCONCLUSIVE (no records)"
+        if self.battery.rejected:
+            return "FAIL (randomness)"
         if not self.battery.conclusive:
-            return "INCONCLUSIVE (too few shuffles)"
-        return "PASS" if self.battery.passed else "FAIL (randomness)"
+            need = shuffles_to_conclude(self.deck)
+            return (
+                f"INCONCLUSIVE (too few shuffles: {self.tally.shuffles:,}; nothing was "
+                f"rejected, and a {self.deck} log needs {need:,} to pass)"
+            )
+        return "PASS"
 
     def svg_plots(self) -> dict[str, str]:
         """Inline SVG figures for the report: residual heatmap, rising-sequence histogram."""
@@ -130,7 +152,9 @@ class ShufflerAudit:
             "tests": [t.as_json() for t in self.battery.tests],
             "holm_rejected": list(self.battery.rejected),
             "batches": len(self.batches),
-            "verdict": self.verdict,
+            "verdict": self.outcome,
+            "verdict_text": self.verdict,
+            "shuffles_to_conclude": shuffles_to_conclude(self.deck),
             "passed": self.passed,
         }
 
@@ -247,6 +271,9 @@ def audit_shuffler(
     With an ``executor``, each file is one shard there instead (``audit.sharded``; each file
     its own stream; no dealt test of mahjong walls) and ``progress`` is called with (files
     done, files)."""
+    check_levels(alpha, confidence)
+    if batch_size < 1:
+        raise AuditError(f"batch size {batch_size}: must be at least 1")
     law, kwargs = audit_setup(paths, deck, input_order, game, seats, dealing, rules)
     if executor is not None:
         from tablecert.audit.sharded import audit_sharded

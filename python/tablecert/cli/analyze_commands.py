@@ -11,12 +11,12 @@ from typing import Annotated
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
-from rich.table import Table
 from rich.text import Text
 
 from tablecert.cli import common
 from tablecert.cli.common import JsonOption, emit_json, plain, stderr, stdout
 from tablecert.cli.mahjong_commands import analyze_mahjong
+from tablecert.cli.tables import Column, print_table
 from tablecert.errors import OutputError
 from tablecert.games import caribbean_stud, q_poker
 from tablecert.games.common import OutcomeRow, decimal, fraction_json
@@ -45,27 +45,29 @@ def _percent(value: Fraction) -> str:
     return f"{decimal(value * 100, 4)}%"
 
 
-def _return_table(title: str, rows: Iterable[OutcomeRow]) -> Table:
-    out = Table(title=title, title_justify="left")
-    for name, justify in (
-        ("event", "left"),
-        ("article", "left"),
-        ("pays", "right"),
-        ("combinations", "right"),
-        ("probability", "right"),
-        ("return", "right"),
-    ):
-        out.add_column(name, justify=justify)  # type: ignore[arg-type]
-    for r in rows:
-        out.add_row(
-            r.event,
-            r.article,
-            str(r.value),
-            f"{r.count:,}",
-            decimal(r.probability, 8),
-            decimal(r.contribution, 8),
-        )
-    return out
+def _return_table(title: str, rows: Iterable[OutcomeRow]) -> None:
+    print_table(
+        [
+            "event",
+            "article",
+            Column("pays", "right"),
+            Column("combinations", "right"),
+            Column("probability", "right"),
+            Column("return", "right"),
+        ],
+        (
+            (
+                plain(r.event),
+                plain(r.article),
+                str(r.value),
+                f"{r.count:,}",
+                decimal(r.probability, 8),
+                decimal(r.contribution, 8),
+            )
+            for r in rows
+        ),
+        title=title,
+    )
 
 
 @app.command("q-poker")
@@ -90,9 +92,9 @@ def analyze_q_poker(
         return
     play = result.play
     stdout.print(Text.assemble((result.title, "bold"), f" ({plain(result.rules_path)})"))
-    stdout.print(_return_table("多寶 / Pair Plus", result.pair_plus.rows))
+    _return_table("多寶 / Pair Plus", result.pair_plus.rows)
     stdout.print(f"多寶 house edge: {_percent(result.pair_plus.house_edge)}")
-    stdout.print(_return_table("與莊荷博彩 / Ante-Play, optimal strategy", play.rows))
+    _return_table("與莊荷博彩 / Ante-Play, optimal strategy", play.rows)
     stdout.print(f"strategy: {play.strategy.description}")
     stdout.print(
         f"house edge: {_percent(play.house_edge)} of the initial bet "
@@ -175,7 +177,7 @@ def analyze_caribbean(
         emit_json(data)
         return
     stdout.print(Text.assemble((result.title, "bold"), f" ({plain(result.rules_path)})"))
-    stdout.print(_return_table("ante/raise, optimal strategy with the upcard", result.rows))
+    _return_table("ante/raise, optimal strategy with the upcard", result.rows)
     stdout.print(
         f"house edge: {_percent(result.house_edge)} of the ante; element of risk "
         f"{_percent(result.element_of_risk)}; raise probability "

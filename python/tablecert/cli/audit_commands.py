@@ -16,13 +16,13 @@ from rich.progress import (
     TextColumn,
     TimeRemainingColumn,
 )
-from rich.table import Table
 from rich.text import Text
 
 from tablecert.audit.shuffler import DEFAULT_BATCH, ShufflerAudit, audit_shuffler
 from tablecert.audit.wall_dealing import STATISTICS
 from tablecert.cli import common
-from tablecert.cli.common import JsonOption, emit_json, plain, stdout
+from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, probability, stdout
+from tablecert.cli.tables import Column, print_table
 
 audit_app = typer.Typer(
     no_args_is_help=True,
@@ -53,22 +53,30 @@ def print_audit(result: ShufflerAudit) -> None:
         stdout.print("device events: " + ", ".join(f"{plain(k)} x{v}" for k, v in i.events))
     if i.without_input:
         stdout.print(f"records without a logged input order: {i.without_input:,}")
-    table = Table(title=f"battery (each test at {1 - result.battery.tests[0].level:.0%})")
-    for col in ("test", "statistic", "df", "p-value", "verdict", "effect"):
-        table.add_column(col, justify="left" if col == "test" else "right")
-    table.add_column("detail", overflow="fold")
+    print_table(
+        [
+            "test",
+            Column("statistic", "right"),
+            Column("df", "right"),
+            Column("p-value", "right"),
+            "verdict",
+            Column("effect", "right"),
+        ],
+        (
+            (
+                t.key,
+                _fmt(t.statistic),
+                "" if t.df is None else str(t.df),
+                _fmt(t.p_value, ".3g"),
+                Text(t.verdict, style={"pass": "green", "fail": "red"}.get(t.verdict, "yellow")),
+                _fmt(t.effect, ".3g"),
+            )
+            for t in result.battery.tests
+        ),
+        title=f"battery (each test at {1 - result.battery.tests[0].level:.0%})",
+    )
     for t in result.battery.tests:
-        colour = {"pass": "green", "fail": "red", "skipped": "yellow"}[t.verdict]
-        table.add_row(
-            t.key,
-            _fmt(t.statistic),
-            "" if t.df is None else str(t.df),
-            _fmt(t.p_value, ".3g"),
-            Text(t.verdict, style=colour),
-            _fmt(t.effect, ".3g"),
-            f"{t.name}: {t.detail}",
-        )
-    stdout.print(table)
+        stdout.print(f"  {t.key}: {plain(t.name)}: {plain(t.detail)}")
     rejected = ", ".join(result.battery.rejected) or "none"
     stdout.print(f"Holm family-wise at alpha {result.battery.alpha}: rejected {rejected}")
     stdout.print(Text.assemble("verdict: ", (result.verdict, "bold")))
@@ -107,10 +115,20 @@ def shuffler(
         int, typer.Option("--batch-size", help="Shuffles per batch for the second level.")
     ] = DEFAULT_BATCH,
     alpha: Annotated[
-        float, typer.Option("--alpha", help="Family-wise error rate of the battery (Holm).")
+        float,
+        typer.Option(
+            "--alpha",
+            callback=probability,
+            help="Family-wise error rate of the battery (Holm), 0 < alpha < 1.",
+        ),
     ] = 0.01,
     confidence: Annotated[
-        float, typer.Option("--confidence", help="Confidence of each single test.")
+        float,
+        typer.Option(
+            "--confidence",
+            callback=probability,
+            help="Confidence of each single test, 0 < confidence < 1.",
+        ),
     ] = 0.99,
     svg_dir: Annotated[
         Path | None, typer.Option("--svg-dir", help="Also write the plots as SVG files here.")
@@ -121,8 +139,15 @@ def shuffler(
 ) -> None:
     """Certify a shuffler from its logs: deck integrity and the randomness battery.
 
+    Verdict: FAIL on any bad record (integrity) or any test Holm rejects (randomness), at any
+    number of shuffles; INCONCLUSIVE only when nothing was rejected and the log is too small
+    for the position test (260 decks of cards); else PASS.
+
     With --cluster or --workers, each log file is one shard on the Dask cluster (read where
-    it runs: the path must be valid on the workers) and is audited as its own stream."""
+    it runs: the path must be valid on the workers) and is audited as its own stream.
+
+    Exit status: 0 pass, 1 fail, 2 usage or input error (an unreadable log, a bad option),
+    3 inconclusive, 4 internal error."""
     if wall_statistic not in (*STATISTICS, "none"):
         raise typer.BadParameter(
             f"{wall_statistic!r}: expected {', '.join(STATISTICS)} or none",
@@ -181,8 +206,7 @@ def _write_audit(result: ShufflerAudit, svg_dir: Path | None, json_out: bool) ->
         emit_json(data)
     else:
         print_audit(result)
-    if not result.passed:
-        raise typer.Exit(3)
+    raise exit_for(result.outcome)
 
 
 def register(app: typer.Typer) -> None:

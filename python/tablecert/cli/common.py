@@ -61,6 +61,15 @@ EXIT_HELP = (
 )
 
 
+def probability(ctx: typer.Context, param: typer.CallbackParam, value: float) -> float:
+    """A significance level or confidence option: strictly between 0 and 1 (NaN is not)."""
+    del ctx
+    if not 0 < value < 1:
+        name = param.opts[0] if param.opts else param.name
+        raise typer.BadParameter(f"{value}: must be strictly between 0 and 1", param_hint=name)
+    return value
+
+
 def exit_for(verdict: str) -> typer.Exit:
     """The exit (to raise) for a verdict word, in any case: ``raise exit_for(result.verdict)``."""
     try:

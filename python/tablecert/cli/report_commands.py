@@ -131,7 +131,10 @@ AllowInsecureKeyOption = Annotated[
 
 def certify(
     plan: Annotated[
-        Path, typer.Argument(exists=True, dir_okay=False, help="The plan (PLAN.toml).")
+        str,
+        typer.Argument(
+            metavar="PLAN", help="The plan (PLAN.toml), or a bundled plan's name: smoke, main."
+        ),
     ],
     output: Annotated[
         Path | None, typer.Option("-o", "--output", help="Folder for the report.")
@@ -152,7 +155,11 @@ def certify(
 
     Every input is read once into a snapshot, hashed, and analysed from that copy; a file
     that changes during the run fails the certification. The output folder appears whole
-    or not at all. Exit 0 pass, 1 fail, 3 inconclusive, 2 on a plan or input error.
+    or not at all.
+
+    Exit status: 0 pass, 1 fail (a requirement failed), 2 usage or input error (a bad plan,
+    key or input: nothing written), 3 inconclusive (no requirement failed, one could not be
+    judged), 4 internal error. The report is written for every verdict.
     """
     out_dir = conventions.required_output(output, old_out)
     check_target(out_dir, OUTPUT_FILES)  # before the passphrase and the run (again at the end)
@@ -337,7 +344,10 @@ def verify(
 ) -> None:
     """Check the signatures (at least --threshold distinct given keys), the statement and,
     for the given files, their digests. Signatures by keys not given are listed, not
-    checked. Exit 0 valid, 1 invalid, 2 malformed input or usage error."""
+    checked.
+
+    Exit status: 0 valid, 1 invalid (a signature, digest or the report does not match), 2
+    usage or input error (a malformed envelope, key or option), 4 internal error."""
     keys = [_public_key(p) for p in pubkey]
     files = [*(inputs or []), *(more_inputs or [])]
     try:

@@ -22,7 +22,9 @@ An evaluator SPEC is one of:
 - ``file:PATH``: a file of the vendor's results for requests tablecert wrote earlier
   (``tablecert crosscheck poker --write-requests``): one ``request<TAB>response`` line each.
 
-A crash, a hang (no response within the timeout), a missing or extra response is an
+A crash, a hang (no response within the timeout), a missing or extra response, and for a
+Python evaluator any exception it raises (``SystemExit`` and ``KeyboardInterrupt`` included:
+an evaluator calling ``sys.exit`` has failed, it has not ended tablecert) is an
 ``EvaluatorError``: the check fails, it never passes by default.
 """
 
@@ -78,8 +80,10 @@ def _python_callable(spec: str) -> Answerer:
             module = importlib.import_module(module_name)
     except EvaluatorError:
         raise
-    except Exception as exc:
-        raise EvaluatorError(f"evaluator {spec!r}: cannot import: {exc}") from exc
+    except BaseException as exc:  # SystemExit at import is a broken evaluator too
+        raise EvaluatorError(
+            f"evaluator {spec!r}: cannot import: {type(exc).__name__}: {exc}"
+        ) from exc
     function = getattr(module, function_name, None)
     if not callable(function):
         raise EvaluatorError(f"evaluator {spec!r}: {function_name!r} is not a callable")
@@ -88,7 +92,7 @@ def _python_callable(spec: str) -> Answerer:
         for request in requests:
             try:
                 response = function(request)
-            except Exception as exc:
+            except BaseException as exc:  # SystemExit, KeyboardInterrupt: an evaluator failure
                 raise EvaluatorError(
                     f"evaluator raised {type(exc).__name__}: {exc} on request {request!r}"
                 ) from exc

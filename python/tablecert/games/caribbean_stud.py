@@ -91,8 +91,16 @@ class Payouts:
         return tuple(self.ante_win + self.raise_win(c) for c in range(len(self.raise_pays)))
 
 
-def payouts(order: Ordering, royal: Fraction | None = None, cap: Fraction | None = None) -> Payouts:
-    """Read the ante/raise values; ``royal`` and ``cap`` override the file's option values."""
+def payouts(
+    order: Ordering,
+    royal: Fraction | None = None,
+    cap: Fraction | None = None,
+    *,
+    royal_in_range: bool = True,
+) -> Payouts:
+    """Read the ante/raise values; ``royal`` and ``cap`` override the file's option values.
+    ``royal_in_range=False`` computes a royal payout outside the statute's range too (a
+    configuration check judges the range itself and reports the return of what was submitted)."""
     rules = order.rules
     cats = order.categories
     raise_multiple = rational(rules, "play.raise_multiple")
@@ -100,10 +108,10 @@ def payouts(order: Ordering, royal: Fraction | None = None, cap: Fraction | None
     low = rational(rules, "play.royal_option.minimum")
     high = rational(rules, "play.royal_option.maximum")
     if royal is not None:
-        if not low <= royal <= high:
+        if royal_in_range and not low <= royal <= high:
             raise AnalysisError(f"royal payout {royal} is outside the statute's {low}..{high}")
         pays[-1] = Fraction(royal)
-    elif not low <= pays[-1] <= high:
+    elif royal_in_range and not low <= pays[-1] <= high:
         raise rules.error("play.raise_pays.royal-flush", f"must be within {low}..{high}")
     capped_names = rules.value_of("play.cap.categories", list)
     for name in capped_names:
@@ -611,15 +619,21 @@ def analyze(
     progress: ProgressCallback | None = None,
     executor: Executor | None = None,
     shards: int | None = None,
+    royal_in_range: bool = True,
 ) -> CaribbeanAnalysis:
     """The exact par sheet of Caribbean Stud under ``rules`` (default: the Macau statute);
-    ``royal`` / ``cap`` override the royal payout and the per-round maximum payout. With an
+    ``royal`` / ``cap`` override the royal payout and the per-round maximum payout
+    (``royal_in_range=False``: a royal payout outside the statute's range is computed, not
+    refused). With an
     ``executor`` the sweep runs there as ``shards`` upcard ranges (default: one per worker
     thread); the answer is the same."""
     order = ordering("caribbean-stud", rules)
     rf = order.rules
     p = payouts(
-        order, None if royal is None else Fraction(royal), None if cap is None else Fraction(cap)
+        order,
+        None if royal is None else Fraction(royal),
+        None if cap is None else Fraction(cap),
+        royal_in_range=royal_in_range,
     )
     key = cache_key(
         "caribbean-stud", rf, [str(x) for x in (*p.win, p.fold, p.not_qualifying, p.tie, p.loss)]

@@ -8,7 +8,6 @@ combines them as the rule file says. The hand's fan is that of its best reading.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -172,6 +171,17 @@ class FanResult:
         }
 
 
+# The readings (INTERPRETATION.md §3) consulted only in some situations, with their values:
+# checked whenever a rule file is used, so a changed value is refused even when it would not
+# be consulted.
+READING_CHOICES = {
+    "game.dealer_after_drawn_hand": ("passes", "stays"),
+    "wall.dice_past_row": ("continue-next-row", "wrap-in-row", "rethrow"),
+    "payment.fewer_players": ("own-share", "refuse"),
+    "liability.missed_win_broke_pung": ("both", "either"),
+}
+
+
 def rules_for(game: str, rules: str | RuleFile | None = None) -> RuleFile:
     """The rule file for a game (default: the bundled Macau statute file), checked to match."""
     check_game(game)
@@ -183,6 +193,15 @@ def rules_for(game: str, rules: str | RuleFile | None = None) -> RuleFile:
             raise loaded.error(
                 key, f"{game} is implemented with {implemented!r} (the game the id names) only"
             )
+    for key, allowed in READING_CHOICES.items():
+        if loaded.get(key) is not None:
+            loaded.choice(key, allowed)
+    if loaded.get("liability.exempt_hands") is not None:
+        exempt = loaded.value_of("liability.exempt_hands", list)
+        items = loaded.table("fan.items")
+        unknown = [n for n in exempt if not isinstance(n, str) or n not in items]
+        if unknown:
+            raise loaded.error("liability.exempt_hands", f"{unknown!r}: not fan items of Art. 6")
     return loaded
 
 
@@ -433,14 +452,6 @@ def _fan_rules(rules: RuleFile) -> FanRules:
         else True
     )
     cap = rules.value_of("fan.cap", int)
-    shares = rules.get("payment.share")
-    if shares is not None and isinstance(shares.value, Mapping):
-        undefined = [f for f in range(cap + 1) if str(f) not in shares.value]
-        if undefined:
-            raise rules.error(
-                "fan.cap",
-                f"{cap}: payment.share defines no share for a {undefined[0]} fan win",
-            )
     compiled = FanRules(
         items=items,
         supersedes=supersedes,

@@ -263,7 +263,7 @@ def snapshot_plan(plan: Plan, snapshot: InputSnapshot) -> Plan:
 
 
 def certify(
-    plan_path: Path,
+    plan_path: str | os.PathLike[str],
     key: Ed25519PrivateKey,
     out_dir: Path,
     *,
@@ -322,10 +322,13 @@ def certify(
 
 def _write_complete(path: Path, data: bytes) -> None:
     """Write and flush to disk, so the renamed folder never holds a short file."""
-    with path.open("xb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
+    try:
+        with path.open("xb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except OSError as exc:
+        raise ReportError(f"{path.name}: cannot write it: {exc.strerror}") from exc
 
 
 def ephemeral_key() -> Ed25519PrivateKey:

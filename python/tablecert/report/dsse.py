@@ -159,24 +159,18 @@ def _b64_decode(text: Any, what: str) -> bytes:
 def strict_json(data: bytes, where: str) -> Any:
     """JSON read strictly (:mod:`tablecert.strict_json`: no duplicate keys, NaN, huge or deep
     values) and with no floats: tablecert writes none, so one is a sign of another writer."""
+
+    def no_float(token: str) -> Any:
+        raise EnvelopeError(f"{where}: number {token} is not allowed (no floats)")
+
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise EnvelopeError(f"{where}: not UTF-8 at byte {exc.start}") from exc
     try:
-        value = strict_json_text.loads(text, where)
+        return strict_json_text.loads(text, where, parse_float=no_float)
     except strict_json_text.StrictJsonError as exc:
         raise EnvelopeError(str(exc)) from exc
-    stack = [value]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, float):
-            raise EnvelopeError(f"{where}: number {node!r} is not allowed (no floats)")
-        if isinstance(node, dict):
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-    return value
 
 
 def _exact_fields(value: Any, fields: Sequence[str], what: str) -> dict[str, Any]:

@@ -18,6 +18,7 @@ plan file, the line and the key. Paths are relative to the plan file.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from tablecert.bundled import BundledDataError, bundled_plan, is_bare_name
 from tablecert.errors import PlanError, RuleFileError
 from tablecert.report.registry import Field, SectionKind, section_kinds
 from tablecert.rules import RuleFile, load_rules
@@ -133,8 +135,16 @@ class Plan:
     entries: tuple[PlanEntry, ...]
 
 
-def load_plan(path: Path) -> Plan:
-    """Read and check a plan; every error names the file, line and key."""
+def load_plan(source: str | os.PathLike[str]) -> Plan:
+    """Read and check a plan (a path, or the name of a bundled plan: ``smoke``, ``main``); every
+    error names the file, line and key."""
+    if is_bare_name(source):
+        try:
+            path = bundled_plan(str(source))
+        except BundledDataError as exc:
+            raise PlanError(f"{source}: no such plan file, and {exc}") from None
+    else:
+        path = Path(source)
     try:
         raw = path.read_bytes()
     except OSError as exc:
@@ -249,6 +259,8 @@ def _check_value(entry: PlanEntry, key: str, spec: Field, value: Any) -> Any:
     if spec.kind == "integer":
         if isinstance(value, bool) or not isinstance(value, int):
             raise entry.error(key, f"expected an integer, got {value!r}")
+        if spec.minimum is not None and value < spec.minimum:
+            raise entry.error(key, f"must be at least {spec.minimum}, got {value}")
         return value
     if spec.kind == "boolean":
         if not isinstance(value, bool):

@@ -56,6 +56,9 @@ class Field:
     kind: FieldKind
     required: bool = True
     help: str = ""
+    #: For an ``integer``: the smallest value accepted (a count is at least 1: a check that
+    #: asks about nothing cannot pass).
+    minimum: int | None = None
 
 
 @dataclass(frozen=True)

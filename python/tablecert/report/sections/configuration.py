@@ -74,6 +74,17 @@ def _verdicts(report: ConfigurationReport, prefix: str) -> tuple[Verdict, ...]:
                 or f"{len(lines)} value(s): " + ", ".join(sorted({line.verdict for line in lines})),
             )
         )
+    if report.verdict == "inconclusive":
+        out.append(
+            Verdict(
+                f"{prefix}.submitted",
+                report.statute.require("game.id").article,
+                "the submission sets values the statute judges",
+                "inconclusive",
+                "nothing submitted was compared with the statute (only house choices or "
+                "nothing at all): the statute's values are assumed, not examined",
+            )
+        )
     for c in report.consistency:
         out.append(
             Verdict(
@@ -95,7 +106,7 @@ def _data(report: ConfigurationReport, bets: tuple[BetReturn, ...]) -> dict[str,
 
 
 def _html(report: ConfigurationReport, bets: tuple[BetReturn, ...]) -> str:
-    verdict = "conforms" if report.passed else "deviates"
+    verdict = report.verdict
     lines = [
         (
             line.article,
@@ -128,9 +139,9 @@ def _html(report: ConfigurationReport, bets: tuple[BetReturn, ...]) -> str:
                 (
                     b.bet,
                     b.article,
-                    f"{decimal_text(b.submitted * 100, 4)}%",
+                    b.why_not if b.submitted is None else f"{decimal_text(b.submitted * 100, 4)}%",
                     f"{decimal_text(b.statute * 100, 4)}%",
-                    f"{decimal_text(b.difference * 100, 4)} points",
+                    "" if b.difference is None else f"{decimal_text(b.difference * 100, 4)} points",
                 )
                 for b in bets
             ],

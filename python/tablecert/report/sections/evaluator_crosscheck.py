@@ -21,7 +21,20 @@ from tablecert.conformance.evaluator_protocol import open_evaluator
 from tablecert.poker import GAMES
 from tablecert.report.html import Markup, badge, esc, table
 from tablecert.report.plan import PlanEntry
-from tablecert.report.registry import Context, Field, Section, Verdict, register_section
+from tablecert.report.registry import (
+    Context,
+    Field,
+    Outcome,
+    Section,
+    Verdict,
+    register_section,
+)
+
+OUTCOME: dict[str, Outcome] = {
+    "conforms": "pass",
+    "deviates": "fail",
+    "inconclusive": "inconclusive",
+}
 
 
 @register_section(
@@ -35,14 +48,19 @@ from tablecert.report.registry import Context, Field, Section, Verdict, register
         "command": Field(
             "text", required=False, help="program that runs the evaluator file, e.g. perl"
         ),
-        "hands": Field("integer", required=False, help="hands sampled (default: all)"),
+        "hands": Field("integer", required=False, minimum=1, help="hands sampled (default: all)"),
         "suit_pairs": Field(
-            "integer", required=False, help="suit-decided pairs (default: all for Q Poker)"
+            "integer",
+            required=False,
+            minimum=1,
+            help="suit-decided pairs (default: all for Q Poker)",
         ),
-        "other_pairs": Field("integer", required=False, help="random pairs (default 5,000)"),
-        "seed": Field("integer", required=False, help="seed of every sample (default 0)"),
+        "other_pairs": Field(
+            "integer", required=False, minimum=1, help="random pairs (default 5,000)"
+        ),
+        "seed": Field("integer", required=False, minimum=0, help="seed of every sample (0)"),
         "settlements": Field(
-            "integer", required=False, help="deals per outcome of every bet settled (20)"
+            "integer", required=False, minimum=1, help="deals per outcome of every bet settled (20)"
         ),
     },
 )
@@ -77,8 +95,10 @@ def evaluator_crosscheck_section(entry: PlanEntry, context: Context) -> Section:
             f"{prefix}.{c.name.replace(' ', '-')}",
             articles.get(c.name, ordering),
             f"the evaluator answers every {c.name} request as the statute does",
-            "pass" if c.passed else "fail",
+            OUTCOME[c.verdict],
             f"{c.mismatches:,} wrong of {c.checked:,}"
+            + (f"; the evaluator failed: {c.error}" if c.error else "")
+            + (": nothing was asked, nothing examined" if not c.checked and not c.error else "")
             + "".join(f"; {g.description}" for g in c.groups),
         )
         for c in report.checks
@@ -118,7 +138,7 @@ def _data(report: poker_crosscheck.CrosscheckReport, evaluator: str) -> dict[str
 def _html(report: poker_crosscheck.CrosscheckReport) -> str:
     rows = [
         (
-            Markup(badge("pass" if c.passed else "fail")),
+            Markup(badge(OUTCOME[c.verdict])),
             c.name,
             f"{c.checked:,}",
             f"{c.mismatches:,}",

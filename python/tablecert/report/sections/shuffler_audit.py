@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from tablecert.audit.battery import DECK_SIZES, CheckResult
+from tablecert.audit.power import detectable
 from tablecert.audit.shuffler import DEFAULT_BATCH, ShufflerAudit, audit_shuffler
 from tablecert.errors import RuleFileError
 from tablecert.report.canonical import float_decimal
@@ -43,9 +44,11 @@ def equipment_article(rules: RuleFile) -> str:
         "deck": Field("text", required=False, help="cards52 (default), mahjong136, mahjong112"),
         "input_order": Field("text", required=False, help="logged, previous (default) or none"),
         "game": Field("text", required=False, help="q-poker or caribbean-stud: dealt hands"),
-        "seats": Field("integer", required=False, help="player seats for the dealt hands (6)"),
+        "seats": Field(
+            "integer", required=False, minimum=1, help="player seats for the dealt hands (6)"
+        ),
         "batch_size": Field(
-            "integer", required=False, help=f"shuffles per batch ({DEFAULT_BATCH:,})"
+            "integer", required=False, minimum=1, help=f"shuffles per batch ({DEFAULT_BATCH:,})"
         ),
     },
 )
@@ -72,17 +75,14 @@ def shuffler_audit_section(entry: PlanEntry, context: Context) -> Section:
     names = "+".join(p.name for p in logs)
     prefix = f"shuffler-audit.{deck}.{names}"
     i = result.integrity
-    randomness: Outcome = (
-        "inconclusive"
-        if not result.battery.conclusive
-        else ("pass" if result.battery.passed else "fail")
-    )
+    randomness: Outcome = OUTCOMES[result.battery.verdict]
+    integrity: Outcome = "fail" if i.bad_count else ("pass" if i.records else "inconclusive")
     verdicts = (
         Verdict(
             f"{prefix}.integrity",
             article,
             f"every logged {deck} shuffle is one complete deck",
-            "pass" if i.passed else "fail",
+            integrity,
             f"{i.records:,} records, {i.bad_count:,} bad",
         ),
         Verdict(
@@ -92,7 +92,8 @@ def shuffler_audit_section(entry: PlanEntry, context: Context) -> Section:
             f"(Holm, family-wise alpha {result.battery.alpha})",
             randomness,
             f"{result.tally.shuffles:,} shuffles; rejected: "
-            + (", ".join(result.battery.rejected) or "none"),
+            + (", ".join(result.battery.rejected) or "none")
+            + f"; {detectable(deck, result.tally.shuffles)}",
         ),
     )
     return Section(
@@ -102,6 +103,9 @@ def shuffler_audit_section(entry: PlanEntry, context: Context) -> Section:
         verdicts=verdicts,
         html=_html(result),
     )
+
+
+OUTCOMES: dict[str, Outcome] = {"pass": "pass", "fail": "fail", "inconclusive": "inconclusive"}
 
 
 def battery_test_json(t: CheckResult) -> dict[str, Any]:
@@ -138,7 +142,9 @@ def _data(result: ShufflerAudit, files: list[str]) -> dict[str, Any]:
         "tests": [battery_test_json(t) for t in result.battery.tests],
         "holm_rejected": list(result.battery.rejected),
         "batches": len(result.batches),
-        "verdict": result.verdict,
+        "verdict": result.outcome,
+        "verdict_text": result.verdict,
+        "power": detectable(result.deck, result.tally.shuffles),
     }
 
 
