@@ -75,6 +75,12 @@ class OutcomeRow:
     value: Fraction
     count: int
     total: int
+    pay: str = ""  # the pay as par sheets state it, where the value alone does not say it
+
+    @property
+    def pays(self) -> str:
+        """What the outcome pays, "n to 1" (or the stated pay of a compound bet)."""
+        return self.pay or pay_text(self.value)
 
     @property
     def probability(self) -> Fraction:
@@ -89,10 +95,21 @@ class OutcomeRow:
             "event": self.event,
             "article": self.article,
             "value": fraction_json(self.value),
+            "pays": self.pays,
             "count": self.count,
             "probability": fraction_json(self.probability),
             "return": fraction_json(self.contribution),
         }
+
+
+def pay_text(value: Fraction) -> str:
+    """Units won per unit staked as a pay: 40 -> "40 to 1", 3/2 -> "3 to 2", 0 -> "push",
+    -1 -> "loses 1"."""
+    if value == 0:
+        return "push"
+    if value < 0:
+        return f"loses {-value}"
+    return f"{value.numerator} to {value.denominator}"
 
 
 def expected_value(rows: Iterable[OutcomeRow]) -> Fraction:
