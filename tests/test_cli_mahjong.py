@@ -118,7 +118,7 @@ def test_unknown_game_exit_2() -> None:
         check=False,
     )
     assert proc.returncode == 2
-    assert "unknown mahjong game 'mahjong-fast'" in proc.stderr
+    assert "unknown game 'mahjong-fast'; known: mahjong-traditional, mahjong-simple" in proc.stderr
 
 
 def test_every_command_has_help() -> None:

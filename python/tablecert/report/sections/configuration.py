@@ -21,7 +21,7 @@ from tablecert.conformance.configuration import (
     load_submission,
 )
 from tablecert.report.canonical import decimal_text
-from tablecert.report.html import Markup, badge, display, esc, table
+from tablecert.report.html import Markup, badge, display, esc, table, wbr
 from tablecert.report.plan import PlanEntry
 from tablecert.report.registry import Context, Field, Scope, Section, Verdict, register_section
 from tablecert.rules import load_rules
@@ -144,7 +144,7 @@ def _html(report: ConfigurationReport, bets: tuple[BetReturn, ...]) -> str:
     lines = [
         (
             line.article,
-            Markup(f"<code>{esc(line.key)}</code>"),
+            Markup(f'<code class="rid">{wbr(line.key)}</code>'),
             Markup(badge("fail") if line.verdict == "deviates" else esc(line.verdict)),
             line.as_json()["expected"],
             line.as_json()["submitted"],
