@@ -452,9 +452,34 @@ def test_mahjong_settle(
     _internal_error(tablecert("mahjong", "settle", record))
 
 
+def test_mahjong_replay(
+    tablecert: Callable[..., Run], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """0 valid play, 1 a violation (its event and article), 2 malformed, 4 internal error."""
+    games = FIXTURES / "mahjong"
+    legal = tmp_path / "legal.json"
+    legal.write_text(games.joinpath("games-traditional.jsonl").read_text().splitlines()[0])
+    valid = tablecert("mahjong", "replay", legal, "--json")
+    assert (valid.code, valid.json()["verdict"]) == (0, "valid")
+    item = json.loads(games.joinpath("games-illegal-traditional.jsonl").read_text().splitlines()[0])
+    illegal = tmp_path / "illegal.json"
+    illegal.write_text(json.dumps(item["record"]))
+    invalid = tablecert("mahjong", "replay", illegal, "--json")
+    assert (invalid.code, invalid.json()["verdict"]) == (1, "invalid")
+    assert invalid.json()["violations"][0]["article"] == item["breaks"]
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"game": "mahjong-traditional", "limit": "25/50", "deal": {}, "play": 1}')
+    refused = tablecert("mahjong", "replay", broken)
+    assert refused.code == 2
+    assert refused.err.endswith("broken.json:1: deal.E: missing\n"), refused.err
+    _internal(monkeypatch, "tablecert.cli.mahjong_commands.replay_game")
+    _internal_error(tablecert("mahjong", "replay", legal))
+
+
 @pytest.mark.parametrize(
     "command",
     [
+        ("mahjong", "replay"),
         ("check",),
         ("crosscheck", "poker"),
         ("crosscheck", "mahjong"),

@@ -23,6 +23,7 @@ from scipy import stats
 
 from tablecert import _core
 from tablecert.audit import exact
+from tablecert.equality import ContentEq
 
 MIN_EXPECTED = 5.0
 DEFAULT_CONFIDENCE = 0.99
@@ -33,8 +34,8 @@ DECK_SIZES = {"cards52": (52, 52, 1), "mahjong136": (136, 34, 4), "mahjong112": 
 Counts = NDArray[np.int64]
 
 
-@dataclass(frozen=True)
-class Tally:
+@dataclass(frozen=True, eq=False)
+class Tally(ContentEq):
     """The streamed tallies of a set of shuffles (see rust/audit/tally.rs)."""
 
     deck: str
@@ -75,8 +76,8 @@ class Tally:
         return DECK_SIZES[self.deck][2]
 
 
-@dataclass(frozen=True)
-class CheckResult:
+@dataclass(frozen=True, eq=False)
+class CheckResult(ContentEq):
     """One test of the battery: statistic, p-value against the exact null, effect size."""
 
     key: str
@@ -112,8 +113,8 @@ class CheckResult:
         }
 
 
-@dataclass(frozen=True)
-class BatteryResult:
+@dataclass(frozen=True, eq=False)
+class BatteryResult(ContentEq):
     """All tests of one tally, and Holm's family-wise verdict at ``alpha``."""
 
     shuffles: int
