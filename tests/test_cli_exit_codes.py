@@ -331,6 +331,8 @@ def test_certify_and_verify(
     assert tablecert("verify", tmp_path / "none.json", "--pubkey", pub).code == 2
     _internal(monkeypatch, "tablecert.cli.report_commands.run_certify")
     _internal_error(tablecert("certify", plan, "-o", tmp_path / "out-bug"))
+    _internal(monkeypatch, "tablecert.cli.report_commands.generate_key_pair")
+    _internal_error(tablecert("keys", "generate", "-o", tmp_path / "keys" / "third"))
 
 
 def test_certify_with_an_evaluator_that_exits(
