@@ -15,7 +15,7 @@ from rich.text import Text
 
 from tablecert import mahjong
 from tablecert.cli import conventions
-from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, stderr, stdout
+from tablecert.cli.common import EXIT_HELP, JsonOption, emit_json, exit_for, plain, stderr, stdout
 from tablecert.cli.tables import Column, print_table
 from tablecert.mahjong.record import Locate, load_record
 from tablecert.mahjong.replay import Replay
@@ -173,10 +173,8 @@ def replay(
 ) -> None:
     """Replay a whole hand event by event under the statute (turns, calls and their priority,
     kongs and replacements, Art. 9 and 10), then settle it; or a session of hands, checking
-    who deals each one and in which round (Art. 3).
-
-    Exit status: 0 valid, 1 violations found (each named with its event and article), 2
-    malformed input.
+    who deals each one and in which round (Art. 3). Invalid: a violation, named with its
+    event and article.
     """
     data, locate = load_record(record)
     if is_session(data):
@@ -285,7 +283,7 @@ def analyze(
 def register(app: typer.Typer) -> None:
     mahjong_app.command("score")(score)
     mahjong_app.command("settle")(settle)
-    mahjong_app.command("replay")(replay)
+    mahjong_app.command("replay", epilog=EXIT_HELP)(replay)
     # Deprecated: `tablecert analyze mahjong-traditional|mahjong-simple` is the one entry.
     mahjong_app.command("analyze", hidden=True, deprecated=True)(analyze)
     app.add_typer(mahjong_app)

@@ -89,6 +89,57 @@ class Verdict:
 
 
 @dataclass(frozen=True)
+class Sample:
+    """Something a section examined by a sample: what, how many of how many, which seed."""
+
+    what: str
+    size: int
+    population: int | None = None
+    seed: int | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "what": self.what,
+            "size": self.size,
+            "population": self.population,
+            "seed": self.seed,
+        }
+
+    def text(self) -> str:
+        of = f" of {self.population:,}" if self.population is not None else ""
+        seed = f", seed {self.seed}" if self.seed is not None else ""
+        return f"{self.what}: {self.size:,}{of}{seed}"
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What a section examined: exhaustively, by samples, the power of its tests at that size,
+    and what it does not cover. The statute readings it applied are added by ``certify`` from
+    the section's rule files (their ``reading = true`` values)."""
+
+    exhaustive: tuple[str, ...] = ()
+    sampled: tuple[Sample, ...] = ()
+    power: tuple[str, ...] = ()
+    limitations: tuple[str, ...] = ()
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "exhaustive": list(self.exhaustive),
+            "sampled": [s.as_json() for s in self.sampled],
+            "power": list(self.power),
+            "limitations": list(self.limitations),
+        }
+
+
+@dataclass(frozen=True)
+class Appendix:
+    """A long table a section moves to the end of the report (linked from the section)."""
+
+    title: str
+    html: str
+
+
+@dataclass(frozen=True)
 class Section:
     """What one plan entry contributes to the report."""
 
@@ -98,6 +149,11 @@ class Section:
     verdicts: tuple[Verdict, ...]
     html: str
     inputs: tuple[Path, ...] = ()
+    scope: Scope = field(default_factory=Scope)
+    appendix: Appendix | None = None
+    #: Files the section renders for the output folder (name, bytes): certify writes them
+    #: beside the report and signs them (e.g. the par sheet as a spreadsheet).
+    exports: tuple[tuple[str, bytes], ...] = ()
 
     @property
     def outcome(self) -> Outcome:

@@ -21,9 +21,9 @@ from tablecert.conformance.configuration import (
     load_submission,
 )
 from tablecert.report.canonical import decimal_text
-from tablecert.report.html import Markup, badge, esc, table
+from tablecert.report.html import Markup, badge, display, esc, table, wbr
 from tablecert.report.plan import PlanEntry
-from tablecert.report.registry import Context, Field, Section, Verdict, register_section
+from tablecert.report.registry import Context, Field, Scope, Section, Verdict, register_section
 from tablecert.rules import load_rules
 from tablecert.rules.loader import bundled_rule_path
 
@@ -57,6 +57,32 @@ def configuration_section(entry: PlanEntry, context: Context) -> Section:
         verdicts=_verdicts(report, f"configuration.{path.stem}"),
         html=_html(report, bets),
         inputs=(statute,),
+        scope=_scope(report, bets),
+    )
+
+
+def _scope(report: ConfigurationReport, bets: tuple[BetReturn, ...]) -> Scope:
+    judged = [line for line in report.lines if line.verdict != "not submitted"]
+    left = len(report.lines) - len(judged)
+    return Scope(
+        exhaustive=(
+            f"every one of the {len(judged):,} values the submission sets, judged against "
+            f"the statute ({len(report.deviations)} deviate)",
+            f"{len(report.consistency)} self-consistency check(s) on the configuration in force",
+            *(
+                [
+                    f"the exact return of every bet ({len(bets)}) under the submission and the "
+                    "statute, every deal enumerated"
+                ]
+                if bets
+                else []
+            ),
+        ),
+        limitations=(
+            f"{left:,} statute value(s) the submission leaves out are the statute's own: "
+            "listed, not judged",
+            "the configuration as submitted; the tables in play are not examined here",
+        ),
     )
 
 
@@ -75,8 +101,8 @@ def _verdicts(report: ConfigurationReport, prefix: str) -> tuple[Verdict, ...]:
                 f"the submitted values under {article} conform to the statute",
                 "fail" if deviating else "pass",
                 "; ".join(
-                    f"{line.key}: submitted {line.as_json()['submitted']}, statute "
-                    f"{line.as_json()['expected']}"
+                    f"{line.key}: submitted {display(line.as_json()['submitted'])}, statute "
+                    f"{display(line.as_json()['expected'])}"
                     for line in deviating
                 )
                 or f"{len(lines)} value(s): " + ", ".join(sorted({line.verdict for line in lines})),
@@ -118,7 +144,7 @@ def _html(report: ConfigurationReport, bets: tuple[BetReturn, ...]) -> str:
     lines = [
         (
             line.article,
-            Markup(f"<code>{esc(line.key)}</code>"),
+            Markup(f'<code class="rid">{wbr(line.key)}</code>'),
             Markup(badge("fail") if line.verdict == "deviates" else esc(line.verdict)),
             line.as_json()["expected"],
             line.as_json()["submitted"],
