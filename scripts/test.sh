@@ -6,7 +6,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 bash scripts/bootstrap.sh
-bash scripts/system-deps.sh   # chromium, for the HTML report test
+bash scripts/system-deps.sh   # chromium and poppler-utils, for the HTML and PDF report tests
 export PATH="$root/.venv/bin:$PATH"
 
 step() { printf '\n== %s\n' "$*" >&2; }

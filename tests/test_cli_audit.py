@@ -58,7 +58,22 @@ def test_fair_device_passes(tmp_path: Path) -> None:
         root = ElementTree.fromstring(svg)  # well-formed, embeddable as is
         assert root.tag == "{http://www.w3.org/2000/svg}svg"
     heatmap = ElementTree.fromstring(data["plots_svg"]["position_residuals"])
-    assert len(heatmap.findall(".//{http://www.w3.org/2000/svg}rect")) == 52 * 52
+    svg = "{http://www.w3.org/2000/svg}"
+    cells = heatmap.find(f".//{svg}g[@id='cells']")
+    assert cells is not None
+    assert len(cells.findall(f"{svg}rect")) == 52 * 52
+    texts = [t.text or "" for t in heatmap.iter(f"{svg}text")]
+    labels = [t.text for t in heatmap.iter(f"{svg}text") if t.get("font-size") == "9"]
+    assert len(labels) == len(set(labels)) == 52  # every card labelled
+    assert {"2d", "Ts", "As"} <= set(labels)
+    assert "residual (sd)" in texts  # the colour scale
+    assert "position in the shuffled order (1 = first dealt)" in texts
+    rising = ElementTree.fromstring(data["plots_svg"]["rising_sequences"])
+    axis = [t.text or "" for t in rising.iter(f"{svg}text")]
+    assert "share of shuffles" in axis
+    assert "0%" in axis
+    assert any(t.endswith("%") and t != "0%" for t in axis)  # y-axis ticks
+    assert "exact law for a uniform shuffle (Eulerian numbers)" in axis
 
 
 def test_riffled_device_fails_with_a_table(tmp_path: Path) -> None:

@@ -205,9 +205,11 @@ def test_dealer_jump_top_of_first_and_third_stack(tmp_path: Path) -> None:
     assert [other.positions[s][12] for s in "SWN"] == [first + 1, first + 3, first + 4]
 
 
-# Every reading the issue names, with the file it is in: the README lists each.
+# Every reading the issue names, with the file it is in: the README lists each. (The drawn-hand
+# reading is flipped in tests/test_mahjong_session.py.)
 READINGS = {
     TRAD: {
+        "game.dealer_after_drawn_hand",
         "wall.dealer_jump",
         "wall.dice_past_row",
         "fan.honour_pungs",
@@ -217,7 +219,11 @@ READINGS = {
         "fan.concealed_all_pungs_melds",
         "liability.exempt_hands",
     },
-    SIMPLE: {"payment.fewer_players", "liability.missed_win_broke_pung"},
+    SIMPLE: {
+        "game.dealer_after_drawn_hand",
+        "payment.fewer_players",
+        "liability.missed_win_broke_pung",
+    },
 }
 
 
@@ -254,6 +260,7 @@ def test_every_reading_is_marked_cited_noted_and_in_the_readme(game: str) -> Non
     ("game", "key", "old"),
     [
         (TRAD, "dice_past_row", '"continue-next-row"'),
+        (TRAD, "dealer_after_drawn_hand", '"passes"'),
         (SIMPLE, "fewer_players", '"own-share"'),
         (SIMPLE, "missed_win_broke_pung", '"both"'),
         (TRAD, "exempt_hands", '["all_honours", "all_terminals"]'),

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from tablecert import mahjong
 from tablecert.cli import app
 from tablecert.errors import MahjongError
-from tablecert.mahjong.games import SIMPLE, TRAD, corpus
+from tablecert.mahjong.games import SIMPLE, TRAD, corpus, legal_game
 from tablecert.mahjong.replay import Replay, replay
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "mahjong"
@@ -86,7 +86,7 @@ FILLER_N = "Rd Rd Rd Gd Gd Gd Wd Wd Wd S S S W"
 
 def trad(events: list[dict[str, Any]], **deal: str) -> dict[str, Any]:
     hands = {"N": FILLER_N, **deal}
-    return {"game": TRAD, "limit": "100/200", "deal": hands, "events": events}
+    return {"game": TRAD, "limit": "100/200", "deal": hands, "play": events}
 
 
 def first(played: Replay) -> tuple[int, str]:
@@ -256,7 +256,7 @@ def test_robbing_only_a_kong_added_to_an_exposed_pung() -> None:
         {"seat": "W", "kong": "5s", "from": "pung"},
         {"seat": "N", "win": {}},
     ]
-    played = replay({"game": TRAD, "limit": "100/200", "deal": hands, "events": events})
+    played = replay({"game": TRAD, "limit": "100/200", "deal": hands, "play": events})
     assert played.valid, [v.text for v in played.violations]
     assert played.fan is not None
     assert [i.name for i in played.fan.items] == ["robbing_kong"]
@@ -275,7 +275,7 @@ def test_robbing_only_a_kong_added_to_an_exposed_pung() -> None:
         {"seat": "W", "kong": "5s", "from": "hand"},
         {"seat": "N", "win": {}},
     ]
-    refused = replay({"game": TRAD, "limit": "100/200", "deal": concealed, "events": robbed})
+    refused = replay({"game": TRAD, "limit": "100/200", "deal": concealed, "play": robbed})
     assert first(refused) == (6, "第六条(甲)(2)")
 
 
@@ -291,7 +291,7 @@ def test_simple_game_claimed_win_with_an_invalid_hand_is_a_false_win() -> None:
             "W": "5s 5s 5s 6s",
             "N": "Gd Gd Gd 8p",
         },
-        "events": [{"seat": "E", "discard": "9s"}, {"seat": "S", "win": {}}],
+        "play": [{"seat": "E", "discard": "9s"}, {"seat": "S", "win": {}}],
     }
     played = replay(record)
     assert played.valid
@@ -301,9 +301,9 @@ def test_simple_game_claimed_win_with_an_invalid_hand_is_a_false_win() -> None:
 
 def test_malformed_records_are_errors_naming_the_event_and_key(tmp_path: Path) -> None:
     bad = trad([{"seat": "E", "discard": 5}], **TWO_WAIT)
-    with pytest.raises(MahjongError, match=r"events\[0\]\.discard: expected tile codes"):
+    with pytest.raises(MahjongError, match=r"play\[0\]\.discard: expected tile codes"):
         replay(bad)
-    with pytest.raises(MahjongError, match=r"events\[0\]: an event is exactly one of"):
+    with pytest.raises(MahjongError, match=r"play\[0\]: an event is exactly one of"):
         replay(trad([{"seat": "E", "discard": "5p", "draw": "5p"}], **TWO_WAIT))
     with pytest.raises(MahjongError, match=r"deal\.S: S is dealt 13 tiles"):
         replay(trad([{"seat": "E", "discard": "5p"}], **{**TWO_WAIT, "S": "1m 2m"}))
@@ -324,7 +324,7 @@ def test_cli_replay_exit_codes(tmp_path: Path) -> None:
     assert f"({item['breaks']})" in result.stdout
     assert "violation: event " in result.stdout
     broken = tmp_path / "broken.json"
-    broken.write_text('{"game": "mahjong-traditional", "events": [], "events": []}', "utf-8")
+    broken.write_text('{"game": "mahjong-traditional", "play": [], "play": []}', "utf-8")
     done = subprocess.run(
         [sys.executable, "-m", "tablecert", "mahjong", "replay", str(broken)],
         capture_output=True,
@@ -332,7 +332,7 @@ def test_cli_replay_exit_codes(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 2
-    assert f"{broken}:1: duplicate key 'events'" in done.stderr
+    assert f"{broken}:1: duplicate key 'play'" in done.stderr
 
 
 def test_crosscheck_takes_game_records(tmp_path: Path) -> None:
@@ -419,3 +419,45 @@ def test_fed_twelfth_full_flush_tile_pays_for_one_round() -> None:
     ]
     refused = replay(trad(late, **FLUSH))
     assert first(refused) == (len(late), "第十条(甲)(2)")
+
+
+def test_game_records_are_a_shuffler_audit_log() -> None:
+    """The corpus lines carry device_id, timestamp and shuffle_id: the shuffler audit reads
+    them as a JSON Lines log (the wall is the output order) with no bad record, and deals each
+    wall for the dealt-hand test."""
+    path = FIXTURES / "games-traditional.jsonl"
+    result = runner.invoke(app, ["audit", "shuffler", str(path), "--deck", "mahjong136", "--json"])
+    assert result.exit_code in (0, 1, 3), result.output
+    data = json.loads(result.stdout)
+    assert data["integrity"]["bad_count"] == 0
+    assert data["integrity"]["records"] == 40
+
+
+def _fresh_seeds(count: int) -> None:
+    for game in (TRAD, SIMPLE):
+        for seed in range(10**6, 10**6 + count):
+            record = legal_game(game, seed)
+            played = replay(record)
+            assert played.valid, (game, seed, [v.text for v in played.violations])
+            if played.final_record is not None:
+                assert mahjong.settle_record(played.final_record).settlement == played.settlement
+
+
+def test_fresh_seeds_replay_valid_and_settle_as_the_engine() -> None:
+    """Beyond the bundled corpus: hands from seeds it does not use."""
+    _fresh_seeds(15)
+
+
+@pytest.mark.slow
+def test_many_fresh_seeds_replay_valid_and_settle_as_the_engine() -> None:
+    _fresh_seeds(400)
+
+
+def test_result_that_the_play_does_not_give_is_refused() -> None:
+    """The record says West won, the play gives South: 第四条(甲), the record itself (event 0)."""
+    record = lines("games-traditional.jsonl")[0]
+    played = replay(record)
+    assert played.winner == "S"
+    wrong = replay({**record, "result": {"winner": "W"}})
+    assert first(wrong) == (0, "第四条(甲)")
+    assert replay({**record, "result": {"winner": "S"}}).valid

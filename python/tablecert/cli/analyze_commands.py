@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
@@ -18,7 +18,7 @@ from tablecert.cli.common import JsonOption, emit_json, plain, stderr, stdout
 from tablecert.cli.mahjong_commands import analyze_mahjong
 from tablecert.cli.tables import Column, print_table
 from tablecert.errors import OutputError
-from tablecert.games import caribbean_stud, q_poker
+from tablecert.games import caribbean_stud, par_export, q_poker
 from tablecert.games.common import OutcomeRow, decimal, fraction_json
 from tablecert.games.sweep import sweep
 from tablecert.outputs import output_folder
@@ -33,6 +33,13 @@ ExportOption = Annotated[
     typer.Option(
         "--export-strategy",
         help="Write the strategy files into this folder (created if its parent exists).",
+    ),
+]
+ParExportOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--export",
+        help="Write the par sheet as a spreadsheet: PATH.xlsx (Excel) or PATH.csv.",
     ),
 ]
 ForceOption = Annotated[
@@ -51,6 +58,7 @@ def _return_table(title: str, rows: Iterable[OutcomeRow]) -> None:
             "event",
             "article",
             Column("pays", "right"),
+            Column("units won", "right"),
             Column("combinations", "right"),
             Column("probability", "right"),
             Column("return", "right"),
@@ -59,6 +67,7 @@ def _return_table(title: str, rows: Iterable[OutcomeRow]) -> None:
             (
                 plain(r.event),
                 plain(r.article),
+                r.pays,
                 str(r.value),
                 f"{r.count:,}",
                 decimal(r.probability, 8),
@@ -76,13 +85,16 @@ def analyze_q_poker(
     json_out: JsonOption = False,
     export_strategy: ExportOption = None,
     force: ForceOption = False,
+    export: ParExportOption = None,
     cluster: common.ClusterOption = None,
     workers: common.WorkersOption = None,
 ) -> None:
     """Q Poker: 多寶 (Pair Plus) and the bet against the dealer, with the optimal strategy."""
     _check_export(export_strategy, q_poker.STRATEGY_FILES, force)
+    _check_par_export(export)
     with common.cluster_progress(cluster, workers) as (executor, _):
         result = q_poker.analyze(rules, executor=executor)
+    _par_export(result.as_json(), export)
     if export_strategy is not None:
         with _export_errors():
             path = result.export_strategy(export_strategy, force=force)
@@ -131,12 +143,14 @@ def analyze_caribbean(
         ),
     ] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Compute afresh.")] = False,
+    export: ParExportOption = None,
     cluster: common.ClusterOption = None,
     workers: common.WorkersOption = None,
 ) -> None:
     """Caribbean Stud: ante/raise with the dealer's upcard, options and the progressive."""
     cap_values = _cap_values(cap_curve)
     _check_export(export_strategy, caribbean_stud.STRATEGY_FILES, force)
+    _check_par_export(export)
     with common.cluster_progress(
         cluster,
         workers,
@@ -162,6 +176,7 @@ def analyze_caribbean(
             paths = result.export_strategy(export_strategy, force=force)
         for path in paths:
             stderr.print(f"wrote {path}")
+    _par_export(result.as_json(), export)
     caps = result.cap_curve(cap_values)
     if json_out:
         data = result.as_json()
@@ -231,6 +246,24 @@ def _cap_values(spec: str | None) -> list[Fraction]:
     return values
 
 
+def _check_par_export(path: Path | None) -> None:
+    """Refuse an --export target before the analysis runs: its format and its folder."""
+    if path is None:
+        return
+    if path.suffix.lower() not in par_export.FORMATS:
+        raise common.fail(f"--export {plain(path)}: give a .xlsx or .csv file name")
+    if not path.parent.is_dir():
+        raise common.fail(f"--export {plain(path)}: no folder {plain(path.parent)}")
+    if path.is_dir():
+        raise common.fail(f"--export {plain(path)}: is a folder")
+
+
+def _par_export(data: dict[str, Any], path: Path | None) -> None:
+    if path is not None:
+        par_export.write_par_sheet(data, path)
+        stderr.print(f"wrote {plain(path)}")
+
+
 def _check_export(folder: Path | None, names: tuple[str, ...], force: bool) -> None:
     """Refuse an --export-strategy target before the analysis runs, not after."""
     if folder is not None:
@@ -265,7 +298,7 @@ def analyze_sweep(
             game, variants, executor, lambda done, _total: bar.update(task, completed=done)
         )
     if json_out:
-        emit_json(sheets)
+        emit_json({"game": game, "variants": sheets})
         return
     for sheet in sheets:
         edge = Fraction(

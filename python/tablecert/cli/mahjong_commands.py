@@ -15,11 +15,12 @@ from rich.text import Text
 
 from tablecert import mahjong
 from tablecert.cli import conventions
-from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, stderr, stdout
+from tablecert.cli.common import EXIT_HELP, JsonOption, emit_json, exit_for, plain, stderr, stdout
 from tablecert.cli.tables import Column, print_table
-from tablecert.mahjong.record import load_record
-from tablecert.mahjong.replay import load_game
+from tablecert.mahjong.record import Locate, load_record
+from tablecert.mahjong.replay import Replay
 from tablecert.mahjong.replay import replay as replay_game
+from tablecert.mahjong.session import SessionReplay, is_session, replay_session
 
 mahjong_app = typer.Typer(
     name="mahjong",
@@ -171,21 +172,16 @@ def replay(
     json_out: JsonOption = False,
 ) -> None:
     """Replay a whole hand event by event under the statute (turns, calls and their priority,
-    kongs and replacements, Art. 9 and 10), then settle it.
-
-    Exit status: 0 valid, 1 violations found (each named with its event and article), 2
-    malformed input.
+    kongs and replacements, Art. 9 and 10), then settle it; or a session of hands, checking
+    who deals each one and in which round (Art. 3). Invalid: a violation, named with its
+    event and article.
     """
-    data, locate = load_game(record)
+    data, locate = load_record(record)
+    if is_session(data):
+        _replay_session(data, rules, locate, json_out)
+        return
     played = replay_game(data, rules, locate=locate)
-    verdict = "valid" if played.valid else "invalid"
-    if json_out:
-        emit_json(played.as_json())
-        raise exit_for(verdict)
-    stdout.print(
-        Text(f"{verdict.upper()}: ", style="bold green" if played.valid else "bold red")
-        + Text(f"{played.events} events of {played.game} replayed")
-    )
+    verdict = _headline(played.valid, played, f"{played.events} events of {played.game}", json_out)
     for v in played.violations:
         stdout.print(f"violation: {plain(v.text)}")
     if played.valid:
@@ -193,6 +189,34 @@ def replay(
         stdout.print(f"outcome: {played.outcome}{who}")
         if played.settlement is not None:
             _print_settled(played.fan, played.settlement)
+    raise exit_for(verdict)
+
+
+def _headline(valid: bool, played: Replay | SessionReplay, what: str, json_out: bool) -> str:
+    """The verdict word; with --json the whole result is written and the command exits."""
+    verdict = "valid" if valid else "invalid"
+    if json_out:
+        emit_json(played.as_json())
+        raise exit_for(verdict)
+    stdout.print(
+        Text(f"{verdict.upper()}: ", style="bold green" if valid else "bold red")
+        + Text(f"{what} replayed")
+    )
+    return verdict
+
+
+def _replay_session(data: object, rules: str | None, locate: Locate, json_out: bool) -> None:
+    """A session of hands: each hand replayed, then the deal and the rounds (Art. 3)."""
+    played = replay_session(data, rules, locate=locate)
+    verdict = _headline(
+        played.valid, played, f"{len(played.hands)} hands of {played.game}", json_out
+    )
+    pairs = zip(played.dealers, played.hands, strict=True)
+    for number, (dealer, hand) in enumerate(pairs, start=1):
+        who = f" {hand.winner}" if hand.winner else ""
+        stdout.print(f"hand {number}: dealer {plain(dealer)}, {hand.outcome or 'invalid'}{who}")
+    for number, v in played.violations:
+        stdout.print(f"violation: hand {number}, {plain(v.text)}")
     raise exit_for(verdict)
 
 
@@ -259,7 +283,7 @@ def analyze(
 def register(app: typer.Typer) -> None:
     mahjong_app.command("score")(score)
     mahjong_app.command("settle")(settle)
-    mahjong_app.command("replay")(replay)
+    mahjong_app.command("replay", epilog=EXIT_HELP)(replay)
     # Deprecated: `tablecert analyze mahjong-traditional|mahjong-simple` is the one entry.
     mahjong_app.command("analyze", hidden=True, deprecated=True)(analyze)
     app.add_typer(mahjong_app)

@@ -32,6 +32,7 @@ from tablecert.games.common import (
     common_denominator,
     expected_value,
     fraction_json,
+    pay_text,
     per_category,
     qualifier_ranks,
     rational,
@@ -85,6 +86,12 @@ class Payouts:
         if self.capped[category] and self.maximum_payout > 0:
             won = min(won, self.maximum_payout / self.ante)
         return won
+
+    def pays_on_win(self, category: int) -> str:
+        """The pay of a win as par sheets state it: "ante 1 to 1, raise 100 to 1"."""
+        stated = self.raise_pays[category]
+        capped = " (capped)" if self.raise_win(category) < self.raise_multiple * stated else ""
+        return f"ante {pay_text(self.ante_win)}, raise {pay_text(stated)}{capped}"
 
     @property
     def win(self) -> tuple[Fraction, ...]:
@@ -236,7 +243,12 @@ class CaribbeanAnalysis(ParSheet):
         for i, c in reversed(list(enumerate(self.categories))):
             rows.append(
                 OutcomeRow(
-                    f"player wins with {c.category}", a[f"win.{c.category}"], p.win[i], c.won, DEALS
+                    f"player wins with {c.category}",
+                    a[f"win.{c.category}"],
+                    p.win[i],
+                    c.won,
+                    DEALS,
+                    p.pays_on_win(i),
                 )
             )
         rows.append(

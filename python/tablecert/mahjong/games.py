@@ -167,7 +167,7 @@ def legal_game(game: str, seed: int) -> dict[str, Any]:
         "round_wind": rng.choice(WINDS),
         "wall": " ".join(code(g.wall[p]) for p in range(size)),
         "dice": dice,
-        "events": g.events,
+        "play": g.events,
     }
     if seats != list(WINDS):
         record["players"] = seats
@@ -225,7 +225,8 @@ class _Play:
         self.g = g
         self.winner = winner
         self.plan = plan
-        self.calls = list(zip([k for k, _ in plan.calls], plan.called, strict=True))
+        # (kind, tile called, index of the group it completes)
+        self.calls = [(k, tile, i) for (k, i), tile in zip(plan.calls, plan.called, strict=True)]
         self.pung_melds: list[int] = []
         self.target = g.rng.randint(0, 10)
         self.turn = 0
@@ -271,10 +272,10 @@ class _Play:
             discarder = actor
             last = self.tile_at(g.events[-1]["discard"])
             if self.calls and discarder != winner and last == self.calls[0][1]:
-                kind, tile = self.calls[0]
+                kind, tile, group = self.calls[0]
                 if kind == "pung" or _left_of(seats, winner) == discarder:
                     self.calls.pop(0)
-                    self.call(kind, tile)
+                    self.call(kind, tile, group)
                     actor = winner
                     self.winner_discard()
                     continue
@@ -297,12 +298,8 @@ class _Play:
             else:
                 self.other_turn(actor)
 
-    def call(self, kind: str, tile: int) -> None:
-        group = next(
-            grp
-            for grp in self.plan.groups
-            if tile in grp and (len(set(grp)) == 1) == (kind == "pung")
-        )
+    def call(self, kind: str, tile: int, index: int) -> None:
+        group = self.plan.groups[index]
         own = list(group)
         own.remove(tile)
         for t in own:
@@ -396,7 +393,7 @@ def _next_of(record: dict[str, Any], seat: str) -> str:
 
 def _discards(record: dict[str, Any]) -> list[int]:
     """Indices of discards that the next event does not claim (a draw follows)."""
-    events = record["events"]
+    events = record["play"]
     return [i for i, e in enumerate(events[:-1]) if "discard" in e and "draw" in events[i + 1]]
 
 
@@ -409,13 +406,13 @@ def _mutations(record: dict[str, Any], rng: random.Random) -> list[tuple[str, st
         part = f"(乙)({simple_item})" if simple else f"(甲)({traditional})"
         return f"第{number}条{part}"
 
-    events = record["events"]
+    events = record["play"]
     seats = record.get("players", list(WINDS))
     out: list[tuple[str, str, Any]] = []
 
     def changed(index: int, new: list[dict[str, Any]], drop: int = 0) -> dict[str, Any]:
         mutated = copy.deepcopy(record)
-        mutated["events"][index : index + drop] = new
+        mutated["play"][index : index + drop] = new
         return mutated
 
     discards = _discards(record)
@@ -509,6 +506,15 @@ def corpus(game: str, legal: int, seed: int) -> tuple[list[dict[str, Any]], list
     kind."""
     rng = random.Random(seed)
     records = [legal_game(game, seed * 100_000 + k) for k in range(legal)]
+    device = "AMT-" + ("TRAD" if game == TRAD else "SIMPLE")
+    for k, record in enumerate(records):
+        # What an automatic table logs with each hand: the record is also a shuffler-audit
+        # log line (device, time, shuffle id and the wall as the output order).
+        record.update(
+            device_id=device,
+            timestamp=f"2026-03-01T{10 + k // 60:02d}:{k % 60:02d}:00Z",
+            shuffle_id=k + 1,
+        )
     illegal: list[dict[str, Any]] = []
     per_kind: Counter[str] = Counter()
     for record in records:

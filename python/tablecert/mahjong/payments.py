@@ -87,8 +87,21 @@ class Settlement:
 
 
 def table_limits(rules: RuleFile) -> list[TableLimit]:
+    """The Art. 8 rows: [lower, upper, commission], whole positive numbers, lower < upper."""
     entry = rules.require("payment.limits")
-    return [TableLimit(int(lo), int(hi), int(c), entry.article) for lo, hi, c in entry.value]
+    rows = entry.value if isinstance(entry.value, list) else None
+    if not rows or not all(
+        isinstance(row, list)
+        and len(row) == 3
+        and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in row)
+        and row[0] < row[1]
+        for row in rows
+    ):
+        raise rules.error(
+            "payment.limits",
+            "expected rows [lower, upper, commission] of whole numbers > 0 with lower < upper",
+        )
+    return [TableLimit(lo, hi, c, entry.article) for lo, hi, c in rows]
 
 
 def table_limit(rules: RuleFile, limit: str | int) -> TableLimit:
@@ -107,7 +120,11 @@ def share(rules: RuleFile, limit: TableLimit, fan: int) -> int:
     entry = rules.require("payment.share")
     which = entry.value.get(str(fan))
     if which not in ("lower", "upper"):
-        raise rules.error("payment.share", f"no share defined for a {fan} fan win")
+        raise rules.error(
+            "payment.share",
+            f"no share defined for a {fan} fan win, which fan.cap = "
+            f"{rules.require('fan.cap').value} allows",
+        )
     return limit.lower if which == "lower" else limit.upper
 
 
@@ -345,6 +362,7 @@ def _cap(rules: RuleFile, owed: list[Payment], stake: Fraction, notes: list[str]
     if gross <= stake:
         return owed
     rules.choice("payment.cap_allocation", ("proportional",))
+    rules.choice("payment.win_cap", ("stake",))
     entry = rules.require("payment.win_cap")
     notes.append(f"win capped at the winner's stake {stake} ({entry.article})")
     return [
@@ -377,6 +395,10 @@ def settle_false_win(
             continue
         role = "to_dealer" if receiver == dealer else "to_others"
         fan = int(entry.value[role])
+        if str(fan) not in rule_file.require("payment.share").value:
+            raise rule_file.error(
+                f"liability.{key}", f"{role} = {fan}: payment.share has no {fan} fan share"
+            )
         times, _ = _multiplier(rule_file, receiver, false_winner)
         amount = Fraction(share(rule_file, row, fan) * times)
         payments.append(

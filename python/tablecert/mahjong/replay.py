@@ -5,7 +5,7 @@ every event of the hand in order::
 
     {"format": "tablecert-mahjong-game/1", "game": "mahjong-traditional", "limit": "100/200",
      "round_wind": "E", "wall": "1m 5p ... (136 codes in logged wall order)", "dice": [6, 4, 3],
-     "events": [
+     "play": [
        {"seat": "E", "discard": "9s"},
        {"seat": "S", "pung": "9s 9s 9s"},          # a call on the last discard (its tiles)
        {"seat": "S", "discard": "1m"},
@@ -37,10 +37,9 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
-from tablecert import _core, strict_json
+from tablecert import _core
 from tablecert.errors import MahjongError
 from tablecert.mahjong.fan import Context, FanResult, article, rules_for, score
 from tablecert.mahjong.hands import TILE_SET, WINDS, Meld, read_hand
@@ -50,12 +49,10 @@ from tablecert.mahjong.record import (
     Fields,
     Locate,
     SettledGame,
-    file_locator,
     settle_record,
 )
 from tablecert.mahjong.wall import deal as deal_wall
 from tablecert.rules import RuleFile
-from tablecert.rules.loader import read_utf8
 
 FORMAT = "tablecert-mahjong-game/1"
 ACTIONS = (
@@ -82,7 +79,10 @@ _RECORD_KEYS = {
     "wall",
     "dice",
     "deal",
-    "events",
+    "play",
+    "device_id",
+    "timestamp",
+    "shuffle_id",
     "result",
 }
 
@@ -192,18 +192,8 @@ class Table:
         return self.seats[(self.seats.index(seat) + 1) % len(self.seats)]
 
 
-def load_game(path: Path) -> tuple[Any, Locate]:
-    """Read a game record file strictly (duplicate keys, NaN, depth)."""
-    _, text = read_utf8(path, MahjongError, "game record")
-    try:
-        data = strict_json.loads(text, str(path))
-    except strict_json.StrictJsonError as exc:
-        raise MahjongError(str(exc)) from exc
-    return data, file_locator(path, text)
-
-
 def is_game_record(data: Any) -> bool:
-    return isinstance(data, dict) and "events" in data
+    return isinstance(data, dict) and "play" in data
 
 
 def replay(
@@ -222,9 +212,14 @@ def replay(
     seats = _players(fields, rule_file)
     stakes = _stakes(fields, seats)
     table = _setup(fields, game, seats, rule_file)
-    events = fields.need("events")
+    for key in ("device_id", "timestamp"):
+        if fields.has(key):
+            fields.text(key)
+    if fields.has("shuffle_id"):
+        fields.count("shuffle_id", 10**15)
+    events = fields.need("play")
     if not isinstance(events, list) or not events:
-        raise fields.error("events", "expected a non-empty list of events")
+        raise fields.error("play", "expected a non-empty list of events")
     parsed = [_event(fields, i, e, seats) for i, e in enumerate(events, start=1)]
     expected = _result(fields, seats)
     run = _Run(table, rule_file, game, limit, round_wind, stakes)
@@ -371,7 +366,7 @@ class Event:
 
 
 def _event(fields: Fields, number: int, data: Any, seats: list[str]) -> Event:
-    where = Fields(data, fields.locate, f"events[{number - 1}].")
+    where = Fields(data, fields.locate, f"play[{number - 1}].")
     if where.has("claims"):
         where.only({"claims", "awarded"})
         raw = where.need("claims")
@@ -379,7 +374,7 @@ def _event(fields: Fields, number: int, data: Any, seats: list[str]) -> Event:
             raise where.error("claims", "expected a non-empty list of claims")
         claims = []
         for i, item in enumerate(raw):
-            claim = Fields(item, fields.locate, f"events[{number - 1}].claims[{i}].")
+            claim = Fields(item, fields.locate, f"play[{number - 1}].claims[{i}].")
             seat = claim.seat("seat")
             kinds = [k for k in CLAIMS if claim.has(k)]
             if len(kinds) != 1:
@@ -480,7 +475,7 @@ class _Run:
         self.fan: FanResult | None = None
         self.settlement: Settlement | None = None
         self.final_record: dict[str, Any] | None = None
-        self.result_article = article(game, "五", 6, 5)
+        self.result_article = "第四条(乙)" if self.simple else "第四条(甲)"
         self.kong_source = ""
         self.first_honour = False  # the last discard was an honour no one had seen (生张)
         self.just_called = False
@@ -953,7 +948,7 @@ def settle_game(
     played = replay(record, rules, locate=locate)
     if played.violations:
         first = played.violations[0]
-        where = locate("events") if locate is not None else "game record"
+        where = locate("play") if locate is not None else "game record"
         raise MahjongError(f"{where}: not valid play: {first.text}")
     assert played.settlement is not None
     return SettledGame(played.fan, played.settlement)

@@ -28,13 +28,12 @@ from typing import Any
 
 from tablecert.bundled import BundledDataError, bundled_plan, is_bare_name
 from tablecert.errors import PlanError, RuleFileError
+from tablecert.report.certificate import Certificate, parse_certificate
 from tablecert.report.registry import Field, SectionKind, section_kinds
 from tablecert.rules import RuleFile, load_rules
 
 _HEADER = re.compile(r"^\s*\[")
 _SECTION_HEADER = re.compile(r"^\s*\[\[\s*section\s*\]\]")
-_CERT_HEADER = re.compile(r"^\s*\[\s*certification\s*\]")
-_CERTIFICATION_KEYS = {"title": True, "lab": False}
 
 
 @dataclass(frozen=True)
@@ -130,9 +129,16 @@ class PlanEntry:
 class Plan:
     path: Path
     sha256: str
-    title: str
-    lab: str
+    certificate: Certificate
     entries: tuple[PlanEntry, ...]
+
+    @property
+    def title(self) -> str:
+        return self.certificate.title
+
+    @property
+    def lab(self) -> str:
+        return self.certificate.lab
 
 
 def load_plan(source: str | os.PathLike[str]) -> Plan:
@@ -165,20 +171,9 @@ def load_plan(source: str | os.PathLike[str]) -> Plan:
             "a plan has [certification] and [[section]] entries"
         )
     cert = data.get("certification")
-    cert_line = next((i + 1 for i, ln in enumerate(lines) if _CERT_HEADER.match(ln)), None)
     if not isinstance(cert, dict):
         raise PlanError(f"{path}: missing [certification] table (title = ..., lab = ...)")
-    cert_end = _block_end(lines, cert_line or 0)
-    for key in cert:
-        if key not in _CERTIFICATION_KEYS or not isinstance(cert[key], str):
-            line = _key_line(lines, cert_line or 0, cert_end, key)
-            raise PlanError(
-                f"{_where(path, line)}: certification.{key}: expected one of "
-                f"{', '.join(_CERTIFICATION_KEYS)} as a string"
-            )
-    for key, required in _CERTIFICATION_KEYS.items():
-        if required and key not in cert:
-            raise PlanError(f"{_where(path, cert_line)}: certification.{key}: missing")
+    certificate = parse_certificate(path, lines, cert)
     sections = data.get("section", [])
     if not isinstance(sections, list) or not sections:
         raise PlanError(f"{path}: no [[section]] entries: nothing to certify")
@@ -190,8 +185,7 @@ def load_plan(source: str | os.PathLike[str]) -> Plan:
     return Plan(
         path=path,
         sha256=hashlib.sha256(raw).hexdigest(),
-        title=str(cert["title"]),
-        lab=str(cert.get("lab", "")),
+        certificate=certificate,
         entries=entries,
     )
 

@@ -13,15 +13,19 @@ from __future__ import annotations
 from typing import Any
 
 from tablecert.conformance.configuration import (
+    STATUTE_RULES,
     BetReturn,
     ConfigurationReport,
     bet_returns,
     check_configuration,
+    load_submission,
 )
 from tablecert.report.canonical import decimal_text
-from tablecert.report.html import Markup, badge, esc, table
+from tablecert.report.html import Markup, badge, display, esc, table, wbr
 from tablecert.report.plan import PlanEntry
-from tablecert.report.registry import Context, Field, Section, Verdict, register_section
+from tablecert.report.registry import Context, Field, Scope, Section, Verdict, register_section
+from tablecert.rules import load_rules
+from tablecert.rules.loader import bundled_rule_path
 
 
 @register_section(
@@ -37,7 +41,10 @@ from tablecert.report.registry import Context, Field, Section, Verdict, register
 def configuration_section(entry: PlanEntry, context: Context) -> Section:
     path = entry.path("file")
     context.step(f"checking the configuration {path.name} against the statute")
-    report = check_configuration(path)
+    # The statute rule file the submission is judged against is an input too: read from the
+    # snapshot and signed like the plan's own files.
+    statute = bundled_rule_path(STATUTE_RULES[load_submission(path).game])
+    report = check_configuration(path, load_rules(context.snapshot(statute)))
     bets: tuple[BetReturn, ...] = ()
     if entry.values.get("returns", True):
         context.step(f"{path.name}: the exact return of every bet (submitted and statute)")
@@ -49,6 +56,33 @@ def configuration_section(entry: PlanEntry, context: Context) -> Section:
         data=_data(report, bets),
         verdicts=_verdicts(report, f"configuration.{path.stem}"),
         html=_html(report, bets),
+        inputs=(statute,),
+        scope=_scope(report, bets),
+    )
+
+
+def _scope(report: ConfigurationReport, bets: tuple[BetReturn, ...]) -> Scope:
+    judged = [line for line in report.lines if line.verdict != "not submitted"]
+    left = len(report.lines) - len(judged)
+    return Scope(
+        exhaustive=(
+            f"every one of the {len(judged):,} values the submission sets, judged against "
+            f"the statute ({len(report.deviations)} deviate)",
+            f"{len(report.consistency)} self-consistency check(s) on the configuration in force",
+            *(
+                [
+                    f"the exact return of every bet ({len(bets)}) under the submission and the "
+                    "statute, every deal enumerated"
+                ]
+                if bets
+                else []
+            ),
+        ),
+        limitations=(
+            f"{left:,} statute value(s) the submission leaves out are the statute's own: "
+            "listed, not judged",
+            "the configuration as submitted; the tables in play are not examined here",
+        ),
     )
 
 
@@ -67,8 +101,8 @@ def _verdicts(report: ConfigurationReport, prefix: str) -> tuple[Verdict, ...]:
                 f"the submitted values under {article} conform to the statute",
                 "fail" if deviating else "pass",
                 "; ".join(
-                    f"{line.key}: submitted {line.as_json()['submitted']}, statute "
-                    f"{line.as_json()['expected']}"
+                    f"{line.key}: submitted {display(line.as_json()['submitted'])}, statute "
+                    f"{display(line.as_json()['expected'])}"
                     for line in deviating
                 )
                 or f"{len(lines)} value(s): " + ", ".join(sorted({line.verdict for line in lines})),
@@ -110,7 +144,7 @@ def _html(report: ConfigurationReport, bets: tuple[BetReturn, ...]) -> str:
     lines = [
         (
             line.article,
-            Markup(f"<code>{esc(line.key)}</code>"),
+            Markup(f'<code class="rid">{wbr(line.key)}</code>'),
             Markup(badge("fail") if line.verdict == "deviates" else esc(line.verdict)),
             line.as_json()["expected"],
             line.as_json()["submitted"],

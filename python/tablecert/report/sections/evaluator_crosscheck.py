@@ -13,6 +13,7 @@ progress line, not into report.json or the HTML, which stay byte-identical run t
 from __future__ import annotations
 
 import shlex
+from math import comb, floor
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,8 @@ from tablecert.report.registry import (
     Context,
     Field,
     Outcome,
+    Sample,
+    Scope,
     Section,
     Verdict,
     register_section,
@@ -109,6 +112,60 @@ def evaluator_crosscheck_section(entry: PlanEntry, context: Context) -> Section:
         data=_data(report, path.name),
         verdicts=verdicts,
         html=_html(report),
+        scope=_scope(plan, entry.integer("settlements", 20)),
+    )
+
+
+def detectable_share(n: int, confidence: float = 0.99) -> int:
+    """The N of "1 in N": a defect in at least that share of a population is found, with
+    ``confidence``, by ``n`` uniform random draws from it (1 - (1 - 1/N)^n >= confidence)."""
+    if n <= 0:
+        return 0
+    share: float = 1 - (1 - confidence) ** (1 / n)
+    return max(1, floor(1 / share))
+
+
+def _scope(p: poker_crosscheck.Plan, per_outcome: int) -> Scope:
+    k = p.tables.order.hand_size
+    hands = comb(52, k)
+    exhaustive = []
+    sampled = []
+    if len(p.categories) == hands:
+        exhaustive.append(f"the category of every one of the C(52, {k}) = {hands:,} hands")
+    else:
+        sampled.append(Sample("hands asked for their category", len(p.categories), hands, p.seed))
+    sampled.append(
+        Sample(
+            "pairs across adjacent rank classes (one per class boundary)",
+            len(p.adjacent_pairs),
+            None,
+            p.seed,
+        )
+    )
+    if p.suit_pairs_complete:
+        exhaustive.append(f"every one of the {len(p.suit_pairs):,} pairs decided only by suit")
+    else:
+        sampled.append(Sample("pairs decided only by suit", len(p.suit_pairs), None, p.seed))
+    sampled.append(Sample("other pairs of hands", len(p.other_pairs), None, p.seed))
+    sampled.append(
+        Sample(
+            f"settlements ({per_outcome} deals per outcome of every bet)",
+            len(p.settlements),
+            None,
+            p.seed,
+        )
+    )
+    power = tuple(
+        f"{s.what}: a defect in at least 1 in {detectable_share(s.size):,} of them is found "
+        "with probability 99% or more"
+        for s in sampled
+        if s.size
+    )
+    return Scope(
+        exhaustive=tuple(exhaustive),
+        sampled=tuple(sampled),
+        power=power,
+        limitations=("a sampled check that finds no defect bounds, not excludes, rarer defects",),
     )
 
 

@@ -24,7 +24,16 @@ from tablecert.audit.rng_decision import RngDecision, decide
 from tablecert.report.canonical import float_decimal
 from tablecert.report.html import esc, table
 from tablecert.report.plan import PlanEntry
-from tablecert.report.registry import Context, Field, Section, Verdict, register_section
+from tablecert.report.registry import (
+    Appendix,
+    Context,
+    Field,
+    Sample,
+    Scope,
+    Section,
+    Verdict,
+    register_section,
+)
 from tablecert.report.sections.shuffler_audit import equipment_article
 
 
@@ -93,6 +102,40 @@ def rng_audit_section(entry: PlanEntry, context: Context) -> Section:
         data=_data(report, source, names, decision, tool_cols),
         verdicts=(verdict,),
         html=_html(report, names, decision, tool_cols),
+        scope=_scope(report, source, names, decision),
+        appendix=Appendix(
+            f"NIST SP 800-22 final analysis ({', '.join(names)}), every column",
+            _columns_html(report, tool_cols),
+        ),
+    )
+
+
+def _scope(
+    report: nist.NistReport, source: nist.BitSource, names: list[str], decision: RngDecision
+) -> Scope:
+    m = report.sequences
+    return Scope(
+        exhaustive=(
+            f"every applicable NIST SP 800-22 test on every sequence ({len(report.columns)} "
+            "p-value columns)",
+        ),
+        sampled=(
+            Sample(
+                f"{m} sequence(s) of {report.bits:,} bits, the first bits of "
+                f"{', '.join(names)} (bits examined of bits supplied)",
+                m * report.bits,
+                source.total_bits,
+            ),
+        ),
+        power=tuple(
+            f"{r.key}: can reject from {r.min_sequences:,} sequence(s); here "
+            + (f"it judges at alpha {r.alpha:.4g}" if r.can_reject else f"not run ({r.reason})")
+            for r in decision.rules
+        ),
+        limitations=(
+            *(f"skipped: {t} ({r})" for t, r in report.skipped),
+            *(f"not judged: {t} (shown only)" for t, _ in decision.not_judged),
+        ),
     )
 
 
@@ -184,12 +227,10 @@ def _label_of(test: str, label: str) -> str:
     return f"{test} {label}".strip()
 
 
-def _html(
-    report: nist.NistReport,
-    names: list[str],
-    decision: RngDecision,
-    tool_cols: tuple[nist_tool.ToolColumn, ...] | None,
+def _columns_html(
+    report: nist.NistReport, tool_cols: tuple[nist_tool.ToolColumn, ...] | None
 ) -> str:
+    """The final-analysis table, every p-value column (the report's appendix)."""
     rows = []
     if tool_cols is not None:
         for t in tool_cols:
@@ -208,6 +249,32 @@ def _html(
             uniformity = "----" if c.uniformity_p is None else str(float_decimal(c.uniformity_p, 6))
             proportion = f"{c.passed}/{c.sample_size}" if c.sample_size else "------"
             rows.append((*c.histogram, uniformity, proportion + ("" if c.ok else " *"), _label(c)))
+    return (
+        "<p>Columns outside the per-column acceptance region are marked * (chance marks are "
+        "expected among many columns; the verdict is family-wise, in the section).</p>"
+        + table(
+            [*(f"C{i}" for i in range(1, 11)), "P-VALUE", "PROPORTION", "STATISTICAL TEST"],
+            rows,
+            numeric=tuple(range(12)),
+        )
+    )
+
+
+def _html(
+    report: nist.NistReport,
+    names: list[str],
+    decision: RngDecision,
+    tool_cols: tuple[nist_tool.ToolColumn, ...] | None,
+) -> str:
+    marked = (
+        [
+            _label_of(t.test, t.label)
+            for t in tool_cols
+            if t.uniformity_marked or t.proportion_marked
+        ]
+        if tool_cols is not None
+        else [_label(c) for c in report.columns if not c.ok]
+    )
     skipped = "".join(f"<li>{esc(t)}: {esc(r)}</li>" for t, r in report.skipped)
     rule_rows = [
         (
@@ -231,14 +298,10 @@ def _html(
     )
     return (
         f"<p>{report.sequences} sequence(s) of {report.bits:,} bits from "
-        f"{esc(', '.join(names))}; significance level {report.alpha}; {esc(mode)}. Columns "
-        "outside the per-column acceptance region are marked * (chance marks are expected "
-        "among many columns; the verdict is family-wise, below).</p>"
-        + table(
-            [*(f"C{i}" for i in range(1, 11)), "P-VALUE", "PROPORTION", "STATISTICAL TEST"],
-            rows,
-            numeric=tuple(range(12)),
-        )
+        f"{esc(', '.join(names))}; significance level {report.alpha}; {esc(mode)}; "
+        f"{len(report.columns)} p-value columns, {len(marked)} outside the per-column "
+        "acceptance region (chance marks are expected among many columns; the verdict is "
+        f"family-wise, below){': ' + esc(', '.join(marked)) if marked else ''}.</p>"
         + (f"<p>Skipped:</p><ul>{skipped}</ul>" if skipped else "")
         + f"<p>Decision at family-wise alpha {decision.family_alpha:g}, split equally over the "
         "rules that can reject at this sequence count: "

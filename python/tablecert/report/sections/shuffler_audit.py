@@ -18,7 +18,16 @@ from tablecert.errors import RuleFileError
 from tablecert.report.canonical import float_decimal
 from tablecert.report.html import Markup, badge, esc, table
 from tablecert.report.plan import PlanEntry
-from tablecert.report.registry import Context, Field, Outcome, Section, Verdict, register_section
+from tablecert.report.registry import (
+    Context,
+    Field,
+    Outcome,
+    Sample,
+    Scope,
+    Section,
+    Verdict,
+    register_section,
+)
 from tablecert.rules import RuleFile
 
 #: Where a rule file states the audited equipment: the shuffling machine, or the tile set.
@@ -102,6 +111,30 @@ def shuffler_audit_section(entry: PlanEntry, context: Context) -> Section:
         data=_data(result, [p.name for p in logs]),
         verdicts=verdicts,
         html=_html(result),
+        scope=Scope(
+            exhaustive=(
+                f"every one of the {i.records:,} logged records checked for a complete {deck} "
+                "(integrity)",
+                f"the randomness battery on all {result.tally.shuffles:,} logged shuffles "
+                f"({result.tally.referenced:,} against the {result.input_order} input order)",
+            ),
+            sampled=(
+                Sample(
+                    f"the device's shuffles: the ones in the logs ({names})",
+                    result.tally.shuffles,
+                ),
+            ),
+            power=(detectable(deck, result.tally.shuffles),),
+            limitations=(
+                "the logs are taken as the device's output; that they are complete and "
+                "unaltered is the lab's custody, not the battery's",
+                *(
+                    f"skipped: {t.name} ({t.detail})"
+                    for t in result.battery.tests
+                    if t.verdict == "skipped"
+                ),
+            ),
+        ),
     )
 
 
@@ -148,6 +181,16 @@ def _data(result: ShufflerAudit, files: list[str]) -> dict[str, Any]:
     }
 
 
+_CAPTIONS = {
+    "position_residuals": "Each cell: how often the symbol (row) was at the position "
+    "(column), as (observed - expected) / standard deviation under a uniform shuffle. A fair "
+    "device gives a speckle with no rows, columns or diagonals; the position test judges it.",
+    "rising_sequences": "Bars: the share of shuffles with each number of rising sequences "
+    "relative to the input order; dots: the exact share for a uniform shuffle. A riffle that "
+    "is not mixed enough piles up at few rising sequences.",
+}
+
+
 def _fmt(value: float | None) -> str:
     return "" if value is None else str(float_decimal(value, 4))
 
@@ -160,7 +203,7 @@ def _html(result: ShufflerAudit) -> str:
     )
     rows = [
         (
-            Markup(badge({"pass": "pass", "fail": "fail"}.get(t.verdict, "inconclusive"))),
+            Markup(badge(t.verdict)),
             t.key,
             _fmt(t.statistic),
             "" if t.df is None else t.df,
@@ -170,7 +213,10 @@ def _html(result: ShufflerAudit) -> str:
         )
         for t in result.battery.tests
     ]
-    plots = "".join(f"<figure>{svg}</figure>" for svg in result.svg_plots().values())
+    plots = "".join(
+        f"<figure>{svg}<figcaption>{esc(_CAPTIONS.get(name, ''))}</figcaption></figure>"
+        for name, svg in result.svg_plots().items()
+    )
     return (
         f"<p>{i.records:,} records from {len(i.files)} log(s); "
         f"{result.tally.referenced:,} judged against the {esc(result.input_order)} input order; "
