@@ -54,7 +54,7 @@ def test_bundled_names_resolve_and_unknown_names_are_listed() -> None:
     assert load_plan("smoke").path == bundled.PLANS_DIR / "smoke.toml"
     with pytest.raises(RuleFileError, match=r"no bundled rule file 'nope'; bundled: .*q-poker"):
         load_rules("nope")
-    with pytest.raises(PlanError, match=r"no bundled plan 'nope'; bundled: main, smoke"):
+    with pytest.raises(PlanError, match=r"no bundled plan 'nope'; bundled: deviating, main, smoke"):
         load_plan("nope")
 
 
