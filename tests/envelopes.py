@@ -27,6 +27,8 @@ __all__ = [
 def report(subjects: Sequence[dsse.Subject], title: str = "test", **extra: Any) -> dict[str, Any]:
     """A report.json that follows the report schema, listing ``subjects`` as its inputs."""
     body: dict[str, Any] = {
+        "schema": "tablecert.report/1",
+        "tablecert_version": "0.1.0",
         "format": dsse.PREDICATE_TYPE,
         "title": title,
         "lab": "Test lab",

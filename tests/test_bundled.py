@@ -30,11 +30,10 @@ def _tracked(folder: str) -> set[str]:
 
 def test_every_fixture_is_package_data() -> None:
     """python/tablecert/data/ mirrors fixtures/ file by file (symlinks in git, the files in the
-    wheel). A new fixture needs its link: ln -s ../../../../fixtures/DIR/NAME
-    python/tablecert/data/DIR/NAME."""
+    wheel). After adding or removing a fixture, run scripts/link-package-data.sh."""
     fixtures = _tracked("fixtures/")
     linked = _tracked("python/tablecert/data/")
-    assert fixtures - linked == set(), "fixtures missing from python/tablecert/data/"
+    assert fixtures - linked == set(), "run scripts/link-package-data.sh"
     assert linked - fixtures == set(), "package data without a fixture"
     for name in linked:
         link = PACKAGE_DATA / name
@@ -54,7 +53,7 @@ def test_bundled_names_resolve_and_unknown_names_are_listed() -> None:
     assert load_plan("smoke").path == bundled.PLANS_DIR / "smoke.toml"
     with pytest.raises(RuleFileError, match=r"no bundled rule file 'nope'; bundled: .*q-poker"):
         load_rules("nope")
-    with pytest.raises(PlanError, match=r"no bundled plan 'nope'; bundled: deviating, main, smoke"):
+    with pytest.raises(PlanError, match=r"no bundled plan 'nope'; bundled: .*main, smoke"):
         load_plan("nope")
 
 

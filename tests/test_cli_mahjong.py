@@ -78,8 +78,7 @@ def test_analyze_simple_json() -> None:
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["distinct_complete_standard"] == 1344
-    assert data["heavenly_hand_standard"]["numerator"] == 2
-    assert data["heavenly_hand_standard"]["denominator"] == 1199
+    assert data["heavenly_hand_standard"] == {"exact": "2/1199", "decimal": "0.001668056714"}
 
 
 def test_analyze_traditional_table() -> None:
@@ -118,7 +117,7 @@ def test_unknown_game_exit_2() -> None:
         check=False,
     )
     assert proc.returncode == 2
-    assert "unknown mahjong game 'mahjong-fast'" in proc.stderr
+    assert "unknown game 'mahjong-fast'; known: mahjong-traditional, mahjong-simple" in proc.stderr
 
 
 def test_every_command_has_help() -> None:

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tablecert
-from tablecert.errors import CardError
+from tablecert.errors import CardError, GameError
 from tablecert.rules import RULES_DIR
 from tests.reference import poker_reference as ref
 
@@ -243,7 +243,7 @@ def test_hands_sharing_a_card_cannot_be_compared() -> None:
 
 
 def test_unknown_game() -> None:
-    with pytest.raises(tablecert.RulesError, match="unknown poker game 'blackjack'"):
+    with pytest.raises(GameError, match="unknown game 'blackjack'; known: q-poker, caribbean-stud"):
         tablecert.evaluate("blackjack", "As Kd Qh")
 
 

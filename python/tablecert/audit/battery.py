@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from fractions import Fraction
 from functools import cache
 from math import comb, factorial, sqrt
@@ -23,6 +24,8 @@ from scipy import stats
 
 from tablecert import _core
 from tablecert.audit import exact
+from tablecert.equality import ContentEq
+from tablecert.errors import AuditError
 
 MIN_EXPECTED = 5.0
 DEFAULT_CONFIDENCE = 0.99
@@ -33,8 +36,8 @@ DECK_SIZES = {"cards52": (52, 52, 1), "mahjong136": (136, 34, 4), "mahjong112": 
 Counts = NDArray[np.int64]
 
 
-@dataclass(frozen=True)
-class Tally:
+@dataclass(frozen=True, eq=False)
+class Tally(ContentEq):
     """The streamed tallies of a set of shuffles (see rust/audit/tally.rs)."""
 
     deck: str
@@ -75,8 +78,8 @@ class Tally:
         return DECK_SIZES[self.deck][2]
 
 
-@dataclass(frozen=True)
-class CheckResult:
+@dataclass(frozen=True, eq=False)
+class CheckResult(ContentEq):
     """One test of the battery: statistic, p-value against the exact null, effect size."""
 
     key: str
@@ -88,7 +91,7 @@ class CheckResult:
     effect: float | None
     effect_name: str
     detail: str
-    level: float = 1 - DEFAULT_CONFIDENCE
+    level: float = 0.01  # 1 - DEFAULT_CONFIDENCE, written exactly
 
     @property
     def verdict(self) -> str:
@@ -112,8 +115,8 @@ class CheckResult:
         }
 
 
-@dataclass(frozen=True)
-class BatteryResult:
+@dataclass(frozen=True, eq=False)
+class BatteryResult(ContentEq):
     """All tests of one tally, and Holm's family-wise verdict at ``alpha``."""
 
     shuffles: int
@@ -151,11 +154,15 @@ def shuffles_to_conclude(deck: str) -> int:
     return -(-int(MIN_EXPECTED) * size // copies)
 
 
+def level_of(confidence: float) -> float:
+    """A test's significance level, 1 - confidence, as the decimal a person wrote (0.99 gives
+    0.01, not 0.010000000000000009)."""
+    return float(Decimal(1) - Decimal(repr(confidence)))
+
+
 def check_levels(alpha: float, confidence: float) -> None:
     """Significance level and confidence are probabilities strictly between 0 and 1 (NaN is
     not): a level of 0 or 1 can never or must always reject."""
-    from tablecert.errors import AuditError
-
     for name, value in (("alpha", alpha), ("confidence", confidence)):
         if not 0 < value < 1:
             raise AuditError(f"{name} {value}: must be strictly between 0 and 1")
@@ -725,7 +732,7 @@ def run_battery(
     check_levels(alpha, confidence)
     if t.shuffles == 0:  # nothing to test (every record bad, or none): no test runs
         none = skipped("battery", "every test of the battery", "", "no complete shuffle to test")
-        return BatteryResult(0, (replace(none, level=1 - confidence),), alpha, ())
+        return BatteryResult(0, (replace(none, level=level_of(confidence)),), alpha, ())
     tests: list[CheckResult] = [
         position_uniformity(t),
         per_position(t, confidence),
@@ -775,7 +782,7 @@ def run_battery(
     if dealt_law is not None and "dealt" in t.tables:
         tests.append(dealt_outcomes(t.tables["dealt"], dealt_law))
     tests.extend(extra)
-    level = 1 - confidence
+    level = level_of(confidence)
     tests = [
         CheckResult(**{**r.__dict__, "level": level}) if r.level != level else r for r in tests
     ]

@@ -19,7 +19,9 @@ from typing import Any, Literal
 import numpy as np
 
 from tablecert import _core
+from tablecert.equality import ContentEq
 from tablecert.errors import RngAuditError
+from tablecert.pathlike import PathsArg, as_paths
 
 #: The fifteen tests, in the order of the NIST tool's finalAnalysisReport.
 TEST_NAMES: tuple[str, ...] = tuple(_core.nist_test_names())
@@ -107,9 +109,11 @@ def _ascii_bits(raw: bytes, name: str) -> np.ndarray[Any, np.dtype[np.uint8]]:
     return np.frombuffer(digits, dtype=np.uint8) - ord("0")
 
 
-def read_bits(paths: Sequence[str | Path], fmt: InputFormat = "auto") -> BitSource:
-    """Read and concatenate the bits of `paths`. "auto" takes a file holding only '0', '1' and
-    whitespace as ASCII digits (as the NIST tool's data files), anything else as binary."""
+def read_bits(paths: PathsArg, fmt: InputFormat = "auto") -> BitSource:
+    """Read and concatenate the bits of `paths` (one path or many). "auto" takes a file holding
+    only '0', '1' and whitespace as ASCII digits (as the NIST tool's data files), anything else
+    as binary."""
+    paths = as_paths(paths, "RNG output file")
     if not paths:
         raise RngAuditError("no input file given")
     chunks: list[np.ndarray[Any, np.dtype[np.uint8]]] = []
@@ -264,8 +268,8 @@ def second_level(
     )
 
 
-@dataclass(frozen=True)
-class NistReport:
+@dataclass(frozen=True, eq=False)
+class NistReport(ContentEq):
     """The battery's result: p-values per sequence and column, and each column's verdict."""
 
     bits: int
@@ -275,7 +279,7 @@ class NistReport:
     min_cycles: int
     columns: tuple[ColumnResult, ...]
     skipped: tuple[tuple[str, str], ...]
-    pvalues: np.ndarray[Any, np.dtype[np.float64]] = field(compare=False, repr=False)
+    pvalues: np.ndarray[Any, np.dtype[np.float64]] = field(repr=False)
 
     @property
     def failures(self) -> tuple[ColumnResult, ...]:
@@ -360,7 +364,7 @@ class NistReport:
             "parameters": self.parameters_used(),
             "columns": [c.as_json() for c in self.columns],
             "skipped": [{"test": t, "reason": r} for t, r in self.skipped],
-            "tests_failed": list(self.tests_failed()),
+            "tests_marked": list(self.tests_failed()),
         }
 
 

@@ -32,7 +32,9 @@ from tablecert.audit.battery import (
 from tablecert.audit.dealing import DEALINGS, WallDealer, poker_law, tally_walls
 from tablecert.audit.wall_dealing import mahjong_dealer
 from tablecert.distributed import Executor
+from tablecert.equality import ContentEq
 from tablecert.errors import AuditError
+from tablecert.pathlike import PathsArg, as_paths
 
 CHUNK = 1 << 20
 INPUT_ORDERS = ("logged", "previous", "none")
@@ -43,8 +45,8 @@ Progress = Callable[[int, int], None]
 """Called with (bytes read of the current file, its size on disk)."""
 
 
-@dataclass(frozen=True)
-class Integrity:
+@dataclass(frozen=True, eq=False)
+class Integrity(ContentEq):
     """What the deck checker found: counts, the bad records (first 1000), device events."""
 
     files: tuple[str, ...]
@@ -89,8 +91,8 @@ class Integrity:
         }
 
 
-@dataclass(frozen=True)
-class ShufflerAudit:
+@dataclass(frozen=True, eq=False)
+class ShufflerAudit(ContentEq):
     """The certificate's content: integrity, the battery on all shuffles, the batches, plots."""
 
     deck: str
@@ -246,7 +248,7 @@ def audit_setup(
 
 
 def audit_shuffler(
-    paths: Sequence[str | Path],
+    paths: PathsArg,
     deck: str = "cards52",
     *,
     input_order: str = "previous",
@@ -271,6 +273,7 @@ def audit_shuffler(
     With an ``executor``, each file is one shard there instead (``audit.sharded``; each file
     its own stream; no dealt test of mahjong walls) and ``progress`` is called with (files
     done, files)."""
+    paths = as_paths(paths, "log file")
     check_levels(alpha, confidence)
     if batch_size < 1:
         raise AuditError(f"batch size {batch_size}: must be at least 1")

@@ -298,7 +298,7 @@ def analyze_sweep(
             game, variants, executor, lambda done, _total: bar.update(task, completed=done)
         )
     if json_out:
-        emit_json(sheets)
+        emit_json({"game": game, "variants": sheets})
         return
     for sheet in sheets:
         edge = Fraction(

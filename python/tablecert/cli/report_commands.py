@@ -104,7 +104,7 @@ def keys_export(
     if key_format is KeyFormat.pem:
         sys.stdout.write(public_pem(key).decode("ascii"))
     else:
-        emit_json(securesystemslib_key(key))
+        emit_json(securesystemslib_key(key), dialect=False)
 
 
 def _public_key(path: Path, hint: str = "--pubkey") -> Ed25519PublicKey:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tablecert import _core
+from tablecert.equality import ContentEq
 from tablecert.errors import TableCertError
 from tablecert.rules import RuleFile
 
@@ -118,7 +119,7 @@ def expected_value(rows: Iterable[OutcomeRow]) -> Fraction:
 
 
 @dataclass(frozen=True, eq=False)
-class ParSheet:
+class ParSheet(ContentEq):
     """What every analysis result names: the rule file it came from and its ordering."""
 
     title: str

@@ -40,6 +40,8 @@ from tablecert.report.staging import StagedFolder
 from tablecert.rules import RULES_DIR, RuleFile, load_rules
 
 REPORT_JSON = "report.json"
+#: report.json's dialect name and version (the same header as every command's --json).
+REPORT_SCHEMA = "tablecert.report/1"
 ENVELOPE_JSON = "report.intoto.dsse.json"
 REPORT_HTML = "report.html"
 SIGNER_PUB = "signer.pub"
@@ -219,6 +221,8 @@ def build_report(
         raise ReportError(f"requirement id(s) reported twice: {', '.join(sorted(repeated))}")
     outcomes = [r["verdict"] for r in requirements]
     report = {
+        "schema": REPORT_SCHEMA,
+        "tablecert_version": tablecert.__version__,
         "format": dsse.PREDICATE_TYPE,
         "title": plan.title,
         "lab": plan.lab,
