@@ -221,6 +221,32 @@ def test_audit_shuffler(
     _internal_error(tablecert(*audit, log))
 
 
+def test_audit_rng(
+    tablecert: Callable[..., Run], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    zeros = tmp_path / "zeros.bin"
+    zeros.write_bytes(bytes(12_500))
+    rng = ("audit", "rng", "--bits", "100000", "--json")
+    good = tablecert(*rng, FIXTURES / "nist" / "e.bin", "-N", "2")
+    assert (good.code, good.json()["verdict"]) == (0, "pass")
+    # One sequence of zeros: FAIL (no pass count can reject with one sequence; the p-values do).
+    bad = tablecert(*rng, zeros)
+    assert (bad.code, bad.json()["verdict"]) == (1, "fail")
+    # No test judged at this length: nothing could reject.
+    none = tablecert(*rng, zeros, "-t", "LinearComplexity")
+    assert (none.code, none.json()["verdict"]) == (3, "inconclusive")
+    eight = tmp_path / "eight.bin"
+    eight.write_bytes(b"01234567")
+    assert tablecert("audit", "rng", eight).code == 2
+    assert tablecert("audit", "rng", zeros, "-n", "1").code == 2
+    for option, value in [("--alpha", "nan"), ("--alpha", "1"), ("--confidence", "0")]:
+        refused = tablecert(*rng, zeros, option, value)
+        assert refused.code == 2, (option, value)
+        assert "strictly between 0 and 1" in refused.err
+    _internal(monkeypatch, "tablecert.cli.rng_commands.decide")
+    _internal_error(tablecert(*rng, zeros))
+
+
 def test_audit_shuffler_all_bad_records_fail_with_their_report(
     tablecert: Callable[..., Run], tmp_path: Path
 ) -> None:
@@ -305,6 +331,8 @@ def test_certify_and_verify(
     assert tablecert("verify", tmp_path / "none.json", "--pubkey", pub).code == 2
     _internal(monkeypatch, "tablecert.cli.report_commands.run_certify")
     _internal_error(tablecert("certify", plan, "-o", tmp_path / "out-bug"))
+    _internal(monkeypatch, "tablecert.cli.report_commands.generate_key_pair")
+    _internal_error(tablecert("keys", "generate", "-o", tmp_path / "keys" / "third"))
 
 
 def test_certify_with_an_evaluator_that_exits(
@@ -460,6 +488,7 @@ def test_mahjong_replay(
         ("audit", "shuffler"),
         ("certify",),
         ("verify",),
+        ("audit", "rng"),
     ],
 )
 def test_judging_commands_state_their_exit_codes(

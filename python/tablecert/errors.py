@@ -39,6 +39,10 @@ class AuditError(TableCertError):
     """A log cannot be read or an audit is misconfigured; names the file and position."""
 
 
+class RoundLogError(AuditError):
+    """A round log cannot be read: names the file, the line and the field."""
+
+
 class EnvelopeError(TableCertError):
     """A signed envelope is not well-formed (bad JSON, missing field, bad base64, bad statement)."""
 

@@ -25,6 +25,7 @@ from scipy import stats
 from tablecert import _core
 from tablecert.audit import exact
 from tablecert.equality import ContentEq
+from tablecert.errors import AuditError
 
 MIN_EXPECTED = 5.0
 DEFAULT_CONFIDENCE = 0.99
@@ -162,8 +163,6 @@ def level_of(confidence: float) -> float:
 def check_levels(alpha: float, confidence: float) -> None:
     """Significance level and confidence are probabilities strictly between 0 and 1 (NaN is
     not): a level of 0 or 1 can never or must always reject."""
-    from tablecert.errors import AuditError
-
     for name, value in (("alpha", alpha), ("confidence", confidence)):
         if not 0 < value < 1:
             raise AuditError(f"{name} {value}: must be strictly between 0 and 1")

@@ -133,7 +133,7 @@ def main(argv: Sequence[str] = ()) -> None:
         decks = f"{row.decks:,}" if row.decks else f"> {GRID[-1]:,}"
         print(f"| `{model}` | {decks} | {row.rejected}/{row.trials} |", flush=True)
     need = shuffles_to_conclude("cards52")
-    print("\n| fair log, decks | pass | fail | inconclusive |\n|---:|---:|---:|---:|")
+    print("\n| fair log, decks | PASS | FAIL | INCONCLUSIVE |\n|---:|---:|---:|---:|")
     for size in (need - 1, need, 1_000):
         got = verdicts("fair", size, 1_000, first_seed=7 * size)
         print(f"| {size:,} | {got['pass']} | {got['fail']} | {got['inconclusive']} |", flush=True)

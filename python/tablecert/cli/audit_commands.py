@@ -20,7 +20,7 @@ from rich.text import Text
 
 from tablecert.audit.shuffler import DEFAULT_BATCH, ShufflerAudit, audit_shuffler
 from tablecert.audit.wall_dealing import STATISTICS
-from tablecert.cli import common
+from tablecert.cli import common, rounds_commands
 from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, probability, stdout
 from tablecert.cli.tables import Column, print_table
 
@@ -207,6 +207,9 @@ def _write_audit(result: ShufflerAudit, svg_dir: Path | None, json_out: bool) ->
     else:
         print_audit(result)
     raise exit_for(result.outcome)
+
+
+audit_app.command("rounds")(rounds_commands.audit_rounds_command)
 
 
 def register(app: typer.Typer) -> None:

@@ -4,7 +4,6 @@ INCONCLUSIVE, with the document's final analysis or (``--nist-tool``) the NIST t
 from __future__ import annotations
 
 import math
-from decimal import Decimal
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -12,9 +11,18 @@ import typer
 
 from tablecert.audit import nist_tool
 from tablecert.audit import rng as nist
-from tablecert.audit.rng_decision import FAMILY_ALPHA, RngDecision, check_level, decide
-from tablecert.cli.common import EXIT_HELP, JsonOption, emit_json, exit_for, plain, stderr, stdout
-from tablecert.errors import RngAuditError
+from tablecert.audit.battery import level_of
+from tablecert.audit.rng_decision import FAMILY_ALPHA, RngDecision, decide
+from tablecert.cli.common import (
+    EXIT_HELP,
+    JsonOption,
+    emit_json,
+    exit_for,
+    plain,
+    probability,
+    stderr,
+    stdout,
+)
 
 
 def rng(
@@ -39,12 +47,15 @@ def rng(
         float,
         typer.Option(
             "--confidence",
+            callback=probability,
             help="Confidence of each test: the document's significance level is 1 - this.",
         ),
     ] = 0.99,
     family_alpha: Annotated[
         float,
-        typer.Option("--alpha", help="Family-wise significance level of the verdict."),
+        typer.Option(
+            "--alpha", callback=probability, help="Family-wise significance level of the verdict."
+        ),
     ] = FAMILY_ALPHA,
     tool: Annotated[
         bool,
@@ -71,12 +82,7 @@ def rng(
     (exit 3: no rule can reject at this length and sequence count). Exit 2: bad input or
     option, nothing judged. The decision rules and their levels are printed with the verdict.
     """
-    try:
-        check_level(confidence, "--confidence")
-        check_level(family_alpha, "--alpha")
-    except RngAuditError as exc:
-        raise typer.BadParameter(str(exc)) from exc
-    alpha = float(Decimal(1) - Decimal(str(confidence)))  # 0.99 -> 0.01 exactly
+    alpha = level_of(confidence)  # 0.99 -> 0.01 exactly
     if fmt not in ("auto", "binary", "ascii"):
         raise typer.BadParameter(f"{fmt!r}: expected auto, binary or ascii", param_hint="--format")
     source = nist.read_bits(files, fmt)  # type: ignore[arg-type]

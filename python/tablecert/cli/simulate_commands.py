@@ -9,7 +9,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from tablecert.audit.simulate import write_log
-from tablecert.cli import conventions
+from tablecert.cli import conventions, rounds_commands
 from tablecert.cli.common import stderr
 
 simulate_app = typer.Typer(no_args_is_help=True, help="Simulated device logs.")
@@ -57,6 +57,9 @@ def shuffler(
             progress=lambda n: bar.advance(task, n),
         )
     stderr.print(f"wrote {decks:,} shuffles ({model}) to {output}")
+
+
+simulate_app.command("rounds")(rounds_commands.simulate_rounds_command)
 
 
 def register(app: typer.Typer) -> None:
