@@ -18,7 +18,6 @@ import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -130,12 +129,6 @@ def amount_text(units: int) -> str:
     sign = "-" if units < 0 else ""
     whole, frac = divmod(abs(units), SCALE)
     return f"{sign}{whole}.{frac:0{PLACES}d}".rstrip("0").rstrip(".") if frac else f"{sign}{whole}"
-
-
-def fraction_units(value: Fraction) -> int | None:
-    """A currency amount in 1/SCALE units, or None if it has more than PLACES decimals."""
-    scaled = value * SCALE
-    return int(scaled) if scaled.denominator == 1 else None
 
 
 class _Reader:
