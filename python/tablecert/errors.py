@@ -27,6 +27,15 @@ class AuditError(TableCertError):
     """A log cannot be read or an audit is misconfigured; names the file and position."""
 
 
+class CrosscheckError(TableCertError):
+    """A crosscheck that cannot be run as asked (a sample too large, a bad seed, a corpus of
+    another game); names the value."""
+
+
+class OutputError(TableCertError):
+    """An output file that cannot be written (exists, a folder, no parent, disk full); names it."""
+
+
 class EnvelopeError(TableCertError):
     """A signed envelope is not well-formed (bad JSON, missing field, bad base64, bad statement)."""
 
@@ -47,9 +56,11 @@ __all__ = [
     "AuditError",
     "CardError",
     "ClusterError",
+    "CrosscheckError",
     "EnvelopeError",
     "MahjongError",
     "NistError",
+    "OutputError",
     "PlanError",
     "ReportError",
     "RngAuditError",

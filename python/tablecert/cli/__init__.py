@@ -6,9 +6,16 @@ failure prints one line and exits 1; a usage error exits 2.
 
 from __future__ import annotations
 
-import typer
+import sys
 
-from tablecert.cli import (
+from tablecert.cli.environment import set_aside_bad_source_date_epoch
+
+# Before NumPy and SciPy are imported: they crash on a bad value (see cli/environment.py).
+_ENVIRONMENT_PROBLEM = set_aside_bad_source_date_epoch()
+
+import typer  # noqa: E402
+
+from tablecert.cli import (  # noqa: E402
     analyze_commands,
     audit_commands,
     check_commands,
@@ -19,7 +26,7 @@ from tablecert.cli import (
     rng_commands,
     simulate_commands,
 )
-from tablecert.cli.common import run_app
+from tablecert.cli.common import run_app  # noqa: E402
 
 app = typer.Typer(
     name="tablecert",
@@ -40,4 +47,7 @@ simulate_commands.register(app)
 
 def main() -> None:
     """Entry point of the ``tablecert`` script."""
+    if _ENVIRONMENT_PROBLEM is not None:
+        sys.stderr.write(f"error: {_ENVIRONMENT_PROBLEM}\n")
+        sys.exit(2)
     run_app(app)

@@ -10,9 +10,12 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
+from tablecert.cli import values
 from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
 from tablecert.conformance import mahjong_crosscheck, poker_crosscheck
 from tablecert.conformance.evaluator_protocol import open_evaluator, write_requests
+from tablecert.output import write_text
+from tablecert.poker import GAMES
 
 crosscheck_app = typer.Typer(
     no_args_is_help=True, help="Check a vendor's evaluator against the statutes, exhaustively."
@@ -22,10 +25,11 @@ crosscheck_app = typer.Typer(
 def _count_or_all(value: str, option: str) -> int | None:
     if value == "all":
         return None
-    if value.isdigit() and int(value) > 0:
+    if value.isascii() and value.isdigit() and 0 < int(value) <= poker_crosscheck.MAX_SAMPLE:
         return int(value)
     raise typer.BadParameter(
-        f"{value!r}: expected a positive whole number or 'all'", param_hint=option
+        f"{value!r}: expected a whole number from 1 to {poker_crosscheck.MAX_SAMPLE:,} or 'all'",
+        param_hint=option,
     )
 
 
@@ -51,7 +55,9 @@ def poker(
             help="'default' (all for Q Poker, 100000 for Caribbean Stud), 'all', or a sample size.",
         ),
     ] = "default",
-    other_pairs: Annotated[int, typer.Option("--other-pairs", min=0)] = 50_000,
+    other_pairs: Annotated[
+        int, typer.Option("--other-pairs", min=0, max=poker_crosscheck.MAX_SAMPLE)
+    ] = 50_000,
     seed: Annotated[int, typer.Option("--seed", help="Seed of every sample.")] = 0,
     show: Annotated[int, typer.Option("--show", min=0, help="Mismatches shown per check.")] = 10,
     timeout: Annotated[
@@ -70,6 +76,12 @@ def poker(
     """Check every hand's category and the statute's head-to-head decisions."""
     hand_count = _count_or_all(hands, "--hands")
     pairs = 0 if suit_pairs == "default" else _count_or_all(suit_pairs, "--suit-pairs")
+    values.seed(seed)
+    values.seconds(timeout, "--timeout")
+    if game not in GAMES:
+        raise typer.BadParameter(f"{game!r}: expected {' or '.join(GAMES)}", param_hint="--game")
+    if write is not None:
+        values.new_file(write, "--write-requests")
     stderr.print(f"planning the {game} crosscheck ...")
     plan = poker_crosscheck.plan(
         game, rules, hands=hand_count, suit_pairs=pairs, other_pairs=other_pairs, seed=seed
@@ -147,7 +159,7 @@ def mahjong(
         Path | None, typer.Option("--corpus", help="JSON Lines game records (default: generate).")
     ] = None,
     generate: Annotated[int, typer.Option("--generate", min=1, help="Records to generate.")] = 1000,
-    seed: Annotated[int, typer.Option("--seed")] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the generated corpus.")] = 0,
     write: Annotated[
         Path | None, typer.Option("--write-corpus", help="Write the corpus to FILE and stop.")
     ] = None,
@@ -160,15 +172,28 @@ def mahjong(
         raise typer.BadParameter(
             f"{game!r}: expected mahjong-traditional or mahjong-simple", param_hint="--game"
         )
+    values.seed(seed)
+    values.seconds(timeout, "--timeout")
+    if generate > mahjong_crosscheck.MAX_RECORDS:
+        raise typer.BadParameter(
+            f"{generate}: at most {mahjong_crosscheck.MAX_RECORDS:,} records",
+            param_hint="--generate",
+        )
+    if write is not None:
+        values.new_file(write, "--write-corpus")
     records = (
-        mahjong_crosscheck.load_corpus(corpus)
+        mahjong_crosscheck.load_corpus(corpus, game)
         if corpus is not None
         else mahjong_crosscheck.generate_corpus(game, generate, seed)
     )
     if write is not None:
-        with write.open("w", encoding="utf-8") as handle:
-            for record in records:
-                handle.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
+        write_text(
+            write,
+            "".join(
+                json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n" for record in records
+            ),
+            what="--write-corpus",
+        )
         stderr.print(f"wrote {len(records):,} game records to {write}")
         return
     if scorer is None:

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 
-from tablecert.cli import common
+from tablecert.cli import common, values
 from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
 from tablecert.errors import EnvelopeError, SigningError
 from tablecert.report import dsse
@@ -45,6 +45,7 @@ def keys_generate(
     The passphrase comes from $TABLECERT_KEY_PASSPHRASE or a prompt. Existing files are never
     overwritten.
     """
+    values.new_file(out, "--out", create_parents=True, replace=True)  # a usable name and folder
     for path in (out, out.with_name(out.name + ".pub")):
         if path.exists():
             raise SigningError(f"{path} already exists; refusing to overwrite a key")
