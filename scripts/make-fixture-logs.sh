@@ -6,9 +6,9 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 sim() { .venv/bin/tablecert simulate shuffler --model fair "$@"; }
-sim --deck cards52 --decks 20000 --seed 20261129 --device SIM-QP-1 \
+sim --deck cards52 --shuffles 20000 --seed 20261129 --device SIM-QP-1 \
   -o fixtures/logs/shuffler-fair-52.csv.gz
-sim --deck cards52 --decks 2000 --seed 7 --device SIM-QP-2 \
+sim --deck cards52 --shuffles 2000 --seed 7 --device SIM-QP-2 \
   -o fixtures/logs/shuffler-fair-52-small.csv.gz
-sim --deck mahjong136 --decks 2000 --seed 20261129 --device SIM-MJ-1 \
+sim --deck mahjong136 --shuffles 2000 --seed 20261129 --device SIM-MJ-1 \
   -o fixtures/logs/mahjong-fair-136.csv.gz

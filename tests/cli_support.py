@@ -36,10 +36,11 @@ def tablecert(args: Sequence[str], env: Mapping[str, str] | None = None, stdin: 
             code = exc.code
         finally:
             sys.argv = saved
-        stdout, stderr = out.getvalue(), err.getvalue()
+        stdout = out.getvalue().decode("utf-8", "replace")
+        stderr = err.getvalue().decode("utf-8", "replace")
     if code is None:
         code = 0
     if isinstance(code, str):
         stderr += code + "\n"
         code = 1
-    return Run(code, stdout.decode("utf-8", "replace"), stderr.decode("utf-8", "replace"))
+    return Run(code, stdout, stderr)

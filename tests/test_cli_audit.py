@@ -21,7 +21,7 @@ def simulate(tmp_path: Path, model: str, decks: int, seed: int = 1) -> Path:
     out = tmp_path / f"{model.replace(':', '-')}.csv.gz"
     result = runner.invoke(
         app,
-        ["simulate", "shuffler", "--model", model, "--decks", str(decks), "-o", str(out),
+        ["simulate", "shuffler", "--model", model, "--shuffles", str(decks), "-o", str(out),
          "--seed", str(seed)],
     )  # fmt: skip
     assert result.exit_code == 0, result.output

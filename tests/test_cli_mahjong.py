@@ -1,4 +1,4 @@
-"""``tablecert mahjong score`` and ``tablecert mahjong analyze`` through Typer's test runner."""
+"""``tablecert mahjong score`` and ``tablecert analyze mahjong-...`` through Typer's test runner."""
 
 from __future__ import annotations
 
@@ -12,8 +12,10 @@ import pytest
 from typer.testing import CliRunner
 
 from tablecert.cli import app
+from tablecert.errors import MahjongError
 
 runner = CliRunner()
+TRAD = "mahjong-traditional"
 
 
 def test_score_json_lists_items_with_articles() -> None:
@@ -24,6 +26,7 @@ def test_score_json_lists_items_with_articles() -> None:
         [
             "mahjong",
             "score",
+            "mahjong-traditional",
             "1m 2m 3m 4p 5p 6p 9s 9s [E E E] [Rd Rd Rd]",
             "--seat",
             "S",
@@ -50,7 +53,13 @@ def test_score_json_lists_items_with_articles() -> None:
 def test_score_table_for_people() -> None:
     result = runner.invoke(
         app,
-        ["mahjong", "score", "1m 9m 1p 9p 1s 9s E S W N Rd Gd Wd Wd", "--self-drawn"],
+        [
+            "mahjong",
+            "score",
+            "mahjong-traditional",
+            "1m 9m 1p 9p 1s 9s E S W N Rd Gd Wd Wd",
+            "--self-drawn",
+        ],
     )
     assert result.exit_code == 0, result.output
     assert "thirteen_orphans" in result.stdout
@@ -58,16 +67,14 @@ def test_score_table_for_people() -> None:
 
 
 def test_score_simple_game_green_dragon() -> None:
-    result = runner.invoke(
-        app, ["mahjong", "score", "1m 2m 3m Gd Gd", "--game", "mahjong-simple", "--json"]
-    )
+    result = runner.invoke(app, ["mahjong", "score", "mahjong-simple", "1m 2m 3m Gd Gd", "--json"])
     data = json.loads(result.stdout)
     assert data["fan"] == 1
     assert data["items"][0]["item"] == "green_dragon_winning_tile"
 
 
 def test_analyze_simple_json() -> None:
-    result = runner.invoke(app, ["mahjong", "analyze", "mahjong-simple", "--json"])
+    result = runner.invoke(app, ["analyze", "mahjong-simple", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["distinct_complete_standard"] == 1344
@@ -76,7 +83,7 @@ def test_analyze_simple_json() -> None:
 
 
 def test_analyze_traditional_table() -> None:
-    result = runner.invoke(app, ["mahjong", "analyze", "mahjong-traditional"])
+    result = runner.invoke(app, ["analyze", "mahjong-traditional"])
     assert result.exit_code == 0, result.output
     assert "11,498,658" in result.stdout
     assert "1892188023583/708384171528036000" in result.stdout
@@ -92,7 +99,7 @@ def test_analyze_traditional_table() -> None:
 )
 def test_bad_hands_one_line_exit_1(hand: str, message: str) -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "tablecert", "mahjong", "score", hand],
+        [sys.executable, "-m", "tablecert", "mahjong", "score", "mahjong-traditional", hand],
         capture_output=True,
         text=True,
         check=False,
@@ -105,7 +112,7 @@ def test_bad_hands_one_line_exit_1(hand: str, message: str) -> None:
 
 def test_unknown_game_exit_1() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "tablecert", "mahjong", "analyze", "mahjong-fast"],
+        [sys.executable, "-m", "tablecert", "mahjong", "score", "mahjong-fast", "1m 1m"],
         capture_output=True,
         text=True,
         check=False,
@@ -119,7 +126,7 @@ def test_every_command_has_help() -> None:
         ["mahjong"],
         ["mahjong", "score"],
         ["mahjong", "settle"],
-        ["mahjong", "analyze"],
+        ["analyze", "mahjong-traditional"],
     ):
         result = runner.invoke(app, [*command, "--help"])
         assert result.exit_code == 0
@@ -148,3 +155,43 @@ def test_settle_a_record(tmp_path: Path) -> None:
     amounts = {(p["payer"], p["amount"]) for p in data["settlement"]["payments"]}
     assert amounts == {("E", "50"), ("W", "25"), ("N", "25")}
     assert data["settlement"]["commission"] == "10"
+
+
+def test_score_refuses_kong_replacements_without_kongs() -> None:
+    """The issue's case: 槓上槓 on a hand with no kong; the option's help says what it needs."""
+    hand = "1m 2m 3m 4p 5p 6p 9s 9s [E E E] [Rd Rd Rd]"
+    too_many = runner.invoke(app, ["mahjong", "score", TRAD, hand, "--kong-replacements", "5"])
+    assert too_many.exit_code == 2
+    result = runner.invoke(
+        app, ["mahjong", "score", TRAD, hand, "--kong-replacements", "2", "--self-drawn"]
+    )
+    assert result.exit_code != 0
+    assert "槓上槓 needs as many kongs, the hand declares 0" in str(result.exception)
+    help_text = runner.invoke(app, ["mahjong", "score", "--help"]).stdout
+    assert "槓上槓" in help_text
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('"stake": "abc"', "stake: expected a positive number, got 'abc'"),
+        ('"stake": NaN', "NaN is not a number JSON allows"),
+        ('"winner": "E"', "duplicate key 'winner'"),
+        ('"context": {"win_by": "discard", "last_tile": "false"}', "context.last_tile"),
+    ],
+)
+def test_settle_refuses_bad_records_with_file_line_and_key(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(
+        '{"game": "mahjong-traditional", "limit": "100/200", "winner": "S",\n'
+        ' "hand": "1m 2m 3m 4p 5p 6p 7s 8s 9s 2m 2m 2m 5s 5s",\n'
+        f" {text}\n}}\n",
+        encoding="utf-8",
+    )
+    result = runner.invoke(app, ["mahjong", "settle", str(path)])
+    assert result.exit_code != 0
+    assert isinstance(result.exception, MahjongError), result.exception
+    assert str(result.exception).startswith(f"{path}:3: ")
+    assert message in str(result.exception)

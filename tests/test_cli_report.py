@@ -38,7 +38,7 @@ def _plan(tmp_path: Path) -> Path:
 
 def _keys(tmp_path: Path, name: str) -> Path:
     result = runner.invoke(
-        app, ["keys", "generate", "--out", str(tmp_path / "keys" / name)], env=PASS_ENV
+        app, ["keys", "generate", "-o", str(tmp_path / "keys" / name)], env=PASS_ENV
     )
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("key id: ")
@@ -48,7 +48,7 @@ def _keys(tmp_path: Path, name: str) -> Path:
 def test_keys_generate_mode_and_refusal(tmp_path: Path) -> None:
     key = _keys(tmp_path, "tester")
     assert stat.S_IMODE(key.stat().st_mode) == 0o600
-    again = runner.invoke(app, ["keys", "generate", "--out", str(key)], env=PASS_ENV)
+    again = runner.invoke(app, ["keys", "generate", "-o", str(key)], env=PASS_ENV)
     assert again.exit_code == 1
     assert isinstance(again.exception, SigningError)
     assert "refusing to overwrite" in str(again.exception)
@@ -57,7 +57,7 @@ def test_keys_generate_mode_and_refusal(tmp_path: Path) -> None:
 def test_keys_generate_prompts_for_the_passphrase(tmp_path: Path) -> None:
     out = tmp_path / "lab"
     result = runner.invoke(
-        app, ["keys", "generate", "--out", str(out)], input="pass phrase\npass phrase\n"
+        app, ["keys", "generate", "-o", str(out)], input="pass phrase\npass phrase\n"
     )
     assert result.exit_code == 0, result.output
     assert out.with_name("lab.pub").is_file()

@@ -68,14 +68,15 @@ def test_art6_3_double_wind_pung() -> None:
 
 
 def test_art6_2_robbing_a_kong() -> None:
-    """A chicken hand won by robbing a kong: 1 fan."""
-    r = fan_of("1m 2m 3m 4p 5p 6p 7s 8s 9s 2m 2m 2m 5s 5s", win_by="robbed-kong")
+    """A chicken hand won on 8s robbed from a kong (the hand holds no other 8s): 1 fan."""
+    r = fan_of("1m 2m 3m 4p 5p 6p 7s 8s 9s 2m 2m 2m 5s 5s", winning_tile="8s", win_by="robbed-kong")
     assert (names(r), r.fan) == (["robbing_kong"], 1)
 
 
 def test_art6_kong_replacement_once_and_twice() -> None:
-    """Self-drawn on a kong replacement: 1 fan (槓上花); on a second one in a row: 2 (槓上槓)."""
-    hand = "1m 2m 3m 4p 5p 6p 7s 8s 9s 5s 5s [7p 7p 7p 7p]"
+    """Self-drawn on a kong replacement: 1 fan (槓上花); on a second one in a row: 2 (槓上槓),
+    which needs a second kong."""
+    hand = "1m 2m 3m 4p 5p 6p 5s 5s [7p 7p 7p 7p] (9s 9s 9s 9s)"
     once = fan_of(hand, win_by="self-drawn", kong_replacements=1)
     assert (names(once), once.fan) == (["kong_replacement"], 1)
     twice = fan_of(hand, win_by="self-drawn", kong_replacements=2)
@@ -193,12 +194,14 @@ def test_art6_cap_and_combination_are_rule_data(tmp_path: Path) -> None:
 
 
 def test_simple_game_fan_items() -> None:
-    """第六条(乙): 發 as the winning tile 1 fan; robbing a kong 1; both 2; otherwise chicken."""
+    """第六条(乙): 發 as the winning tile 1 fan; robbing a kong 1; otherwise chicken. Both
+    cannot be: a robbed 發 is the robber's only 發, and 發 can only be a pair or a pung."""
     assert fan_of("1m 2m 3m Gd Gd", SIMPLE, winning_tile="Gd").fan == 1
     assert names(fan_of("1m 2m 3m Gd Gd", SIMPLE, winning_tile="1m")) == ["chicken_hand"]
-    both = fan_of("1m 2m 3m Gd Gd", SIMPLE, winning_tile="Gd", win_by="robbed-kong")
-    assert names(both) == ["green_dragon_winning_tile", "robbing_kong"]
-    assert both.fan == 2
+    robbed = fan_of("1m 2m 3m Gd Gd", SIMPLE, winning_tile="1m", win_by="robbed-kong")
+    assert (names(robbed), robbed.fan) == (["robbing_kong"], 1)
+    with pytest.raises(MahjongError, match=r"robbing a kong of Gd.*holds 2"):
+        fan_of("1m 2m 3m Gd Gd", SIMPLE, winning_tile="Gd", win_by="robbed-kong")
     last = fan_of("5p 5p 5p 9s 9s", SIMPLE, win_by="self-drawn", last_tile=True)
     assert (names(last), last.fan) == (["last_tile"], 1)
     # Art. 6 (乙) has no pung items: a 發 pung is still a chicken hand unless 發 wins.

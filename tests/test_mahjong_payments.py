@@ -125,8 +125,12 @@ def test_art10_9_all_honours_never_liable() -> None:
 
 
 def test_art10_10_first_discard_honour_never_liable() -> None:
-    """West held back... but the discard was a first-seen honour: no liability (第十条(甲)(10))."""
-    r = scored(CHICKEN, "S", win_by="discard")
+    """West held back... but the discard was a first-seen honour (N, the winning tile): no
+    liability (第十条(甲)(10))."""
+    r = mahjong.score(
+        mahjong.parse_hand(TRAD, "1m 2m 3m 4p 5p 6p 7s 8s 9s 2m 2m 2m N N", "N"),
+        Context(seat="S", win_by="discard"),
+    )
     s = mahjong.settle_win(
         r,
         "S",
@@ -213,9 +217,9 @@ def test_game_record_false_win_and_bad_records() -> None:
     settled = mahjong.settle_record({"game": TRAD, "limit": "50/100", "false_win": "E"})
     assert settled.fan is None
     assert paid(settled.settlement) == {("E", "S"): 200, ("E", "W"): 200, ("E", "N"): 200}
-    with pytest.raises(MahjongError, match="missing 'hand'"):
+    with pytest.raises(MahjongError, match="hand: missing"):
         mahjong.settle_record({"game": TRAD, "limit": "100/200", "winner": "S"})
-    with pytest.raises(MahjongError, match="unknown context key"):
+    with pytest.raises(MahjongError, match=r"context\.x: unknown key"):
         mahjong.settle_record(
             {"game": TRAD, "limit": "100/200", "winner": "S", "hand": CHICKEN, "context": {"x": 1}}
         )

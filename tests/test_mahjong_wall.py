@@ -30,9 +30,12 @@ def test_art3_traditional_statute_example() -> None:
     assert d.positions["S"][:4] == (30, 31, 32, 33)
     assert d.positions["W"][:4] == (102, 103, 104, 105)
     assert {s: len(t) for s, t in d.hands.items()} == {"E": 14, "S": 13, "W": 13, "N": 13}
-    # 挑牌: after 48 tiles the dealer takes the 1st and 3rd of the next tiles, then S W N.
-    assert d.positions["E"][12] + 2 == d.positions["E"][13]
-    assert d.positions["S"][12] == d.positions["E"][12] + 1
+    # 挑牌: after 48 tiles the dealer takes the top tiles of the 1st and 3rd next stacks (two
+    # stacks on: 4 positions), then S, W, N the next tiles left: the 1st stack's bottom, the
+    # 2nd stack top then bottom.
+    first = d.positions["E"][12]
+    assert d.positions["E"][13] == first + 4
+    assert [d.positions[s][12] for s in "SWN"] == [first + 1, first + 2, first + 3]
     assert len(d.live) == 136 - 53 == len(d.tail)
 
 

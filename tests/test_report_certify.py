@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,16 +16,21 @@ import jsonschema
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from tablecert.errors import ReportError, TableCertError
 from tablecert.hand_tables import CategoryRow, CategoryTable
 from tablecert.report import dsse
-from tablecert.report.certify import Certification, certify
+from tablecert.report.certify import OUTPUT_FILES, Certification, Progress, certify
 from tablecert.report.sections.hand_categories import _verdicts, closed_form_counts
 from tablecert.report.signing import load_public_key
+from tablecert.report.snapshot import InputChangedError
 
 ROOT = Path(__file__).resolve().parents[1]
 MAIN_PLAN = ROOT / "fixtures" / "plans" / "main.toml"
 SMOKE_PLAN = ROOT / "fixtures" / "plans" / "smoke.toml"
 SCHEMA = ROOT / "python" / "tablecert" / "report" / "report.schema.json"
+FAIR_LOG = ROOT / "fixtures" / "logs" / "shuffler-fair-52-small.csv.gz"
+BAD_LOG = ROOT / "fixtures" / "logs" / "shuffler-bad.csv"
+KEY = Ed25519PrivateKey.generate()
 
 
 def _clock(*moments: str) -> Any:
@@ -76,7 +82,10 @@ def test_smoke_plan_verdicts_and_articles(main_run: Certification) -> None:
     assert qp["categories"][0]["probability"] == "12/5525"
     par = sections["par-sheet/q-poker/q-poker.macau"]["data"]
     assert par["pair_plus"]["house_edge"]["exact"] == "128/5525"
-    assert sections["rng-audit/pi.bin"]["inputs"] == ["nist/pi.bin", "rules/q-poker.macau.toml"]
+    assert sections["rng-audit/pi.bin"]["inputs"] == [
+        "../nist/pi.bin",
+        "../rules/q-poker.macau.toml",
+    ]
 
 
 @pytest.mark.slow
@@ -118,24 +127,25 @@ def test_main_plan_covers_the_three_statutes(tmp_path: Path) -> None:
 def test_inputs_and_rule_data(main_run: Certification) -> None:
     report = main_run.data
     names = [i["name"] for i in report["inputs"]]
+    # Named relative to the plan's folder (fixtures/plans/), as the plan writes them.
     assert names == [
-        "configs/q-poker.casino-c.toml",
-        "evaluators/vendor_poker.py",
-        "logs/shuffler-fair-52-small.csv.gz",
-        "nist/pi.bin",
-        "plans/smoke.toml",
-        "rules/mahjong-simple.macau.toml",
-        "rules/q-poker.macau.toml",
+        "../configs/q-poker.casino-c.toml",
+        "../evaluators/vendor_poker.py",
+        "../logs/shuffler-fair-52-small.csv.gz",
+        "../nist/pi.bin",
+        "../rules/mahjong-simple.macau.toml",
+        "../rules/q-poker.macau.toml",
+        "smoke.toml",
     ]
-    assert report["plan"] == "plans/smoke.toml"
-    assert {r["name"]: r["variant"] for r in report["rule_data"]}["rules/q-poker.macau.toml"] == (
-        "macau-statute"
-    )
+    assert {i["base"] for i in report["inputs"]} == {"plan"}
+    assert report["plan"] == "smoke.toml"
+    variants = {r["name"]: r["variant"] for r in report["rule_data"]}
+    assert variants["../rules/q-poker.macau.toml"] == "macau-statute"
     roles = {i["name"]: i["role"] for i in report["inputs"]}
-    assert roles["logs/shuffler-fair-52-small.csv.gz"] == "logs"
-    assert roles["configs/q-poker.casino-c.toml"] == "file"
+    assert roles["../logs/shuffler-fair-52-small.csv.gz"] == "logs"
+    assert roles["../configs/q-poker.casino-c.toml"] == "file"
     for item in report["inputs"]:
-        assert item["sha256"] == dsse.file_sha256(ROOT / "fixtures" / item["name"])
+        assert item["sha256"] == dsse.file_sha256(SMOKE_PLAN.parent / item["name"])
     assert report["tool"]["name"] == "tablecert"
     assert report["tool"]["core_version"]
 
@@ -144,9 +154,9 @@ def test_envelope_carries_the_report_and_every_input(main_run: Certification) ->
     key = load_public_key(main_run.signer_public_key)
     # The plan's rule files (fixtures/rules/ also holds files of games the plan does not cover).
     rule_files = [
-        ROOT / "fixtures" / i["name"]
+        SMOKE_PLAN.parent / i["name"]
         for i in main_run.data["inputs"]
-        if i["name"].startswith("rules/")
+        if i["name"].startswith("../rules/")
     ]
     assert len(rule_files) == 2
     logs = [ROOT / "fixtures" / "logs" / "shuffler-fair-52-small.csv.gz"]
@@ -241,3 +251,124 @@ def test_a_wrong_table_fails_each_verdict() -> None:
     assert complete.detail == "the categories hold 22,099 hands"
     assert rarity.detail == "straight flush (52) is not rarer than three of a kind (48)"
     assert closed.detail.startswith("straight flush: enumerated 52, closed form 48;")
+
+
+def _audit_plan(tmp_path: Path, log_text: str = "logs/day1.csv.gz") -> tuple[Path, Path]:
+    """A one-section plan auditing a copy of the small fair log, rules given by name."""
+    log = tmp_path / "logs" / "day1.csv.gz"
+    log.parent.mkdir(exist_ok=True)
+    shutil.copy(FAIR_LOG, log)
+    plan = tmp_path / "plan.toml"
+    plan.write_text(
+        '[certification]\ntitle = "Audit"\n[[section]]\nkind = "shuffler-audit"\n'
+        f"logs = [{json.dumps(log_text)}]\n"
+        'rules = "q-poker.macau"\ndeck = "cards52"\n',
+        encoding="utf-8",
+    )
+    return plan, log
+
+
+def _swap_in_bad_log(log: Path, restore: bool) -> Progress:
+    """A progress callback that replaces ``log`` with a failing one when the audit starts
+    (and, with ``restore``, puts the original back at the next step)."""
+    original = log.read_bytes()
+
+    def progress(done: int, total: int, message: str) -> None:
+        if message.startswith("shuffler-audit"):
+            log.unlink()
+            shutil.copy(BAD_LOG, log)
+        elif restore and log.read_bytes() != original:
+            log.write_bytes(original)
+
+    return progress
+
+
+def test_a_file_replaced_during_the_run_fails_certification(tmp_path: Path) -> None:
+    plan, log = _audit_plan(tmp_path)
+    out = tmp_path / "out"
+    with pytest.raises(InputChangedError) as caught:
+        certify(plan, KEY, out, progress=_swap_in_bad_log(log, restore=False))
+    assert str(caught.value).startswith(f"{log} changed during the certification (sha256 ")
+    assert str(caught.value).endswith("nothing was certified: run certify again on stable inputs")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["logs", "plan.toml"]
+
+
+def test_the_sections_read_the_bytes_that_are_signed(tmp_path: Path) -> None:
+    """The log is swapped for a failing one while the audit runs and put back after: the audit
+    read the snapshot (the fair log, whose digest is signed), never the swapped file."""
+    plan, log = _audit_plan(tmp_path)
+    run = certify(plan, KEY, tmp_path / "out", progress=_swap_in_bad_log(log, restore=True))
+    assert run.data["verdict"] == "pass"
+    (section,) = run.data["sections"]
+    assert section["data"]["integrity"]["records"] == 2000
+    subjects = {i["name"]: i["sha256"] for i in run.data["inputs"]}
+    assert subjects["logs/day1.csv.gz"] == dsse.file_sha256(FAIR_LOG)
+
+
+def test_inputs_named_relative_to_the_plan_absolute_kept_bundled_marked(tmp_path: Path) -> None:
+    plan, log = _audit_plan(tmp_path, str(tmp_path / "logs" / "day1.csv.gz"))
+    run = certify(plan, KEY, tmp_path / "out")
+    inputs = {i["name"]: i["base"] for i in run.data["inputs"]}
+    assert inputs == {
+        str(log): "absolute",
+        "bundled/rules/q-poker.macau.toml": "bundled",
+        "plan.toml": "plan",
+    }
+    plan, _ = _audit_plan(tmp_path, "./logs//day1.csv.gz")
+    run = certify(plan, KEY, tmp_path / "out2")
+    assert "logs/day1.csv.gz" in {i["name"] for i in run.data["inputs"]}
+
+
+def test_errors_name_the_users_file_not_the_snapshot(tmp_path: Path) -> None:
+    plan, log = _audit_plan(tmp_path)
+    log.write_bytes(b"not gzip")
+    with pytest.raises(TableCertError) as caught:
+        certify(plan, KEY, tmp_path / "out")
+    assert str(log) in str(caught.value)
+    assert "certify-" not in str(caught.value)
+
+
+def test_an_output_folder_holding_other_things_is_refused_before_the_run(tmp_path: Path) -> None:
+    plan, _ = _audit_plan(tmp_path)
+    out = tmp_path / "out"
+    (out / "report.html").mkdir(parents=True)
+    ran: list[str] = []
+    with pytest.raises(ReportError, match=r"report\.html is not a regular file"):
+        certify(plan, KEY, out, progress=lambda _d, _t, message: ran.append(message))
+    assert ran == []
+    assert [p.name for p in out.iterdir()] == ["report.html"]
+    (out / "report.html").rmdir()
+    (out / "notes.txt").write_text("mine")
+    with pytest.raises(ReportError, match=r"holds 'notes\.txt', which certify did not write"):
+        certify(plan, KEY, out)
+    assert [p.name for p in out.iterdir()] == ["notes.txt"]
+
+
+def test_a_failure_while_writing_leaves_no_certificate(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plan, _ = _audit_plan(tmp_path)
+    out = tmp_path / "out"
+
+    def broken(*_args: object) -> str:
+        raise ReportError("rendering failed")
+
+    monkeypatch.setattr("tablecert.report.certify.render_report", broken)
+    with pytest.raises(ReportError, match="rendering failed"):
+        certify(plan, KEY, out)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["logs", "plan.toml"]
+
+
+def test_a_previous_certificate_is_replaced_whole(tmp_path: Path) -> None:
+    plan, _ = _audit_plan(tmp_path)
+    out = tmp_path / "out"
+    first = certify(
+        plan, KEY, out, clock=_clock("2026-01-01T00:00:00+00:00", "2026-01-01T00:00:01+00:00")
+    )
+    second = certify(
+        plan, KEY, out, clock=_clock("2026-02-01T00:00:00+00:00", "2026-02-01T00:00:01+00:00")
+    )
+    assert first.data["started_at"] != second.data["started_at"]
+    assert json.loads((out / "report.json").read_text("utf-8")) == second.data
+    assert sorted(p.name for p in out.iterdir()) == sorted(OUTPUT_FILES)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["logs", "out", "plan.toml"]

@@ -328,6 +328,8 @@ pub mod sig {
     /// Bits 16..=21: the pair's tile (34 for Thirteen Orphans, which has no sets).
     pub const PAIR_SHIFT: u32 = 16;
     pub const PAIR_MASK: u32 = 0x3f;
+    /// Every set and the pair holds a 1, a 9 or an honour (the broad reading of 混么).
+    pub const OUTSIDE: u32 = 1 << 22;
 }
 
 /// The facts of part of a hand, before they are combined: bits that hold if they hold for
@@ -340,7 +342,7 @@ pub struct PartialSignature {
 
 /// The [`sig`] bits that must hold for every part of a hand.
 const ALL_BITS: u32 =
-    sig::TERMINALS_HONOURS_ONLY | sig::ALL_PUNGS | sig::ALL_CHOWS | sig::CONCEALED;
+    sig::TERMINALS_HONOURS_ONLY | sig::ALL_PUNGS | sig::ALL_CHOWS | sig::CONCEALED | sig::OUTSIDE;
 
 impl PartialSignature {
     /// The facts of no tiles at all.
@@ -374,8 +376,19 @@ impl PartialSignature {
         }
         if let Some(p) = pair {
             any |= u32::from(p) << sig::PAIR_SHIFT;
+            if !outside(p) {
+                all &= !sig::OUTSIDE;
+            }
         }
         for m in sets {
+            let last = if m.kind == SetKind::Chow {
+                m.tile + 2
+            } else {
+                m.tile
+            };
+            if !(outside(m.tile) || outside(last)) {
+                all &= !sig::OUTSIDE;
+            }
             if m.exposed {
                 all &= !sig::CONCEALED;
             }
@@ -409,6 +422,11 @@ impl PartialSignature {
     }
 }
 
+/// A 1, a 9 or an honour.
+fn outside(tile: u8) -> bool {
+    tiles::is_terminal(tile) || tiles::is_honour(tile)
+}
+
 /// Condense one decomposition into a `u32` of [`sig`] bits.
 #[must_use]
 pub fn signature(pair: u8, sets: &[Meld]) -> u32 {
@@ -424,6 +442,7 @@ pub fn thirteen_orphans_signature() -> u32 {
         | sig::TERMINALS_HONOURS_ONLY
         | sig::THIRTEEN_ORPHANS
         | sig::CONCEALED
+        | sig::OUTSIDE
         | (34 << sig::PAIR_SHIFT)
 }
 
@@ -467,6 +486,19 @@ mod tests {
         assert!(!is_thirteen_orphans(&counts_of(
             "1m 9m 1p 9p 1s 9s E S W N Rd Gd Wd 5m"
         )));
+    }
+
+    #[test]
+    fn outside_bit_needs_a_terminal_or_honour_in_every_group() {
+        let of = |text: &str| {
+            let d = decompositions(&counts_of(text), 4);
+            assert_eq!(d.len(), 1, "{text}");
+            signature(d[0].pair, &d[0].sets) & sig::OUTSIDE
+        };
+        assert_ne!(of("1m 2m 3m 7p 8p 9p 9s 9s 9s E E E Rd Rd"), 0);
+        assert_eq!(of("2m 3m 4m 7p 8p 9p 9s 9s 9s E E E Rd Rd"), 0);
+        assert_eq!(of("1m 2m 3m 7p 8p 9p 9s 9s 9s E E E 5s 5s"), 0);
+        assert_ne!(thirteen_orphans_signature() & sig::OUTSIDE, 0);
     }
 
     #[test]

@@ -105,7 +105,7 @@ def test_bad_scorer_answers_and_corpora(tmp_path: Path) -> None:
 
 def test_cli_mahjong_crosscheck() -> None:
     runner = CliRunner()
-    args = ["crosscheck", "mahjong", "--game", "mahjong-traditional", "--corpus", str(CORPUS)]
+    args = ["crosscheck", "mahjong", "mahjong-traditional", "--corpus", str(CORPUS)]
     good = runner.invoke(app, [*args, "--scorer", f"{VENDOR}:statute", "--json"])
     assert good.exit_code == 0, good.output
     assert json.loads(good.stdout)["verdict"] == "conforms"

@@ -153,7 +153,6 @@ def test_cli_exit_codes_and_json(tmp_path: Path) -> None:
     args = [
         "crosscheck",
         "poker",
-        "--game",
         "q-poker",
         "--hands",
         "300",
@@ -171,7 +170,7 @@ def test_cli_exit_codes_and_json(tmp_path: Path) -> None:
     data = json.loads(bad.stdout)
     assert data["verdict"] == "deviates"
     assert data["checks"][2]["defects"][0]["answer"] == "answers PUSH"
-    usage = runner.invoke(app, ["crosscheck", "poker", "--game", "q-poker", "--hands", "-3"])
+    usage = runner.invoke(app, ["crosscheck", "poker", "q-poker", "--hands", "-3"])
     assert usage.exit_code == 2
 
 

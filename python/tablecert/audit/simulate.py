@@ -40,7 +40,7 @@ def write_log(
     atomically; an existing file is replaced only with ``replace``. Each shuffle's input is
     the previous output, as a device re-shuffling what was dealt."""
     if decks < 1:
-        raise AuditError(f"--decks must be at least 1, got {decks}")
+        raise AuditError(f"--shuffles must be at least 1, got {decks}")
     if not 0 <= seed < 2**64:
         raise AuditError(f"seed {seed}: expected a whole number from 0 to 2**64 - 1")
     check_device(device)

@@ -7,6 +7,7 @@ failure prints one line and exits 1; a usage error exits 2.
 from __future__ import annotations
 
 import sys
+from typing import Annotated
 
 from tablecert.cli.environment import set_aside_bad_source_date_epoch
 
@@ -19,6 +20,7 @@ from tablecert.cli import (  # noqa: E402
     analyze_commands,
     audit_commands,
     check_commands,
+    conventions,
     crosscheck_commands,
     mahjong_commands,
     poker_commands,
@@ -26,7 +28,7 @@ from tablecert.cli import (  # noqa: E402
     rng_commands,
     simulate_commands,
 )
-from tablecert.cli.common import run_app  # noqa: E402
+from tablecert.cli.common import run_app, stdout  # noqa: E402
 
 app = typer.Typer(
     name="tablecert",
@@ -34,6 +36,41 @@ app = typer.Typer(
     add_completion=False,
     help="Certify casino table games against the Macau statutes that govern them.",
 )
+conventions.hide_flag_metavars()
+
+
+def _version(value: bool) -> None:
+    if value:
+        stdout.print(version_text(), markup=False, highlight=False)
+        raise typer.Exit(0)
+
+
+def version_text() -> str:
+    """``tablecert --version``: the tool, the Rust core and the bundled rule files' digest."""
+    import tablecert
+    from tablecert.bundled import bundled_rules_sha256
+
+    return (
+        f"tablecert {tablecert.__version__} (core {tablecert.core_version}; "
+        f"bundled rules sha256 {bundled_rules_sha256()})"
+    )
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            is_eager=True,
+            callback=_version,
+            help="Print the tool and core versions and the bundled rules' digest, then exit.",
+        ),
+    ] = False,
+) -> None:
+    """Certify casino table games against the Macau statutes that govern them."""
+
+
 poker_commands.register(app)
 report_commands.register(app)
 crosscheck_commands.register(app)

@@ -220,8 +220,14 @@ def analyze_sweep(
         emit_json(sheets)
         return
     for sheet in sheets:
-        edge = sheet["play"]["house_edge"] if game == "q-poker" else sheet["house_edge"]
-        stdout.print(f"{sheet['rules']}: house edge {edge['decimal']} ({edge['exact']})")
+        edge = Fraction(
+            sheet["play"]["house_edge"]["exact"]
+            if game == "q-poker"
+            else sheet["house_edge"]["exact"]
+        )
+        stdout.print(
+            f"{sheet['rules']}: house edge {_percent(edge)} ({edge.numerator}/{edge.denominator})"
+        )
 
 
 @app.command("mahjong-traditional")

@@ -10,7 +10,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
-from tablecert.cli import values
+from tablecert.cli import conventions, values
 from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
 from tablecert.conformance import mahjong_crosscheck, poker_crosscheck
 from tablecert.conformance.evaluator_protocol import open_evaluator, write_requests
@@ -35,13 +35,13 @@ def _count_or_all(value: str, option: str) -> int | None:
 
 @crosscheck_app.command("poker")
 def poker(
-    game: Annotated[str, typer.Option("--game", help="q-poker or caribbean-stud.")],
+    game: Annotated[str | None, typer.Argument(help="q-poker or caribbean-stud.")] = None,
     evaluator: Annotated[
         str | None,
         typer.Option(
             "--evaluator",
             help="module:function, file.py:function, cmd:COMMAND or "
-            "file:RESULTS (see README: evaluator protocol).",
+            "file:ANSWERS (see README: evaluator protocol).",
         ),
     ] = None,
     rules: Annotated[
@@ -72,14 +72,16 @@ def poker(
         ),
     ] = None,
     json_out: JsonOption = False,
+    old_game: conventions.DeprecatedGameOption = None,
 ) -> None:
     """Check every hand's category and the statute's head-to-head decisions."""
+    game = conventions.game_argument(game, old_game, "q-poker or caribbean-stud")
     hand_count = _count_or_all(hands, "--hands")
     pairs = 0 if suit_pairs == "default" else _count_or_all(suit_pairs, "--suit-pairs")
     values.seed(seed)
     values.seconds(timeout, "--timeout")
     if game not in GAMES:
-        raise typer.BadParameter(f"{game!r}: expected {' or '.join(GAMES)}", param_hint="--game")
+        raise typer.BadParameter(f"{game!r}: expected {' or '.join(GAMES)}", param_hint="GAME")
     if write is not None:
         values.new_file(write, "--write-requests")
     stderr.print(f"planning the {game} crosscheck ...")
@@ -146,13 +148,15 @@ def _print(report: poker_crosscheck.CrosscheckReport) -> None:
 
 @crosscheck_app.command("mahjong")
 def mahjong(
-    game: Annotated[str, typer.Option("--game", help="mahjong-traditional or mahjong-simple.")],
+    game: Annotated[
+        str | None, typer.Argument(help="mahjong-traditional or mahjong-simple.")
+    ] = None,
     scorer: Annotated[
         str | None,
         typer.Option(
             "--scorer",
             help="module:function, file.py:function, cmd:COMMAND or "
-            "file:RESULTS answering one JSON line per game record.",
+            "file:ANSWERS answering one JSON line per game record.",
         ),
     ] = None,
     corpus: Annotated[
@@ -166,11 +170,13 @@ def mahjong(
     show: Annotated[int, typer.Option("--show", min=0)] = 10,
     timeout: Annotated[float, typer.Option("--timeout")] = 20.0,
     json_out: JsonOption = False,
+    old_game: conventions.DeprecatedGameOption = None,
 ) -> None:
     """Check a vendor's mahjong scorer: fan and every seat's net result on a corpus."""
+    game = conventions.game_argument(game, old_game, "mahjong-traditional or mahjong-simple")
     if game not in ("mahjong-traditional", "mahjong-simple"):
         raise typer.BadParameter(
-            f"{game!r}: expected mahjong-traditional or mahjong-simple", param_hint="--game"
+            f"{game!r}: expected mahjong-traditional or mahjong-simple", param_hint="GAME"
         )
     values.seed(seed)
     values.seconds(timeout, "--timeout")

@@ -1,12 +1,10 @@
-"""``tablecert mahjong score`` and ``tablecert mahjong analyze``: the mahjong statute's fan,
-payments and exact tables of complete dealt hands.
-
-``analyze_mahjong(game, json_out)`` is also the body of ``tablecert analyze mahjong-...``.
+"""``tablecert mahjong score`` and ``tablecert mahjong settle``: the mahjong statute's fan and
+payments; ``analyze_mahjong`` is the body of ``tablecert analyze mahjong-...`` (exact tables of
+complete dealt hands).
 """
 
 from __future__ import annotations
 
-import json
 import time
 from fractions import Fraction
 from pathlib import Path
@@ -16,8 +14,9 @@ import typer
 from rich.table import Table
 
 from tablecert import mahjong
+from tablecert.cli import conventions
 from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
-from tablecert.errors import MahjongError
+from tablecert.mahjong.record import load_record
 
 mahjong_app = typer.Typer(
     name="mahjong",
@@ -25,10 +24,6 @@ mahjong_app = typer.Typer(
     help="Mahjong (Macau statute 135/91/M): score a win, print exact hand tables.",
 )
 
-GameOption = Annotated[
-    str,
-    typer.Option("--game", "-g", help="mahjong-traditional (甲) or mahjong-simple (乙)."),
-]
 RulesOption = Annotated[
     str | None,
     typer.Option("--rules", help="Rule file path or bundled name (default: the Macau statute)."),
@@ -36,14 +31,17 @@ RulesOption = Annotated[
 
 
 def score(
-    hand: Annotated[
-        str,
-        typer.Argument(
-            help='Concealed tiles incl. the winning tile; melds in brackets: "[E E E]" exposed, '
-            '"(Rd Rd Rd Rd)" a concealed kong. E.g. "1m 2m 3m 4p 5p 6p 7s 8s 9s Gd Gd [E E E]".'
-        ),
+    game: Annotated[
+        str, typer.Argument(metavar="GAME", help="mahjong-traditional (甲) or mahjong-simple (乙).")
     ],
-    game: GameOption = "mahjong-traditional",
+    hand: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="HAND",
+            help='Concealed tiles incl. the winning tile; melds in brackets: "[E E E]" exposed, '
+            '"(Rd Rd Rd Rd)" a concealed kong. E.g. "1m 2m 3m 4p 5p 6p 7s 8s 9s Gd Gd [E E E]".',
+        ),
+    ] = None,
     seat: Annotated[str, typer.Option(help="The winner's seat wind: E S W N.")] = "E",
     round_wind: Annotated[str, typer.Option("--round", help="The round wind: E S W N.")] = "E",
     self_drawn: Annotated[
@@ -51,7 +49,13 @@ def score(
     ] = False,
     robbed_kong: Annotated[bool, typer.Option(help="Won by robbing a kong.")] = False,
     kong_replacements: Annotated[
-        int, typer.Option(help="Consecutive kong replacements ending in the win (1 or 2).")
+        int,
+        typer.Option(
+            help="Consecutive kong replacement draws ending in the win: 1 槓上花, 2 or more "
+            "槓上槓; the hand must declare at least as many kongs.",
+            min=0,
+            max=4,
+        ),
     ] = 0,
     last_tile: Annotated[bool, typer.Option(help="Won on the wall's last tile.")] = False,
     heavenly: Annotated[bool, typer.Option(help="Heavenly hand (the dealer's deal).")] = False,
@@ -64,8 +68,14 @@ def score(
     ] = None,
     rules: RulesOption = None,
     json_out: JsonOption = False,
+    old_game: conventions.DeprecatedGameOption = None,
 ) -> None:
     """Score a win under Art. 6: every item with its article, the best reading, the fan."""
+    if hand is None:  # the old form: score HAND [--game GAME]
+        conventions.deprecated("mahjong score HAND --game GAME", "mahjong score GAME HAND")
+        game, hand = old_game or "mahjong-traditional", game
+    else:
+        game = conventions.game_argument(game, old_game, "mahjong-traditional or mahjong-simple")
     if robbed_kong and self_drawn:
         raise typer.BadParameter("a robbed kong is not self-drawn", param_hint="--robbed-kong")
     win_by = "robbed-kong" if robbed_kong else ("self-drawn" if self_drawn else "discard")
@@ -119,11 +129,8 @@ def settle(
     json_out: JsonOption = False,
 ) -> None:
     """Settle one recorded game: fan, who pays whom (Art. 7, 9, 10) and the commission (Art. 8)."""
-    try:
-        data = json.loads(record.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise MahjongError(f"{record}: cannot read the game record: {exc}") from exc
-    settled = mahjong.settle_record(data, rules)
+    data, locate = load_record(record)
+    settled = mahjong.settle_record(data, rules, locate=locate)
     if json_out:
         emit_json(settled.as_json())
         return
@@ -197,5 +204,6 @@ def analyze(
 def register(app: typer.Typer) -> None:
     mahjong_app.command("score")(score)
     mahjong_app.command("settle")(settle)
-    mahjong_app.command("analyze")(analyze)
+    # Deprecated: `tablecert analyze mahjong-traditional|mahjong-simple` is the one entry.
+    mahjong_app.command("analyze", hidden=True, deprecated=True)(analyze)
     app.add_typer(mahjong_app)

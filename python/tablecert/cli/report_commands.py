@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 
-from tablecert.cli import common, values
+from tablecert.cli import common, conventions, values
 from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
 from tablecert.errors import EnvelopeError, SigningError
 from tablecert.report import dsse
@@ -36,16 +36,19 @@ def _passphrase(confirm: bool) -> bytes:
 
 @keys_app.command("generate")
 def keys_generate(
-    out: Annotated[
-        Path, typer.Option("--out", help="DIR/NAME: writes NAME (private) and NAME.pub.")
-    ],
+    output: Annotated[
+        Path | None,
+        typer.Option("-o", "--output", help="DIR/NAME: writes NAME (private) and NAME.pub."),
+    ] = None,
+    old_out: conventions.DeprecatedOutputOption = None,
 ) -> None:
     """Create an Ed25519 key pair; the private key encrypted with a passphrase (mode 0600).
 
     The passphrase comes from $TABLECERT_KEY_PASSPHRASE or a prompt. Existing files are never
     overwritten.
     """
-    values.new_file(out, "--out", create_parents=True, replace=True)  # a usable name and folder
+    out = conventions.required_output(output, old_out)
+    values.new_file(out, "--output", create_parents=True, replace=True)  # a usable name, folder
     for path in (out, out.with_name(out.name + ".pub")):
         if path.exists():
             raise SigningError(f"{path} already exists; refusing to overwrite a key")
@@ -59,7 +62,9 @@ def certify(
     plan: Annotated[
         Path, typer.Argument(exists=True, dir_okay=False, help="The plan (PLAN.toml).")
     ],
-    out_dir: Annotated[Path, typer.Option("-o", "--out", help="Folder for the report.")],
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="Folder for the report.")
+    ] = None,
     key: Annotated[
         Path | None,
         typer.Option(
@@ -69,8 +74,10 @@ def certify(
     json_out: JsonOption = False,
     cluster: common.ClusterOption = None,
     workers: common.WorkersOption = None,
+    old_out: conventions.DeprecatedOutputOption = None,
 ) -> None:
     """Run a certification plan; write report.json, the signed envelope and report.html."""
+    out_dir = conventions.required_output(output, old_out)
     private = load_private_key(key, _passphrase(confirm=False)) if key else ephemeral_key()
     with common.cluster_progress(
         cluster,

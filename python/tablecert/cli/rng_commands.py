@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from tablecert.audit import rng as nist
+from tablecert.cli import conventions
 from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
 
 
@@ -29,10 +31,20 @@ def rng(
         list[str] | None,
         typer.Option("--test", "-t", help="Run only this test (repeatable)."),
     ] = None,
-    alpha: Annotated[float, typer.Option("--alpha", help="Significance level.")] = nist.ALPHA,
+    confidence: Annotated[
+        float,
+        typer.Option(
+            "--confidence", help="Confidence of each test (NIST's significance level is 1 - this)."
+        ),
+    ] = 0.99,
     json_out: JsonOption = False,
+    old_alpha: Annotated[float | None, typer.Option("--alpha", hidden=True)] = None,
 ) -> None:
     """Run the fifteen NIST SP 800-22 tests and print the final analysis report."""
+    alpha = float(Decimal(1) - Decimal(str(confidence)))  # 0.99 -> 0.01 exactly
+    if old_alpha is not None:
+        conventions.deprecated("--alpha (a per-test level here)", "--confidence (= 1 - alpha)")
+        alpha = old_alpha
     if fmt not in ("auto", "binary", "ascii"):
         raise typer.BadParameter(f"{fmt!r}: expected auto, binary or ascii", param_hint="--format")
     source = nist.read_bits(files, fmt)  # type: ignore[arg-type]

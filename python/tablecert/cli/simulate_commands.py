@@ -11,7 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from tablecert import _core
 from tablecert.audit.battery import DECK_SIZES
 from tablecert.audit.simulate import check_device, write_log
-from tablecert.cli import values
+from tablecert.cli import conventions, values
 from tablecert.cli.common import stderr
 from tablecert.errors import AuditError
 
@@ -28,19 +28,27 @@ def shuffler(
             "short-period:P, stuck:PER_MILLE.",
         ),
     ],
-    decks: Annotated[int, typer.Option("--decks", min=1, help="Number of shuffles.")],
     output: Annotated[Path, typer.Option("-o", "--output", help="Log file (.gz: gzip).")],
-    deck: Annotated[
-        str,
-        typer.Option("--deck", help="cards52, mahjong136 or mahjong112."),
-    ] = "cards52",
+    shuffles: Annotated[
+        int | None, typer.Option("--shuffles", min=1, help="Number of shuffles (decks or walls).")
+    ] = None,
+    deck: Annotated[str, typer.Option("--deck", help="cards52, mahjong136, mahjong112.")] = (
+        "cards52"
+    ),
     seed: Annotated[int, typer.Option("--seed", help="Generator seed (0 to 2**64 - 1).")] = 0,
     device: Annotated[str, typer.Option("--device", help="Device id in the log.")] = "SIM-1",
     force: Annotated[
         bool, typer.Option("--force", help="Replace the output file if it exists.")
     ] = False,
+    old_decks: Annotated[int | None, typer.Option("--decks", min=1, hidden=True)] = None,
 ) -> None:
     """Write a shuffler log in the documented CSV format (atomically: all or nothing)."""
+    if shuffles is None and old_decks is not None:
+        conventions.deprecated("--decks", "--shuffles")
+        shuffles = old_decks
+    if shuffles is None:
+        raise typer.BadParameter("missing: how many shuffles to simulate", param_hint="--shuffles")
+    decks = shuffles
     values.seed(seed)
     values.choice(deck, DECK_SIZES, "--deck")
     try:

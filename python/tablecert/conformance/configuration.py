@@ -36,6 +36,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from tablecert import strict_json
 from tablecert.errors import TableCertError
 from tablecert.rules import RuleFile, load_rules
 from tablecert.rules.loader import read_utf8
@@ -187,30 +188,20 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    seen: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in seen:
-            raise ConfigurationError(f"duplicate key {key!r}: an outcome may be paid only once")
-        seen[key] = value
-    return seen
-
-
 def load_submission(path: str | Path) -> Submission:
     """Read a TOML or JSON configuration; errors name the file and position."""
     path = Path(path)
     raw, text = read_utf8(path, ConfigurationError, "configuration")
     try:
         if path.suffix.lower() == ".json":
-            data = json.loads(text, object_pairs_hook=_reject_duplicates)
+            data = strict_json.loads(text, str(path))
         else:
             data = tomllib.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ConfigurationError(f"{path}:{exc.lineno}: invalid JSON: {exc.msg}") from exc
+    except strict_json.StrictJsonError as exc:
+        why = ": an outcome may be paid only once" if "duplicate key" in str(exc) else ""
+        raise ConfigurationError(f"{exc}{why}") from exc
     except tomllib.TOMLDecodeError as exc:
         raise ConfigurationError(f"{path}: invalid TOML: {exc}") from exc
-    except ConfigurationError as exc:
-        raise ConfigurationError(f"{path}: {exc}") from exc
     if not isinstance(data, dict):
         raise ConfigurationError(f"{path}: expected a table of settings, got {type(data).__name__}")
     submission = data.pop("submission", None)

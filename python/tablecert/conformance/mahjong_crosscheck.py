@@ -26,7 +26,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from tablecert import _core
+from tablecert import _core, strict_json
 from tablecert.conformance.evaluator_protocol import Answerer, EvaluatorError
 from tablecert.errors import CrosscheckError, MahjongError
 from tablecert.mahjong.record import SettledGame, settle_record
@@ -152,9 +152,9 @@ def load_corpus(path: Path, game: str | None = None) -> list[dict[str, Any]]:
                 if not line.strip():
                     continue
                 try:
-                    record = json.loads(line, parse_constant=_no_constant)
-                except (ValueError, RecursionError) as exc:
-                    raise MahjongError(f"{path}:{number}: invalid JSON: {_why(exc)}") from None
+                    record = strict_json.loads(line, str(path), number)
+                except strict_json.StrictJsonError as exc:
+                    raise MahjongError(str(exc)) from exc
                 if not isinstance(record, dict):
                     raise MahjongError(f"{path}:{number}: expected a JSON object per line")
                 if game is not None:
@@ -283,27 +283,15 @@ def crosscheck(
 def _answers(answerer: Answerer, requests: list[str]) -> Iterator[dict[str, Any]]:
     for request, line in zip(requests, answerer(iter(requests)), strict=False):
         try:
-            answer = json.loads(line, parse_constant=_no_constant)
-        except (ValueError, RecursionError) as exc:
+            answer = strict_json.loads(line, "scorer answer")
+        except strict_json.StrictJsonError as exc:
             raise EvaluatorError(
-                f"scorer answered {line[:200]!r} (not JSON: {_why(exc)}) to {request[:80]!r}"
+                f"scorer answered {line[:200]!r} (not strict JSON: {exc}) to {request[:80]!r}"
             ) from None
         problem = _answer_problem(answer)
         if problem is not None:
             raise EvaluatorError(f"scorer answered {line[:200]!r} to {request[:80]!r}: {problem}")
         yield answer
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def _why(exc: BaseException) -> str:
-    if isinstance(exc, json.JSONDecodeError):
-        return exc.msg
-    if isinstance(exc, RecursionError):
-        return "nested too deeply"
-    return str(exc)
 
 
 def _is_amount(value: Any) -> bool:

@@ -11,12 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from tablecert import _core
 from tablecert.errors import MahjongError
 from tablecert.mahjong.hands import WINDS, Reading, WinningHand, check_game
 from tablecert.rules import RuleFile, load_rules
 
 WIN_BY = ("self-drawn", "discard", "robbed-kong")
 GREEN_DRAGON = 32
+MAX_KONGS = 4
 
 # Signature bits (rust/mahjong/decompose.rs, module `sig`).
 _SUITS = 0b111
@@ -28,6 +30,7 @@ _THIRTEEN_ORPHANS = 1 << 7
 _CONCEALED = 1 << 8
 _HONOUR_PUNG_SHIFT = 9
 _PAIR_SHIFT = 16
+_OUTSIDE = 1 << 22
 
 
 @dataclass(frozen=True)
@@ -43,25 +46,90 @@ class Context:
     earthly: bool = False
 
     def check(self, hand: WinningHand | None = None) -> Context:
-        """Refuse impossible contexts, naming the problem."""
+        """Refuse impossible contexts, naming the problem and the article; with the hand, also
+        what its tiles and melds cannot support."""
         for name, wind in (("seat", self.seat), ("round wind", self.round_wind)):
             if wind not in WINDS:
                 raise MahjongError(f"{name} {wind!r} is not a wind: expected E, S, W or N")
         if self.win_by not in WIN_BY:
             raise MahjongError(f"win by {self.win_by!r}: expected {', '.join(WIN_BY)}")
-        if self.kong_replacements < 0:
-            raise MahjongError("kong replacements cannot be negative")
-        if self.kong_replacements and self.win_by != "self-drawn":
-            raise MahjongError("a win on a kong replacement tile is self-drawn (Art. 5(5))")
+        for name, flag in (
+            ("last_tile", self.last_tile),
+            ("heavenly", self.heavenly),
+            ("earthly", self.earthly),
+        ):
+            if not isinstance(flag, bool):
+                raise MahjongError(f"{name} {flag!r}: expected true or false")
+        replacements = self.kong_replacements
+        if not isinstance(replacements, int) or isinstance(replacements, bool):
+            raise MahjongError(f"kong replacements {replacements!r}: expected a whole number")
+        if not 0 <= replacements <= MAX_KONGS:
+            raise MahjongError(
+                f"kong replacements {replacements}: a hand makes 0 to {MAX_KONGS} kongs"
+            )
+        game = hand.game if hand is not None else "mahjong-traditional"
+        if replacements and self.win_by != "self-drawn":
+            raise MahjongError(
+                f"a win on a kong replacement tile is self-drawn ({article(game, '五', 5, 4)})"
+            )
         if self.last_tile and self.win_by != "self-drawn":
             raise MahjongError("海底撈月 is a win on the last tile drawn from the wall (Art. 6)")
         if self.heavenly and (self.seat != "E" or self.win_by != "self-drawn"):
-            raise MahjongError("a heavenly hand is the dealer's (East's) dealt hand (Art. 5(1))")
+            raise MahjongError(
+                f"a heavenly hand is the dealer's (East's) dealt hand ({article(game, '五', 1, 1)})"
+            )
+        if self.heavenly and (replacements or self.last_tile):
+            raise MahjongError(
+                "a heavenly hand is won on the dealt tiles, not on a kong replacement or the "
+                f"last tile ({article(game, '五', 1, 1)})"
+            )
         if self.earthly and self.seat == "E":
-            raise MahjongError("an earthly hand is a non-dealer's win at the start (Art. 5(2))")
-        if self.heavenly and hand is not None and hand.melds:
-            raise MahjongError("a heavenly hand has no declared melds")
+            raise MahjongError(
+                f"an earthly hand is a non-dealer's win at the start ({article(game, '五', 2, 2)})"
+            )
+        if self.earthly and self.win_by != "discard":
+            raise MahjongError(
+                "an earthly hand is won on the dealer's first discard, not self-drawn nor on a "
+                f"robbed kong ({article(game, '五', 2, 2)})"
+            )
+        if hand is not None:
+            self._check_hand(hand)
         return self
+
+    def _check_hand(self, hand: WinningHand) -> None:
+        game = hand.game
+        if self.heavenly and hand.melds:
+            raise MahjongError(
+                f"a heavenly hand is the dealt hand: it has no declared melds "
+                f"({article(game, '五', 1, 1)})"
+            )
+        if self.earthly and hand.melds:
+            raise MahjongError(
+                "an earthly hand is won on the dealer's first discard, before any call or kong: "
+                f"it has no declared melds ({article(game, '五', 2, 2)})"
+            )
+        kongs = sum(1 for m in hand.melds if m.kind == "kong")
+        if self.kong_replacements > kongs:
+            what = "槓上槓 needs" if self.kong_replacements >= 2 else "槓上花 needs"
+            raise MahjongError(
+                f"{self.kong_replacements} kong replacement(s): {what} as many kongs, the hand "
+                f"declares {kongs} ({article(game, '五', 5, 4)})"
+            )
+        if self.win_by == "robbed-kong":
+            copies = hand.copies(hand.winning_tile)
+            if copies != 1:
+                raise MahjongError(
+                    f"robbing a kong of {_core.tile_code(hand.winning_tile)}: the other three "
+                    f"copies are in the robbed kong, the hand holds {copies} "
+                    f"(第二条(2), {article(game, '六', 2, 2)})"
+                )
+
+
+def article(game: str, number: str, traditional: int, simple: int) -> str:
+    """The article text ``第五条(甲)(5)`` of one game's item."""
+    if game == "mahjong-simple":
+        return f"第{number}条(乙)({simple})"
+    return f"第{number}条(甲)({traditional})"
 
 
 @dataclass(frozen=True)
@@ -85,6 +153,8 @@ class FanResult:
     fan: int
     cap: int
     cap_article: str
+    hand: WinningHand | None = None
+    context: Context | None = None
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -114,8 +184,77 @@ def _wind_index(wind: str) -> int:
     return WINDS.index(wind)
 
 
-def items_of(game: str, signature: int, context: Context, winning_tile: int) -> list[str]:
-    """The names of the Art. 6 items a reading carries in a context (before supersession)."""
+@dataclass(frozen=True)
+class Exposure:
+    """What a reading's tiles alone do not say: which of its sets were called (exposed) and
+    which are kongs. A dealt hand (the exact tables) has none of either."""
+
+    called_honours: int = 0  # bit i: a pung/kong of honour 27 + i exposed by a call, or a kong
+    called_chows: int = 0
+    exposed_pungs: int = 0
+    concealed_kongs: int = 0
+
+    @staticmethod
+    def of(reading: Reading) -> Exposure:
+        honours = 0
+        for m in reading.sets:
+            if m.kind != "chow" and m.tile >= HONOUR_BASE and (m.exposed or m.kind == "kong"):
+                honours |= 1 << (m.tile - HONOUR_BASE)
+        return Exposure(
+            called_honours=honours,
+            called_chows=sum(1 for m in reading.sets if m.kind == "chow" and m.exposed),
+            exposed_pungs=sum(1 for m in reading.sets if m.kind == "pung" and m.exposed),
+            concealed_kongs=sum(1 for m in reading.sets if m.kind == "kong" and not m.exposed),
+        )
+
+
+DEALT = Exposure()
+HONOUR_BASE = 27
+
+
+@dataclass(frozen=True)
+class FanReadings:
+    """The rule file's readings of the open points of Art. 6(甲) (INTERPRETATION.md §3)."""
+
+    honour_pungs: str
+    mixed_terminals: str
+    half_flush_honours: str
+    all_chows: str
+    concealed_all_pungs_melds: str
+
+    @staticmethod
+    def of(rules: RuleFile) -> FanReadings:
+        return FanReadings(
+            honour_pungs=rules.choice(
+                "fan.honour_pungs", ("concealed-or-exposed", "exposed-or-kong")
+            ),
+            mixed_terminals=rules.choice(
+                "fan.mixed_terminals",
+                ("terminals-and-honours-only", "terminal-or-honour-in-every-set"),
+            ),
+            half_flush_honours=rules.choice(
+                "fan.half_flush_honours", ("any", "unscored-winds", "unscored-honours")
+            ),
+            all_chows=rules.choice("fan.all_chows", ("concealed-or-called", "called-only")),
+            concealed_all_pungs_melds=rules.choice(
+                "fan.concealed_all_pungs_melds",
+                ("exposed-meld-breaks", "exposed-pung-breaks", "any-kong-breaks"),
+            ),
+        )
+
+
+def items_of(
+    game: str,
+    signature: int,
+    context: Context,
+    winning_tile: int,
+    readings: FanReadings | None = None,
+    exposure: Exposure = DEALT,
+) -> list[str]:
+    """The names of the Art. 6 items a reading carries in a context (before supersession).
+
+    ``readings`` (required for the traditional game) are the rule file's readings of the open
+    points; ``exposure`` says which sets were called or are kongs."""
     found: list[str] = []
     if context.win_by == "robbed-kong":
         found.append("robbing_kong")
@@ -125,6 +264,8 @@ def items_of(game: str, signature: int, context: Context, winning_tile: int) -> 
         if winning_tile == GREEN_DRAGON:
             found.append("green_dragon_winning_tile")
         return found
+    if readings is None:
+        raise MahjongError("the traditional game's fan needs the rule file's readings")
     if context.kong_replacements == 1:
         found.append("kong_replacement")
     elif context.kong_replacements >= 2:
@@ -137,11 +278,16 @@ def items_of(game: str, signature: int, context: Context, winning_tile: int) -> 
         found.append("thirteen_orphans")
         return found
     honour_pungs = (signature >> _HONOUR_PUNG_SHIFT) & 0x7F
+    # 碰出或杠: which honour pungs the items worded "exposed" count (a reading).
+    called = honour_pungs
+    if readings.honour_pungs == "exposed-or-kong":
+        called &= exposure.called_honours
     pair = (signature >> _PAIR_SHIFT) & 0x3F
     seat, round_wind = _wind_index(context.seat), _wind_index(context.round_wind)
-    winds = [w for w in range(4) if honour_pungs >> w & 1]
-    dragons = [d for d in range(3) if honour_pungs >> (4 + d) & 1]
+    winds = [w for w in range(4) if called >> w & 1]
+    dragons = [d for d in range(3) if called >> (4 + d) & 1]
     found += ["dragon_pung"] * len(dragons)
+    scored_wind = False
     for w in winds:
         if w == seat and w == round_wind:
             found.append("double_wind_pung")
@@ -149,17 +295,25 @@ def items_of(game: str, signature: int, context: Context, winning_tile: int) -> 
             found.append("round_wind_pung")
         elif w == seat:
             found.append("seat_wind_pung")
+        scored_wind = scored_wind or w in (seat, round_wind)
     if signature & _ALL_PUNGS:
         found.append("all_pungs")
-        if signature & _CONCEALED:
+        if _concealed_all_pungs(signature, readings, exposure):
             found.append("concealed_all_pungs")
     scoring_pair = pair >= 31 or pair in (27 + seat, 27 + round_wind)
     all_chows = bool(signature & _ALL_CHOWS) and not scoring_pair
+    if readings.all_chows == "called-only":
+        all_chows = all_chows and exposure.called_chows == 4
     if all_chows:
         found.append("all_chows")
     suits = bin(signature & _SUITS).count("1")
     honours = bool(signature & _HONOURS)
-    if suits == 1 and honours:
+    scored_honours = {
+        "any": False,
+        "unscored-winds": scored_wind,
+        "unscored-honours": scored_wind or bool(dragons),
+    }[readings.half_flush_honours]
+    if suits == 1 and honours and not scored_honours:
         found.append("half_flush")
         if all_chows:
             found.append("half_flush_all_chows")
@@ -167,17 +321,38 @@ def items_of(game: str, signature: int, context: Context, winning_tile: int) -> 
         found.append("full_flush")
     if suits == 0:
         found.append("all_honours")
-    if signature & _TERMINALS_HONOURS_ONLY and suits:
-        found.append("mixed_terminals" if honours else "all_terminals")
+    terminals_only = bool(signature & _TERMINALS_HONOURS_ONLY)
+    if terminals_only and suits and not honours:
+        found.append("all_terminals")
+    outside = (
+        terminals_only
+        if readings.mixed_terminals == "terminals-and-honours-only"
+        else bool(signature & _OUTSIDE)
+    )
+    if outside and suits and honours:
+        found.append("mixed_terminals")
+    all_dragons = [d for d in range(3) if honour_pungs >> (4 + d) & 1]
+    all_winds = [w for w in range(4) if honour_pungs >> w & 1]
     if len(dragons) == 3:
         found.append("big_three_dragons")
-    elif len(dragons) == 2 and pair >= 31:
+    elif len(all_dragons) == 2 and pair >= 31:
         found.append("small_three_dragons")
     if len(winds) == 4:
         found.append("big_four_winds")
-    elif len(winds) == 3 and 27 <= pair <= 30:
+    elif len(all_winds) == 3 and 27 <= pair <= 30:
         found.append("small_four_winds")
     return found
+
+
+def _concealed_all_pungs(signature: int, readings: FanReadings, exposure: Exposure) -> bool:
+    """糊 (对对糊不碰牌落地) under the rule file's reading of which melds break it."""
+    rule = readings.concealed_all_pungs_melds
+    if rule == "exposed-pung-breaks":
+        return exposure.exposed_pungs == 0
+    concealed = bool(signature & _CONCEALED)
+    if rule == "any-kong-breaks":
+        return concealed and exposure.concealed_kongs == 0
+    return concealed
 
 
 @dataclass(frozen=True)
@@ -190,6 +365,7 @@ class FanRules:
     cap: int
     cap_article: str
     concealed_all_pungs_on_discard: bool
+    readings: FanReadings | None
 
     @staticmethod
     def of(rules: RuleFile) -> FanRules:
@@ -240,17 +416,23 @@ def _fan_rules(rules: RuleFile) -> FanRules:
         cap=rules.value_of("fan.cap", int),
         cap_article=rules.require("fan.cap").article,
         concealed_all_pungs_on_discard=on_discard,
+        readings=FanReadings.of(rules) if rules.game == "mahjong-traditional" else None,
     )
     _FAN_RULES[key] = compiled
     return compiled
 
 
 def score_signature(
-    rules: RuleFile | FanRules, game: str, signature: int, context: Context, winning_tile: int
+    rules: RuleFile | FanRules,
+    game: str,
+    signature: int,
+    context: Context,
+    winning_tile: int,
+    exposure: Exposure = DEALT,
 ) -> tuple[list[FanItem], int, int]:
     """Items, raw fan and combined (capped) fan of one reading."""
     fan_rules = rules if isinstance(rules, FanRules) else FanRules.of(rules)
-    names = items_of(game, signature, context, winning_tile)
+    names = items_of(game, signature, context, winning_tile, fan_rules.readings, exposure)
     missing = [n for n in names if n not in fan_rules.items]
     if missing:
         raise MahjongError(f"the rule file prices no fan item {', '.join(missing)} (Art. 6)")
@@ -264,10 +446,23 @@ def score(hand: WinningHand, context: Context, rules: str | RuleFile | None = No
     best: FanResult | None = None
     for reading in hand.readings:
         items, raw, fan = score_signature(
-            fan_rules, hand.game, reading.signature, context, hand.winning_tile
+            fan_rules,
+            hand.game,
+            reading.signature,
+            context,
+            hand.winning_tile,
+            Exposure.of(reading),
         )
         result = FanResult(
-            hand.game, reading, tuple(items), raw, fan, fan_rules.cap, fan_rules.cap_article
+            hand.game,
+            reading,
+            tuple(items),
+            raw,
+            fan,
+            fan_rules.cap,
+            fan_rules.cap_article,
+            hand,
+            context,
         )
         if best is None or (fan, raw) > (best.fan, best.raw):
             best = result

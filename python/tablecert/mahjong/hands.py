@@ -75,6 +75,16 @@ class WinningHand:
     def exposed_melds(self) -> tuple[Meld, ...]:
         return tuple(m for m in self.melds if m.exposed)
 
+    def copies(self, tile: int) -> int:
+        """How many of ``tile`` the hand holds, concealed and in its declared melds."""
+        in_melds = 0
+        for m in self.melds:
+            if m.kind == "chow":
+                in_melds += m.tile <= tile <= m.tile + 2 and tile // 9 == m.tile // 9
+            else:
+                in_melds += (4 if m.kind == "kong" else 3) * (m.tile == tile)
+        return self.concealed.count(tile) + in_melds
+
     @property
     def text(self) -> str:
         tiles = " ".join(_core.tile_code(t) for t in self.concealed)
@@ -141,6 +151,13 @@ def read_hand(
     game: str, concealed: tuple[int, ...], melds: tuple[Meld, ...], winning_tile: int
 ) -> WinningHand:
     """Check a hand with the core and attach every reading and its signature."""
+    if game == "mahjong-simple":
+        called = [m for m in melds if m.exposed and m.kind != "kong"]
+        if called:
+            raise MahjongError(
+                f"{called[0].text}: the simple game has no chow and no pung calls, a discard is "
+                "taken only to win or to make a kong (第五条(乙)(3))"
+            )
     orphans, raw = _core.decompose_hand(
         list(concealed), [m.as_core() for m in melds], TILE_SET[check_game(game)]
     )

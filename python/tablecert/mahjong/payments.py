@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from tablecert import _core
 from tablecert.errors import MahjongError
-from tablecert.mahjong.fan import FanResult, rules_for
+from tablecert.mahjong.fan import FanResult, article, rules_for
 from tablecert.mahjong.hands import WINDS
 from tablecert.rules import RuleFile
 
@@ -121,6 +122,13 @@ def _seats(rules: RuleFile, players: Sequence[str] | None) -> list[str]:
     least = rules.value_of("game.min_players", int) if rules.get("game.min_players") else allowed
     if not least <= len(seats) <= allowed:
         raise MahjongError(f"{len(seats)} players: this game has {least} to {allowed} (Art. 3)")
+    if len(seats) < len(WINDS):
+        entry = rules.require("payment.fewer_players")
+        if rules.choice("payment.fewer_players", ("own-share", "refuse")) == "refuse":
+            raise MahjongError(
+                f"{len(seats)} players: Art. 7 names three payers and the rule file reads it "
+                f"as not settling a smaller game ({entry.article}, payment.fewer_players)"
+            )
     return seats
 
 
@@ -141,20 +149,23 @@ def settle_win(
     rules: str | RuleFile | None = None,
     players: Sequence[str] | None = None,
     discarder: str | None = None,
-    liability: str | None = None,
+    liability: str | Sequence[str] | None = None,
     first_discard_honour: bool = False,
     stake: Fraction | int | None = None,
 ) -> Settlement:
     """Settle a valid win: Art. 7 shares, Art. 10 liability, Art. 9 cap, Art. 8 commission.
 
-    ``liability`` names an Art. 10 case (``LIABILITY_REASONS``) that makes ``discarder`` pay
-    for everyone; the exemptions of Art. 10 (all honours / all terminals, a first-discard
-    honour) are applied from the hand and ``first_discard_honour``.
+    ``liability`` names one Art. 10 case (``LIABILITY_REASONS``), or several that hold
+    together, that make ``discarder`` pay for everyone; each case is checked against the hand
+    and how it was won, and the exemptions of Art. 10 (the rule file's ``exempt_hands``, a
+    first-discard honour) are applied from the hand and ``first_discard_honour``.
     """
     rule_file = rules_for(result.game, rules)
     seats = _seats(rule_file, players)
     if winner not in seats:
         raise MahjongError(f"winner {winner!r} is not playing: {', '.join(seats)}")
+    cases = _cases(liability)
+    _check_discarder(rule_file, result, winner, discarder, seats, cases, first_discard_honour)
     row = table_limit(rule_file, limit)
     unit = share(rule_file, row, result.fan)
     notes: list[str] = []
@@ -165,16 +176,17 @@ def settle_win(
         times, article = _multiplier(rule_file, winner, payer)
         owed.append(Payment(payer, winner, Fraction(unit * times), article, f"{times} share(s)"))
 
-    if liability is not None:
-        liable = _liable(rule_file, result, winner, discarder, liability, first_discard_honour)
+    if cases:
+        named = " + ".join(cases)
+        liable = _liable(rule_file, result, discarder, cases, first_discard_honour)
         if liable is None:
-            notes.append(f"{liability}: exempt, everyone pays their own share")
+            notes.append(f"{named}: exempt, everyone pays their own share")
         else:
             total = sum((p.amount for p in owed), Fraction(0))
-            entry = rule_file.require(f"liability.{liability}")
-            rule_file.choice(f"liability.{liability}", ("discarder-pays-all",))
-            owed = [Payment(liable, winner, total, entry.article, f"包輸: {liability}")]
-            notes.append(f"{liable} pays for everyone ({entry.article})")
+            cited = (rule_file.require(f"liability.{c}").article for c in cases)
+            articles = ", ".join(dict.fromkeys(cited))
+            owed = [Payment(liable, winner, total, articles, f"包輸: {named}")]
+            notes.append(f"{liable} pays for everyone ({articles})")
 
     if stake is not None:
         owed = _cap(rule_file, owed, Fraction(stake), notes)
@@ -186,41 +198,141 @@ def settle_win(
     return Settlement(tuple(owed), winner, commission, row.article, tuple(notes))
 
 
-def _liable(
+def _cases(liability: str | Sequence[str] | None) -> tuple[str, ...]:
+    if liability is None:
+        return ()
+    cases = (liability,) if isinstance(liability, str) else tuple(liability)
+    if not cases or len(set(cases)) != len(cases):
+        raise MahjongError(f"liability {list(cases)!r}: name each Art. 10 case once")
+    return cases
+
+
+# Art. 10 cases that do not need the winning tile to come from the liable player: 包摸一輪,
+# the feeder of the twelfth full-flush tile also pays for a self-drawn win within one round.
+_SELF_DRAWN_CASES = ("fed_twelfth_full_flush_tile",)
+
+
+def _check_discarder(
     rules: RuleFile,
     result: FanResult,
     winner: str,
     discarder: str | None,
-    reason: str,
+    seats: Sequence[str],
+    cases: tuple[str, ...],
+    first_discard_honour: bool,
+) -> None:
+    """The discarder (出冲者) and what depends on it, against how the hand was won."""
+    context = result.context
+    win_by = context.win_by if context is not None else None
+    if discarder is not None:
+        if discarder not in seats:
+            raise MahjongError(f"discarder {discarder!r} is not playing: {', '.join(seats)}")
+        if discarder == winner:
+            raise MahjongError(
+                f"discarder {discarder!r} is the winner: a discarder is another player"
+            )
+        if win_by == "self-drawn" and not (cases and set(cases) <= set(_SELF_DRAWN_CASES)):
+            raise MahjongError(
+                f"discarder {discarder!r} on a self-drawn win: a self-drawn win has no discarder "
+                "(出冲者, 第十条)"
+            )
+    if context is not None and context.earthly and discarder not in (None, _dealer(rules)):
+        raise MahjongError(
+            f"an earthly hand is won on the dealer's first discard, not {discarder}'s "
+            f"({article(result.game, '五', 2, 2)})"
+        )
+    if first_discard_honour:
+        exempt = rules.require("liability.exempt_first_discard_honour").article
+        if win_by is not None and win_by != "discard":
+            raise MahjongError(
+                f"first_discard_honour: the exemption is for a discarded honour, the win is "
+                f"{win_by} ({exempt})"
+            )
+        hand = result.hand
+        if hand is not None and hand.winning_tile < 27:
+            raise MahjongError(
+                f"first_discard_honour: the winning tile {_core.tile_code(hand.winning_tile)} is "
+                f"not a dragon or wind, the only tiles 生张 exempts ({exempt})"
+            )
+
+
+def _dealer(rules: RuleFile) -> str:
+    return str(rules.value_of("payment.dealer_seat", str))
+
+
+def _liable(
+    rules: RuleFile,
+    result: FanResult,
+    discarder: str | None,
+    cases: tuple[str, ...],
     first_discard_honour: bool,
 ) -> str | None:
     """The liable seat, or None when an Art. 10 exemption applies."""
-    if rules.get(f"liability.{reason}") is None:
-        known = [k for k in rules.table("liability") if k in LIABILITY_REASONS]
-        raise MahjongError(f"liability {reason!r} is not a case of Art. 10: {', '.join(known)}")
-    if discarder is None or discarder == winner:
-        raise MahjongError(f"liability {reason!r} needs the discarder, another player")
+    known = [k for k in rules.table("liability") if k in LIABILITY_REASONS]
+    for reason in cases:
+        if reason not in known:
+            raise MahjongError(f"liability {reason!r} is not a case of Art. 10: {', '.join(known)}")
+        rules.choice(f"liability.{reason}", ("discarder-pays-all",))
+    if discarder is None:
+        raise MahjongError(f"liability {' + '.join(cases)} needs the discarder, another player")
+    _check_joint_cases(rules, cases)
     names = {i.name for i in result.items}
     exposed = [m for m in result.reading.sets if m.exposed]
-    if reason == "nine_exposed_full_flush" and ("full_flush" not in names or len(exposed) < 3):
-        raise MahjongError("Art. 10(1) needs a full flush with nine tiles (three melds) exposed")
-    if reason == "big_three_dragons":
-        dragons = [m for m in exposed if m.kind != "chow" and m.tile >= 31]
-        if "big_three_dragons" not in names or len(dragons) < 2:
-            raise MahjongError("Art. 10(3) needs big three dragons with two dragon pungs exposed")
-    if reason == "big_four_winds":
-        winds = [m for m in exposed if m.kind != "chow" and 27 <= m.tile <= 30]
-        if "big_four_winds" not in names or len(winds) < 3:
-            raise MahjongError("Art. 10(3) needs big four winds with three wind pungs exposed")
-    if (
-        rules.get("liability.exempt_all_honours_all_terminals") is not None
-        and rules.value_of("liability.exempt_all_honours_all_terminals", bool)
-        and names & {"all_honours", "all_terminals"}
-    ):
-        return None
+    win_by = result.context.win_by if result.context is not None else None
+    for reason in cases:
+        where = rules.require(f"liability.{reason}").article
+        if win_by == "self-drawn" and reason not in _SELF_DRAWN_CASES:
+            raise MahjongError(
+                f"liability {reason}: the discarder (出冲者) pays only for a win on their "
+                f"discard, this win is self-drawn ({where})"
+            )
+        if reason == "nine_exposed_full_flush" and ("full_flush" not in names or len(exposed) < 3):
+            raise MahjongError(
+                f"Art. 10(1) needs a full flush with nine tiles (three melds) exposed ({where})"
+            )
+        if reason == "fed_twelfth_full_flush_tile" and (
+            "full_flush" not in names or len(exposed) < 4
+        ):
+            raise MahjongError(
+                "供清一色十二章 needs a full flush with twelve tiles (four melds) exposed "
+                f"({where})"
+            )
+        if reason == "big_three_dragons":
+            dragons = [m for m in exposed if m.kind != "chow" and m.tile >= 31]
+            if "big_three_dragons" not in names or len(dragons) < 2:
+                raise MahjongError(
+                    f"Art. 10(3) needs big three dragons with two dragon pungs exposed ({where})"
+                )
+        if reason == "big_four_winds":
+            winds = [m for m in exposed if m.kind != "chow" and 27 <= m.tile <= 30]
+            if "big_four_winds" not in names or len(winds) < 3:
+                raise MahjongError(
+                    f"Art. 10(3) needs big four winds with three wind pungs exposed ({where})"
+                )
+    if rules.get("liability.exempt_hands") is not None:
+        exempt = rules.value_of("liability.exempt_hands", list)
+        unknown = [n for n in exempt if not isinstance(n, str) or n not in rules.table("fan.items")]
+        if unknown:
+            raise rules.error("liability.exempt_hands", f"{unknown!r}: not fan items of Art. 6")
+        if names & set(exempt):
+            return None
     if first_discard_honour and rules.value_of("liability.exempt_first_discard_honour", bool):
         return None
     return discarder
+
+
+def _check_joint_cases(rules: RuleFile, cases: tuple[str, ...]) -> None:
+    """第十条(乙)(2), 有糊不叫，并拆打一碰牌: one case needing both facts, or two (a reading)."""
+    entry = rules.get("liability.missed_win_broke_pung")
+    if entry is None:
+        return
+    how = rules.choice("liability.missed_win_broke_pung", ("both", "either"))
+    pair = {"missed_win_then_fed", "broke_pung"}
+    if how == "both" and pair & set(cases) and not pair <= set(cases):
+        raise MahjongError(
+            "有糊不叫，并拆打一碰牌: the discarder is liable only for both, a missed win and a "
+            f"broken pung (liability [missed_win_then_fed, broke_pung]) ({entry.article})"
+        )
 
 
 def _cap(rules: RuleFile, owed: list[Payment], stake: Fraction, notes: list[str]) -> list[Payment]:

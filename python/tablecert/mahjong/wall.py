@@ -87,7 +87,7 @@ def deal(
     # Stacks in draw order: each row right to left, then the row of the seat on its left.
     rows = [(row0 - k) % 4 for k in range(4)]
     ring = [(r, s) for r in rows for s in range(stacks)]
-    start = total  # after the `total` stacks counted from the right of row0
+    start = _stacks_counted(rule_file, total, stacks)
     order = ring[start:] + ring[:start]
     sequence = [wall_index(r, s, layer, stacks) for r, s in order for layer in (0, 1)]
 
@@ -122,9 +122,24 @@ def deal(
         game=game,
         dice=tuple(dice),
         break_row=WINDS[row0],
-        break_stack=total,
+        break_stack=start,
         hands={s: tuple(wall[p] for p in taken[s]) for s in seats},
         positions={s: tuple(taken[s]) for s in seats},
         live=live,
         tail=tail,
     )
+
+
+def _stacks_counted(rules: RuleFile, total: int, stacks: int) -> int:
+    """How many stacks the dice total counts off from the right of the row it picks; a total
+    longer than a row follows the rule file's reading ``wall.dice_past_row``."""
+    if total <= stacks:
+        return total
+    how = rules.choice("wall.dice_past_row", ("continue-next-row", "wrap-in-row", "rethrow"))
+    entry = rules.require("wall.dice_past_row")
+    if how == "rethrow":
+        raise MahjongError(
+            f"dice total {total} is longer than a row of {stacks} stacks: the rule file reads "
+            f"such a throw as thrown again ({entry.article}, wall.dice_past_row)"
+        )
+    return total if how == "continue-next-row" else (total - 1) % stacks + 1

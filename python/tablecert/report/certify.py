@@ -14,22 +14,24 @@ import os
 import platform
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from dataclasses import dataclass, replace
+from pathlib import Path, PurePosixPath
+from typing import Any, Literal
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 import tablecert
 from tablecert import _core
 from tablecert.distributed import Executor
-from tablecert.errors import PlanError, ReportError
+from tablecert.errors import ReportError, TableCertError
 from tablecert.report import dsse
 from tablecert.report.canonical import canonical_pretty, plain
 from tablecert.report.html import render_report
 from tablecert.report.plan import Plan, PlanEntry, load_plan
 from tablecert.report.registry import Context, Outcome, Section, overall
 from tablecert.report.signing import key_id, public_pem
+from tablecert.report.snapshot import InputChangedError, InputSnapshot
+from tablecert.report.staging import StagedFolder
 from tablecert.rules import RULES_DIR, load_rules
 
 REPORT_JSON = "report.json"
@@ -96,56 +98,98 @@ def run_sections(
     return sections
 
 
-def _input_names(paths: list[Path]) -> dict[Path, str]:
-    """Each input named by its path relative to the inputs' common folder (POSIX form).
+InputBase = Literal["plan", "absolute", "bundled"]
 
-    Rule files bundled with tablecert, used from a plan elsewhere, are named
-    ``bundled/<path under fixtures/>`` so that the lab's own files keep short names.
-    """
-    resolved = sorted({p.resolve() for p in paths})
+
+@dataclass(frozen=True)
+class InputName:
+    """How an input is named in the report and the signed statement: relative to the plan's
+    folder as the plan writes it (``base`` "plan"), an absolute path kept as given
+    ("absolute"), or a rule file bundled with tablecert, given by name ("bundled")."""
+
+    name: str
+    base: InputBase
+
+
+def input_names(plan: Plan, paths: list[Path]) -> dict[Path, InputName]:
+    """Each resolved input path's name; two inputs with one name are an error."""
+    folder = plan.path.resolve().parent
     fixtures = RULES_DIR.parent.resolve()
-    own = [p for p in resolved if not p.is_relative_to(fixtures)] or resolved
-    root = Path(os.path.commonpath([p.parent for p in own]))
-    return {
-        p: (
-            p.relative_to(root).as_posix()
-            if p.is_relative_to(root)
-            else f"bundled/{p.relative_to(fixtures).as_posix()}"
-        )
-        for p in resolved
-    }
+    given: dict[Path, str] = {}
+    for entry in plan.entries:
+        for resolved, written in entry.given.items():
+            given.setdefault(Path(resolved), written)
+    names: dict[Path, InputName] = {}
+    for path in paths:
+        text = given.get(path)
+        if path == plan.path.resolve():
+            names[path] = InputName(plan.path.name, "plan")
+        elif text is not None and Path(text).is_absolute():
+            names[path] = InputName(PurePosixPath(text).as_posix(), "absolute")
+        elif text is not None and (folder / text).resolve() == path:
+            names[path] = InputName(PurePosixPath(text).as_posix(), "plan")
+        elif path.is_relative_to(fixtures):
+            names[path] = InputName(f"bundled/{path.relative_to(fixtures).as_posix()}", "bundled")
+        else:
+            names[path] = InputName(os.path.relpath(path, folder), "plan")
+    seen: dict[str, Path] = {}
+    for path, named in names.items():
+        if named.name in seen:
+            raise ReportError(
+                f"{seen[named.name]} and {path} would both be named {named.name!r} in the "
+                "report; give them distinct paths in the plan"
+            )
+        seen[named.name] = path
+    return names
 
 
 def build_report(
-    plan: Plan, sections: list[Section], started: dt.datetime, finished: dt.datetime
+    plan: Plan,
+    sections: list[Section],
+    snapshot: InputSnapshot,
+    started: dt.datetime,
+    finished: dt.datetime,
 ) -> tuple[dict[str, Any], list[dsse.Subject]]:
-    """The report.json object and the statement subjects (every input file)."""
+    """The report.json object and the statement subjects (every input file).
+
+    ``plan`` is the plan as written (its paths are the originals); ``snapshot`` holds the
+    digest of every file as the sections read it (files a section lists beyond its plan
+    entry are hashed here)."""
     roles: dict[Path, str] = {plan.path.resolve(): "plan"}
     section_inputs: list[list[Path]] = []
     for entry, section in zip(plan.entries, sections, strict=True):
         named = entry.named_files()
-        files = [*(path for _, path in named), *section.inputs]
+        extras = [snapshot.original(p.resolve()) for p in section.inputs]
         for key, path in named:
             roles.setdefault(path.resolve(), key)
-        for extra in section.inputs:
-            roles.setdefault(extra.resolve(), "input")
-        section_inputs.append([p.resolve() for p in files])
-    names = _input_names(list(roles))
+        for extra in extras:
+            roles.setdefault(extra, "input")
+        section_inputs.append([*(p.resolve() for _, p in named), *extras])
+    names = input_names(plan, list(roles))
     inputs = []
     subjects = []
-    for path, name in sorted(names.items(), key=lambda item: item[1]):
-        digest = dsse.file_sha256(path)
+    for path, label in sorted(names.items(), key=lambda item: item[1].name):
+        held = snapshot.files.get(path)
+        digest = held.sha256 if held else dsse.file_sha256(path)
+        size = held.size if held else path.stat().st_size
         inputs.append(
-            {"name": name, "role": roles[path], "sha256": digest, "bytes": path.stat().st_size}
+            {
+                "name": label.name,
+                "base": label.base,
+                "role": roles[path],
+                "sha256": digest,
+                "bytes": size,
+            }
         )
-        subjects.append(dsse.Subject(name, digest))
+        subjects.append(dsse.Subject(label.name, digest))
     rule_data = []
-    for path, role in sorted(roles.items(), key=lambda item: names[item[0]]):
+    for path, role in sorted(roles.items(), key=lambda item: names[item[0]].name):
         if role == "rules":
-            rules = load_rules(path)
+            held = snapshot.files.get(path)
+            rules = load_rules(held.copy if held else path)
             rule_data.append(
                 {
-                    "name": names[path],
+                    "name": names[path].name,
                     "game": rules.game,
                     "variant": rules.variant,
                     "sha256": rules.sha256,
@@ -161,7 +205,7 @@ def build_report(
         "format": dsse.PREDICATE_TYPE,
         "title": plan.title,
         "lab": plan.lab,
-        "plan": names[plan.path.resolve()],
+        "plan": names[plan.path.resolve()].name,
         "verdict": overall(outcomes),
         "summary": {
             "requirements": len(outcomes),
@@ -177,7 +221,7 @@ def build_report(
                 "title": s.title,
                 "verdict": s.outcome,
                 "data": s.data,
-                "inputs": sorted(names[p] for p in files),
+                "inputs": sorted(names[p].name for p in files),
             }
             for entry, s, files in zip(plan.entries, sections, section_inputs, strict=True)
         ],
@@ -200,6 +244,24 @@ def build_report(
     return plain(report), subjects
 
 
+#: Every file certify writes into the output folder (a folder holding only these is a
+#: previous certificate, replaced whole).
+OUTPUT_FILES = (REPORT_JSON, ENVELOPE_JSON, REPORT_HTML, SIGNER_PUB)
+
+
+def snapshot_plan(plan: Plan, snapshot: InputSnapshot) -> Plan:
+    """Copy and hash the plan and every file it names into ``snapshot`` (each read once) and
+    return the plan pointing at the copies, so the sections read exactly the hashed bytes."""
+    held = snapshot.add(plan.path)
+    if held.sha256 != plan.sha256:
+        raise InputChangedError(f"{plan.path} changed after it was read; nothing was certified")
+    for entry in plan.entries:
+        for _, path in entry.named_files():
+            snapshot.add(path)
+    moved = snapshot.moved()
+    return replace(plan, entries=tuple(e.with_files(moved) for e in plan.entries))
+
+
 def certify(
     plan_path: Path,
     key: Ed25519PrivateKey,
@@ -210,27 +272,42 @@ def certify(
     progress: Progress | None = None,
     executor: Executor | None = None,
 ) -> Certification:
-    """Run ``plan_path``, sign the statement with ``key`` and write the report folder."""
+    """Run ``plan_path``, sign the statement with ``key`` and write the report folder.
+
+    The inputs are snapshotted first (the analysis reads the copies, the statement carries
+    their digests) and checked unchanged at the end; the folder is written beside
+    ``out_dir`` and renamed into place only when complete."""
     started = clock()
     plan = load_plan(plan_path)
-    sections = run_sections(plan, progress, executor)
-    report, subjects = build_report(plan, sections, started, clock())
-    envelope = dsse.sign_statement(dsse.statement(subjects, report), key)
-    kid = key_id(key.public_key())
-    note = (
-        "Signed with an ephemeral key made for this run: it proves integrity, not who signed."
-        if ephemeral
-        else ""
-    )
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise PlanError(f"{out_dir}: cannot create the output folder: {exc.strerror}") from exc
-    paths = {name: out_dir / name for name in (REPORT_JSON, ENVELOPE_JSON, REPORT_HTML, SIGNER_PUB)}
-    paths[REPORT_JSON].write_bytes(canonical_pretty(report))
-    paths[ENVELOPE_JSON].write_bytes(envelope.to_bytes())
-    paths[REPORT_HTML].write_text(render_report(report, sections, [kid], note), encoding="utf-8")
-    paths[SIGNER_PUB].write_bytes(public_pem(key.public_key()))
+    with StagedFolder(out_dir, OUTPUT_FILES) as stage:
+        snapshot = InputSnapshot(stage.scratch / "inputs")
+        try:
+            sections = run_sections(snapshot_plan(plan, snapshot), progress, executor)
+        except TableCertError as exc:  # name the user's files, not the snapshot's copies
+            exc.args = tuple(
+                snapshot.show_originals(a) if isinstance(a, str) else a for a in exc.args
+            )
+            raise
+        snapshot.check_unchanged()
+        report, subjects = build_report(plan, sections, snapshot, started, clock())
+        envelope = dsse.sign_statement(dsse.statement(subjects, report), key)
+        kid = key_id(key.public_key())
+        note = (
+            "Signed with an ephemeral key made for this run: it proves integrity, not who signed."
+            if ephemeral
+            else ""
+        )
+        html = render_report(report, sections, [kid], note)
+        files = {
+            REPORT_JSON: canonical_pretty(report),
+            ENVELOPE_JSON: envelope.to_bytes(),
+            REPORT_HTML: html.encode("utf-8"),
+            SIGNER_PUB: public_pem(key.public_key()),
+        }
+        for name, data in files.items():
+            _write_complete(stage.out / name, data)
+        stage.commit()
+    paths = {name: out_dir / name for name in OUTPUT_FILES}
     return Certification(
         out_dir,
         paths[REPORT_JSON],
@@ -241,6 +318,14 @@ def certify(
         kid,
         report,
     )
+
+
+def _write_complete(path: Path, data: bytes) -> None:
+    """Write and flush to disk, so the renamed folder never holds a short file."""
+    with path.open("xb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
 
 
 def ephemeral_key() -> Ed25519PrivateKey:

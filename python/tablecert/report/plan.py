@@ -21,7 +21,7 @@ import hashlib
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,8 @@ class PlanEntry:
     values: Mapping[str, Any]
     line: int | None
     key_lines: Mapping[str, int]
+    #: Each file's resolved path -> the text the plan gives for it (a path or a bundled name).
+    given: Mapping[str, str] = field(default_factory=dict)
 
     def error(self, key: str | None, message: str) -> PlanError:
         line = self.key_lines.get(key, self.line) if key else self.line
@@ -107,6 +109,19 @@ class PlanEntry:
             elif spec.kind == "files":
                 out.extend((key, Path(p)) for p in self.values[key])
         return tuple(out)
+
+    def with_files(self, moved: Mapping[str, str]) -> PlanEntry:
+        """This entry with every file path in ``moved`` (resolved path -> new path) replaced:
+        certify points the sections at its snapshot of the inputs."""
+        values = dict(self.values)
+        for key, spec in self.kind.fields.items():
+            if key not in values:
+                continue
+            if spec.kind in ("file", "rules"):
+                values[key] = moved.get(values[key], values[key])
+            elif spec.kind == "files":
+                values[key] = tuple(moved.get(p, p) for p in values[key])
+        return replace(self, values=values)
 
 
 @dataclass(frozen=True)
@@ -220,7 +235,14 @@ def _entry(
     for key, spec in kind.fields.items():
         if spec.required and key not in checked:
             raise entry.error(None, f"missing key {key!r} ({spec.help or spec.kind})")
-    return PlanEntry(path, index, kind, checked, line, key_lines)
+    given: dict[str, str] = {}
+    for key, spec in kind.fields.items():
+        if key in checked and spec.kind in ("file", "rules"):
+            given.setdefault(checked[key], values[key])
+        elif key in checked and spec.kind == "files":
+            for resolved, text in zip(checked[key], values[key], strict=True):
+                given.setdefault(resolved, text)
+    return PlanEntry(path, index, kind, checked, line, key_lines, given)
 
 
 def _check_value(entry: PlanEntry, key: str, spec: Field, value: Any) -> Any:

@@ -7,6 +7,7 @@ file can find the mistake.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import tomllib
 from collections.abc import Mapping
@@ -15,11 +16,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from tablecert.bundled import BundledDataError, bundled_rule_file
 from tablecert.errors import RuleFileError
-
-_PACKAGE_ROOT = Path(__file__).resolve().parents[3]
-RULES_DIR = _PACKAGE_ROOT / "fixtures" / "rules"
-STATUTES_DIR = _PACKAGE_ROOT / "fixtures" / "statutes"
 
 
 @dataclass(frozen=True)
@@ -150,18 +148,20 @@ def read_utf8(path: Path, error: type[Exception], what: str) -> tuple[bytes, str
 
 def bundled_rule_path(name: str) -> Path:
     """The path of a bundled rule file, e.g. ``q-poker.macau``."""
-    path = RULES_DIR / f"{name}.toml"
-    if not path.is_file():
-        known = ", ".join(sorted(p.stem for p in RULES_DIR.glob("*.toml")))
-        raise RuleFileError(f"no bundled rule file {name!r}; bundled: {known}")
-    return path
+    try:
+        return bundled_rule_file(name)
+    except BundledDataError as exc:
+        raise RuleFileError(str(exc)) from None
 
 
-def load_rules(source: str | Path) -> RuleFile:
-    """Load a rule file from a path, or a bundled one by name (``q-poker.macau``).
+def load_rules(source: str | os.PathLike[str]) -> RuleFile:
+    """Load a rule file from a path (``str`` or ``os.PathLike``), or a bundled one by name
+    (``q-poker.macau``).
 
     A file is parsed once per content: loading it again returns the same object.
     """
+    if not isinstance(source, str | os.PathLike):
+        raise RuleFileError(f"expected a rule file path or bundled name, got {source!r}")
     path = Path(source)
     if not path.exists() and path.suffix != ".toml" and len(path.parts) == 1:
         path = bundled_rule_path(str(source))

@@ -1,0 +1,1 @@
+../../../../fixtures/evaluators/q_poker_statute.pl

@@ -1,0 +1,1 @@
+../../../../fixtures/evaluators/vendor_poker.py

@@ -1,0 +1,117 @@
+"""JSON from outside, read strictly: duplicate keys, NaN and Infinity, huge or deep values are
+errors naming the source and line, never silently accepted or a traceback."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+MAX_DEPTH = 32
+MAX_INT_DIGITS = 30
+
+
+class StrictJsonError(ValueError):
+    """Text that is not strict JSON; the message names the source and line."""
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise StrictJsonError(f"duplicate key {key!r}")
+        seen[key] = value
+    return seen
+
+
+def _no_constant(name: str) -> Any:
+    raise StrictJsonError(f"{name} is not a number JSON allows")
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise StrictJsonError(f"number {text[:40]}... has more than {MAX_INT_DIGITS} digits")
+    return int(text)
+
+
+def _depth(value: Any) -> int:
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict | list):
+            deepest = max(deepest, depth)
+            if depth > MAX_DEPTH:
+                return depth
+            children = node.values() if isinstance(node, dict) else node
+            stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def loads(text: str, source: str, first_line: int = 1) -> Any:
+    """Parse ``text`` (from ``source``, starting at line ``first_line``) strictly."""
+    opened = max(text.count("["), text.count("{"))
+    if opened > 10 * MAX_DEPTH and _bracket_depth(text) > MAX_DEPTH:
+        raise StrictJsonError(f"{source}:{first_line}: nested deeper than {MAX_DEPTH} levels")
+    try:
+        value = json.loads(
+            text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant, parse_int=_int
+        )
+    except json.JSONDecodeError as exc:
+        line = first_line + exc.lineno - 1
+        raise StrictJsonError(f"{source}:{line}: invalid JSON: {exc.msg}") from exc
+    except StrictJsonError as exc:
+        line = _line_of_problem(text, str(exc), first_line)
+        raise StrictJsonError(f"{source}:{line}: {exc}") from exc
+    except RecursionError as exc:
+        raise StrictJsonError(f"{source}:{first_line}: nested too deeply") from exc
+    if _depth(value) > MAX_DEPTH:
+        raise StrictJsonError(f"{source}:{first_line}: nested deeper than {MAX_DEPTH} levels")
+    return value
+
+
+def _bracket_depth(text: str) -> int:
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def _line_of_problem(text: str, message: str, first_line: int) -> int:
+    """The line of a duplicate key (its second occurrence) or of a bad constant."""
+    key = re.match(r"duplicate key '(.*)'$", message)
+    if key:
+        pattern = re.compile(rf'"{re.escape(key.group(1))}"\s*:')
+        hits = [i for i, line in enumerate(text.splitlines()) if pattern.search(line)]
+        if len(hits) >= 2:
+            return first_line + hits[1]
+        if hits:
+            return first_line + hits[0]
+    for word in ("NaN", "-Infinity", "Infinity"):
+        if message.startswith(word):
+            for i, line in enumerate(text.splitlines()):
+                if word in line:
+                    return first_line + i
+    return first_line
+
+
+def line_of_key(text: str, key: str, first_line: int = 1) -> int:
+    """The line where ``"key":`` first appears in a JSON text (``first_line`` if not found)."""
+    pattern = re.compile(rf'"{re.escape(key)}"\s*:')
+    for i, line in enumerate(text.splitlines()):
+        if pattern.search(line):
+            return first_line + i
+    return first_line
