@@ -286,7 +286,7 @@ def _answers(answerer: Answerer, requests: list[str]) -> Iterator[dict[str, Any]
             answer = strict_json.loads(line, "scorer answer")
         except strict_json.StrictJsonError as exc:
             raise EvaluatorError(
-                f"scorer answered {line[:200]!r} (not strict JSON: {exc}) to {request[:80]!r}"
+                f"scorer answered {line[:200]!r} (not JSON: {exc}) to {request[:80]!r}"
             ) from None
         problem = _answer_problem(answer)
         if problem is not None:
