@@ -51,7 +51,7 @@ def test_caribbean_json_and_export(tmp_path: Path) -> None:
     assert (tmp_path / "caribbean-decisions.u64le").stat().st_size == 8 * 2_598_960
 
 
-def test_royal_outside_the_statute_is_one_line_exit_1() -> None:
+def test_royal_outside_the_statute_is_one_line_exit_2() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "tablecert", "analyze", "caribbean-stud", "--royal", "120"],
         capture_output=True,
@@ -59,7 +59,7 @@ def test_royal_outside_the_statute_is_one_line_exit_1() -> None:
         check=False,
         env={"TABLECERT_CACHE": str(CACHE), "PATH": ""},
     )
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     assert proc.stderr.strip().splitlines() == [
         "error: royal payout 120 is outside the statute's 50..100"
     ]

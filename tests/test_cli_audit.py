@@ -80,7 +80,7 @@ def test_integrity_failure_is_reported(tmp_path: Path) -> None:
     assert "shuffler-bad.csv:3: output order: 51 items, expected 52; missing 8d" in result.stdout
 
 
-def test_unreadable_log_is_one_line_exit_1(tmp_path: Path) -> None:
+def test_unreadable_log_is_one_line_exit_2(tmp_path: Path) -> None:
     data = gzip.compress((LOGS / "shuffler-sample.csv").read_bytes())
     cut = tmp_path / "cut.csv.gz"
     cut.write_bytes(data[:-30])
@@ -90,7 +90,7 @@ def test_unreadable_log_is_one_line_exit_1(tmp_path: Path) -> None:
         text=True,
         check=False,
     )
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     assert "cut.csv.gz: corrupt or truncated gzip" in " ".join(proc.stderr.split())
     assert proc.stdout == ""
     usage = runner.invoke(app, ["audit", "shuffler"])

@@ -97,27 +97,27 @@ def test_analyze_traditional_table() -> None:
         ("1m 2m 3m 4p 5p 6p 7s 8s 9s 2m 2m 2m 5s", "needs 14 concealed tiles.*got 13"),
     ],
 )
-def test_bad_hands_one_line_exit_1(hand: str, message: str) -> None:
+def test_bad_hands_one_line_exit_2(hand: str, message: str) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "tablecert", "mahjong", "score", "mahjong-traditional", hand],
         capture_output=True,
         text=True,
         check=False,
     )
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     assert proc.stdout == ""
     assert "Traceback" not in proc.stderr
     assert re.search(message, " ".join(proc.stderr.split())), proc.stderr
 
 
-def test_unknown_game_exit_1() -> None:
+def test_unknown_game_exit_2() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "tablecert", "mahjong", "score", "mahjong-fast", "1m 1m"],
         capture_output=True,
         text=True,
         check=False,
     )
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     assert "unknown mahjong game 'mahjong-fast'" in proc.stderr
 
 

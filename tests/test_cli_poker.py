@@ -51,7 +51,7 @@ def test_compare_json() -> None:
     assert data["article"] == "第八条(九)"
 
 
-def test_bad_card_is_one_line_exit_1() -> None:
+def test_bad_card_is_one_line_exit_2() -> None:
 
     from tablecert.cli import main
 
@@ -62,7 +62,7 @@ def test_bad_card_is_one_line_exit_1() -> None:
         text=True,
         check=False,
     )
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     assert proc.stdout == ""
     assert 'unknown card code "1x"' in proc.stderr
     assert "Traceback" not in proc.stderr

@@ -61,14 +61,14 @@ def test_errors_are_handled_failures(tmp_path: Path) -> None:
         assert result.exit_code == 1
         assert isinstance(result.exception, RngAuditError)
         assert message in str(result.exception)
-    # Through the entry point: the message on stderr (rich may wrap it), exit 1.
+    # Through the entry point: the message on stderr (rich may wrap it), exit 2.
     proc = subprocess.run(
         [sys.executable, "-m", "tablecert", "audit", "rng", str(empty)],
         capture_output=True,
         text=True,
         check=False,
     )
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     assert "the file is empty" in " ".join(proc.stderr.split())
     result = runner.invoke(app, ["audit", "rng", str(short), "--format", "hex"])
     assert result.exit_code == 2

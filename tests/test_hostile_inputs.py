@@ -155,7 +155,10 @@ def test_gzip_members_are_read_and_trailing_bytes_refused(tmp_path: Path) -> Non
         gzip.compress(head + b"\n" + b"".join(records[:3]), mtime=0)
         + gzip.compress(b"".join(records[3:]), mtime=0)
     )
-    assert audit_shuffler([two]).integrity.records == audit_shuffler([LOGS / "shuffler-sample.csv"]).integrity.records
+    assert (
+        audit_shuffler([two]).integrity.records
+        == audit_shuffler([LOGS / "shuffler-sample.csv"]).integrity.records
+    )
     data = gzip.compress(plain, mtime=0)
     for tail in (b"\0" * 512, b"garbage"):
         padded = tmp_path / "padded.csv.gz"
@@ -291,7 +294,7 @@ def test_bad_timeouts_are_usage_errors(value: str) -> None:
 
 
 def test_an_unbalanced_command_is_one_line() -> None:
-    one_error(crosscheck("--evaluator", "cmd:'unbalanced"), "cmd:\"'unbalanced\"", "quotation")
+    one_error(crosscheck("--evaluator", "cmd:'unbalanced"), 'cmd:"\'unbalanced"', "quotation")
 
 
 def test_seed_and_sample_sizes_are_bounded(tmp_path: Path) -> None:
@@ -312,7 +315,8 @@ def test_write_requests_into_a_missing_folder_or_onto_a_folder(tmp_path: Path) -
 
 def test_invalid_utf8_from_an_evaluator_is_a_protocol_error(tmp_path: Path) -> None:
     script = python_evaluator(
-        tmp_path, "for line in sys.stdin:\n    sys.stdout.buffer.write(b'\\xff\\xfe\\n'); sys.stdout.flush()\n"
+        tmp_path,
+        "for line in sys.stdin:\n    sys.stdout.buffer.write(b'\\xff\\xfe\\n'); sys.stdout.flush()\n",
     )
     run = crosscheck("--evaluator", f"cmd:{sys.executable} {script}", "--timeout", "30")
     one_error(run, "broke the protocol", "not UTF-8")
@@ -404,7 +408,9 @@ def test_device_ids_the_auditor_would_reject_are_refused(tmp_path: Path) -> None
 
 
 @given(st.text(min_size=1, max_size=12))
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 def test_what_simulate_writes_its_auditor_reads(tmp_path: Path, device: str) -> None:
     out = tmp_path / "sim.csv"
     try:
@@ -454,7 +460,9 @@ def test_model_parameters_are_checked(tmp_path: Path, model: str, why: str) -> N
     usage_error(run, "--model", why)
 
 
-def test_a_failed_write_leaves_nothing_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failed_write_leaves_nothing_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def full(_: int) -> None:
         raise OSError(28, "No space left on device")
 

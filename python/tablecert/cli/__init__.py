@@ -1,7 +1,8 @@
 """The ``tablecert`` command line: one module per command group, wiring only.
 
-Data goes to stdout (``--json`` for machines), progress and status to stderr. A handled
-failure prints one line and exits 1; a usage error exits 2.
+Data goes to stdout (``--json`` for machines), progress and status to stderr. Every command
+exits 0 pass/conforms/valid, 1 fail/deviates/invalid, 2 usage or input error, 3 inconclusive,
+4 internal error (``tablecert.cli.common``).
 """
 
 from __future__ import annotations

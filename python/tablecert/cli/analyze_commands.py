@@ -11,9 +11,10 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from tablecert.cli import common
-from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
+from tablecert.cli.common import JsonOption, emit_json, plain, stderr, stdout
 from tablecert.cli.mahjong_commands import analyze_mahjong
 from tablecert.games import caribbean_stud, q_poker
 from tablecert.games.common import OutcomeRow, decimal, fraction_json
@@ -74,7 +75,7 @@ def analyze_q_poker(
         emit_json(result.as_json())
         return
     play = result.play
-    stdout.print(f"[bold]{result.title}[/] ({result.rules_path})")
+    stdout.print(Text.assemble((result.title, "bold"), f" ({plain(result.rules_path)})"))
     stdout.print(_return_table("多寶 / Pair Plus", result.pair_plus.rows))
     stdout.print(f"多寶 house edge: {_percent(result.pair_plus.house_edge)}")
     stdout.print(_return_table("與莊荷博彩 / Ante-Play, optimal strategy", play.rows))
@@ -153,7 +154,7 @@ def analyze_caribbean(
             ]
         emit_json(data)
         return
-    stdout.print(f"[bold]{result.title}[/] ({result.rules_path})")
+    stdout.print(Text.assemble((result.title, "bold"), f" ({plain(result.rules_path)})"))
     stdout.print(_return_table("ante/raise, optimal strategy with the upcard", result.rows))
     stdout.print(
         f"house edge: {_percent(result.house_edge)} of the ante; element of risk "

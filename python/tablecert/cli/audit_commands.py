@@ -17,13 +17,14 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 from rich.table import Table
+from rich.text import Text
 
 from tablecert.audit.battery import DECK_SIZES
 from tablecert.audit.dealing import DEALINGS
 from tablecert.audit.shuffler import DEFAULT_BATCH, INPUT_ORDERS, ShufflerAudit, audit_shuffler
 from tablecert.audit.wall_dealing import STATISTICS
 from tablecert.cli import common, values
-from tablecert.cli.common import JsonOption, emit_json, stdout
+from tablecert.cli.common import JsonOption, emit_json, plain, stdout
 from tablecert.errors import OutputError
 from tablecert.output import write_text
 from tablecert.poker import GAMES
@@ -53,20 +54,19 @@ def print_audit(result: ShufflerAudit) -> None:
         f"+ {i.bad_count:,} bad + {i.blank_lines:,} blank (empty or whitespace only)"
     )
     if i.bad_count:
-        stdout.print(f"[bold red]integrity: {i.bad_count:,} bad records[/]", markup=True)
+        stdout.print(Text(f"integrity: {i.bad_count:,} bad records", style="bold red"))
         for f, line, reason in i.bad_records[:SHOWN_BAD]:
-            stdout.print(f"  {f}:{line}: {reason}", markup=False)
+            stdout.print(f"  {plain(f)}:{line}: {plain(reason)}")
         if i.bad_count > SHOWN_BAD:
             listed = len(i.bad_records)
             stdout.print(
                 f"  ... and {i.bad_count - SHOWN_BAD:,} more: --json lists the first "
-                f"{listed:,} of the {i.bad_count:,} with their reasons",
-                markup=False,
+                f"{listed:,} of the {i.bad_count:,} with their reasons"
             )
     else:
         stdout.print("integrity: every record is one complete deck")
     if i.events:
-        stdout.print("device events: " + ", ".join(f"{k} x{v}" for k, v in i.events), markup=False)
+        stdout.print("device events: " + ", ".join(f"{plain(k)} x{v}" for k, v in i.events))
     if i.without_input:
         stdout.print(f"records without a logged input order: {i.without_input:,}")
     table = Table(title=f"battery (each test at {1 - result.battery.tests[0].level:.0%})")
@@ -80,17 +80,14 @@ def print_audit(result: ShufflerAudit) -> None:
             _fmt(t.statistic),
             "" if t.df is None else str(t.df),
             _fmt(t.p_value, ".3g"),
-            f"[{colour}]{t.verdict}[/]",
+            Text(t.verdict, style=colour),
             _fmt(t.effect, ".3g"),
             f"{t.name}: {t.detail}",
         )
     stdout.print(table)
     rejected = ", ".join(result.battery.rejected) or "none"
-    stdout.print(
-        f"Holm family-wise at alpha {result.battery.alpha}: rejected {rejected}\n"
-        f"verdict: [bold]{result.verdict}[/]",
-        markup=True,
-    )
+    stdout.print(f"Holm family-wise at alpha {result.battery.alpha}: rejected {rejected}")
+    stdout.print(Text.assemble("verdict: ", (result.verdict, "bold")))
 
 
 @audit_app.command("shuffler")

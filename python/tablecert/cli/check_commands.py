@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
 from tablecert.conformance.configuration import BetReturn, bet_returns, check_configuration
@@ -52,15 +53,15 @@ def check(
             table.add_row(
                 line.article,
                 line.key,
-                f"[{style}]{line.verdict}[/]",
+                Text(line.verdict, style=style),
                 str(line.as_json()["expected"]),
                 str(line.as_json()["submitted"]),
                 line.note,
             )
         stdout.print(table)
         for c in report.consistency:
-            mark = "[green]ok[/]" if c.passed else "[bold red]FAILS[/]"
-            stdout.print(f"{mark} {c.article} {c.name}: {c.detail}")
+            mark = Text("ok", style="green") if c.passed else Text("FAILS", style="bold red")
+            stdout.print(Text.assemble(mark, f" {c.article} {c.name}: {c.detail}"))
         for b in bets:
             stdout.print(
                 f"{b.article} {b.bet}: house edge {decimal(b.submitted * 100, 4)}% "

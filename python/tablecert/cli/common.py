@@ -1,22 +1,141 @@
-"""What every command shares: consoles, JSON output and turning handled errors into exit 1."""
+"""What every command shares: consoles, JSON output, untrusted text, verdicts and exit codes.
+
+One exit-code scheme for every command (README, "Exit codes"):
+
+    0  pass / conforms / valid
+    1  fail / deviates / invalid
+    2  usage or input error: nothing was judged (missing or unreadable file, bad value, bad plan)
+    3  inconclusive: not enough evidence to judge either way, or nothing submitted
+    4  internal error: a bug in tablecert, reported in one line, never mistaken for a verdict
+
+Text that comes from outside (logs, plans, rule files, configurations, envelopes, evaluator
+answers) is data: the consoles never interpret Rich markup, and :func:`plain` shows control
+characters as escapes so that nothing read from a file can move the cursor, clear the screen or
+forge a line of output.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated, Any
+from enum import IntEnum
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
 from rich.progress import Progress, ProgressColumn
+from rich.text import Text
 
 from tablecert.distributed import DaskExecutor, executor_for
-from tablecert.errors import CardError, RulesError, TableCertError, TileError
+from tablecert.errors import CardError, NistError, RulesError, TableCertError, TileError
 
-stdout = Console(highlight=False, soft_wrap=True)
-stderr = Console(stderr=True, highlight=False)
+
+class ExitCode(IntEnum):
+    """The exit status of every command."""
+
+    PASS = 0
+    FAIL = 1
+    USAGE = 2
+    INCONCLUSIVE = 3
+    INTERNAL = 4
+
+
+#: Verdict words of every judging command (lower case in JSON) and the status each exits with.
+VERDICT_EXIT: dict[str, ExitCode] = {
+    "pass": ExitCode.PASS,
+    "conforms": ExitCode.PASS,
+    "valid": ExitCode.PASS,
+    "fail": ExitCode.FAIL,
+    "deviates": ExitCode.FAIL,
+    "invalid": ExitCode.FAIL,
+    "inconclusive": ExitCode.INCONCLUSIVE,
+}
+
+#: The help text's closing paragraph for judging commands.
+EXIT_HELP = (
+    "Exit status: 0 pass/conforms/valid, 1 fail/deviates/invalid, 2 usage or input error, "
+    "3 inconclusive, 4 internal error."
+)
+
+
+def exit_for(verdict: str) -> typer.Exit:
+    """The exit (to raise) for a verdict word, in any case: ``raise exit_for(result.verdict)``."""
+    try:
+        return typer.Exit(int(VERDICT_EXIT[verdict.lower()]))
+    except KeyError:
+        raise ValueError(f"not a verdict word: {verdict!r}") from None
+
+
+# C0 controls, DEL, C1 controls, and the Unicode format characters that reorder or hide text
+# (bidirectional overrides and isolates, zero-width joiners, BOM, line/paragraph separators).
+_SHOWN_AS_ESCAPES = {
+    **dict.fromkeys(range(32)),
+    0x7F: None,
+    **dict.fromkeys(range(128, 160)),
+    **dict.fromkeys((8203, 8204, 8205, 8206, 8207, 8232, 8233, 65279)),
+    **dict.fromkeys(range(8234, 8239)),
+    **dict.fromkeys(range(8294, 8298)),
+}
+_NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\\": "\\\\"}
+
+
+def plain(value: object) -> str:
+    """``value`` as text that a terminal shows literally: backslashes doubled, newlines, tabs,
+    escape sequences and other control or text-direction characters written as ``\\n``,
+    ``\\x1b``, ``\\u202e``. Use it for every string read from outside before printing it."""
+    text = value if isinstance(value, str) else str(value)
+    if not any(ord(ch) in _SHOWN_AS_ESCAPES or ch == "\\" for ch in text):
+        return text
+    out = []
+    for ch in text:
+        if ch in _NAMED_ESCAPES:
+            out.append(_NAMED_ESCAPES[ch])
+        elif ord(ch) in _SHOWN_AS_ESCAPES:
+            out.append(f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _controls_escaped(text: str) -> str:
+    """Control and text-direction characters other than newline and tab as escapes."""
+    if not any(ord(ch) in _SHOWN_AS_ESCAPES and ch not in "\n\t" for ch in text):
+        return text
+    return "".join(
+        ch
+        if ch in "\n\t" or ord(ch) not in _SHOWN_AS_ESCAPES
+        else (f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}")
+        for ch in text
+    )
+
+
+class _SafeConsole(Console):
+    """A console that never interprets markup in strings and shows control characters other than
+    newline and tab as escapes (a second line of defence behind :func:`plain`)."""
+
+    def render_str(self, text: str, **kwargs: Any) -> Text:
+        return super().render_str(_controls_escaped(text), **kwargs)
+
+    def on_broken_pipe(self) -> None:
+        _exit_after_broken_pipe()
+
+
+def _interactive(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+# Data on stdout, status on stderr. Markup is off: strings print as they are. Off a terminal,
+# lines are never hard-wrapped (soft_wrap), so grep and pipes see whole lines.
+stdout = _SafeConsole(highlight=False, markup=False, soft_wrap=True)
+stderr = _SafeConsole(
+    stderr=True, highlight=False, markup=False, soft_wrap=not _interactive(sys.stderr)
+)
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Write machine-readable JSON to stdout.")]
 
@@ -58,16 +177,46 @@ def emit_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, sort_keys=True, indent=2) + "\n")
 
 
+def error_line(message: object) -> None:
+    """Print ``error: <message>`` on stderr, the message shown as plain text."""
+    stderr.print(Text.assemble(("error:", "bold red"), " ", plain(message)))
+
+
 def fail(message: str) -> typer.Exit:
-    """Print a handled failure on stderr; raise the returned exception to exit 1."""
-    stderr.print(f"[bold red]error:[/] {message}", markup=True)
-    return typer.Exit(1)
+    """Print a usage or input error on stderr; raise the returned exception to exit 2."""
+    error_line(message)
+    return typer.Exit(int(ExitCode.USAGE))
+
+
+def _exit_after_broken_pipe() -> NoReturn:
+    # The reader went away: nothing more can be delivered, and that is no verdict. Point stdout
+    # at /dev/null so the interpreter's final flush does not fail again.
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    sys.exit(int(ExitCode.USAGE))
 
 
 def run_app(app: typer.Typer) -> None:
-    """Run the app; handled errors (bad cards, bad rule files, ...) print one line and exit 1."""
+    """Run the app under the exit-code scheme: handled errors (bad cards, bad rule files, bad
+    logs, ...) print one line and exit 2; anything unexpected is an internal error, one line,
+    exit 4; a broken pipe exits 2 silently."""
     try:
         app(standalone_mode=True)
-    except (CardError, RulesError, TableCertError, TileError) as exc:
-        stderr.print(f"[bold red]error:[/] {exc}", markup=True)
-        sys.exit(1)
+    except (CardError, RulesError, TableCertError, TileError, NistError) as exc:
+        error_line(exc)
+        sys.exit(int(ExitCode.USAGE))
+    except BrokenPipeError:
+        _exit_after_broken_pipe()
+    except KeyboardInterrupt:
+        stderr.print("interrupted")
+        sys.exit(130)
+    except Exception as exc:  # a bug: never a traceback, never a verdict
+        stderr.print(
+            Text.assemble(
+                ("internal error:", "bold red"),
+                " ",
+                plain(f"{type(exc).__name__}: {exc}"),
+                " (a bug in tablecert; please report it with the command that caused it)",
+            )
+        )
+        sys.exit(int(ExitCode.INTERNAL))

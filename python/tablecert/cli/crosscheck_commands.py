@@ -9,9 +9,10 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 from tablecert.cli import conventions, values
-from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
+from tablecert.cli.common import JsonOption, emit_json, plain, stderr, stdout
 from tablecert.conformance import mahjong_crosscheck, poker_crosscheck
 from tablecert.conformance.evaluator_protocol import open_evaluator, write_requests
 from tablecert.output import write_text
@@ -129,7 +130,7 @@ def _print(report: poker_crosscheck.CrosscheckReport) -> None:
             c.name,
             f"{c.checked:,}",
             f"{c.mismatches:,}",
-            "conforms" if c.passed else "[red]deviates[/]",
+            Text("conforms") if c.passed else Text("deviates", style="red"),
             f"{c.rate:,.0f}",
         )
     stdout.print(table)
@@ -137,7 +138,7 @@ def _print(report: poker_crosscheck.CrosscheckReport) -> None:
         stdout.print(f"suit-decided pairs: the complete set ({report.complete_suit_pairs:,}).")
     for c in report.checks:
         for g in c.groups:
-            stdout.print(f"[red]defect[/] {c.name}: {g.description}")
+            stdout.print(Text.assemble(("defect", "red"), f" {c.name}: {plain(g.description)}"))
         for m in c.first:
             stdout.print(
                 f"  {m.request!r}: expected {m.expected!r}, got {m.got!r} ({m.article}, {m.step})"
@@ -218,7 +219,7 @@ def mahjong(
             f"{report.mismatched_records:,} mismatched"
         )
         for d in report.defects:
-            stdout.print(f"[red]defect[/] {d.description}")
+            stdout.print(Text.assemble(("defect", "red"), f" {plain(d.description)}"))
         for m in report.first:
             stdout.print(f"  {m.field}: expected {m.expected!r}, got {m.got!r} in {m.record}")
         stdout.print(f"verdict: {'CONFORMS' if report.passed else 'DEVIATES'}")
