@@ -59,8 +59,8 @@ def usage_error(run: Run, option: str, value: str = "") -> None:
 def test_whitespace_only_lines_are_counted_as_blank_lines(tmp_path: Path) -> None:
     blanks = ["", "\t", " \t ", "\v", "\f", "\u00a0", "\u3000 \u2003"]
     lines = [HEADER.strip()]
-    for i, blank in enumerate(blanks, start=1):
-        lines += [f"A,{i},{i},{DECK}", blank]
+    for n, blank in enumerate(blanks, start=1):
+        lines += [f"A,{n},{n},{DECK}", blank]
     log = tmp_path / "blank.csv"
     log.write_text("\n".join(lines) + "\n", encoding="utf-8")
     result = audit_shuffler([log], input_order="none")
@@ -183,7 +183,8 @@ def test_a_fifo_never_hangs(tmp_path: Path) -> None:
         check=False,
     )
     assert proc.returncode == 2, proc.stderr
-    assert "empty file" in proc.stderr and "Traceback" not in proc.stderr
+    assert "empty file" in proc.stderr
+    assert "Traceback" not in proc.stderr
     # With a writer: read as a stream.
     text = (LOGS / "shuffler-sample.csv").read_bytes()
 
@@ -269,8 +270,8 @@ def python_evaluator(tmp_path: Path, body: str) -> str:
     path = tmp_path / "vendor_eval.py"
     path.write_text(
         "import sys, time\n"
-        "sys.path.insert(0, %r)\n"
-        "from vendor_poker import q_poker_statute as statute\n" % str(EVALUATORS) + body
+        f"sys.path.insert(0, {str(EVALUATORS)!r})\n"
+        "from vendor_poker import q_poker_statute as statute\n" + body
     )
     return str(path)
 
@@ -316,7 +317,9 @@ def test_write_requests_into_a_missing_folder_or_onto_a_folder(tmp_path: Path) -
 def test_invalid_utf8_from_an_evaluator_is_a_protocol_error(tmp_path: Path) -> None:
     script = python_evaluator(
         tmp_path,
-        "for line in sys.stdin:\n    sys.stdout.buffer.write(b'\\xff\\xfe\\n'); sys.stdout.flush()\n",
+        "for line in sys.stdin:\n"
+        "    sys.stdout.buffer.write(b'\\xff\\xfe\\n')\n"
+        "    sys.stdout.flush()\n",
     )
     run = crosscheck("--evaluator", f"cmd:{sys.executable} {script}", "--timeout", "30")
     one_error(run, "broke the protocol", "not UTF-8")
@@ -335,7 +338,7 @@ def test_a_50_megabyte_answer_is_a_protocol_error(tmp_path: Path) -> None:
 def test_long_answers_from_python_and_files_are_protocol_errors(tmp_path: Path) -> None:
     module = python_evaluator(tmp_path, "def long(request):\n    return 'x' * 5000\n")
     answer = open_evaluator(f"{module}:long")
-    with pytest.raises(EvaluatorError, match="answered 5,000 bytes .* at most 4,096"):
+    with pytest.raises(EvaluatorError, match=r"answered 5,000 bytes .* at most 4,096"):
         list(answer(["category As Kh Td"]))
     results = tmp_path / "answers.txt"
     results.write_text("category As Kh Td\t" + "y" * 5000 + "\n")
