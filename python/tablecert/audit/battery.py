@@ -286,6 +286,8 @@ def _binomial_two_sided(o: Counts, n: int, p: float) -> NDArray[Any]:
 def adjacency(t: Tally) -> CheckResult:
     key, name, cites = "adjacency", "successor table (card j right after card i)", "exact binomial"
     n, size = t.shuffles, t.size
+    if n == 0:
+        return skipped(key, name, cites, "no complete shuffles")
     s = t.tables["successor"]
     # Each ordered pair of distinct cards is adjacent in a shuffle with probability 1/N, at
     # most once: every cell is Binomial(n, 1/N) exactly.
@@ -480,6 +482,8 @@ def guessing(t: Tally) -> CheckResult:
 def serial_correlation(t: Tally) -> CheckResult:
     key, name, cites = "serial", "serial correlation of neighbouring card ids", "exact moments"
     n = t.shuffles
+    if n == 0:
+        return skipped(key, name, cites, "no complete shuffles")
     mean_f, var_f = exact.serial_moments(tuple(range(t.size)))
     z = float((Fraction(t.serial_sum) - n * mean_f) / Fraction(np.sqrt(float(n * var_f))))
     return CheckResult(

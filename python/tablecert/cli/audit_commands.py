@@ -108,9 +108,7 @@ def shuffler(
         str | None,
         typer.Option("--game", help="q-poker or caribbean-stud: test the dealt hands."),
     ] = None,
-    seats: Annotated[
-        int, typer.Option("--seats", min=1, help="Player seats (plus the dealer).")
-    ] = 6,
+    seats: Annotated[int, typer.Option("--seats", help="Player seats (plus the dealer).")] = 6,
     dealing: Annotated[
         str,
         typer.Option(
@@ -129,7 +127,7 @@ def shuffler(
     batch_size: Annotated[
         int,
         typer.Option(
-            "--batch-size", min=0, help="Shuffles per batch for the second level (0: no batches)."
+            "--batch-size", help="Shuffles per batch for the second level (0: no batches)."
         ),
     ] = DEFAULT_BATCH,
     alpha: Annotated[
@@ -155,6 +153,8 @@ def shuffler(
         values.choice(game, GAMES, "--game")
     values.choice(dealing, DEALINGS, "--dealing")
     values.choice(wall_statistic, (*STATISTICS, "none"), "--wall-statistic")
+    values.whole(seats, "--seats", 1)
+    values.whole(batch_size, "--batch-size", 0)
     values.probability(alpha, "--alpha")
     values.probability(confidence, "--confidence")
     if svg_dir is not None:

@@ -57,10 +57,10 @@ def poker(
         ),
     ] = "default",
     other_pairs: Annotated[
-        int, typer.Option("--other-pairs", min=0, max=poker_crosscheck.MAX_SAMPLE)
+        int, typer.Option("--other-pairs", help="Size of the sample of other disjoint pairs.")
     ] = 50_000,
     seed: Annotated[int, typer.Option("--seed", help="Seed of every sample.")] = 0,
-    show: Annotated[int, typer.Option("--show", min=0, help="Mismatches shown per check.")] = 10,
+    show: Annotated[int, typer.Option("--show", help="Mismatches shown per check.")] = 10,
     timeout: Annotated[
         float, typer.Option("--timeout", help="Seconds to wait for an answer.")
     ] = 20.0,
@@ -79,6 +79,8 @@ def poker(
     game = conventions.game_argument(game, old_game, "q-poker or caribbean-stud")
     hand_count = _count_or_all(hands, "--hands")
     pairs = 0 if suit_pairs == "default" else _count_or_all(suit_pairs, "--suit-pairs")
+    values.whole(other_pairs, "--other-pairs", 0, poker_crosscheck.MAX_SAMPLE)
+    values.whole(show, "--show", 0)
     values.seed(seed)
     values.seconds(timeout, "--timeout")
     if game not in GAMES:
@@ -163,12 +165,12 @@ def mahjong(
     corpus: Annotated[
         Path | None, typer.Option("--corpus", help="JSON Lines game records (default: generate).")
     ] = None,
-    generate: Annotated[int, typer.Option("--generate", min=1, help="Records to generate.")] = 1000,
+    generate: Annotated[int, typer.Option("--generate", help="Records to generate.")] = 1000,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the generated corpus.")] = 0,
     write: Annotated[
         Path | None, typer.Option("--write-corpus", help="Write the corpus to FILE and stop.")
     ] = None,
-    show: Annotated[int, typer.Option("--show", min=0)] = 10,
+    show: Annotated[int, typer.Option("--show", help="Mismatches shown.")] = 10,
     timeout: Annotated[float, typer.Option("--timeout")] = 20.0,
     json_out: JsonOption = False,
     old_game: conventions.DeprecatedGameOption = None,
@@ -181,11 +183,8 @@ def mahjong(
         )
     values.seed(seed)
     values.seconds(timeout, "--timeout")
-    if generate > mahjong_crosscheck.MAX_RECORDS:
-        raise typer.BadParameter(
-            f"{generate}: at most {mahjong_crosscheck.MAX_RECORDS:,} records",
-            param_hint="--generate",
-        )
+    values.whole(generate, "--generate", 1, mahjong_crosscheck.MAX_RECORDS)
+    values.whole(show, "--show", 0)
     if write is not None:
         values.new_file(write, "--write-corpus")
     records = (

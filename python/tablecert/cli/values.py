@@ -24,6 +24,14 @@ def choice(value: str, allowed: Iterable[str], option: str) -> str:
     return value
 
 
+def whole(value: int, option: str, low: int = 0, high: int | None = None) -> int:
+    """A whole number from ``low`` (to ``high``)."""
+    if value < low or (high is not None and value > high):
+        bound = f"from {low:,} to {high:,}" if high is not None else f"of {low:,} or more"
+        raise typer.BadParameter(f"{value}: expected a whole number {bound}", param_hint=option)
+    return value
+
+
 def probability(value: float, option: str) -> float:
     """A level strictly between 0 and 1 (NaN and infinities refused)."""
     if not (math.isfinite(value) and 0 < value < 1):
