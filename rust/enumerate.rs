@@ -206,6 +206,34 @@ mod tests {
         assert_no_disjoint_ties(&keys5(&TieBreaks::STATUTE), 5);
     }
 
+    /// Diamonds first (the reverse of the statutes' order): the same categories, still no
+    /// disjoint ties, and the suit that decides a pair's kicker follows the order.
+    #[test]
+    fn a_suit_order_from_the_rule_file_decides() {
+        let reversed = TieBreaks {
+            suit_rank: [3, 2, 1, 0],
+            ..TieBreaks::STATUTE
+        };
+        let keys = keys3(&reversed);
+        assert_eq!(
+            category_counts(&keys, rank3::CATEGORIES),
+            [16_440, 3_744, 1_096, 720, 52, 48]
+        );
+        assert_no_disjoint_ties(&keys, 3);
+        let (a, b) = ([31, 30, 12], [29, 28, 15]); // 9s 9h 5d, 9c 9d 5s
+        assert!(rank3::key(a, &TieBreaks::STATUTE) < rank3::key(b, &TieBreaks::STATUTE));
+        assert!(rank3::key(a, &reversed) > rank3::key(b, &reversed));
+        // Caribbean Stud: the suit of a pair is its higher suit in the file's order.
+        let (p, q) = ([31, 28, 12, 4, 0], [30, 29, 13, 5, 1]); // 9s 9d .. vs 9h 9c ..
+        assert!(rank5::key(p, &TieBreaks::STATUTE) > rank5::key(q, &TieBreaks::STATUTE));
+        assert!(rank5::key(p, &reversed) > rank5::key(q, &reversed));
+        let hearts_first = TieBreaks {
+            suit_rank: [0, 1, 3, 2],
+            ..TieBreaks::STATUTE
+        };
+        assert!(rank5::key(p, &hearts_first) < rank5::key(q, &hearts_first));
+    }
+
     #[test]
     fn rank_only_rules_do_tie() {
         let keys = keys3(&TieBreaks::RANK_ONLY);

@@ -23,6 +23,26 @@ pub const CATEGORY_NAMES: [&str; CATEGORIES] = [
     "three of a kind",
     "straight flush",
 ];
+/// What each category's key compares, in order: its rank fields, then its suit field (the
+/// rule files' `ranking.categories.*` must state exactly these).
+pub const CATEGORY_STEPS: [&[&str]; CATEGORIES] = [
+    &[
+        "highest card",
+        "second card",
+        "third card",
+        "suit of the highest card",
+    ],
+    &["pair rank", "kicker rank", "the kicker's suit"],
+    &[
+        "highest card",
+        "second card",
+        "third card",
+        "suit of the flush",
+    ],
+    &["ranks", "suit of the highest card"],
+    &["rank of the three", "(cannot tie in one deck)"],
+    &["ranks", "suit"],
+];
 
 /// The strength key of a 3-card hand whose cards are sorted by id (ascending).
 #[inline]

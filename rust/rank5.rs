@@ -32,14 +32,59 @@ pub const CATEGORY_NAMES: [&str; CATEGORIES] = [
     "straight flush",
     "royal flush",
 ];
+/// What each category's key compares, in order: its rank fields, then its suit field (the
+/// rule files' `ranking.categories.*` must state exactly these).
+pub const CATEGORY_STEPS: [&[&str]; CATEGORIES] = [
+    &[
+        "highest card",
+        "second card",
+        "third card",
+        "fourth card",
+        "fifth card",
+        "suit of the highest card",
+    ],
+    &[
+        "pair rank",
+        "highest kicker",
+        "second kicker",
+        "third kicker",
+        "suit of the pair",
+    ],
+    &[
+        "higher pair",
+        "lower pair",
+        "kicker",
+        "suit of the higher pair",
+    ],
+    &["rank of the three", "(cannot tie in one deck)"],
+    &["ranks", "suit of the highest card"],
+    &[
+        "highest card",
+        "second card",
+        "third card",
+        "fourth card",
+        "fifth card",
+        "suit of the flush",
+    ],
+    &[
+        "rank of the three",
+        "rank of the pair",
+        "(cannot tie in one deck)",
+    ],
+    &["rank of the four", "(cannot tie in one deck)"],
+    &["ranks", "suit"],
+    &["suit"],
+];
 
-/// The suit of the pair whose two cards sit at `lo` and `lo + 1` of a sorted hand.
+/// The suit field of the pair whose two cards sit at `lo` and `lo + 1` of a sorted hand: the
+/// higher (or lower) of its two suits in the rule file's suit order.
 #[inline]
 fn pair_suit(c: &[u8; 5], lo: usize, tb: &TieBreaks) -> u32 {
-    tb.suit(match tb.pair_suit {
-        PairSuit::Higher => suit(c[lo + 1]),
-        PairSuit::Lower => suit(c[lo]),
-    })
+    let (a, b) = (tb.suit(suit(c[lo])), tb.suit(suit(c[lo + 1])));
+    match tb.pair_suit {
+        PairSuit::Higher => a.max(b),
+        PairSuit::Lower => a.min(b),
+    }
 }
 
 /// The strength key of a 5-card hand whose cards are sorted by id (ascending).

@@ -2,7 +2,8 @@
 //!
 //! A strength key is a `u32`: the category in bits 22.., then up to five 4-bit rank fields
 //! in the order the statute compares them, then a 2-bit suit field. Comparing keys compares
-//! hands. Unused rank fields are 0; under rank-only rules the suit field is 0.
+//! hands. Unused rank fields are 0; under rank-only rules the suit field is 0. The suit field
+//! is the suit's place in the rule file's suit order (0 lowest), looked up once per key.
 
 /// Which card's suit decides between two equal ace-low straights (A-2-3, 5-4-3-2-A).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,24 +29,34 @@ pub struct TieBreaks {
     pub suit_decides: bool,
     pub ace_low_straight_suit: AceLowStraightSuit,
     pub pair_suit: PairSuit,
+    /// The place of each suit id (diamonds 0, clubs 1, hearts 2, spades 3) in the rule file's
+    /// suit order, 0 lowest. The statutes' order (Art. 4) is the identity.
+    pub suit_rank: [u8; 4],
 }
+
+/// The statutes' suit order (Art. 4): spades > hearts > clubs > diamonds, the order of ids.
+pub const STATUTE_SUIT_RANK: [u8; 4] = [0, 1, 2, 3];
 
 impl TieBreaks {
     pub const STATUTE: TieBreaks = TieBreaks {
         suit_decides: true,
         ace_low_straight_suit: AceLowStraightSuit::TopOfSequence,
         pair_suit: PairSuit::Higher,
+        suit_rank: STATUTE_SUIT_RANK,
     };
     pub const RANK_ONLY: TieBreaks = TieBreaks {
         suit_decides: false,
         ace_low_straight_suit: AceLowStraightSuit::TopOfSequence,
         pair_suit: PairSuit::Higher,
+        suit_rank: STATUTE_SUIT_RANK,
     };
 
+    /// The suit field of a key: the suit's place in the suit order, or 0 when suits never
+    /// decide.
     #[inline]
     pub(crate) fn suit(&self, suit: u8) -> u32 {
         if self.suit_decides {
-            u32::from(suit)
+            u32::from(self.suit_rank[usize::from(suit & 3)])
         } else {
             0
         }

@@ -83,3 +83,48 @@ def test_caribbean_cap_curve_in_json() -> None:
     assert curve[1]["house_edge"]["decimal"] > curve[0]["house_edge"]["decimal"]
     bad = runner.invoke(app, ["analyze", "caribbean-stud", "--cap-curve", "x"])
     assert bad.exit_code == 2
+
+
+def test_command_line_values_are_blamed_on_their_option(tmp_path: Path) -> None:
+    cap = runner.invoke(app, ["analyze", "caribbean-stud", "--cap", "-1"])
+    assert cap.exit_code == 2
+    assert "--cap" in cap.output
+    assert "rules" not in cap.output.lower()
+    for spec in ("1/0", "-5", "0,-5", "x"):
+        curve = runner.invoke(app, ["analyze", "caribbean-stud", "--cap-curve", spec])
+        assert curve.exit_code == 2, (spec, curve.output)
+        assert "--cap-curve" in curve.output
+        assert curve.exception is None or isinstance(curve.exception, SystemExit)
+
+
+def test_export_targets_are_checked_before_the_analysis(tmp_path: Path) -> None:
+    existing = tmp_path / "afile"
+    existing.write_text("keep\n")
+    for target, message in (
+        (existing, "exists and is not a folder"),
+        (tmp_path / "missing" / "out", "does not exist"),
+        (Path("/dev/null"), "exists and is not a folder"),
+    ):
+        for game in ("q-poker", "caribbean-stud"):
+            result = runner.invoke(app, ["analyze", game, "--export-strategy", str(target)])
+            assert result.exit_code == 2, (game, target, result.output)
+            assert "--export-strategy" in result.output
+            assert message in " ".join(result.output.replace("│", " ").split())
+            assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert existing.read_text() == "keep\n"
+    assert not (tmp_path / "missing").exists()
+
+
+def test_an_exported_strategy_is_replaced_only_with_force(tmp_path: Path) -> None:
+    old = tmp_path / "q-poker-decisions.csv"
+    old.write_text("old\n")
+    refused = runner.invoke(app, ["analyze", "q-poker", "--export-strategy", str(tmp_path)])
+    assert refused.exit_code == 2
+    assert "--force" in refused.output
+    assert old.read_text() == "old\n"
+    forced = runner.invoke(
+        app, ["analyze", "q-poker", "--export-strategy", str(tmp_path), "--force"]
+    )
+    assert forced.exit_code == 0, forced.output
+    assert len(old.read_text().splitlines()) == 1 + 22_100
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["q-poker-decisions.csv"]

@@ -48,6 +48,10 @@ class ClusterError(TableCertError):
     """A cluster cannot be used as asked (Dask missing, scheduler unreachable, bad options)."""
 
 
+class OutputError(TableCertError):
+    """An output cannot be written where asked (exists, missing folder, not a folder, I/O)."""
+
+
 class RngAuditError(TableCertError):
     """RNG output or NIST battery parameters that cannot be tested; names the file or value."""
 

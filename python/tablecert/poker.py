@@ -1,7 +1,9 @@
 """The statutes' poker orderings: evaluate a hand, compare two, and say which rule decided.
 
 Q Poker hands have 3 cards, Caribbean Stud hands 5. The ordering (statute with suit
-tie-breaks, or standard rank-only) and every ambiguous reading come from the rule file.
+tie-breaks, or standard rank-only), the suit order and every ambiguous reading come from the
+rule file; a value the core does not implement (another rank order, other tie-break steps) is
+refused with its line.
 """
 
 from __future__ import annotations
@@ -20,11 +22,26 @@ DEFAULT_RULES: dict[str, str] = {
     "q-poker": "q-poker.macau",
     "caribbean-stud": "caribbean-stud.macau",
 }
-SUIT_NAMES = ("diamonds", "clubs", "hearts", "spades")
+SUIT_NAMES = ("diamonds", "clubs", "hearts", "spades")  # by suit id (card id % 4)
 RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+# The only rank order the core implements (straights and keys are built on it), highest first.
+RANK_ORDER = tuple(reversed(RANK_NAMES))
+# What the suit-only values must be where suits never decide (the statutes' own values).
+SUIT_VALUES_UNUSED = {
+    "ranking.suit_order": ["spades", "hearts", "clubs", "diamonds"],
+    "ranking.ace_low_straight_suit": "top-of-sequence",
+    "ranking.pair_suit": "higher",
+}
 
 Hand = str | Sequence[str] | Sequence[int]
 RulesSource = str | Path | RuleFile | None
+# A TieBreaks as plain values (suit decides, ace-low straight suit, pair suit, suit order), to
+# send to another process: ``_core.TieBreaks(*spec)`` rebuilds it.
+TieBreakSpec = tuple[bool, str, str, str]
+
+
+def tie_break_spec(tb: _core.TieBreaks) -> TieBreakSpec:
+    return (tb.suit_decides, tb.ace_low_straight_suit, tb.pair_suit, tb.suit_order)
 
 
 @dataclass(frozen=True)
@@ -38,10 +55,15 @@ class Ordering:
     steps: tuple[tuple[str, ...], ...]
     articles: tuple[str, ...]
     rules: RuleFile
+    suits: tuple[str, ...]  # the suit order, highest first
 
     @property
     def suit_decides(self) -> bool:
         return self.tie_breaks.suit_decides
+
+    def suit_name(self, field: int) -> str:
+        """The suit whose place in the suit order is a key's suit field (0 lowest)."""
+        return self.suits[len(self.suits) - 1 - field]
 
 
 def check_game(game: str) -> int:
@@ -74,26 +96,69 @@ def _ordering(rules: RuleFile) -> Ordering:
         raise rules.error("game.hand_size", f"{rules.game} hands have {hand_size} cards")
     kind = rules.choice("ranking.ordering", ("statute", "rank-only"))
     rules.choice("ranking.ace_low_straight", ("lowest",))
+    _check_rank_order(rules)
+    suits = _suit_order(rules)
+    ace_low = rules.choice("ranking.ace_low_straight_suit", ("top-of-sequence", "ace"))
+    pair = rules.choice("ranking.pair_suit", ("higher", "lower"))
+    if kind == "rank-only":
+        for dotted, statute in SUIT_VALUES_UNUSED.items():
+            if rules.require(dotted).value != statute:
+                raise rules.error(
+                    dotted,
+                    'has no effect when ranking.ordering is "rank-only" (suits never decide): '
+                    f"only the statute's {statute!r} is accepted",
+                )
+    if hand_size == 3 and pair != "higher":
+        raise rules.error(
+            "ranking.pair_suit",
+            "has no effect on 3-card hands (the kicker's suit decides between equal pairs): "
+            "only 'higher' is accepted",
+        )
     tie_breaks = _core.TieBreaks(
         suit_decides=kind == "statute",
-        ace_low_straight_suit=rules.choice(
-            "ranking.ace_low_straight_suit", ("top-of-sequence", "ace")
-        ),
-        pair_suit=rules.choice("ranking.pair_suit", ("higher", "lower")),
+        ace_low_straight_suit=ace_low,
+        pair_suit=pair,
+        suit_order="".join(name[0] for name in suits),
     )
     categories = tuple(_core.category_names(hand_size))
     steps: list[tuple[str, ...]] = []
     articles: list[str] = []
-    for name in categories:
+    for name, implemented in zip(categories, _core.category_steps(hand_size), strict=True):
         dotted = f"ranking.categories.{name.replace(' ', '-')}"
         entry = rules.require(dotted)
-        if not isinstance(entry.value, list) or not all(isinstance(s, str) for s in entry.value):
-            raise rules.error(dotted, "expected a list of tie-break step names")
-        steps.append(tuple(entry.value))
+        if entry.value != implemented:
+            raise rules.error(
+                dotted,
+                f"the core compares {name} hands by {implemented!r} in that order; "
+                f"other tie-break steps ({entry.value!r}) are not implemented",
+            )
+        steps.append(tuple(implemented))
         articles.append(entry.article)
     return Ordering(
-        rules.game, hand_size, tie_breaks, categories, tuple(steps), tuple(articles), rules
+        rules.game, hand_size, tie_breaks, categories, tuple(steps), tuple(articles), rules, suits
     )
+
+
+def _check_rank_order(rules: RuleFile) -> None:
+    """The rank order is stated, not chosen: the core implements only A high to 2 low."""
+    value = rules.value_of("ranking.rank_order", str)
+    if tuple(value.split()) != RANK_ORDER:
+        raise rules.error(
+            "ranking.rank_order",
+            f"{value!r}: the core implements only {' '.join(RANK_ORDER)!r} (highest first)",
+        )
+
+
+def _suit_order(rules: RuleFile) -> tuple[str, ...]:
+    """The four suits, highest first, each once (the order decides suit tie-breaks)."""
+    value = rules.value_of("ranking.suit_order", list)
+    if sorted(map(str, value)) != sorted(SUIT_NAMES) or len(value) != len(SUIT_NAMES):
+        raise rules.error(
+            "ranking.suit_order",
+            f"expected the four suits {', '.join(reversed(SUIT_NAMES))}, each once, highest "
+            f"first; got {value!r}",
+        )
+    return tuple(str(v) for v in value)
 
 
 def parse_hand(hand: Hand, size: int | None = None) -> tuple[int, ...]:
@@ -207,8 +272,8 @@ def decide(game: str, hand_a: Hand, hand_b: Hand, rules: RulesSource = None) -> 
             a,
             b,
             outcome,
-            f"{steps[-1]} ({SUIT_NAMES[max(suit_a, suit_b)]} over "
-            f"{SUIT_NAMES[min(suit_a, suit_b)]})",
+            f"{steps[-1]} ({order.suit_name(max(suit_a, suit_b))} over "
+            f"{order.suit_name(min(suit_a, suit_b))})",
             article,
         )
     return Decision(a, b, 0, "ranks", article)

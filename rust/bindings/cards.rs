@@ -17,8 +17,18 @@ pub struct TieBreaks(pub(crate) ranking::TieBreaks);
 #[pymethods]
 impl TieBreaks {
     #[new]
-    #[pyo3(signature = (suit_decides, ace_low_straight_suit = "top-of-sequence", pair_suit = "higher"))]
-    fn new(suit_decides: bool, ace_low_straight_suit: &str, pair_suit: &str) -> PyResult<Self> {
+    #[pyo3(signature = (
+        suit_decides,
+        ace_low_straight_suit = "top-of-sequence",
+        pair_suit = "higher",
+        suit_order = "shcd",
+    ))]
+    fn new(
+        suit_decides: bool,
+        ace_low_straight_suit: &str,
+        pair_suit: &str,
+        suit_order: &str,
+    ) -> PyResult<Self> {
         let ace_low_straight_suit = match ace_low_straight_suit {
             "top-of-sequence" => AceLowStraightSuit::TopOfSequence,
             "ace" => AceLowStraightSuit::Ace,
@@ -41,6 +51,7 @@ impl TieBreaks {
             suit_decides,
             ace_low_straight_suit,
             pair_suit,
+            suit_rank: suit_rank(suit_order)?,
         }))
     }
 
@@ -65,14 +76,51 @@ impl TieBreaks {
         }
     }
 
+    /// The suits from highest to lowest as letters, e.g. `"shcd"` (the statutes' order).
+    #[getter]
+    fn suit_order(&self) -> String {
+        let mut by_place = [' '; 4];
+        for (id, &place) in self.0.suit_rank.iter().enumerate() {
+            by_place[3 - usize::from(place)] = cards::SUIT_CHARS[id];
+        }
+        by_place.iter().collect()
+    }
+
     fn __repr__(&self) -> String {
         format!(
-            "TieBreaks(suit_decides={}, ace_low_straight_suit={:?}, pair_suit={:?})",
+            "TieBreaks(suit_decides={}, ace_low_straight_suit={:?}, pair_suit={:?}, suit_order={:?})",
             if self.0.suit_decides { "True" } else { "False" },
             self.ace_low_straight_suit(),
-            self.pair_suit()
+            self.pair_suit(),
+            self.suit_order()
         )
     }
+}
+
+/// Each suit id's place (0 lowest) in a suit order written highest first as four distinct
+/// suit letters (`"shcd"`).
+fn suit_rank(order: &str) -> PyResult<[u8; 4]> {
+    let bad = || {
+        RulesError::new_err(format!(
+            "suit_order {order:?}: expected the four suit letters s h c d, each once, highest first"
+        ))
+    };
+    let letters: Vec<char> = order.chars().collect();
+    if letters.len() != 4 {
+        return Err(bad());
+    }
+    let mut rank = [u8::MAX; 4];
+    for (place, letter) in (0u8..).zip(&letters) {
+        let id = cards::SUIT_CHARS
+            .iter()
+            .position(|c| c == letter)
+            .ok_or_else(bad)?;
+        if rank[id] != u8::MAX {
+            return Err(bad());
+        }
+        rank[id] = 3 - place;
+    }
+    Ok(rank)
 }
 
 /// Parse a hand written as card codes into card ids.
@@ -121,6 +169,19 @@ fn category_names(hand_size: usize) -> PyResult<Vec<&'static str>> {
         5 => Ok(rank5::CATEGORY_NAMES.to_vec()),
         got => Err(CardError::WrongSize { expected: 5, got }.into()),
     }
+}
+
+/// The tie-break steps each category's key compares, in order (lowest category first): one
+/// name per rank field, then the suit step (or why none is needed). The rule files must state
+/// exactly these.
+#[pyfunction]
+fn category_steps(hand_size: usize) -> PyResult<Vec<Vec<&'static str>>> {
+    let steps: &[&[&str]] = match hand_size {
+        3 => &rank3::CATEGORY_STEPS,
+        5 => &rank5::CATEGORY_STEPS,
+        got => return Err(CardError::WrongSize { expected: 5, got }.into()),
+    };
+    Ok(steps.iter().map(|s| s.to_vec()).collect())
 }
 
 /// Strength keys of many hands: `cards` holds `hand_size` card ids per hand (any order);
@@ -217,6 +278,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(strength_key, m)?)?;
     m.add_function(wrap_pyfunction!(key_fields, m)?)?;
     m.add_function(wrap_pyfunction!(category_names, m)?)?;
+    m.add_function(wrap_pyfunction!(category_steps, m)?)?;
     m.add_function(wrap_pyfunction!(strength_keys, m)?)?;
     m.add_function(wrap_pyfunction!(all_strength_keys, m)?)?;
     m.add_function(wrap_pyfunction!(category_counts, m)?)?;

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from tablecert.conformance.configuration import (
     bet_returns,
     check_configuration,
 )
+from tablecert.errors import TableCertError
 
 CONFIGS = Path(__file__).resolve().parents[2] / "fixtures" / "configs"
 
@@ -219,3 +221,17 @@ def test_exact_returns_of_a_caribbean_configuration_with_the_royal_option() -> N
     assert ante.submitted > ante.statute  # royal 80 and a cap of 50 antes cost the player
     # The progressive at a 250,000 meter against the statute file's 200,000 example meter.
     assert jackpot.submitted < jackpot.statute
+
+
+def test_an_error_in_a_submitted_value_names_the_submission_and_its_line(tmp_path: Path) -> None:
+    text = (CONFIGS / "caribbean-stud.casino-a.toml").read_text(encoding="utf-8")
+    path = tmp_path / "cs_ante0.toml"
+    path.write_text(text.replace("ante = 100", "ante = 0"), encoding="utf-8")
+    line = text.splitlines().index("ante = 100") + 1
+    report = check_configuration(path)
+    with pytest.raises(TableCertError, match=rf"^{re.escape(str(path))}:{line}: play.cap.ante: "):
+        bet_returns(report)
+    # A statute value the submission leaves alone is blamed on the statute's rule file.
+    assert report.effective_rules.locate("play.fold")[0].startswith(
+        f"{report.statute.path}:{report.statute.line_of('play.fold')}"
+    )

@@ -32,6 +32,7 @@ from tablecert.audit.battery import (
 )
 from tablecert.audit.shuffler import Integrity, ShufflerAudit, conclude, stream_file
 from tablecert.distributed import Executor, ShardProgress
+from tablecert.poker import TieBreakSpec, tie_break_spec
 
 BAD_RECORDS_KEPT = 1000
 RawTally = dict[str, Any]
@@ -45,7 +46,7 @@ class FileShard:
     deck: str
     input_order: str
     batch_size: int
-    game: tuple[int, int, bool, tuple[bool, str, str]] | None  # size, hands, round robin, ties
+    game: tuple[int, int, bool, TieBreakSpec] | None  # size, hands, round robin, ties
     law: DealtLaw | None = None
     levels: tuple[float, float] = (DEFAULT_ALPHA, DEFAULT_CONFIDENCE)  # alpha, confidence
 
@@ -128,7 +129,7 @@ def file_shards(
             int(core_game["hand_size"]),
             int(core_game["hands"]),
             bool(core_game["round_robin"]),
-            (tb.suit_decides, tb.ace_low_straight_suit, tb.pair_suit),
+            tie_break_spec(tb),
         )
     return [FileShard(str(p), deck, input_order, batch_size, game, law, levels) for p in paths]
 

@@ -3,7 +3,8 @@ sheets under optimal play, and the mahjong statute's complete-hand tables."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
 from typing import Annotated
@@ -16,9 +17,11 @@ from rich.text import Text
 from tablecert.cli import common
 from tablecert.cli.common import JsonOption, emit_json, plain, stderr, stdout
 from tablecert.cli.mahjong_commands import analyze_mahjong
+from tablecert.errors import OutputError
 from tablecert.games import caribbean_stud, q_poker
 from tablecert.games.common import OutcomeRow, decimal, fraction_json
 from tablecert.games.sweep import sweep
+from tablecert.outputs import output_folder
 
 RulesOption = Annotated[
     str | None,
@@ -26,7 +29,14 @@ RulesOption = Annotated[
 ]
 
 ExportOption = Annotated[
-    Path | None, typer.Option("--export-strategy", help="Write the strategy files here.")
+    Path | None,
+    typer.Option(
+        "--export-strategy",
+        help="Write the strategy files into this folder (created if its parent exists).",
+    ),
+]
+ForceOption = Annotated[
+    bool, typer.Option("--force", help="Replace strategy files that already exist.")
 ]
 app = typer.Typer(no_args_is_help=True, help="Exact par sheets: every bet's return, optimal play.")
 
@@ -63,14 +73,18 @@ def analyze_q_poker(
     rules: RulesOption = None,
     json_out: JsonOption = False,
     export_strategy: ExportOption = None,
+    force: ForceOption = False,
     cluster: common.ClusterOption = None,
     workers: common.WorkersOption = None,
 ) -> None:
     """Q Poker: 多寶 (Pair Plus) and the bet against the dealer, with the optimal strategy."""
+    _check_export(export_strategy, q_poker.STRATEGY_FILES, force)
     with common.cluster_progress(cluster, workers) as (executor, _):
         result = q_poker.analyze(rules, executor=executor)
     if export_strategy is not None:
-        stderr.print(f"wrote {result.export_strategy(export_strategy)}")
+        with _export_errors():
+            path = result.export_strategy(export_strategy, force=force)
+        stderr.print(f"wrote {path}")
     if json_out:
         emit_json(result.as_json())
         return
@@ -103,8 +117,11 @@ def analyze_caribbean(
     royal: Annotated[
         int | None, typer.Option(help="Royal payout (50..100) instead of the file's.")
     ] = None,
-    cap: Annotated[int | None, typer.Option(help="Per-round maximum payout (0 = none).")] = None,
+    cap: Annotated[
+        int | None, typer.Option(min=0, help="Per-round maximum payout (0 = none).")
+    ] = None,
     export_strategy: ExportOption = None,
+    force: ForceOption = False,
     cap_curve: Annotated[
         str | None,
         typer.Option(
@@ -117,6 +134,7 @@ def analyze_caribbean(
 ) -> None:
     """Caribbean Stud: ante/raise with the dealer's upcard, options and the progressive."""
     cap_values = _cap_values(cap_curve)
+    _check_export(export_strategy, caribbean_stud.STRATEGY_FILES, force)
     with common.cluster_progress(
         cluster,
         workers,
@@ -138,7 +156,9 @@ def analyze_caribbean(
             executor=executor,
         )
     if export_strategy is not None:
-        for path in result.export_strategy(export_strategy):
+        with _export_errors():
+            paths = result.export_strategy(export_strategy, force=force)
+        for path in paths:
             stderr.print(f"wrote {path}")
     caps = result.cap_curve(cap_values)
     if json_out:
@@ -189,14 +209,41 @@ def analyze_caribbean(
 
 
 def _cap_values(spec: str | None) -> list[Fraction]:
+    """The --cap-curve maxima: exact numbers >= 0 (0 = no maximum), as --cap takes."""
     if not spec:
         return []
+    values = []
+    for text in spec.split(","):
+        if not text.strip():
+            continue
+        try:
+            value = Fraction(text.strip())
+        except (ValueError, ZeroDivisionError):
+            raise typer.BadParameter(
+                f"{text.strip()!r} is not a number (in {spec!r})", param_hint="--cap-curve"
+            ) from None
+        if value < 0:
+            raise typer.BadParameter(
+                f"{text.strip()} is negative: a maximum payout is >= 0 (0 = none)",
+                param_hint="--cap-curve",
+            )
+        values.append(value)
+    return values
+
+
+def _check_export(folder: Path | None, names: tuple[str, ...], force: bool) -> None:
+    """Refuse an --export-strategy target before the analysis runs, not after."""
+    if folder is not None:
+        with _export_errors():
+            output_folder(folder, names, force=force, create=False)
+
+
+@contextmanager
+def _export_errors() -> Iterator[None]:
     try:
-        return [Fraction(v.strip()) for v in spec.split(",") if v.strip()]
-    except ValueError:
-        raise typer.BadParameter(
-            f"not a list of numbers: {spec!r}", param_hint="--cap-curve"
-        ) from None
+        yield
+    except OutputError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--export-strategy") from None
 
 
 @app.command("sweep")

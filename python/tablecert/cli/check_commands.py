@@ -28,9 +28,15 @@ def check(
         bool, typer.Option("--returns/--no-returns", help="Compute every bet's exact return.")
     ] = True,
     json_out: JsonOption = False,
+    rules: Annotated[
+        str | None,
+        typer.Option(
+            "--rules", help="The statute rule file to judge against (default: the bundled one)."
+        ),
+    ] = None,
 ) -> None:
     """Judge a submitted configuration article by article; exit 1 if anything deviates."""
-    report = check_configuration(config)
+    report = check_configuration(config, rules)
     bets: tuple[BetReturn, ...] = ()
     if returns:
         with stderr.status("computing the exact return of every bet (submitted and statute)"):

@@ -1,26 +1,42 @@
-"""``tablecert keys generate``, ``certify``, ``sign`` and ``verify``: signed certifications."""
+"""``tablecert keys``, ``certify``, ``sign`` and ``verify``: signed certifications.
+
+Every string that comes from an envelope, a plan or a key file is printed through ``plain``
+(control characters escaped, never Rich markup): an envelope cannot forge a line of output.
+"""
 
 from __future__ import annotations
 
+import json
 import os
+import sys
+import tempfile
+from collections.abc import Mapping
+from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from rich.markup import escape
 from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
+from rich.text import Text
 
 from tablecert.cli import common, conventions, values
-from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
+from tablecert.cli.common import JsonOption, emit_json, exit_for, fail, plain, stderr, stdout
 from tablecert.errors import EnvelopeError, SigningError
 from tablecert.report import dsse
+from tablecert.report.certify import OUTPUT_FILES, ephemeral_key
 from tablecert.report.certify import certify as run_certify
-from tablecert.report.certify import ephemeral_key
 from tablecert.report.signing import (
     PASSPHRASE_ENV,
     generate_key_pair,
+    insecure_key_mode,
     load_private_key,
     load_public_key,
+    public_pem,
+    securesystemslib_key,
 )
+from tablecert.report.staging import check_target
 
 keys_app = typer.Typer(no_args_is_help=True, help="Manage the lab's Ed25519 signing keys.")
 
@@ -53,9 +69,65 @@ def keys_generate(
         if path.exists():
             raise SigningError(f"{path} already exists; refusing to overwrite a key")
     files = generate_key_pair(out, _passphrase(confirm=True))
-    stderr.print(f"private key: {files.private} (encrypted, mode 0600)")
-    stderr.print(f"public key:  {files.public}")
+    stderr.print(f"private key: {plain(files.private)} (encrypted, mode 0600)")
+    stderr.print(f"public key:  {plain(files.public)}")
     stdout.print(f"key id: {files.key_id}")
+
+
+class KeyFormat(StrEnum):
+    securesystemslib = "securesystemslib"
+    pem = "pem"
+
+
+@keys_app.command("export")
+def keys_export(
+    public: Annotated[
+        Path, typer.Argument(exists=True, dir_okay=False, help="A public key (NAME.pub).")
+    ],
+    key_format: Annotated[
+        KeyFormat,
+        typer.Option(
+            "--format",
+            help="securesystemslib: JSON for securesystemslib/in-toto tools, with tablecert's "
+            "key id; pem: the SubjectPublicKeyInfo PEM.",
+        ),
+    ] = KeyFormat.securesystemslib,
+) -> None:
+    """Write a public key for third-party verifiers (stdout).
+
+    The key id is the SHA-256 (hex) of the raw 32-byte Ed25519 public key. In Python:
+    ``d = json.load(f); SSlibKey.from_dict(d.pop("keyid"), d)`` gives a key that
+    ``securesystemslib.dsse.Envelope.verify`` accepts for tablecert's signatures.
+    """
+    key = _public_key(public, "PUBLIC")
+    if key_format is KeyFormat.pem:
+        sys.stdout.write(public_pem(key).decode("ascii"))
+    else:
+        emit_json(securesystemslib_key(key))
+
+
+def _public_key(path: Path, hint: str = "--pubkey") -> Ed25519PublicKey:
+    try:
+        return load_public_key(path)
+    except SigningError as exc:
+        raise typer.BadParameter(plain(exc), param_hint=hint) from exc
+
+
+def _private_key(path: Path, allow_insecure: bool) -> Ed25519PrivateKey:
+    """The unlocked private key; one readable by others only with --allow-insecure-key."""
+    problem = insecure_key_mode(path)
+    if problem and allow_insecure:
+        stderr.print(f"warning: {plain(problem)}")
+    return load_private_key(path, _passphrase(confirm=False), allow_insecure=allow_insecure)
+
+
+AllowInsecureKeyOption = Annotated[
+    bool,
+    typer.Option(
+        "--allow-insecure-key",
+        help="Use a private key file that others can read or write (warned about).",
+    ),
+]
 
 
 def certify(
@@ -74,11 +146,18 @@ def certify(
     json_out: JsonOption = False,
     cluster: common.ClusterOption = None,
     workers: common.WorkersOption = None,
+    allow_insecure_key: AllowInsecureKeyOption = False,
     old_out: conventions.DeprecatedOutputOption = None,
 ) -> None:
-    """Run a certification plan; write report.json, the signed envelope and report.html."""
+    """Run a certification plan; write report.json, the signed envelope and report.html.
+
+    Every input is read once into a snapshot, hashed, and analysed from that copy; a file
+    that changes during the run fails the certification. The output folder appears whole
+    or not at all. Exit 0 pass, 1 fail, 3 inconclusive, 2 on a plan or input error.
+    """
     out_dir = conventions.required_output(output, old_out)
-    private = load_private_key(key, _passphrase(confirm=False)) if key else ephemeral_key()
+    check_target(out_dir, OUTPUT_FILES)  # before the passphrase and the run (again at the end)
+    private = _private_key(key, allow_insecure_key) if key else ephemeral_key()
     with common.cluster_progress(
         cluster,
         workers,
@@ -90,7 +169,8 @@ def certify(
         task = bar.add_task("", total=None)
 
         def progress(done: int, total: int, message: str) -> None:
-            bar.update(task, completed=done, total=total, description=message)
+            # The column renders markup: the message (file names, titles) is escaped for it.
+            bar.update(task, completed=done, total=total, description=escape(plain(message)))
 
         result = run_certify(
             plan,
@@ -114,18 +194,17 @@ def certify(
     else:
         if key is None:
             stderr.print(
-                f"signed with an ephemeral key; its public key is {result.signer_public_key}"
+                f"signed with an ephemeral key; its public key is {plain(result.signer_public_key)}"
             )
-        stdout.print(f"report:   {result.html}")
-        stdout.print(f"data:     {result.report}")
-        stdout.print(f"signed:   {result.envelope} (key id {result.key_id})")
+        stdout.print(f"report:   {plain(result.html)}")
+        stdout.print(f"data:     {plain(result.report)}")
+        stdout.print(f"signed:   {plain(result.envelope)} (key id {result.key_id})")
         summary = result.data["summary"]
         stdout.print(
             f"verdict:  {result.verdict.upper()} ({summary['pass']} of "
             f"{summary['requirements']} requirements passed, {summary['fail']} failed)"
         )
-    if result.verdict == "fail":
-        raise typer.Exit(1)
+    raise exit_for(result.verdict)
 
 
 def sign(
@@ -139,29 +218,68 @@ def sign(
             "--pubkey",
             exists=True,
             dir_okay=False,
-            help="Verify the existing signatures with these public keys before co-signing.",
+            help="Public key of an existing signer (one for each); every existing signature "
+            "is verified before co-signing.",
         ),
     ] = None,
+    trust_on_first_use: Annotated[
+        bool,
+        typer.Option(
+            "--trust-on-first-use",
+            help="Co-sign even though signatures by keys not given cannot be checked.",
+        ),
+    ] = False,
+    allow_insecure_key: AllowInsecureKeyOption = False,
 ) -> None:
-    """Add a signature (e.g. the reviewer's) to a signed certification envelope."""
-    current = dsse.read_envelope(envelope)
-    stmt = dsse.parse_statement(current.payload)
-    if pubkey:
-        try:
-            keys = [load_public_key(p) for p in pubkey]
-        except SigningError as exc:
-            raise typer.BadParameter(str(exc), param_hint="--pubkey") from exc
-        check = dsse.verify_envelope(current, keys)
-        if not check.valid:
-            raise EnvelopeError(f"{envelope}: not co-signing: {'; '.join(check.reasons)}")
-    updated = current.signed(load_private_key(key, _passphrase(confirm=False)))
-    tmp = envelope.with_name(envelope.name + ".tmp")
-    tmp.write_bytes(updated.to_bytes())
-    tmp.replace(envelope)
-    predicate = stmt.get("predicate", {})
-    stdout.print(f"signed: {predicate.get('title', '?')} (verdict {predicate.get('verdict')})")
+    """Add a signature (e.g. the reviewer's) to a signed certification envelope.
+
+    The existing signatures are verified first: give --pubkey for each existing signer (or
+    --trust-on-first-use, said out loud). An envelope with a signature that does not verify,
+    a repeated signature, or one already signed by this key is never co-signed. Exit 0
+    signed, 1 refused (the envelope is invalid), 2 usage or input error.
+    """
+    try:
+        current = dsse.read_envelope(envelope)
+    except EnvelopeError as exc:
+        raise fail(str(exc)) from exc
+    trusted = [_public_key(p) for p in pubkey or []]
+    private = _private_key(key, allow_insecure_key)
+    try:
+        updated, policy = dsse.cosign(
+            current, private, trusted, trust_on_first_use=trust_on_first_use
+        )
+    except (dsse.InvalidEnvelopeError, dsse.NotCertificationError) as exc:
+        stderr.print(Text.assemble(("not co-signing", "bold red"), f": {plain(envelope)}: "))
+        stderr.print(f"  {plain(exc)}")
+        raise exit_for("invalid") from exc
+    except EnvelopeError as exc:
+        raise fail(f"{envelope}: not co-signing: {exc}") from exc
+    for check in policy.unchecked:
+        stderr.print(
+            f"warning: signature {check.index} (key id {plain(check.keyid)}) was not checked "
+            "(--trust-on-first-use)"
+        )
+    _replace_file(envelope, updated.to_bytes())
+    predicate = json.loads(updated.payload)["predicate"]
+    stdout.print(f"signed: {plain(predicate['title'])} (verdict {plain(predicate['verdict'])})")
+    for check in policy.checks:
+        stdout.print(f"  signature {check.index}: key id {plain(check.keyid)} {check.status}")
     stdout.print(f"key id: {updated.signatures[-1].keyid}")
     stdout.print(f"signatures now: {len(updated.signatures)}")
+
+
+def _replace_file(path: Path, data: bytes) -> None:
+    """Write ``data`` to a new file beside ``path`` and rename it over ``path``."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def verify(
@@ -174,6 +292,14 @@ def verify(
             "--pubkey", exists=True, dir_okay=False, help="Public key(s); repeat for each."
         ),
     ],
+    threshold: Annotated[
+        int,
+        typer.Option(
+            "--threshold",
+            min=1,
+            help="How many distinct given keys must have signed (default 1).",
+        ),
+    ] = 1,
     inputs: Annotated[
         list[Path] | None,
         typer.Option(
@@ -190,6 +316,15 @@ def verify(
             help="More input files to check (so --inputs A B C works).",
         ),
     ] = None,
+    inputs_root: Annotated[
+        Path | None,
+        typer.Option(
+            "--inputs-root",
+            exists=True,
+            file_okay=False,
+            help="The folder the plan was in: input names are resolved against it.",
+        ),
+    ] = None,
     report: Annotated[
         Path | None,
         typer.Option(
@@ -201,60 +336,82 @@ def verify(
     ] = None,
     json_out: JsonOption = False,
 ) -> None:
-    """Check every signature and, for the given files, their digests. Exit 0 valid, 1 not."""
-    try:
-        keys = [load_public_key(p) for p in pubkey]
-    except SigningError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--pubkey") from exc
+    """Check the signatures (at least --threshold distinct given keys), the statement and,
+    for the given files, their digests. Signatures by keys not given are listed, not
+    checked. Exit 0 valid, 1 invalid, 2 malformed input or usage error."""
+    keys = [_public_key(p) for p in pubkey]
     files = [*(inputs or []), *(more_inputs or [])]
-    result = dsse.verify_file(envelope, keys, files, report)
-    if json_out:
-        emit_json(
-            {
-                "valid": result.valid,
-                "reasons": list(result.reasons),
-                "signers": list(result.signers),
-                "inputs": [
-                    {"file": str(c.path), "subject": c.subject, "matches": c.matches}
-                    for c in result.inputs
-                ],
-                "statement": result.statement,
-            }
+    try:
+        result = dsse.verify_file(
+            envelope, keys, files, report, threshold=threshold, inputs_root=inputs_root
         )
+    except EnvelopeError as exc:
+        raise fail(str(exc)) from exc
+    if json_out:
+        emit_json(_verification_json(result))
     else:
         _print_verification(result, report)
-    if not result.valid:
-        raise typer.Exit(1)
+    raise exit_for("valid" if result.valid else "invalid")
+
+
+def _verification_json(result: dsse.Verification) -> dict[str, Any]:
+    return {
+        "verdict": "valid" if result.valid else "invalid",
+        "valid": result.valid,
+        "tablecert_certification": not result.foreign,
+        "reasons": list(result.reasons),
+        "threshold": result.threshold,
+        "signers": list(result.signers),
+        "signatures": [c.as_json() for c in result.policy.checks],
+        "inputs": [
+            {"file": str(c.path), "subject": c.subject, "matches": c.matches} for c in result.inputs
+        ],
+        "statement": result.statement,
+    }
+
+
+def _print_signatures(result: dsse.Verification) -> None:
+    for check in result.policy.checks:
+        note = " (no --pubkey for this key id)" if check.status == "not checked" else ""
+        stdout.print(
+            f"  signature {check.index}: key id {plain(check.keyid)}: {check.status}{note}"
+        )
 
 
 def _print_verification(result: dsse.Verification, report_file: Path | None) -> None:
     if not result.valid:
-        stdout.print("INVALID")
+        title = "INVALID: not a tablecert certification" if result.foreign else "INVALID"
+        stdout.print(Text(title, style="bold red"))
         for reason in result.reasons:
-            stdout.print(f"  - {reason}")
+            stdout.print(f"  - {plain(reason)}")
+        _print_signatures(result)
         return
     assert result.statement is not None
-    report = result.statement.get("predicate", {})
-    stdout.print(f"VALID: {len(result.signers)} signature(s), every one verified")
-    for kid in result.signers:
-        stdout.print(f"  key id {kid}")
-    stdout.print(f"certified: {report.get('title', '?')}")
-    stdout.print(f"  lab: {report.get('lab', '')}")
-    stdout.print(f"  verdict: {str(report.get('verdict', '?')).upper()}")
-    tool = report.get("tool", {})
+    report: Mapping[str, Any] = result.statement["predicate"]
     stdout.print(
-        f"  by tablecert {tool.get('version', '?')} (core {tool.get('core_version', '?')}), "
-        f"{report.get('started_at', '?')} to {report.get('finished_at', '?')}"
+        Text.assemble(
+            ("VALID", "bold green"),
+            f": {len(result.signers)} distinct given key(s) signed (threshold {result.threshold})",
+        )
+    )
+    _print_signatures(result)
+    stdout.print(f"certified: {plain(report['title'])}")
+    stdout.print(f"  lab: {plain(report['lab'])}")
+    stdout.print(f"  verdict: {plain(report['verdict']).upper()}")
+    tool = report["tool"]
+    stdout.print(
+        f"  by tablecert {plain(tool['version'])} (core {plain(tool['core_version'])}), "
+        f"{plain(report['started_at'])} to {plain(report['finished_at'])}"
     )
     if report_file is not None:
-        stdout.print(f"  {report_file} is exactly the signed report")
-    for section in report.get("sections", []):
-        stdout.print(f"  section {section.get('id')}: {str(section.get('verdict')).upper()}")
+        stdout.print(f"  {plain(report_file)} is exactly the signed report")
+    for section in report["sections"]:
+        stdout.print(f"  section {plain(section['id'])}: {plain(section['verdict']).upper()}")
     stdout.print(f"inputs ({len(result.statement['subject'])}):")
-    checked = {c.subject: c for c in result.inputs}
+    checked = {c.subject for c in result.inputs}
     for subject in result.statement["subject"]:
-        mark = "  checked" if subject.get("name") in checked else ""
-        stdout.print(f"  {subject['digest']['sha256']}  {subject.get('name')}{mark}")
+        mark = "  checked" if subject["name"] in checked else ""
+        stdout.print(f"  {subject['digest']['sha256']}  {plain(subject['name'])}{mark}")
 
 
 def register(app: typer.Typer) -> None:

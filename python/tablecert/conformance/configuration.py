@@ -143,6 +143,23 @@ class Submission:
         return ConfigurationError(f"{where}: {dotted}: {message}")
 
 
+@dataclass(frozen=True, eq=False)
+class EffectiveRules(RuleFile):
+    """The statute's rule file with the submitted values in force. An error at a key points
+    at the file the value came from: the submission's line, or the statute rule file's."""
+
+    submission: Submission | None = None
+    statute: RuleFile | None = None
+
+    def locate(self, dotted: str) -> tuple[str, str]:
+        if self.submission is not None and dotted in self.submission.values:
+            line = self.submission.line_of(dotted)
+            return (f"{self.submission.path}:{line}" if line else str(self.submission.path)), ""
+        if self.statute is not None:
+            return self.statute.locate(dotted)
+        return super().locate(dotted)
+
+
 @dataclass(frozen=True)
 class ConfigurationReport:
     submission: Submission
@@ -270,10 +287,20 @@ def _same_type(expected: Any, submitted: Any) -> bool:
     return type(e) is type(s)
 
 
-def check_configuration(path: str | Path) -> ConfigurationReport:
-    """Judge a submitted configuration against its game's statute rule file."""
+def check_configuration(
+    path: str | Path, statute_rules: str | Path | RuleFile | None = None
+) -> ConfigurationReport:
+    """Judge a submitted configuration against its game's statute rule file (the bundled one,
+    or ``statute_rules``: a lab's copy of it)."""
     submission = load_submission(path)
-    statute = load_rules(STATUTE_RULES[submission.game])
+    if isinstance(statute_rules, RuleFile):
+        statute = statute_rules
+    else:
+        statute = load_rules(statute_rules or STATUTE_RULES[submission.game])
+    if statute.game != submission.game:
+        raise statute.error(
+            "game.id", f"the submission is for {submission.game!r}, not {statute.game!r}"
+        )
     keys = [k for k in _rule_keys(statute.data) if not k.startswith(NOT_CONSTRAINTS)]
     unknown = sorted(set(submission.values) - set(_rule_keys(statute.data)))
     if unknown:
@@ -307,11 +334,13 @@ def check_configuration(path: str | Path) -> ConfigurationReport:
                 _Kinds(choices, ranges, AT_LEAST.get(submission.game, ())),
             )
         )
-    effective = RuleFile(
+    effective = EffectiveRules(
         path=submission.path,
         data=merged,
         sha256=hashlib.sha256(json.dumps(_plain(merged), sort_keys=True).encode()).hexdigest(),
         lines=statute.lines,
+        submission=submission,
+        statute=statute,
     )
     return ConfigurationReport(
         submission, statute, tuple(lines), tuple(consistency_checks(effective)), effective

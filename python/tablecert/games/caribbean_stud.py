@@ -37,7 +37,16 @@ from tablecert.games.common import (
     rational,
 )
 from tablecert.games.progressive import Progressive, progressive
-from tablecert.poker import Ordering, RulesSource, format_hand, ordering, parse_hand
+from tablecert.outputs import atomic_text, output_folder, write_atomic
+from tablecert.poker import (
+    Ordering,
+    RulesSource,
+    TieBreakSpec,
+    format_hand,
+    ordering,
+    parse_hand,
+    tie_break_spec,
+)
 
 HANDS = comb(52, 5)
 UPCARDS = 47
@@ -45,6 +54,11 @@ COMPLETIONS = comb(46, 4)
 SITUATIONS = HANDS * UPCARDS
 DEALS = SITUATIONS * COMPLETIONS  # 19,933,230,517,200
 ProgressCallback = Callable[[int, int], None]
+STRATEGY_FILES = (
+    "caribbean-strategy.txt",
+    "caribbean-decisions.u64le",
+    "caribbean-upcard-dependent.csv",
+)
 SHARDS_PER_THREAD = 1  # a sweep has a fixed cost of about 25 upcards of work: few, wide shards
 
 
@@ -96,10 +110,17 @@ def payouts(order: Ordering, royal: Fraction | None = None, cap: Fraction | None
         if str(name).replace("-", " ") not in cats:
             raise rules.error("play.cap.categories", f"unknown category {name!r}")
     rules.choice("play.cap.applies_to", ("raise",))
-    maximum = rational(rules, "play.cap.maximum_payout") if cap is None else Fraction(cap)
+    if cap is None:
+        maximum = rational(rules, "play.cap.maximum_payout")
+        if maximum < 0:
+            raise rules.error("play.cap.maximum_payout", "must be >= 0 (0 = no maximum)")
+    elif cap < 0:
+        raise AnalysisError(f"maximum payout {cap} is negative (0 = no maximum)")
+    else:
+        maximum = Fraction(cap)
     ante = rational(rules, "play.cap.ante")
-    if maximum < 0 or ante <= 0:
-        raise rules.error("play.cap.maximum_payout", "the cap must be >= 0 and the ante > 0")
+    if ante <= 0:
+        raise rules.error("play.cap.ante", "the ante must be > 0")
     keys = ("fold", "not_qualifying_ante", "ante_win", "tie", "raise_multiple")
     articles = {k: rules.require(f"play.{k}").article for k in keys}
     for c in cats:
@@ -401,15 +422,30 @@ class CaribbeanAnalysis(ParSheet):
             lines.append(f"A-K high, upcard {label}: raise in {float(share):.2%} of situations")
         return lines
 
-    def export_strategy(self, directory: str | Path) -> list[Path]:
+    def export_strategy(self, directory: str | Path, *, force: bool = False) -> list[Path]:
         """Write the strategy: a summary, the full decision table (binary) and the hands whose
-        decision depends on the upcard (CSV), for checking a dealer-assist system's advice."""
-        out = Path(directory)
-        out.mkdir(parents=True, exist_ok=True)
-        summary = out / "caribbean-strategy.txt"
-        table = out / "caribbean-decisions.u64le"
-        mixed = out / "caribbean-upcard-dependent.csv"
-        summary.write_text(
+        decision depends on the upcard (CSV), for checking a dealer-assist system's advice.
+        Each file is written atomically; an existing one is replaced only with ``force``."""
+        out = output_folder(directory, STRATEGY_FILES, force=force)
+        summary, table, mixed = (out / name for name in STRATEGY_FILES)
+        with atomic_text(summary) as f:
+            f.write(self._strategy_text(table, mixed))
+        write_atomic(table, self.decisions)
+        masks = np.frombuffer(self.decisions, dtype="<u8")
+        with atomic_text(mixed) as f:
+            f.write("hand,raise_against\n")
+            for i in np.flatnonzero(masks != 0):
+                hand = _core.hand_at(int(i), 5)
+                held = sum(1 << c for c in hand)
+                bits = int(masks[i])
+                if bits == (2**52 - 1) & ~held:
+                    continue
+                ups = " ".join(_core.card_code(u) for u in range(52) if bits >> u & 1)
+                f.write(f"{format_hand(hand)},{ups}\n")
+        return [summary, table, mixed]
+
+    def _strategy_text(self, table: Path, mixed: Path) -> str:
+        return (
             "\n".join(
                 [
                     f"# {self.title} ({self.rules_path}, sha256 {self.rules_sha256})",
@@ -424,22 +460,8 @@ class CaribbeanAnalysis(ParSheet):
                     "decision depends on the upcard.",
                 ]
             )
-            + "\n",
-            encoding="utf-8",
+            + "\n"
         )
-        table.write_bytes(self.decisions)
-        masks = np.frombuffer(self.decisions, dtype="<u8")
-        with mixed.open("w", encoding="utf-8") as f:
-            f.write("hand,raise_against\n")
-            for i in np.flatnonzero(masks != 0):
-                hand = _core.hand_at(int(i), 5)
-                held = sum(1 << c for c in hand)
-                bits = int(masks[i])
-                if bits == (2**52 - 1) & ~held:
-                    continue
-                ups = " ".join(_core.card_code(u) for u in range(52) if bits >> u & 1)
-                f.write(f"{format_hand(hand)},{ups}\n")
-        return [summary, table, mixed]
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -483,7 +505,7 @@ class UpcardShard:
     """One shard of the analysis: the situations whose dealer upcard is a card id in
     ``upcards`` (first, end). Plain values only, so it travels to any worker."""
 
-    tie_breaks: tuple[bool, str, str]
+    tie_breaks: TieBreakSpec
     qualifier: tuple[int, ...]
     values: tuple[int, ...]  # fold, not qualifying, tie, loss, win floor, wins by category
     upcards: tuple[int, int]
@@ -512,8 +534,7 @@ def _core_args(shard: UpcardShard) -> CoreArgs:
 def upcard_shards(order: Ordering, p: Payouts, shards: int) -> list[UpcardShard]:
     """The whole analysis cut into ``shards`` contiguous upcard ranges."""
     values, qual = _core_values(order, p)
-    tb = order.tie_breaks
-    spec = (tb.suit_decides, tb.ace_low_straight_suit, tb.pair_suit)
+    spec = tie_break_spec(order.tie_breaks)
     return [UpcardShard(spec, tuple(qual), values, r) for r in split_range(0, 52, shards)]
 
 

@@ -32,11 +32,21 @@ from tablecert.games.common import (
     rational,
 )
 from tablecert.hand_arrays import all_strength_keys
-from tablecert.poker import Ordering, RulesSource, format_hand, ordering, parse_hand
+from tablecert.outputs import atomic_text, output_folder
+from tablecert.poker import (
+    Ordering,
+    RulesSource,
+    TieBreakSpec,
+    format_hand,
+    ordering,
+    parse_hand,
+    tie_break_spec,
+)
 
 HANDS = comb(52, 3)
 DEALER_HANDS = comb(49, 3)
 DEFAULT_SHARDS = 4
+STRATEGY_FILES = ("q-poker-decisions.csv",)
 _Array = npt.NDArray[np.int64]
 
 
@@ -179,13 +189,12 @@ class QPokerAnalysis(ParSheet):
             Fraction(self._fold_numerator, self._denominator),
         )
 
-    def export_strategy(self, directory: str | Path) -> Path:
-        """Write every player hand's exact values and decision (CSV, colex order)."""
-        out = Path(directory)
-        out.mkdir(parents=True, exist_ok=True)
-        path = out / "q-poker-decisions.csv"
+    def export_strategy(self, directory: str | Path, *, force: bool = False) -> Path:
+        """Write every player hand's exact values and decision (CSV, colex order), atomically;
+        an existing file is replaced only with ``force``."""
+        path = output_folder(directory, STRATEGY_FILES, force=force) / STRATEGY_FILES[0]
         den = self._denominator
-        with path.open("w", encoding="utf-8") as f:
+        with atomic_text(path) as f:
             f.write("hand,category,follow_value,fold_value,decision\n")
             for i, num in enumerate(self._follow_numerators.tolist()):
                 follow = Fraction(int(num), den)
@@ -314,7 +323,7 @@ def _rank_pattern(index: int) -> str:
 class HandShard:
     """One shard of the showdown counts: the player hands with colex index in ``hands``."""
 
-    tie_breaks: tuple[bool, str, str]
+    tie_breaks: TieBreakSpec
     qualifier: tuple[int, ...]
     hands: tuple[int, int]
 
@@ -328,8 +337,7 @@ def run_hand_shard(shard: HandShard) -> bytes:
 
 def hand_shards(order: Ordering, shards: int) -> list[HandShard]:
     """All 22,100 player hands cut into ``shards`` contiguous colex ranges."""
-    tb = order.tie_breaks
-    spec = (tb.suit_decides, tb.ace_low_straight_suit, tb.pair_suit)
+    spec = tie_break_spec(order.tie_breaks)
     qual = tuple(qualifier_ranks(order.rules, "play.dealer_qualifier"))
     return [HandShard(spec, qual, r) for r in split_range(0, HANDS, shards)]
 

@@ -1,12 +1,18 @@
-"""DSSE envelopes over in-toto Statements v1: sign, add a signature, verify.
+"""DSSE envelopes over in-toto Statements v1: sign, co-sign, verify under a threshold.
 
 The envelope is ``{"payload", "payloadType", "signatures": [{"keyid", "sig"}]}`` with the
-payload base64-encoded; each signature is Ed25519 over the DSSE pre-authentication encoding
-``PAE(type, body) = "DSSEv1" SP LEN(type) SP type SP LEN(body) SP body``. The payload is an
-in-toto Statement v1 (``_type``, ``subject`` = every input file with its SHA-256,
-``predicateType``, ``predicate`` = the report). Verification accepts an envelope only if it
-has at least one signature and every signature verifies against a given public key; a
-base64 text that does not re-encode to itself is rejected, so no byte can change unnoticed.
+payload in standard, padded base64; each signature is Ed25519 over the DSSE pre-authentication
+encoding ``PAE(type, body) = "DSSEv1" SP LEN(type) SP type SP LEN(body) SP body``. The payload
+is an in-toto Statement v1 (``_type``, ``subject`` = every input file with its SHA-256,
+``predicateType``, ``predicate`` = the report).
+
+The signature policy is DSSE's and in-toto's (:func:`check_signatures`, the one place it is
+decided): a signature counts for the key whose id it names, only if it verifies with that
+key; each key counts once; the envelope is valid when at least ``threshold`` distinct given
+keys signed it. A signature naming a given key that does not verify, or a second signature
+naming a given key, makes the envelope invalid; signatures naming keys not given are listed
+as not checked and change nothing. Parsing is strict: duplicate JSON keys, unknown fields,
+unpadded or URL-safe base64, a foreign payload type or statement are refused.
 """
 
 from __future__ import annotations
@@ -16,22 +22,35 @@ import binascii
 import hashlib
 import json
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, Literal
 
+import jsonschema
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from tablecert import strict_json as strict_json_text
+from tablecert.bundled import SCHEMA_FILE
 from tablecert.errors import EnvelopeError
 from tablecert.report.canonical import canonical_bytes, canonical_pretty
 from tablecert.report.signing import key_id
+from tablecert.rules import RULES_DIR
 
 PAYLOAD_TYPE = "application/vnd.in-toto+json"
 STATEMENT_TYPE = "https://in-toto.io/Statement/v1"
 PREDICATE_TYPE = "https://tablecert.example/certification/v1"
 _HEX64 = re.compile(r"[0-9a-f]{64}")
+_BASE64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
+ENVELOPE_FIELDS = ("payload", "payloadType", "signatures")
+SIGNATURE_FIELDS = ("keyid", "sig")
+STATEMENT_FIELDS = ("_type", "subject", "predicateType", "predicate")
+
+
+class InputsAmbiguousError(EnvelopeError):
+    """A file given to verify matches no single subject by name: nothing is judged."""
 
 
 def pae(payload_type: str, body: bytes) -> bytes:
@@ -95,10 +114,11 @@ class Envelope:
         return canonical_bytes(self.as_json())
 
     def signed(self, key: Ed25519PrivateKey) -> Envelope:
-        """This envelope with one more signature (e.g. the reviewer's after the tester's)."""
+        """This envelope with one more signature (e.g. the reviewer's after the tester's);
+        check the existing ones first (:func:`cosign`)."""
         kid = key_id(key.public_key())
         if any(s.keyid == kid for s in self.signatures):
-            raise EnvelopeError(f"the envelope is already signed by key {kid}")
+            raise EnvelopeError(f"the envelope is already signed by key {kid}; a key signs once")
         sig = Signature(kid, key.sign(pae(self.payload_type, self.payload)))
         return Envelope(self.payload, self.payload_type, (*self.signatures, sig))
 
@@ -108,41 +128,72 @@ def sign_statement(stmt: Mapping[str, Any], key: Ed25519PrivateKey) -> Envelope:
     return Envelope(canonical_bytes(stmt), PAYLOAD_TYPE, ()).signed(key)
 
 
+def _quoted(value: Any) -> str:
+    """A value from the envelope in a message: a string between quotes as it is (the printer
+    escapes it once), anything else as its repr."""
+    return f"'{value}'" if isinstance(value, str) else repr(value)
+
+
 def _b64(data: bytes) -> str:
     return base64.b64encode(data).decode("ascii")
 
 
 def _b64_decode(text: Any, what: str) -> bytes:
-    """Standard or URL-safe base64 (DSSE allows both), rejected unless it re-encodes exactly."""
+    """Standard, padded base64 only (as securesystemslib and most DSSE tools write it)."""
     if not isinstance(text, str):
         raise EnvelopeError(f"{what} is not a string")
-    altchars = b"-_" if "-" in text or "_" in text else b"+/"
-    padded = text + "=" * (-len(text) % 4) if "=" not in text else text
+    if not _BASE64.fullmatch(text):
+        raise EnvelopeError(
+            f"{what} is not standard padded base64 (A-Z a-z 0-9 + /, '=' padding to a "
+            "multiple of 4 characters)"
+        )
     try:
-        data = base64.b64decode(padded, altchars=altchars, validate=True)
-    except (binascii.Error, ValueError) as exc:
+        data = base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError) as exc:  # pragma: no cover - the pattern rules it out
         raise EnvelopeError(f"{what} is not valid base64: {exc}") from exc
-    again = base64.b64encode(data, altchars=altchars).decode("ascii")
-    if text not in (again, again.rstrip("=")):
-        raise EnvelopeError(f"{what} is not canonical base64")
+    if _b64(data) != text:
+        raise EnvelopeError(f"{what} is not canonical base64 (unused bits are set)")
     return data
+
+
+def strict_json(data: bytes, where: str) -> Any:
+    """JSON read strictly (:mod:`tablecert.strict_json`: no duplicate keys, NaN, huge or deep
+    values) and with no floats: tablecert writes none, so one is a sign of another writer."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise EnvelopeError(f"{where}: not UTF-8 at byte {exc.start}") from exc
+    try:
+        value = strict_json_text.loads(text, where)
+    except strict_json_text.StrictJsonError as exc:
+        raise EnvelopeError(str(exc)) from exc
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, float):
+            raise EnvelopeError(f"{where}: number {node!r} is not allowed (no floats)")
+        if isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return value
+
+
+def _exact_fields(value: Any, fields: Sequence[str], what: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise EnvelopeError(f"{what} is not a JSON object")
+    missing = [f for f in fields if f not in value]
+    if missing:
+        raise EnvelopeError(f"{what}: missing field {missing[0]!r}")
+    unknown = sorted(set(value) - set(fields))
+    if unknown:
+        raise EnvelopeError(f"{what}: unknown field {_quoted(unknown[0])}")
+    return value
 
 
 def parse_envelope(data: bytes, source: str = "envelope") -> Envelope:
     """Decode a DSSE JSON envelope; any malformation is an EnvelopeError naming what is wrong."""
-    try:
-        raw = json.loads(data.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise EnvelopeError(f"{source}: not UTF-8 at byte {exc.start}") from exc
-    except json.JSONDecodeError as exc:
-        raise EnvelopeError(
-            f"{source}: malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
-        ) from exc
-    if not isinstance(raw, dict):
-        raise EnvelopeError(f"{source}: a DSSE envelope is a JSON object")
-    for field in ("payload", "payloadType", "signatures"):
-        if field not in raw:
-            raise EnvelopeError(f"{source}: missing field {field!r}")
+    raw = _exact_fields(strict_json(data, source), ENVELOPE_FIELDS, f"{source}: the envelope")
     payload_type = raw["payloadType"]
     if not isinstance(payload_type, str):
         raise EnvelopeError(f"{source}: payloadType is not a string")
@@ -151,9 +202,8 @@ def parse_envelope(data: bytes, source: str = "envelope") -> Envelope:
         raise EnvelopeError(f"{source}: signatures is not a list")
     signatures = []
     for i, entry in enumerate(raw["signatures"], start=1):
-        if not isinstance(entry, dict) or "sig" not in entry:
-            raise EnvelopeError(f"{source}: signature {i} has no 'sig'")
-        kid = entry.get("keyid", "")
+        entry = _exact_fields(entry, SIGNATURE_FIELDS, f"{source}: signature {i}")
+        kid = entry["keyid"]
         if not isinstance(kid, str):
             raise EnvelopeError(f"{source}: signature {i}: keyid is not a string")
         signatures.append(Signature(kid, _b64_decode(entry["sig"], f"{source}: signature {i}")))
@@ -168,24 +218,196 @@ def read_envelope(path: Path) -> Envelope:
     return parse_envelope(data, str(path))
 
 
+class NotCertificationError(EnvelopeError):
+    """The payload is not a tablecert certification (another statement, or a bad report)."""
+
+
+@cache
+def _report_schema() -> jsonschema.protocols.Validator:
+    schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    validator: jsonschema.protocols.Validator = jsonschema.Draft202012Validator(schema)
+    return validator
+
+
 def parse_statement(payload: bytes) -> dict[str, Any]:
-    """The in-toto Statement v1 in a payload, with its subjects checked."""
+    """The tablecert certification in a payload: an in-toto Statement v1 whose predicate type
+    is tablecert's, with unique named subjects and a predicate valid against the report
+    schema (and listing exactly the subjects as its inputs). Anything else is a
+    NotCertificationError saying what it is."""
     try:
-        stmt = json.loads(payload.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise EnvelopeError(f"the payload is not JSON: {exc}") from exc
-    if not isinstance(stmt, dict) or stmt.get("_type") != STATEMENT_TYPE:
-        raise EnvelopeError(f"the payload is not an in-toto Statement ({STATEMENT_TYPE})")
-    subjects = stmt.get("subject")
+        stmt = strict_json(payload, "the payload")
+    except EnvelopeError as exc:
+        raise NotCertificationError(f"not a tablecert certification: {exc}") from exc
+    if not isinstance(stmt, dict):
+        raise NotCertificationError("not a tablecert certification: the payload is no object")
+    if stmt.get("_type") != STATEMENT_TYPE:
+        raise NotCertificationError(
+            f"not a tablecert certification: _type is {_quoted(stmt.get('_type'))}, "
+            f"expected {STATEMENT_TYPE!r}"
+        )
+    if stmt.get("predicateType") != PREDICATE_TYPE:
+        raise NotCertificationError(
+            "not a tablecert certification: predicateType is "
+            f"{_quoted(stmt.get('predicateType'))}, expected {PREDICATE_TYPE!r}"
+        )
+    try:
+        _exact_fields(stmt, STATEMENT_FIELDS, "the statement")
+    except EnvelopeError as exc:
+        raise NotCertificationError(f"not a tablecert certification: {exc}") from exc
+    subjects = stmt["subject"]
     if not isinstance(subjects, list) or not subjects:
-        raise EnvelopeError("the statement has no subject")
+        raise NotCertificationError("not a tablecert certification: the statement has no subject")
+    names: set[str] = set()
     for i, s in enumerate(subjects, start=1):
-        digest = s.get("digest") if isinstance(s, dict) else None
-        if not isinstance(digest, dict) or not _HEX64.fullmatch(str(digest.get("sha256"))):
-            raise EnvelopeError(f"statement subject {i} has no sha256 digest")
-    if not isinstance(stmt.get("predicateType"), str):
-        raise EnvelopeError("the statement has no predicateType")
+        what = f"statement subject {i}"
+        try:
+            _exact_fields(s, ("name", "digest"), what)
+            _exact_fields(s["digest"], ("sha256",), f"{what}: digest")
+        except EnvelopeError as exc:
+            raise NotCertificationError(f"not a tablecert certification: {exc}") from exc
+        name, digest = s["name"], s["digest"]["sha256"]
+        if not isinstance(name, str) or not name:
+            raise NotCertificationError(f"{what} has no name")
+        if name in names:
+            raise NotCertificationError(f"{what}: name {_quoted(name)} is used twice")
+        names.add(name)
+        if not isinstance(digest, str) or not _HEX64.fullmatch(digest):
+            raise NotCertificationError(
+                f"{what} ({_quoted(name)}): sha256 is not 64 lowercase hex digits"
+            )
+    errors = sorted(_report_schema().iter_errors(stmt["predicate"]), key=lambda e: list(e.path))
+    if errors:
+        where = "/".join(str(p) for p in errors[0].path) or "(top)"
+        raise NotCertificationError(
+            f"not a tablecert certification: the report does not follow the report schema at "
+            f"{where}: {errors[0].message}"
+        )
+    listed = sorted((i["name"], i["sha256"]) for i in stmt["predicate"]["inputs"])
+    signed = sorted((s["name"], s["digest"]["sha256"]) for s in subjects)
+    if listed != signed:
+        raise NotCertificationError(
+            "not a tablecert certification: the report's inputs are not the statement's subjects"
+        )
     return stmt
+
+
+SignatureStatus = Literal["verified", "does not verify", "repeated key id", "not checked"]
+
+
+@dataclass(frozen=True)
+class SignatureCheck:
+    """What became of one signature: verified (counts for its key), does not verify (the
+    envelope is invalid), repeated key id (invalid), or not checked (no such key given)."""
+
+    index: int
+    keyid: str
+    status: SignatureStatus
+
+    def as_json(self) -> dict[str, Any]:
+        return {"signature": self.index, "keyid": self.keyid, "status": self.status}
+
+
+@dataclass(frozen=True)
+class SignaturePolicy:
+    """The outcome of :func:`check_signatures`."""
+
+    checks: tuple[SignatureCheck, ...]
+    reasons: tuple[str, ...]
+
+    @property
+    def signers(self) -> tuple[str, ...]:
+        """Distinct given keys that signed, in signature order."""
+        return tuple(c.keyid for c in self.checks if c.status == "verified")
+
+    @property
+    def unchecked(self) -> tuple[SignatureCheck, ...]:
+        return tuple(c for c in self.checks if c.status == "not checked")
+
+
+def check_signatures(
+    envelope: Envelope, keys: Sequence[Ed25519PublicKey], threshold: int = 1
+) -> SignaturePolicy:
+    """The signature policy, in one place (DSSE/in-toto): each signature is checked with the
+    given key its key id names; each key counts once; at least ``threshold`` distinct given
+    keys must have signed. A failing signature naming a given key, or a second signature
+    naming one, is a reason against; signatures naming other keys are listed as not checked
+    and change nothing (whose they are is unknown)."""
+    given = {key_id(k): k for k in keys}
+    message = pae(envelope.payload_type, envelope.payload)
+    reasons: list[str] = []
+    checks: list[SignatureCheck] = []
+    first: dict[str, int] = {}
+    for i, sig in enumerate(envelope.signatures, start=1):
+        status: SignatureStatus
+        if sig.keyid not in given:
+            status = "not checked"
+        elif sig.keyid in first:
+            status = "repeated key id"
+            reasons.append(
+                f"signature {i} repeats key id {_quoted(sig.keyid)} of signature "
+                f"{first[sig.keyid]}: a key signs once, a copy never counts as a second signer"
+            )
+        elif _verifies(given[sig.keyid], sig.sig, message):
+            status = "verified"
+        else:
+            status = "does not verify"
+            reasons.append(
+                f"signature {i} names the given key {sig.keyid} but does not verify with it "
+                "(altered payload or forged signature)"
+            )
+        first.setdefault(sig.keyid, i)
+        checks.append(SignatureCheck(i, sig.keyid, status))
+    policy = SignaturePolicy(tuple(checks), ())
+    if not reasons and len(policy.signers) < threshold:
+        reasons.append(
+            f"{len(policy.signers)} of the given keys signed; at least {threshold} must"
+            + ("" if envelope.signatures else " (the envelope has no signatures)")
+        )
+    return SignaturePolicy(tuple(checks), tuple(reasons))
+
+
+def cosign(
+    envelope: Envelope,
+    key: Ed25519PrivateKey,
+    trusted: Sequence[Ed25519PublicKey],
+    *,
+    trust_on_first_use: bool = False,
+) -> tuple[Envelope, SignaturePolicy]:
+    """``envelope`` signed by ``key`` too, after checking what it already holds: it must be a
+    tablecert certification, every existing signature must verify with a ``trusted`` key
+    (unless ``trust_on_first_use``: those naming keys not given are then accepted unchecked),
+    no key id may repeat, and ``key`` must not have signed it already."""
+    if envelope.payload_type != PAYLOAD_TYPE:
+        raise NotCertificationError(
+            f"not a tablecert certification: payloadType is {_quoted(envelope.payload_type)}"
+        )
+    parse_statement(envelope.payload)
+    kid = key_id(key.public_key())
+    if any(s.keyid == kid for s in envelope.signatures):
+        raise EnvelopeError(f"the envelope is already signed by key {kid}; a key signs once")
+    ids = [s.keyid for s in envelope.signatures]
+    repeated = sorted({k for k in ids if ids.count(k) > 1})
+    if repeated:
+        raise InvalidEnvelopeError(
+            f"key id {_quoted(repeated[0])} names {ids.count(repeated[0])} signatures: "
+            "a key signs once, a copy never counts as a second signer"
+        )
+    policy = check_signatures(envelope, trusted, threshold=0)
+    if policy.reasons:
+        raise InvalidEnvelopeError("; ".join(policy.reasons))
+    if policy.unchecked and not trust_on_first_use:
+        listed = ", ".join(
+            f"signature {c.index} (key id {_quoted(c.keyid)})" for c in policy.unchecked
+        )
+        raise EnvelopeError(
+            f"cannot check {listed}: give --pubkey for each existing signer, or "
+            "--trust-on-first-use to co-sign without checking them"
+        )
+    return envelope.signed(key), policy
+
+
+class InvalidEnvelopeError(EnvelopeError):
+    """An envelope whose signatures do not hold: refused (exit 1), never co-signed."""
 
 
 @dataclass(frozen=True)
@@ -200,16 +422,23 @@ class InputCheck:
 
 @dataclass(frozen=True)
 class Verification:
-    """The outcome of verifying an envelope: valid only with no reasons against it."""
+    """The outcome of verifying an envelope: valid only with no reasons against it.
+    ``statement`` is the certification, only when valid: nothing unverified is shown."""
 
     reasons: tuple[str, ...]
-    signers: tuple[str, ...]
+    policy: SignaturePolicy
+    threshold: int
     statement: Mapping[str, Any] | None
-    inputs: tuple[InputCheck, ...]
+    inputs: tuple[InputCheck, ...] = field(default=())
+    foreign: bool = False
 
     @property
     def valid(self) -> bool:
         return not self.reasons
+
+    @property
+    def signers(self) -> tuple[str, ...]:
+        return self.policy.signers
 
 
 def verify_envelope(
@@ -217,42 +446,46 @@ def verify_envelope(
     public_keys: Sequence[Ed25519PublicKey],
     inputs: Sequence[Path] = (),
     report: Path | None = None,
+    *,
+    threshold: int = 1,
+    inputs_root: Path | None = None,
 ) -> Verification:
-    """Check every signature, the payload type, the statement, the given input files and
-    (if given) that a report.json is exactly the signed predicate."""
-    reasons: list[str] = []
-    if not public_keys:
-        reasons.append("no public key given")
-    if not envelope.signatures:
-        reasons.append("the envelope has no signatures")
-    keys = {key_id(k): k for k in public_keys}
-    message = pae(envelope.payload_type, envelope.payload)
-    signers: list[str] = []
-    for i, sig in enumerate(envelope.signatures, start=1):
-        # The keyid is an unauthenticated hint: it only narrows which keys to try.
-        candidates = [keys[sig.keyid]] if sig.keyid in keys else list(keys.values())
-        signer = next((k for k in candidates if _verifies(k, sig.sig, message)), None)
-        if signer is None:
-            reasons.append(
-                f"signature {i} (keyid {sig.keyid or 'unset'}) does not verify against "
-                "the given public key(s)"
-            )
-        else:
-            signers.append(key_id(signer))
+    """Check the signatures under the policy (:func:`check_signatures`), the payload type,
+    the statement, the given input files and (if given) that a report.json is exactly the
+    signed predicate. A usage problem (no key, a threshold above the keys given, an input
+    that matches no single subject) raises EnvelopeError instead: nothing is judged."""
+    distinct = {key_id(k) for k in public_keys}
+    if not distinct:
+        raise EnvelopeError("no public key given")
+    if not 1 <= threshold <= len(distinct):
+        raise EnvelopeError(
+            f"threshold {threshold}: give at least that many distinct public keys "
+            f"({len(distinct)} given), and at least 1"
+        )
+    policy = check_signatures(envelope, public_keys, threshold)
+    reasons = list(policy.reasons)
+    foreign = False
     if envelope.payload_type != PAYLOAD_TYPE:
-        reasons.append(f"payloadType is {envelope.payload_type!r}, expected {PAYLOAD_TYPE!r}")
+        foreign = True
+        reasons.append(
+            f"not a tablecert certification: payloadType is {_quoted(envelope.payload_type)}, "
+            f"expected {PAYLOAD_TYPE!r}"
+        )
     stmt: dict[str, Any] | None = None
-    try:
-        stmt = parse_statement(envelope.payload)
-    except EnvelopeError as exc:
-        reasons.append(str(exc))
     checks: tuple[InputCheck, ...] = ()
+    if not foreign:
+        try:
+            stmt = parse_statement(envelope.payload)
+        except NotCertificationError as exc:
+            foreign = True
+            reasons.append(str(exc))
     if stmt is not None:
-        checks = tuple(check_inputs(stmt, inputs))
+        checks = tuple(check_inputs(stmt, inputs, inputs_root))
         reasons.extend(c.problem for c in checks if not c.matches)
         if report is not None:
             reasons.extend(check_report(stmt, report))
-    return Verification(tuple(reasons), tuple(signers), stmt if not reasons else None, checks)
+    valid_stmt = stmt if not reasons else None
+    return Verification(tuple(reasons), policy, threshold, valid_stmt, checks, foreign)
 
 
 def verify_file(
@@ -260,13 +493,19 @@ def verify_file(
     public_keys: Sequence[Ed25519PublicKey],
     inputs: Sequence[Path] = (),
     report: Path | None = None,
+    *,
+    threshold: int = 1,
+    inputs_root: Path | None = None,
 ) -> Verification:
-    """Verify an envelope file; a malformed file is an invalid verification, not a crash."""
-    try:
-        envelope = read_envelope(path)
-    except EnvelopeError as exc:
-        return Verification((str(exc),), (), None, ())
-    return verify_envelope(envelope, public_keys, inputs, report)
+    """Verify an envelope file; a malformed file raises EnvelopeError (nothing judged)."""
+    return verify_envelope(
+        read_envelope(path),
+        public_keys,
+        inputs,
+        report,
+        threshold=threshold,
+        inputs_root=inputs_root,
+    )
 
 
 def check_report(stmt: Mapping[str, Any], report: Path) -> list[str]:
@@ -294,22 +533,72 @@ def _verifies(key: Ed25519PublicKey, sig: bytes, message: bytes) -> bool:
     return True
 
 
-def check_inputs(stmt: Mapping[str, Any], files: Sequence[Path]) -> list[InputCheck]:
-    """Match each file to a subject (by file name, then by path) and compare digests."""
-    subjects = {str(s.get("name", "")): s["digest"]["sha256"] for s in stmt["subject"]}
+def subject_path(name: str, root: Path, bundled: bool = False) -> Path:
+    """Where the subject ``name`` lies when the plan's folder is ``root`` (absolute names as
+    they are; a ``bundled`` one, ``bundled/...``, in this tablecert's bundled data)."""
+    if bundled:
+        return RULES_DIR.parent / name.removeprefix("bundled/")
+    return root / name
+
+
+def _tail(name: str, bundled: bool) -> tuple[str, ...]:
+    """The path parts of a subject name a file's whole path must end with."""
+    parts = PurePosixPath(name.removeprefix("bundled/") if bundled else name).parts
+    while parts and parts[0] in ("/", ".."):
+        parts = parts[1:]
+    return parts
+
+
+def match_subject(
+    path: Path, names: Sequence[str], root: Path | None, bundled: Collection[str] = ()
+) -> str | None:
+    """The one subject ``path`` is, by its recorded name: with ``root`` (the plan's folder),
+    the subject whose path is ``path``; without, the subject whose name (leading ``..``
+    dropped) ends ``path``'s whole path, or the only subject with its file name. More than
+    one candidate is an InputsAmbiguousError: contents never decide. ``bundled``: names of
+    rule files bundled with tablecert (``bundled/...``)."""
+    where = path.resolve()
+    if root is not None:
+        found = [n for n in names if subject_path(n, root, n in bundled).resolve() == where]
+    else:
+        found = [n for n in names if (t := _tail(n, n in bundled)) and where.parts[-len(t) :] == t]
+        if not found:  # elsewhere on disk: the subject of that file name, if only one
+            found = [n for n in names if PurePosixPath(n).name == path.name]
+    if len(found) > 1:
+        raise InputsAmbiguousError(
+            f"{path} could be any of the certified {', '.join(_quoted(n) for n in found)}: "
+            "give --inputs-root DIR (the folder the plan was in) to match whole paths"
+        )
+    return found[0] if found else None
+
+
+def check_inputs(
+    stmt: Mapping[str, Any], files: Sequence[Path], root: Path | None = None
+) -> list[InputCheck]:
+    """Match each file to a subject by name (:func:`match_subject`) and compare digests."""
+    subjects = {s["name"]: s["digest"]["sha256"] for s in stmt["subject"]}
+    bundled = {i["name"] for i in stmt["predicate"]["inputs"] if i["base"] == "bundled"}
     by_digest = {digest: name for name, digest in subjects.items()}
     checks = []
+    claimed: dict[str, Path] = {}
     for path in files:
+        name = match_subject(path, list(subjects), root, bundled)
+        if name is not None and name in claimed:
+            raise InputsAmbiguousError(
+                f"{claimed[name]} and {path} both match the certified {_quoted(name)}: "
+                "give --inputs-root DIR (the folder the plan was in) to match whole paths"
+            )
         digest = file_sha256(path)
-        name = _subject_for(path, list(subjects))
         if name is None:
+            problem = f"{path} is not among the certified inputs"
             if digest in by_digest:
-                checks.append(InputCheck(path, by_digest[digest], True))
-            else:
-                checks.append(
-                    InputCheck(path, None, False, f"{path} is not among the certified inputs")
+                problem += (
+                    f" (its content is the certified {_quoted(by_digest[digest])}; a file is "
+                    "matched by its recorded name, give --inputs-root DIR)"
                 )
+            checks.append(InputCheck(path, None, False, problem))
             continue
+        claimed[name] = path
         if subjects[name] == digest:
             checks.append(InputCheck(path, name, True))
             continue
@@ -321,15 +610,3 @@ def check_inputs(stmt: Mapping[str, Any], files: Sequence[Path]) -> list[InputCh
             problem += f"; its content is the certified {by_digest[digest]} (swapped?)"
         checks.append(InputCheck(path, name, False, problem))
     return checks
-
-
-def _subject_for(path: Path, names: Sequence[str]) -> str | None:
-    same_name = [n for n in names if PurePosixPath(n).name == path.name]
-    if len(same_name) <= 1:
-        return same_name[0] if same_name else None
-    parts = path.resolve().parts
-    for name in same_name:
-        tail = PurePosixPath(name).parts
-        if parts[-len(tail) :] == tail:
-            return name
-    return None

@@ -3,14 +3,19 @@
 The private key is PKCS#8 PEM encrypted with a passphrase (mode 0600); the public key is
 SubjectPublicKeyInfo PEM. The key id is the SHA-256 (hex) of the raw 32-byte public key, so
 anyone holding the public key can recompute it. Existing key files are never overwritten.
+A key file holds exactly one PEM block and nothing else; a private key readable or writable
+by anyone but its owner is refused unless the caller allows it (and then warned about).
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
@@ -20,6 +25,7 @@ from tablecert.errors import SigningError
 
 PASSPHRASE_ENV = "TABLECERT_KEY_PASSPHRASE"
 PUBLIC_SUFFIX = ".pub"
+_PEM_BLOCK = re.compile(rb"-----BEGIN ([A-Z0-9 ]+)-----\r?\n[A-Za-z0-9+/=\s:,-]*?-----END \1-----")
 
 
 @dataclass(frozen=True)
@@ -82,9 +88,28 @@ def _write_new(path: Path, data: bytes, mode: int) -> None:
         os.close(fd)
 
 
-def load_private_key(path: Path, passphrase: bytes | None) -> Ed25519PrivateKey:
-    """Unlock an encrypted PKCS#8 PEM private key; wrong passphrase or key type is an error."""
-    data = _read(path)
+def insecure_key_mode(path: Path) -> str | None:
+    """A problem if the private key file is readable or writable by others (else None)."""
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except OSError as exc:
+        raise SigningError(f"{path}: cannot read key: {exc.strerror}") from exc
+    if mode & 0o077:
+        return (
+            f"{path}: the private key is accessible to others (mode {mode:04o}); chmod 600 {path}"
+        )
+    return None
+
+
+def load_private_key(
+    path: Path, passphrase: bytes | None, *, allow_insecure: bool = False
+) -> Ed25519PrivateKey:
+    """Unlock an encrypted PKCS#8 PEM private key; wrong passphrase or key type is an error,
+    and so is a key file others can read (unless ``allow_insecure``)."""
+    problem = insecure_key_mode(path)
+    if problem and not allow_insecure:
+        raise SigningError(f"{problem}, or pass --allow-insecure-key to use it anyway")
+    data = _one_pem(path, _read(path), "private key")
     try:
         key = serialization.load_pem_private_key(data, password=passphrase or None)
     except TypeError as exc:
@@ -104,9 +129,25 @@ def _passphrase_problem(exc: TypeError) -> str:
     return f"the private key is encrypted; set {PASSPHRASE_ENV} or enter the passphrase"
 
 
+def _one_pem(path: Path, data: bytes, what: str) -> bytes:
+    """``data`` if it is exactly one PEM block (surrounding whitespace allowed)."""
+    blocks = list(_PEM_BLOCK.finditer(data))
+    begins = data.count(b"-----BEGIN ")
+    if begins > 1 or len(blocks) > 1:
+        raise SigningError(
+            f"{path}: holds {max(begins, len(blocks))} PEM blocks; a key file holds one {what}"
+        )
+    if not blocks:
+        raise SigningError(f"{path}: not a PEM {what}")
+    block = blocks[0]
+    if data[: block.start()].strip() or data[block.end() :].strip():
+        raise SigningError(f"{path}: data outside the PEM block; a key file holds only the key")
+    return data
+
+
 def load_public_key(path: Path) -> Ed25519PublicKey:
     """A PEM (SubjectPublicKeyInfo) Ed25519 public key."""
-    data = _read(path)
+    data = _one_pem(path, _read(path), "public key")
     try:
         key = serialization.load_pem_public_key(data)
     except (ValueError, UnsupportedAlgorithm) as exc:
@@ -114,6 +155,19 @@ def load_public_key(path: Path) -> Ed25519PublicKey:
     if not isinstance(key, Ed25519PublicKey):
         raise SigningError(f"{path}: not an Ed25519 public key")
     return key
+
+
+def securesystemslib_key(public_key: Ed25519PublicKey) -> dict[str, Any]:
+    """The public key as securesystemslib (and TUF/in-toto tooling) describe an Ed25519 key,
+    with tablecert's key id: ``SSlibKey.from_dict(d.pop("keyid"), d)`` loads it, and
+    ``securesystemslib.dsse.Envelope.verify`` then matches tablecert's signatures."""
+    raw = public_key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    return {
+        "keyid": key_id(public_key),
+        "keytype": "ed25519",
+        "scheme": "ed25519",
+        "keyval": {"public": raw.hex()},
+    }
 
 
 def _read(path: Path) -> bytes:

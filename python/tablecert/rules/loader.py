@@ -1,7 +1,9 @@
 """Read a rule file: every value is ``{ value = ..., article = "第N條" }`` and keeps its article.
 
 Errors name the file, the dotted key and the line it is on, so a lab writing its own variant
-file can find the mistake.
+file can find the mistake. A file holds only the tables and values the bundled files of its
+game hold: an unknown key or table is an error, never silently ignored. A UTF-8 byte order
+mark is accepted.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from tablecert.bundled import BundledDataError, bundled_rule_file
+from tablecert.bundled import RULES_DIR, STATUTES_DIR, BundledDataError, bundled_rule_file
 from tablecert.errors import RuleFileError
 
 
@@ -48,29 +50,26 @@ class RuleFile:
         return str(self.require("game.variant").value)
 
     def line_of(self, dotted: str) -> int | None:
-        """The 1-based line where a dotted key is defined (by its table headers), if found."""
-        table = ""
-        for number, line in enumerate(self.lines, start=1):
-            header = re.match(r"^\s*\[\s*([^\]]+?)\s*\]", line)
-            if header:
-                table = header.group(1).replace('"', "")
-                if table == dotted:
-                    return number
-                continue
-            key = re.match(r'^\s*"?([\w-]+)"?\s*=', line)
-            if key and (f"{table}.{key.group(1)}" if table else key.group(1)) == dotted:
-                return number
-        last = dotted.split(".")[-1]
-        pattern = re.compile(rf"^\s*\"?{re.escape(last)}\"?\s*=|^\s*\[.*\b{re.escape(last)}\]")
-        for number, line in enumerate(self.lines, start=1):
-            if pattern.search(line):
-                return number
-        return None
+        """The 1-based line where a dotted key or table is defined, if it is in the file."""
+        return key_lines(self.lines).get(dotted)
+
+    def locate(self, dotted: str) -> tuple[str, str]:
+        """Where an error at a key points: ``file:line`` of the key, or for a key the file
+        lacks the line of the nearest table that should hold it, with a note naming it.
+        A value written as a table (``[x]`` then ``value = ...``) points at its value."""
+        line = self.line_of(f"{dotted}.value") or self.line_of(dotted)
+        parts = dotted.split(".")
+        note = ""
+        while line is None and len(parts) > 1:
+            parts.pop()
+            line = self.line_of(".".join(parts))
+            if line is not None:
+                note = f" (not in table [{'.'.join(parts)}])"
+        return (f"{self.path}:{line}" if line else str(self.path)), note
 
     def error(self, dotted: str, message: str) -> RuleFileError:
-        line = self.line_of(dotted)
-        where = f"{self.path}:{line}" if line else str(self.path)
-        return RuleFileError(f"{where}: {dotted}: {message}")
+        where, note = self.locate(dotted)
+        return RuleFileError(f"{where}: {dotted}: {message}{note}")
 
     def get(self, dotted: str) -> RuleValue | None:
         node: Any = self.data
@@ -174,14 +173,7 @@ def load_rules(source: str | os.PathLike[str]) -> RuleFile:
 
 @cache
 def _parse(path: Path, raw: bytes) -> RuleFile:
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise RuleFileError(f"{path}: not UTF-8 at byte {exc.start}") from exc
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise RuleFileError(f"{path}: invalid TOML: {exc}") from exc
+    text, data = _toml(path, raw)
     rules = RuleFile(
         path=path,
         data=data,
@@ -190,4 +182,156 @@ def _parse(path: Path, raw: bytes) -> RuleFile:
     )
     rules.require("game.id")
     rules.require("game.variant")
+    _check_known_keys(rules)
+    _check_statute_text(rules)
     return rules
+
+
+def _check_statute_text(rules: RuleFile) -> None:
+    """``game.statute`` names the statute text the file transcribes: one of ours."""
+    if rules.get("game.statute") is None:
+        return
+    name = rules.value_of("game.statute", str)
+    if Path(name).name != name or not (STATUTES_DIR / name).is_file():
+        known = ", ".join(sorted(p.name for p in STATUTES_DIR.glob("*.txt")))
+        raise rules.error("game.statute", f"no statute text {name!r}; known: {known}")
+
+
+def _toml(path: Path, raw: bytes) -> tuple[str, dict[str, Any]]:
+    """A rule file's text (a UTF-8 byte order mark dropped) and its TOML tables."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RuleFileError(f"{path}: not UTF-8 at byte {exc.start}") from exc
+    text = text.removeprefix("\ufeff")
+    try:
+        return text, tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RuleFileError(f"{path}: invalid TOML: {exc}") from exc
+    except ValueError as exc:  # e.g. an integer longer than Python converts
+        raise RuleFileError(f"{path}: invalid TOML: {exc}") from exc
+
+
+def _is_value(node: Any) -> bool:
+    return isinstance(node, Mapping) and "value" in node
+
+
+def _paths(data: Mapping[str, Any], prefix: tuple[str, ...] = ()) -> dict[tuple[str, ...], bool]:
+    """Every table and rule value of a parsed file: key path -> is a rule value."""
+    out: dict[tuple[str, ...], bool] = {}
+    for key, node in data.items():
+        path = (*prefix, key)
+        out[path] = not isinstance(node, Mapping) or _is_value(node)
+        if isinstance(node, Mapping) and not _is_value(node):
+            out.update(_paths(node, path))
+    return out
+
+
+@cache
+def _known_paths(game: str) -> dict[tuple[str, ...], bool]:
+    """The tables and values the bundled rule files of ``game`` hold (the schema of a game)."""
+    known: dict[tuple[str, ...], bool] = {}
+    for bundled in sorted(RULES_DIR.glob("*.toml")):
+        _, data = _toml(bundled, bundled.read_bytes())
+        game_id = data.get("game", {}).get("id", {})
+        if isinstance(game_id, Mapping) and game_id.get("value") == game:
+            known.update(_paths(data))
+    return known
+
+
+def _check_known_keys(rules: RuleFile) -> None:
+    """Refuse keys and tables that no bundled file of the game holds: nothing reads them."""
+    known = _known_paths(rules.game)
+    if not known:
+        games = sorted({g for g in map(_bundled_game, RULES_DIR.glob("*.toml")) if g})
+        raise rules.error("game.id", f"unknown game {rules.game!r}; known: {', '.join(games)}")
+    for path, is_value in _paths(rules.data).items():
+        dotted = ".".join(path)
+        if any("." in part for part in path):
+            raise rules.error(dotted, "a quoted key with a dot in its name: write the tables")
+        if path not in known:
+            siblings = sorted(k[-1] for k in known if k[:-1] == path[:-1])
+            kind = "key" if is_value else "table"
+            raise rules.error(
+                dotted,
+                f"unknown {kind} (nothing reads it); "
+                + (f"known here: {', '.join(siblings)}" if siblings else "no such table"),
+            )
+        if is_value != known[path]:
+            expected = "a value" if known[path] else "a table"
+            raise rules.error(dotted, f"expected {expected} here")
+        if is_value:
+            rules.get(dotted)  # the { value = ..., article = "..." } form, checked
+
+
+def _bundled_game(path: Path) -> str | None:
+    game_id = _toml(path, path.read_bytes())[1].get("game", {}).get("id", {})
+    return str(game_id.get("value")) if isinstance(game_id, Mapping) else None
+
+
+_BARE_KEY = r"[A-Za-z0-9_-]+"
+_KEY_PART = rf'(?:{_BARE_KEY}|"(?:[^"\\]|\\.)*"|\'[^\']*\')'
+_DOTTED = re.compile(rf"\s*({_KEY_PART}(?:\s*\.\s*{_KEY_PART})*)\s*")
+
+
+def _split_key(text: str) -> list[str]:
+    parts = re.findall(_KEY_PART, text)
+    return [p[1:-1] if p[:1] in "\"'" else p for p in parts]
+
+
+@cache
+def key_lines(lines: tuple[str, ...]) -> dict[str, int]:
+    """The line of every table header and key in a TOML text: dotted path -> 1-based line.
+
+    A table known only through its sub-tables or dotted keys gets the line of the first one.
+    Lines inside a multi-line array or string are skipped.
+    """
+    found: dict[str, int] = {}
+    table: list[str] = []
+    depth = 0
+    in_string = False
+    for number, line in enumerate(lines, start=1):
+        if in_string:
+            in_string = line.count('"""') % 2 == 0
+            continue
+        if depth == 0:
+            header = re.match(rf"\s*\[\[?{_DOTTED.pattern}\]\]?", line)
+            assignment = _DOTTED.match(line)
+            if header:
+                table = _split_key(header.group(1))
+                _record(found, table, number)
+                continue
+            if assignment and line[assignment.end() : assignment.end() + 1] == "=":
+                _record(found, table + _split_key(assignment.group(1)), number)
+        depth += _bracket_depth(line)
+        in_string = line.count('"""') % 2 == 1
+    return found
+
+
+def _record(found: dict[str, int], parts: list[str], number: int) -> None:
+    for i in range(1, len(parts) + 1):
+        found.setdefault(".".join(parts[:i]), number)
+
+
+def _bracket_depth(line: str) -> int:
+    """How far a line opens (+) or closes (-) arrays and inline tables, strings skipped."""
+    depth = 0
+    quote = ""
+    escaped = False
+    for char in line:
+        if quote:
+            if escaped:
+                escaped = False
+            elif char == "\\" and quote == '"':
+                escaped = True
+            elif char == quote:
+                quote = ""
+        elif char in "\"'":
+            quote = char
+        elif char == "#":
+            break
+        elif char in "[{":
+            depth += 1
+        elif char in "]}":
+            depth -= 1
+    return depth
