@@ -32,10 +32,6 @@ class CrosscheckError(TableCertError):
     another game); names the value."""
 
 
-class OutputError(TableCertError):
-    """An output file that cannot be written (exists, a folder, no parent, disk full); names it."""
-
-
 class EnvelopeError(TableCertError):
     """A signed envelope is not well-formed (bad JSON, missing field, bad base64, bad statement)."""
 

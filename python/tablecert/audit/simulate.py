@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import gzip
 import io
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 from tablecert import _core
+from tablecert.audit.battery import DECK_SIZES
 from tablecert.errors import AuditError
-from tablecert.output import atomic_file, check_new_file
+from tablecert.outputs import atomic_file, check_new_file
 
 HEADER = "device_id,timestamp,shuffle_id,output,input\n"
 ROWS_PER_CALL = 5_000
@@ -23,6 +25,20 @@ def check_device(device: str) -> str:
             "line breaks or control characters"
         )
     return device
+
+
+def _check_room(out: Path, decks: int, deck: str) -> None:
+    """Refuse a log that cannot fit on the target's file system (estimated, gzip at about a
+    quarter of the plain size), before writing any of it."""
+    items = DECK_SIZES[deck][0]
+    per_shuffle = 2 * 3 * items + 40  # output and input, about three bytes per code
+    estimate = decks * per_shuffle // (4 if out.name.endswith(".gz") else 1)
+    free = shutil.disk_usage(out.parent).free
+    if estimate > free:
+        raise AuditError(
+            f"--shuffles {decks:,}: the log would take about {estimate:,} bytes, more than the "
+            f"{free:,} free in {out.parent}"
+        )
 
 
 def write_log(
@@ -46,6 +62,7 @@ def write_log(
     check_device(device)
     sim = _core.ShuffleSimulator(model, deck, seed)
     out = check_new_file(Path(path), replace=replace, what="log")
+    _check_room(out, decks, deck)
     with atomic_file(out, what="log") as raw:
         compressed = (
             gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6, mtime=0)

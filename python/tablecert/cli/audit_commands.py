@@ -25,8 +25,7 @@ from tablecert.audit.shuffler import DEFAULT_BATCH, INPUT_ORDERS, ShufflerAudit,
 from tablecert.audit.wall_dealing import STATISTICS
 from tablecert.cli import common, values
 from tablecert.cli.common import JsonOption, emit_json, plain, stdout
-from tablecert.errors import OutputError
-from tablecert.output import write_text
+from tablecert.outputs import output_folder, write_text
 from tablecert.poker import GAMES
 
 audit_app = typer.Typer(
@@ -203,11 +202,9 @@ def shuffler(
 
 def _write_audit(result: ShufflerAudit, svg_dir: Path | None, json_out: bool) -> None:
     if svg_dir is not None:
-        try:
-            svg_dir.mkdir(exist_ok=True)
-        except OSError as exc:
-            raise OutputError(f"--svg-dir {svg_dir}: cannot create: {exc.strerror}") from None
-        for name, svg in result.svg_plots().items():
+        plots = result.svg_plots()
+        output_folder(svg_dir, [f"{name}.svg" for name in plots], force=True)
+        for name, svg in plots.items():
             write_text(svg_dir / f"{name}.svg", svg, what="--svg-dir")
     if json_out:
         data = result.as_json()

@@ -222,6 +222,10 @@ def run_app(app: typer.Typer) -> None:
         sys.exit(int(ExitCode.USAGE))
     except BrokenPipeError:
         _exit_after_broken_pipe()
+    except OSError as exc:  # a path the system refuses (too long, no permission, ...): input
+        where = f"{exc.filename}: " if exc.filename is not None else ""
+        error_line(f"{where}{exc.strerror or exc}")
+        sys.exit(int(ExitCode.USAGE))
     except KeyboardInterrupt:
         stderr.print("interrupted")
         sys.exit(130)

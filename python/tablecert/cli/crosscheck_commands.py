@@ -15,7 +15,7 @@ from tablecert.cli import conventions, values
 from tablecert.cli.common import JsonOption, emit_json, plain, stderr, stdout
 from tablecert.conformance import mahjong_crosscheck, poker_crosscheck
 from tablecert.conformance.evaluator_protocol import open_evaluator, write_requests
-from tablecert.output import write_text
+from tablecert.outputs import write_text
 from tablecert.poker import GAMES
 
 crosscheck_app = typer.Typer(

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from tablecert.audit import rng as nist
-from tablecert.cli import conventions
+from tablecert.cli import conventions, values
 from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
 
 
@@ -41,6 +41,7 @@ def rng(
     old_alpha: Annotated[float | None, typer.Option("--alpha", hidden=True)] = None,
 ) -> None:
     """Run the fifteen NIST SP 800-22 tests and print the final analysis report."""
+    values.probability(confidence, "--confidence")
     alpha = float(Decimal(1) - Decimal(str(confidence)))  # 0.99 -> 0.01 exactly
     if old_alpha is not None:
         conventions.deprecated("--alpha (a per-test level here)", "--confidence (= 1 - alpha)")

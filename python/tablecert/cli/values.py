@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 
 from tablecert.errors import OutputError
-from tablecert.output import check_folder, check_new_file
+from tablecert.outputs import check_new_file, output_folder
 
 SEED_LIMIT = 2**64
 
@@ -41,11 +41,12 @@ def probability(value: float, option: str) -> float:
     return value
 
 
-def seconds(value: float, option: str) -> float:
-    """A positive, finite number of seconds."""
-    if not (math.isfinite(value) and value > 0):
+def seconds(value: float, option: str, longest: float = 86_400) -> float:
+    """A positive number of seconds, at most ``longest`` (a day)."""
+    if not (math.isfinite(value) and 0 < value <= longest):
         raise typer.BadParameter(
-            f"{value!r}: expected a positive, finite number of seconds", param_hint=option
+            f"{value!r}: expected a positive number of seconds up to {longest:,g}",
+            param_hint=option,
         )
     return value
 
@@ -73,8 +74,8 @@ def new_file(
 
 
 def folder(path: Path, option: str) -> Path:
-    """An output folder that exists or can be made (its parent exists)."""
+    """An output folder that exists or can be made (its parent exists); not made yet."""
     try:
-        return check_folder(path, what=option)
+        return output_folder(path, (), create=False)
     except OutputError as exc:
-        raise typer.BadParameter(str(exc).removeprefix(f"{option} "), param_hint=option) from None
+        raise typer.BadParameter(str(exc), param_hint=option) from None

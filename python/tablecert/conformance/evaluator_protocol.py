@@ -43,9 +43,11 @@ from pathlib import Path
 from typing import cast
 
 from tablecert.errors import TableCertError
-from tablecert.output import atomic_file
+from tablecert.outputs import atomic_file
 
 DEFAULT_TIMEOUT_S = 20.0
+MAX_TIMEOUT_S = 86_400
+"""The longest wait for one answer that can be asked for: a day."""
 MAX_ANSWER = 4096
 """The longest answer line accepted, in bytes (a category name or a settlement record is
 short): a longer one is a protocol error, never buffered whole."""
@@ -65,8 +67,10 @@ Answerer = Callable[[Iterable[str]], Iterator[str]]
 def open_evaluator(spec: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> Answerer:
     """A function mapping a stream of request lines to the evaluator's response lines.
     ``timeout_s`` bounds the wait for each answer, for programs and Python callables alike."""
-    if not (math.isfinite(timeout_s) and timeout_s > 0):
-        raise EvaluatorError(f"timeout {timeout_s!r}: expected a positive, finite number")
+    if not (math.isfinite(timeout_s) and 0 < timeout_s <= MAX_TIMEOUT_S):
+        raise EvaluatorError(
+            f"timeout {timeout_s!r}: expected a positive number of seconds up to {MAX_TIMEOUT_S:,}"
+        )
     if spec.startswith("cmd:"):
         return _command(spec[4:], timeout_s)
     if spec.startswith("file:"):

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import random
+import stat
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -34,6 +35,8 @@ from tablecert.mahjong.record import SettledGame, settle_record
 SEATS = ("E", "S", "W", "N")
 MAX_RECORDS = 1_000_000
 """The most records generated for one run (each is settled and kept in memory)."""
+MAX_LINE = 1 << 16
+"""The longest corpus line (a game record is a few hundred characters)."""
 ANSWER_KEYS = frozenset({"fan", "net", "commission"})
 
 
@@ -147,8 +150,12 @@ def load_corpus(path: Path, game: str | None = None) -> list[dict[str, Any]]:
     ``game``, every record must be a record of that game (a record naming no game is one)."""
     records = []
     try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise MahjongError(f"{path}: not a regular file, not a corpus")
         with path.open(encoding="utf-8") as handle:
-            for number, line in enumerate(handle, start=1):
+            for number, line in enumerate(iter(lambda: handle.readline(MAX_LINE + 1), ""), 1):
+                if len(line) > MAX_LINE:
+                    raise MahjongError(f"{path}:{number}: line longer than {MAX_LINE:,} characters")
                 if not line.strip():
                     continue
                 try:

@@ -35,6 +35,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from tablecert import strict_json as strict_json_text
 from tablecert.bundled import SCHEMA_FILE
 from tablecert.errors import EnvelopeError
+from tablecert.inputs import read_input
 from tablecert.report.canonical import canonical_bytes, canonical_pretty
 from tablecert.report.signing import key_id
 from tablecert.rules import RULES_DIR
@@ -212,7 +213,7 @@ def parse_envelope(data: bytes, source: str = "envelope") -> Envelope:
 
 def read_envelope(path: Path) -> Envelope:
     try:
-        data = path.read_bytes()
+        data = read_input(path)
     except OSError as exc:
         raise EnvelopeError(f"{path}: cannot read: {exc.strerror}") from exc
     return parse_envelope(data, str(path))
@@ -511,7 +512,7 @@ def verify_file(
 def check_report(stmt: Mapping[str, Any], report: Path) -> list[str]:
     """Problems if ``report`` is not byte for byte the signed predicate (as certify writes it)."""
     try:
-        data = report.read_bytes()
+        data = read_input(report)
     except OSError as exc:
         return [f"{report}: cannot read: {exc.strerror}"]
     if data == canonical_pretty(stmt.get("predicate")):

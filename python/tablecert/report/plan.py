@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from tablecert.errors import PlanError, RuleFileError
+from tablecert.inputs import read_input
 from tablecert.report.registry import Field, SectionKind, section_kinds
 from tablecert.rules import RuleFile, load_rules
 
@@ -136,7 +137,7 @@ class Plan:
 def load_plan(path: Path) -> Plan:
     """Read and check a plan; every error names the file, line and key."""
     try:
-        raw = path.read_bytes()
+        raw = read_input(path)
     except OSError as exc:
         raise PlanError(f"{path}: cannot read plan: {exc.strerror}") from exc
     try:

@@ -22,6 +22,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from tablecert.errors import SigningError
+from tablecert.inputs import read_input
 
 PASSPHRASE_ENV = "TABLECERT_KEY_PASSPHRASE"
 PUBLIC_SUFFIX = ".pub"
@@ -172,6 +173,6 @@ def securesystemslib_key(public_key: Ed25519PublicKey) -> dict[str, Any]:
 
 def _read(path: Path) -> bytes:
     try:
-        return path.read_bytes()
+        return read_input(path)
     except OSError as exc:
         raise SigningError(f"{path}: cannot read key: {exc.strerror}") from exc
