@@ -412,7 +412,7 @@ def test_numbers_that_are_not_numbers(option: Option, inputs: Inputs) -> None:
         st.integers(min_value=10**12).map(str),
     )
 )
-@settings(max_examples=5, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
 def test_number_edges(option: Option, inputs: Inputs, value: str) -> None:
     if base(option.command, inputs) is None:
         return
@@ -421,7 +421,7 @@ def test_number_edges(option: Option, inputs: Inputs, value: str) -> None:
 
 @pytest.mark.parametrize("option", OTHER, ids=str)
 @given(data=st.data())
-@settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck))
 def test_text_and_paths(option: Option, inputs: Inputs, data: st.DataObject) -> None:
     if base(option.command, inputs) is None:
         return

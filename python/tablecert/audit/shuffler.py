@@ -174,6 +174,7 @@ def audit_setup(
     seats: int,
     dealing: str,
     rules: poker.RulesSource,
+    batch_size: int = DEFAULT_BATCH,
 ) -> tuple[DealtLaw | None, dict[str, Any]]:
     """Check the audit's options; the dealt-hand law (with ``game``) and the core's game
     arguments (``_core.ShuffleAudit`` keywords)."""
@@ -185,6 +186,8 @@ def audit_setup(
         raise AuditError(f"dealing {dealing!r}: expected one of {', '.join(DEALINGS)}")
     if not paths:
         raise AuditError("no log files given")
+    if not 0 <= batch_size < 2**63:
+        raise AuditError(f"batch size {batch_size}: expected 0 (no batches) to 2**63 - 1")
     if game is None:
         return None, {}
     if deck != "cards52":
@@ -228,7 +231,7 @@ def audit_shuffler(
     With an ``executor``, each file is one shard there instead (``audit.sharded``; each file
     its own stream; no dealt test of mahjong walls) and ``progress`` is called with (files
     done, files)."""
-    law, kwargs = audit_setup(paths, deck, input_order, game, seats, dealing, rules)
+    law, kwargs = audit_setup(paths, deck, input_order, game, seats, dealing, rules, batch_size)
     if executor is not None:
         from tablecert.audit.sharded import audit_sharded
 

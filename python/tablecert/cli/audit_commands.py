@@ -24,7 +24,7 @@ from tablecert.audit.dealing import DEALINGS
 from tablecert.audit.shuffler import DEFAULT_BATCH, INPUT_ORDERS, ShufflerAudit, audit_shuffler
 from tablecert.audit.wall_dealing import STATISTICS
 from tablecert.cli import common, values
-from tablecert.cli.common import JsonOption, emit_json, plain, stdout
+from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, stdout
 from tablecert.outputs import output_folder, write_text
 from tablecert.poker import GAMES
 
@@ -153,7 +153,7 @@ def shuffler(
     values.choice(dealing, DEALINGS, "--dealing")
     values.choice(wall_statistic, (*STATISTICS, "none"), "--wall-statistic")
     values.whole(seats, "--seats", 1)
-    values.whole(batch_size, "--batch-size", 0)
+    values.whole(batch_size, "--batch-size", 0, 2**63 - 1)
     values.probability(alpha, "--alpha")
     values.probability(confidence, "--confidence")
     if svg_dir is not None:
@@ -212,8 +212,8 @@ def _write_audit(result: ShufflerAudit, svg_dir: Path | None, json_out: bool) ->
         emit_json(data)
     else:
         print_audit(result)
-    if not result.passed:
-        raise typer.Exit(3)
+    # FAIL (integrity or randomness) exits 1, INCONCLUSIVE 3, PASS 0: the one exit scheme.
+    raise exit_for(result.verdict.split()[0])
 
 
 def register(app: typer.Typer) -> None:
