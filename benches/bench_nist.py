@@ -8,6 +8,7 @@ fifteen tests (set NIST_FULL=1; it needs 125 MB of os.urandom output and a few m
 
 from __future__ import annotations
 
+import hashlib
 import os
 import time
 
@@ -16,6 +17,7 @@ import pytest
 from pytest_benchmark.fixture import BenchmarkFixture
 
 from tablecert.audit.rng import run_nist
+from tablecert.audit.rng_decision import decide
 from tests.reference import nist_reference as ref
 
 N = 100_000
@@ -66,3 +68,21 @@ def test_core_full_1000_sequences_of_a_million_bits(benchmark: BenchmarkFixture)
     benchmark.extra_info["process_cpu_s"] = time.process_time() - cpu
     assert len(report.columns) == 188
     benchmark.extra_info["failed_columns"] = len(report.failures)
+
+
+def _battery_and_verdict(data: bytes) -> str:
+    report = run_nist(data, bits=1_000_000, sequences=100)
+    return decide(report).verdict
+
+
+def test_core_and_verdict_100_sequences_of_a_million_bits(benchmark: BenchmarkFixture) -> None:
+    """The issue-12 yardstick: 100 x 10^6 bits (a SHA-256 counter stream, as the NIST
+    reference) through all fifteen tests and the family-wise verdict (which adds the probe of
+    an all-zero and an alternating sequence); process CPU in extra_info."""
+    data = b"".join(
+        hashlib.sha256(b"bench" + i.to_bytes(8, "big")).digest() for i in range(390_625)
+    )
+    cpu = time.process_time()
+    verdict = benchmark.pedantic(_battery_and_verdict, args=(data,), rounds=1, iterations=1)
+    benchmark.extra_info["process_cpu_s"] = time.process_time() - cpu
+    assert verdict == "pass"

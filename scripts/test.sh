@@ -6,7 +6,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 bash scripts/bootstrap.sh
-bash scripts/system-deps.sh   # chromium, for the HTML report test
+bash scripts/system-deps.sh   # chromium and poppler-utils, for the HTML and PDF report tests
 export PATH="$root/.venv/bin:$PATH"
 
 step() { printf '\n== %s\n' "$*" >&2; }
@@ -17,3 +17,4 @@ step "ruff";     ruff check python tests benches && ruff format --check python t
 step "mypy";     mypy
 step "stubtest"; python -m mypy.stubtest tablecert._core --concise --allowlist scripts/stubtest-allowlist.txt
 step "pytest";   python -m pytest "$@"
+step "wheel";    bash scripts/wheel-smoke.sh   # a user's install: the wheel alone, outside the tree

@@ -27,9 +27,23 @@ __all__ = [
 def report(subjects: Sequence[dsse.Subject], title: str = "test", **extra: Any) -> dict[str, Any]:
     """A report.json that follows the report schema, listing ``subjects`` as its inputs."""
     body: dict[str, Any] = {
+        "schema": "tablecert.report/1",
+        "tablecert_version": "0.1.0",
         "format": dsse.PREDICATE_TYPE,
         "title": title,
         "lab": "Test lab",
+        "certificate": {
+            "report_id": None,
+            "revision": None,
+            "issue_date": None,
+            "applicant": None,
+            "manufacturer": None,
+            "equipment": [],
+            "signatory": None,
+            "standards": [],
+            "scope_notes": None,
+        },
+        "outputs": [],
         "plan": subjects[0].name,
         "verdict": "pass",
         "summary": {"requirements": 1, "pass": 1, "fail": 0, "inconclusive": 0},
@@ -50,6 +64,13 @@ def report(subjects: Sequence[dsse.Subject], title: str = "test", **extra: Any) 
                 "title": "A section",
                 "verdict": "pass",
                 "data": {},
+                "scope": {
+                    "exhaustive": ["every hand"],
+                    "sampled": [],
+                    "power": [],
+                    "limitations": [],
+                    "readings": [],
+                },
                 "inputs": [s.name for s in subjects],
             }
         ],

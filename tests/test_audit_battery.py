@@ -9,28 +9,41 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from scipy import stats
 
 from tablecert import _core
-from tablecert.audit.battery import Repeats, Tally, run_battery, second_level
-from tablecert.audit.power import simulated_battery
+from tablecert.audit.battery import (
+    Repeats,
+    Tally,
+    check_levels,
+    run_battery,
+    second_level,
+    shuffles_to_conclude,
+)
+from tablecert.audit.power import DECKS_FOR_POWER, detectable, simulated_battery
+from tablecert.errors import AuditError
 
-# decks at which the power study (100 trials, alpha 0.01) rejected at least 99 times
+# decks at which the power study (100 trials, alpha 0.01) failed the device at least 99 times
 POWER = {
-    "riffle:1": 10,
-    "riffle:4": 20,
-    "riffle:6": 20,
-    "riffle:7": 100,
-    "riffle:8": 500,
-    "shelf:10": 10,
-    "overhand:100": 10,
-    "modulo:8": 2_000,
-    "off-by-one": 20,
-    "short-period:1000": 2_000,
-    "stuck:50": 5_000,
+    model: DECKS_FOR_POWER[model]
+    for model in (
+        "riffle:1",
+        "riffle:4",
+        "riffle:6",
+        "riffle:7",
+        "riffle:8",
+        "shelf:10",
+        "overhand:100",
+        "modulo:8",
+        "off-by-one",
+        "short-period:1000",
+        "stuck:50",
+    )
 }
 
 
@@ -100,14 +113,14 @@ def test_calibrated_with_an_independent_generator() -> None:
 @pytest.mark.parametrize(("model", "decks"), sorted(POWER.items()))
 def test_failure_models_are_rejected(model: str, decks: int) -> None:
     for seed in range(2):
-        assert simulated_battery(model, decks, 500 + seed).rejected, (model, seed)
+        assert simulated_battery(model, decks, 500 + seed).verdict == "fail", (model, seed)
 
 
 @pytest.mark.slow
 @slow
 @pytest.mark.parametrize(("model", "decks"), sorted(POWER.items()))
 def test_failure_models_99_percent_power(model: str, decks: int) -> None:
-    rejected = sum(bool(simulated_battery(model, decks, 9_000 + s).rejected) for s in range(100))
+    rejected = sum(simulated_battery(model, decks, 9_000 + s).verdict == "fail" for s in range(100))
     assert rejected >= 97  # 99% power measured on other seeds; binomial slack for 100 trials
 
 
@@ -162,3 +175,49 @@ def test_position_residuals_name_the_stuck_card() -> None:
     position = next(t for t in result.tests if t.key == "position")
     assert position.detail.startswith("largest standardized residuals: As@1 +")
     assert {"position", "per-position"} <= set(result.rejected)
+
+
+def test_a_rejection_fails_at_any_sample_size() -> None:
+    """Below the position test's floor a rejected battery is FAIL, not INCONCLUSIVE; a fair
+    battery there is INCONCLUSIVE, and from the floor on it can PASS."""
+    floor = shuffles_to_conclude("cards52")
+    assert (floor, shuffles_to_conclude("mahjong136"), shuffles_to_conclude("mahjong112")) == (
+        260,
+        170,
+        140,
+    )
+    riffled = simulated_battery("riffle:1", 10, 1)
+    assert not riffled.conclusive
+    assert riffled.rejected
+    assert riffled.verdict == "fail"
+    small = simulated_battery("fair", floor - 1, 3)
+    assert (small.conclusive, small.rejected, small.verdict) == (False, (), "inconclusive")
+    enough = simulated_battery("fair", floor, 3)
+    assert (enough.conclusive, enough.verdict) == (True, "pass")
+
+
+def test_levels_are_probabilities() -> None:
+    """alpha nan or -1 used to pass a one-riffle shuffler whose table showed rising p=0."""
+    for alpha in (float("nan"), -1.0, 0.0, 1.0):
+        with pytest.raises(AuditError, match=r"alpha .*strictly between 0 and 1"):
+            simulated_battery("riffle:1", 20, 1, alpha=alpha)
+    for confidence in (0.0, 1.0, 5.0, float("nan")):
+        with pytest.raises(AuditError, match=r"confidence .*strictly between 0 and 1"):
+            check_levels(0.01, confidence)
+
+
+def test_what_the_audit_can_detect_at_its_size() -> None:
+    small = detectable("cards52", 100)
+    assert "a fair cards52 log can pass from 260 shuffles (this one has 100" in small
+    assert "riffle:7" in small.split("more shuffles")[0]
+    assert "riffle:8 (500)" in small.split("more shuffles")[1]
+    large = detectable("cards52", 50_000)
+    assert "more shuffles" not in large
+    assert "no power table is measured for mahjong136" in detectable("mahjong136", 1_000)
+
+
+def test_the_readme_power_table_is_the_one_the_audit_cites() -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `([a-z:0-9-]+)` \| ([\d,]+) \| (\d+)/100 \|$", readme, re.M)
+    assert {m: int(d.replace(",", "")) for m, d, _ in rows} == DECKS_FOR_POWER
+    assert all(int(fails) >= 99 for _, _, fails in rows)

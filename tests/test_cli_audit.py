@@ -48,7 +48,7 @@ def test_fair_device_passes(tmp_path: Path) -> None:
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["verdict"] == "PASS"
+    assert data["verdict"] == "pass"
     assert data["shuffles"] == 3_000
     assert data["batches"] == 12
     keys = [t["key"] for t in data["tests"]]
@@ -58,7 +58,22 @@ def test_fair_device_passes(tmp_path: Path) -> None:
         root = ElementTree.fromstring(svg)  # well-formed, embeddable as is
         assert root.tag == "{http://www.w3.org/2000/svg}svg"
     heatmap = ElementTree.fromstring(data["plots_svg"]["position_residuals"])
-    assert len(heatmap.findall(".//{http://www.w3.org/2000/svg}rect")) == 52 * 52
+    svg = "{http://www.w3.org/2000/svg}"
+    cells = heatmap.find(f".//{svg}g[@id='cells']")
+    assert cells is not None
+    assert len(cells.findall(f"{svg}rect")) == 52 * 52
+    texts = [t.text or "" for t in heatmap.iter(f"{svg}text")]
+    labels = [t.text for t in heatmap.iter(f"{svg}text") if t.get("font-size") == "9"]
+    assert len(labels) == len(set(labels)) == 52  # every card labelled
+    assert {"2d", "Ts", "As"} <= set(labels)
+    assert "residual (sd)" in texts  # the colour scale
+    assert "position in the shuffled order (1 = first dealt)" in texts
+    rising = ElementTree.fromstring(data["plots_svg"]["rising_sequences"])
+    axis = [t.text or "" for t in rising.iter(f"{svg}text")]
+    assert "share of shuffles" in axis
+    assert "0%" in axis
+    assert any(t.endswith("%") and t != "0%" for t in axis)  # y-axis ticks
+    assert "exact law for a uniform shuffle (Eulerian numbers)" in axis
 
 
 def test_riffled_device_fails_with_a_table(tmp_path: Path) -> None:
@@ -67,7 +82,7 @@ def test_riffled_device_fails_with_a_table(tmp_path: Path) -> None:
     result = runner.invoke(
         app, ["audit", "shuffler", str(log), "--input-order", "logged", "--svg-dir", str(svg_dir)]
     )
-    assert result.exit_code == 1, result.output  # FAIL (randomness)
+    assert result.exit_code == 1, result.output
     assert "verdict: FAIL (randomness)" in result.stdout
     assert "rising" in result.stdout
     assert (svg_dir / "position_residuals.svg").read_text().startswith("<svg")
@@ -75,7 +90,7 @@ def test_riffled_device_fails_with_a_table(tmp_path: Path) -> None:
 
 def test_integrity_failure_is_reported(tmp_path: Path) -> None:
     result = runner.invoke(app, ["audit", "shuffler", str(LOGS / "shuffler-bad.csv")])
-    assert result.exit_code == 1  # FAIL (integrity)
+    assert result.exit_code == 1
     assert "integrity: 5 bad records" in result.stdout
     assert "shuffler-bad.csv:3: output order: 51 items, expected 52; missing 8d" in result.stdout
 

@@ -78,8 +78,7 @@ def test_analyze_simple_json() -> None:
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["distinct_complete_standard"] == 1344
-    assert data["heavenly_hand_standard"]["numerator"] == 2
-    assert data["heavenly_hand_standard"]["denominator"] == 1199
+    assert data["heavenly_hand_standard"] == {"exact": "2/1199", "decimal": "0.001668056714"}
 
 
 def test_analyze_traditional_table() -> None:
@@ -118,7 +117,7 @@ def test_unknown_game_exit_2() -> None:
         check=False,
     )
     assert proc.returncode == 2
-    assert "unknown mahjong game 'mahjong-fast'" in proc.stderr
+    assert "unknown game 'mahjong-fast'; known: mahjong-traditional, mahjong-simple" in proc.stderr
 
 
 def test_every_command_has_help() -> None:
@@ -195,3 +194,24 @@ def test_settle_refuses_bad_records_with_file_line_and_key(
     assert isinstance(result.exception, MahjongError), result.exception
     assert str(result.exception).startswith(f"{path}:3: ")
     assert message in str(result.exception)
+
+
+def test_settle_malformed_record_exits_2_with_one_line(tmp_path: Path) -> None:
+    """Through the installed entry point: no traceback, one line naming file, line and key."""
+    path = tmp_path / "game.json"
+    path.write_text(
+        '{"game": "mahjong-traditional", "limit": "100/200", "winner": "S",\n'
+        ' "hand": "1m 2m 3m 4p 5p 6p 7s 8s 9s 2m 2m 2m 5s 5s",\n'
+        ' "stake": [1]}\n',
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "tablecert", "mahjong", "settle", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        f"error: {path}:3: stake: expected a positive number, got a list"
+    ]

@@ -288,6 +288,7 @@ def test_sign_refuses_forgeries_and_unchecked_signatures(
     assert path.read_bytes() == before
     # Trust on first use, said out loud, co-signs a genuine envelope and warns.
     genuine = _write(tmp_path, envelopes.certification(_subjects(), TESTER), "genuine.json")
+    genuine.chmod(0o644)
     tofu = run_cli(
         ["sign", str(genuine), "--key", str(reviewer_key), "--trust-on-first-use"],
         monkeypatch,
@@ -298,6 +299,7 @@ def test_sign_refuses_forgeries_and_unchecked_signatures(
     assert "warning: signature 1 (key id" in tofu.err
     assert "was not checked (--trust-on-first-use)" in tofu.err
     assert len(dsse.read_envelope(genuine).signatures) == 2
+    assert stat.S_IMODE(genuine.stat().st_mode) == 0o644  # replaced, permissions kept
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
 
 
@@ -472,8 +474,22 @@ def test_certify_shows_plan_text_as_text(
     config = tmp_path / hostile_file_name("config")
     shutil.copy(ROOT / "fixtures" / "configs" / "q-poker.casino-c.toml", config)
     plan = tmp_path / "plan.toml"
+    # Certificate text with control or direction characters is refused (it would be printed
+    # on the certificate): one inert error line naming the key, exit 2.
     plan.write_text(
         f"[certification]\ntitle = {json.dumps(HOSTILE)}\nlab = {json.dumps(HOSTILE)}\n"
+        f'[[section]]\nkind = "configuration"\nfile = {json.dumps(config.name)}\n',
+        encoding="utf-8",
+    )
+    refused = run_cli(["certify", str(plan), "-o", str(tmp_path / "o0")], monkeypatch, capsys)
+    assert refused.code == 2
+    assert next(line for line in refused.err.splitlines() if line).startswith(
+        f"error: {plan}:2: certification.title: control or direction character U+001B"
+    )
+    assert_inert(refused.out + refused.err)
+    # Hostile file names go through to the report and are shown as text.
+    plan.write_text(
+        f'[certification]\ntitle = "t"\nlab = "l"\n'
         f'[[section]]\nkind = "configuration"\nfile = {json.dumps(config.name)}\n',
         encoding="utf-8",
     )

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tablecert import _core, mahjong
-from tablecert.errors import MahjongError
+from tablecert.errors import MahjongError, RulesError
 from tablecert.mahjong import Context
 from tablecert.rules import RULES_DIR
 from tests.mahjong_strategies import variant_rules
@@ -205,9 +205,11 @@ def test_dealer_jump_top_of_first_and_third_stack(tmp_path: Path) -> None:
     assert [other.positions[s][12] for s in "SWN"] == [first + 1, first + 3, first + 4]
 
 
-# Every reading the issue names, with the file it is in: the README lists each.
+# Every reading the issue names, with the file it is in: the README lists each. (The drawn-hand
+# reading is flipped in tests/test_mahjong_session.py.)
 READINGS = {
     TRAD: {
+        "game.dealer_after_drawn_hand",
         "wall.dealer_jump",
         "wall.dice_past_row",
         "fan.honour_pungs",
@@ -217,7 +219,11 @@ READINGS = {
         "fan.concealed_all_pungs_melds",
         "liability.exempt_hands",
     },
-    SIMPLE: {"payment.fewer_players", "liability.missed_win_broke_pung"},
+    SIMPLE: {
+        "game.dealer_after_drawn_hand",
+        "payment.fewer_players",
+        "liability.missed_win_broke_pung",
+    },
 }
 
 
@@ -248,3 +254,24 @@ def test_every_reading_is_marked_cited_noted_and_in_the_readme(game: str) -> Non
         assert re.search(rf"`{re.escape(key)}`", section), f"{key} missing from the README"
     for key in READINGS[game]:
         assert "alternative" in readings[key]["note"] or "other reading" in readings[key]["note"]
+
+
+@pytest.mark.parametrize(
+    ("game", "key", "old"),
+    [
+        (TRAD, "dice_past_row", '"continue-next-row"'),
+        (TRAD, "dealer_after_drawn_hand", '"passes"'),
+        (SIMPLE, "fewer_players", '"own-share"'),
+        (SIMPLE, "missed_win_broke_pung", '"both"'),
+        (TRAD, "exempt_hands", '["all_honours", "all_terminals"]'),
+    ],
+)
+def test_a_reading_value_outside_its_alternatives_is_refused(
+    tmp_path: Path, game: str, key: str, old: str
+) -> None:
+    """Even where the reading would not be consulted (three dice under 18, four players, no
+    liability), a value that is none of its alternatives is refused, naming file, line, key."""
+    variant = flip(tmp_path, key, old, '"bogus"' if old.startswith('"') else '["bogus"]', game)
+    hand = "1m 2m 3m 4p 5p 6p 7s 8s 9s 2m 2m 2m 5s 5s" if game == TRAD else "1m 2m 3m Gd Gd"
+    with pytest.raises(RulesError, match=rf"variant\.toml:\d+: \w+\.{key}: .*bogus"):
+        mahjong.score(mahjong.parse_hand(game, hand), Context(), variant)

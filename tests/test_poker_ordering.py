@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import itertools
+import json
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tablecert
-from tablecert.errors import CardError
+from tablecert.errors import CardError, GameError
+from tablecert.rules import RULES_DIR
 from tests.reference import poker_reference as ref
 
 STANDARD = {"q-poker": "q-poker.standard", "caribbean-stud": "caribbean-stud.standard"}
@@ -238,7 +243,7 @@ def test_hands_sharing_a_card_cannot_be_compared() -> None:
 
 
 def test_unknown_game() -> None:
-    with pytest.raises(tablecert.RulesError, match="unknown poker game 'blackjack'"):
+    with pytest.raises(GameError, match="unknown game 'blackjack'; known: q-poker, caribbean-stud"):
         tablecert.evaluate("blackjack", "As Kd Qh")
 
 
@@ -247,3 +252,50 @@ def test_card_code_sequences_and_symbols() -> None:
     b = tablecert.evaluate("q-poker", "as kh td")
     assert a == b
     assert a.codes == "As Kh Td"
+
+
+SUIT_ORDERS = [list(p) for p in itertools.permutations(["spades", "hearts", "clubs", "diamonds"])]
+
+
+@pytest.mark.parametrize(("game", "size"), [("q-poker", 3), ("caribbean-stud", 5)])
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_any_suit_order_of_the_rule_file_agrees_with_the_reference(
+    game: str, size: int, data: st.DataObject, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """A rule file's suit order, any of the 24: the core's comparison equals the reference's
+    (statute order) on hands whose suits are renamed so each takes its place in that order."""
+    order = data.draw(st.sampled_from(SUIT_ORDERS))
+    a, b = data.draw(two_disjoint_hands(size))
+    # Mostly B is A with its suits renamed: equal ranks, so the suit order decides.
+    relabel = dict(zip("dchs", data.draw(st.permutations("dchs")), strict=True))
+    same_ranks = [card[:-1] + relabel[card[-1]] for card in a]
+    if not set(same_ranks) & set(a):
+        b = same_ranks
+    rules = _suit_order_rules(game, tuple(order), tmp_path_factory)
+    # The suit in place k of the file's order plays the statute suit in place k.
+    rename = {name[0]: statute[0] for name, statute in zip(order, STATUTE_ORDER, strict=True)}
+
+    def renamed(hand: list[str]) -> list[str]:
+        return [card[:-1] + rename[card[-1]] for card in hand]
+
+    expected = ref.compare(
+        ref_strength(game, renamed(a), True), ref_strength(game, renamed(b), True)
+    )
+    assert tablecert.compare(game, " ".join(a), " ".join(b), rules=rules) == expected
+
+
+STATUTE_ORDER = ["spades", "hearts", "clubs", "diamonds"]
+_SUIT_ORDER_FILES: dict[tuple[str, tuple[str, ...]], Path] = {}
+
+
+def _suit_order_rules(game: str, order: tuple[str, ...], factory: pytest.TempPathFactory) -> Path:
+    if (game, order) not in _SUIT_ORDER_FILES:
+        text = (RULES_DIR / f"{game}.macau.toml").read_text(encoding="utf-8")
+        path = factory.mktemp("suits") / f"{game}.toml"
+        path.write_text(
+            text.replace(json.dumps(STATUTE_ORDER), json.dumps(list(order)), 1),
+            encoding="utf-8",
+        )
+        _SUIT_ORDER_FILES[game, order] = path
+    return _SUIT_ORDER_FILES[game, order]

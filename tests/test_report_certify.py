@@ -6,8 +6,11 @@ plan (all three statutes, what scripts/main.sh certifies) is marked slow."""
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import json
+import os
 import shutil
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,7 +25,8 @@ from tablecert.report import dsse
 from tablecert.report.certify import OUTPUT_FILES, Certification, Progress, certify
 from tablecert.report.sections.hand_categories import _verdicts, closed_form_counts
 from tablecert.report.signing import load_public_key
-from tablecert.report.snapshot import InputChangedError
+from tablecert.report.snapshot import InputChangedError, InputSnapshot
+from tablecert.rules import RULES_DIR
 
 ROOT = Path(__file__).resolve().parents[1]
 MAIN_PLAN = ROOT / "fixtures" / "plans" / "main.toml"
@@ -115,6 +119,7 @@ def test_main_plan_covers_the_three_statutes(tmp_path: Path) -> None:
     assert evaluator["checks"][0] == {
         "checked": 22_100,
         "defects": [],
+        "error": None,
         "first_mismatches": [],
         "mismatches": 0,
         "name": "hand categories",
@@ -350,7 +355,7 @@ def test_a_failure_while_writing_leaves_no_certificate(
     plan, _ = _audit_plan(tmp_path)
     out = tmp_path / "out"
 
-    def broken(*_args: object) -> str:
+    def broken(*_args: object, **_kwargs: object) -> str:
         raise ReportError("rendering failed")
 
     monkeypatch.setattr("tablecert.report.certify.render_report", broken)
@@ -370,5 +375,64 @@ def test_a_previous_certificate_is_replaced_whole(tmp_path: Path) -> None:
     )
     assert first.data["started_at"] != second.data["started_at"]
     assert json.loads((out / "report.json").read_text("utf-8")) == second.data
-    assert sorted(p.name for p in out.iterdir()) == sorted(OUTPUT_FILES)
+    written = {"report.json", "report.intoto.dsse.json", "report.html", "signer.pub"}
+    assert set(OUTPUT_FILES) >= written  # and report.pdf, par-GAME.xlsx when asked for
+    assert sorted(p.name for p in out.iterdir()) == sorted(written)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["logs", "out", "plan.toml"]
+
+
+def test_the_snapshot_holds_read_only_copies_and_notices_a_vanished_original(
+    tmp_path: Path,
+) -> None:
+    source = tmp_path / "log.csv"
+    source.write_bytes(b"deal,cards\n")
+    twin = tmp_path / "other" / "log.csv"
+    twin.parent.mkdir()
+    twin.write_bytes(b"deal,cards\n")
+    snapshot = InputSnapshot(tmp_path / "snap")
+    held = snapshot.add(source)
+    assert snapshot.add(twin).copy == held.copy  # same bytes, same name: one copy
+    assert held.copy.name == "log.csv"
+    assert held.copy.read_bytes() == b"deal,cards\n"
+    assert held.sha256 == dsse.file_sha256(source)
+    assert stat.S_IMODE(held.copy.stat().st_mode) == 0o400
+    snapshot.check_unchanged()
+    source.unlink()
+    with pytest.raises(InputChangedError, match="it changed during the certification"):
+        snapshot.check_unchanged()
+
+
+def test_a_full_disk_while_writing_is_an_input_error_and_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plan, _ = _audit_plan(tmp_path)
+
+    def full(_fd: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr("tablecert.report.certify.os.fsync", full)
+    with pytest.raises(ReportError, match=r"report\.json: cannot write it: No space left"):
+        certify(plan, KEY, tmp_path / "out")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["logs", "plan.toml"]
+
+
+def test_the_statute_a_configuration_is_judged_against_is_signed(tmp_path: Path) -> None:
+    """The configuration section reads the bundled statute rule file, not named in the plan:
+    it is read through the snapshot and becomes a subject like the plan's own files."""
+    config = tmp_path / "casino.toml"
+    shutil.copy(ROOT / "fixtures" / "configs" / "q-poker.casino-c.toml", config)
+    plan = tmp_path / "plan.toml"
+    plan.write_text(
+        '[certification]\ntitle = "t"\n[[section]]\nkind = "configuration"\n'
+        'file = "casino.toml"\nreturns = false\n',
+        encoding="utf-8",
+    )
+    run = certify(plan, KEY, tmp_path / "out")
+    statute = RULES_DIR / "q-poker.macau.toml"
+    inputs = {i["name"]: (i["base"], i["role"], i["sha256"]) for i in run.data["inputs"]}
+    assert inputs["bundled/rules/q-poker.macau.toml"] == (
+        "bundled",
+        "input",
+        dsse.file_sha256(statute),
+    )
+    assert run.data["sections"][0]["inputs"] == ["bundled/rules/q-poker.macau.toml", "casino.toml"]

@@ -325,6 +325,9 @@ def test_the_statement_is_parsed_strictly(tmp_path: Path) -> None:
     assert "schema at verdict" in _reason(
         _signed_payload({**stmt, "predicate": {**stmt["predicate"], "verdict": "PASS!"}})
     )
+    # Python's "$" also matches before a final newline; the schema's lengths close that gap.
+    late = {**stmt["predicate"], "finished_at": stmt["predicate"]["finished_at"] + "\n"}
+    assert "schema at finished_at" in _reason(_signed_payload({**stmt, "predicate": late}))
     text = envelopes.canonical_bytes(stmt)
     duplicated = text.replace(b'"verdict":"pass"', b'"verdict":"fail","verdict":"pass"', 1)
     assert duplicated != text

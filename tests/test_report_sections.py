@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from tablecert.audit import rng as nist
 from tablecert.errors import PlanError
 from tablecert.games.common import OutcomeRow
 from tablecert.report.canonical import canonical_bytes, float_decimal
@@ -17,7 +16,6 @@ from tablecert.report.certify import run_sections
 from tablecert.report.plan import load_plan
 from tablecert.report.registry import Section
 from tablecert.report.sections.par_sheet import table_verdicts
-from tablecert.report.sections.rng_audit import holm_rejected, proportion_tail
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -245,7 +243,10 @@ def test_rng_audit_pi(tmp_path: Path) -> None:
     assert frequency["proportion"] == Fraction(1)
     assert sum(frequency["histogram"]) == 10
     assert s.verdicts[0].article == "第三條; NIST SP 800-22 rev1a 4.2"
-    assert "STATISTICAL TEST" in s.html
+    assert s.appendix is not None  # the 188-row table is an appendix, the section says why
+    assert "STATISTICAL TEST" in s.appendix.html
+    assert "STATISTICAL TEST" not in s.html
+    assert "Decision at family-wise alpha 0.01" in s.html
 
 
 def test_rng_audit_fails_a_biased_generator(tmp_path: Path) -> None:
@@ -257,20 +258,53 @@ def test_rng_audit_fails_a_biased_generator(tmp_path: Path) -> None:
         'bits = 20000\ntests = ["Frequency", "Runs"]\n',
     )
     assert s.outcome == "fail"
-    assert s.data["holm_rejected"] == ["Frequency", "Runs"]
+    rules = {r["rule"]: r for r in s.data["decision"]["rules"]}
+    assert rules["extreme"]["rejected"] == ["Frequency", "Runs"]
+    assert rules["proportion"]["rejected"] == ["Frequency", "Runs"]
 
 
-def _column(passed: int, size: int, uniformity: float | None = None) -> nist.ColumnResult:
-    return nist.ColumnResult("T", "", (0,) * 10, size, passed, (0.9, 1.0), uniformity)
+@pytest.mark.parametrize("sequences", [1, 2])
+def test_rng_audit_zeros_fail_with_one_or_two_sequences(tmp_path: Path, sequences: int) -> None:
+    """Issue 12: all zero bytes with 1 or 2 sequences certified PASS on today's main (no pass
+    count can reject with so few sequences); the extreme p-value rule fails them."""
+    zeros = tmp_path / "zeros.bin"
+    zeros.write_bytes(bytes(12_500 * sequences))
+    (s,) = _sections(
+        tmp_path,
+        f'[[section]]\nkind = "rng-audit"\nfiles = ["{zeros}"]\nrules = "q-poker.macau"\n'
+        f"bits = 100000\nsequences = {sequences}\n",
+    )
+    assert s.outcome == "fail"
+    (verdict,) = s.verdicts
+    assert "extreme at alpha" in verdict.statement
+    assert "uniformity not run" in verdict.statement
+    rules = {r["rule"]: r for r in s.data["decision"]["rules"]}
+    assert rules["uniformity"]["reason"] == (
+        f"cannot run with {sequences} sequence(s): needs at least 55"
+    )
+    assert rules["proportion"]["min_sequences"] == 2
+    assert "Decision at family-wise alpha 0.01" in s.html
+    assert s.data["parameters"]["longest_run_m"] == 128  # resolved from n, not 0
 
 
-def test_family_wise_rng_verdict() -> None:
-    # 3 of 4 sequences pass when each passes with probability 0.99: 1 - 0.99^4.
-    assert proportion_tail(_column(3, 4), 0.01) == Fraction(3940399, 100_000_000)
-    assert proportion_tail(_column(4, 4), 0.01) == 1
-    assert proportion_tail(_column(0, 0), 0.01) is None
-    columns = (_column(3, 4), _column(0, 4), _column(10, 10, 0.00001))
-    tails = [proportion_tail(c, 0.01) for c in columns]
-    # 0/4: 1e-8 is rejected; 3/4 (0.039) is a chance mark; uniformity below 0.0001 rejects.
-    assert holm_rejected(columns, tails, 0.01) == ["T", "T"]
-    assert holm_rejected(columns[:1], tails[:1], 0.01) == []
+def test_rng_audit_nist_tool_key(tmp_path: Path) -> None:
+    (s,) = _sections(
+        tmp_path,
+        f'[[section]]\nkind = "rng-audit"\nfiles = ["{FIXTURES}/nist/e.bin"]\n'
+        'rules = "q-poker.macau"\nbits = 100000\nsequences = 10\nnist_tool = true\n',
+    )
+    assert s.outcome == "pass"
+    assert s.data["mode"] == "nist-tool"
+    assert s.data["nist_tool_columns"][0]["proportion_bounds"] == [8, 10]
+    with pytest.raises(PlanError, match="nist_tool"):
+        _sections(
+            tmp_path,
+            f'[[section]]\nkind = "rng-audit"\nfiles = ["{FIXTURES}/nist/e.bin"]\n'
+            'rules = "q-poker.macau"\nbits = 100000\nnist_tool = "yes"\n',
+        )
+    with pytest.raises(PlanError, match="bits: must be at least 100, got 8"):
+        _sections(
+            tmp_path,
+            f'[[section]]\nkind = "rng-audit"\nfiles = ["{FIXTURES}/nist/e.bin"]\n'
+            'rules = "q-poker.macau"\nbits = 8\n',
+        )

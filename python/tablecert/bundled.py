@@ -11,6 +11,7 @@ wheel works from any folder. In a source checkout ``python/tablecert/data/`` hol
 from __future__ import annotations
 
 import hashlib
+import os
 from importlib.resources import files
 from pathlib import Path
 
@@ -49,6 +50,12 @@ def _named(folder: Path, name: str, what: str) -> Path:
 def bundled_plan(name: str) -> Path:
     """The path of a bundled certification plan, e.g. ``smoke`` or ``main``."""
     return _named(PLANS_DIR, name, "plan")
+
+
+def is_bare_name(source: str | os.PathLike[str]) -> bool:
+    """A name such as ``smoke`` or ``q-poker.macau`` that is no existing file: a bundled one."""
+    path = Path(source)
+    return not path.exists() and path.suffix != ".toml" and len(path.parts) == 1
 
 
 def bundled_rule_file(name: str) -> Path:

@@ -1,10 +1,22 @@
 """The exceptions tablecert raises; each message names the offending value, file and line."""
 
+from __future__ import annotations
+
+from collections.abc import Iterable
+
 from tablecert._core import CardError, NistError, RulesError, TileError
 
 
 class TableCertError(Exception):
     """Base of tablecert's own (non-core) errors: a handled failure the CLI prints in one line."""
+
+
+class GameError(TableCertError, ValueError):
+    """A game id tablecert does not know: ``unknown game 'x'; known: ...``."""
+
+    @classmethod
+    def unknown(cls, game: object, known: Iterable[str]) -> GameError:
+        return cls(f"unknown game {game!r}; known: {', '.join(known)}")
 
 
 class RuleFileError(TableCertError, RulesError):
@@ -58,6 +70,7 @@ __all__ = [
     "ClusterError",
     "CrosscheckError",
     "EnvelopeError",
+    "GameError",
     "MahjongError",
     "NistError",
     "OutputError",

@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 
 from tablecert import _core
-from tablecert.errors import CardError, RuleFileError
+from tablecert.errors import CardError, GameError, RuleFileError
 from tablecert.rules import RuleFile, load_rules
 
 GAMES: dict[str, int] = {"q-poker": 3, "caribbean-stud": 5}
@@ -69,7 +69,7 @@ class Ordering:
 def check_game(game: str) -> int:
     """The hand size of a poker game id; a clear error for an unknown one."""
     if game not in GAMES:
-        raise RuleFileError(f"unknown poker game {game!r}; expected one of {', '.join(GAMES)}")
+        raise GameError.unknown(game, GAMES)
     return GAMES[game]
 
 

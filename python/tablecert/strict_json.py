@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 MAX_DEPTH = 32
@@ -47,14 +48,21 @@ def _depth(value: Any) -> int:
     return deepest
 
 
-def loads(text: str, source: str, first_line: int = 1) -> Any:
-    """Parse ``text`` (from ``source``, starting at line ``first_line``) strictly."""
+def loads(
+    text: str, source: str, first_line: int = 1, parse_float: Callable[[str], Any] = float
+) -> Any:
+    """Parse ``text`` (from ``source``, starting at line ``first_line``) strictly;
+    ``parse_float=decimal.Decimal`` keeps decimals exactly as written."""
     opened = max(text.count("["), text.count("{"))
     if opened > 10 * MAX_DEPTH and _bracket_depth(text) > MAX_DEPTH:
         raise StrictJsonError(f"{source}:{first_line}: nested deeper than {MAX_DEPTH} levels")
     try:
         value = json.loads(
-            text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant, parse_int=_int
+            text,
+            object_pairs_hook=_no_duplicates,
+            parse_constant=_no_constant,
+            parse_int=_int,
+            parse_float=parse_float,
         )
     except json.JSONDecodeError as exc:
         line = first_line + exc.lineno - 1
@@ -100,6 +108,11 @@ def _line_of_problem(text: str, message: str, first_line: int) -> int:
             return first_line + hits[1]
         if hits:
             return first_line + hits[0]
+    digits = re.match(r"number (\d+)\.\.\. has more than", message)
+    if digits:
+        for i, line in enumerate(text.splitlines()):
+            if digits.group(1) in line:
+                return first_line + i
     for word in ("NaN", "-Infinity", "Infinity"):
         if message.startswith(word):
             for i, line in enumerate(text.splitlines()):

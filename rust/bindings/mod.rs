@@ -11,6 +11,7 @@ use pyo3::types::PyBytes;
 mod audit;
 mod cards;
 mod games;
+mod lookup;
 mod mahjong;
 mod nist;
 
@@ -73,6 +74,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("LogError", m.py().get_type_bound::<LogError>())?;
     cards::register(m)?;
     games::register(m)?;
+    lookup::register(m)?;
     mahjong::register(m)?;
     nist::register(m)?;
     audit::register(m)?;

@@ -136,6 +136,18 @@ fn nist_run<'py>(
     Ok((columns, battery.min_cycles(), out))
 }
 
+/// The parameters chosen from n (longest-run M, universal L and Q, minimum cycles) as the
+/// tests use them on `bits`-bit sequences; None where the test does not apply.
+#[pyfunction]
+#[pyo3(signature = (bits, params, templates=None))]
+fn nist_resolved(
+    bits: usize,
+    params: HashMap<String, i64>,
+    templates: Option<Vec<u32>>,
+) -> PyResult<Vec<(&'static str, Option<usize>)>> {
+    Ok(params_from(&params, templates)?.resolved(bits))
+}
+
 /// All aperiodic templates of length m (148 for m = 9), as integers MSB-first.
 #[pyfunction]
 fn aperiodic_templates(m: usize) -> PyResult<Vec<u32>> {
@@ -176,6 +188,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(nist_test_names, m)?)?;
     m.add_function(wrap_pyfunction!(nist_check, m)?)?;
     m.add_function(wrap_pyfunction!(nist_run, m)?)?;
+    m.add_function(wrap_pyfunction!(nist_resolved, m)?)?;
     m.add_function(wrap_pyfunction!(aperiodic_templates, m)?)?;
     m.add_function(wrap_pyfunction!(igamc, m)?)?;
     m.add_function(wrap_pyfunction!(erfc, m)?)?;

@@ -221,6 +221,39 @@ impl Default for Params {
     }
 }
 
+impl Params {
+    /// The values the tests use on n-bit sequences where a parameter is chosen from n
+    /// (longest-run M, universal L and Q, the minimum number of cycles): (name, value), with
+    /// None where the test does not apply at n.
+    #[must_use]
+    pub fn resolved(&self, n: usize) -> Vec<(&'static str, Option<usize>)> {
+        let longest = if self.longest_run_m == 0 {
+            frequency::longest_run_default_m(n).ok()
+        } else {
+            Some(self.longest_run_m)
+        };
+        let l = if self.universal_l == 0 {
+            universal::default_l(n).ok()
+        } else {
+            Some(self.universal_l)
+        };
+        let q = match (self.universal_q, l) {
+            (0, Some(l)) if l < usize::BITS as usize - 4 => Some(10 << l),
+            (0, _) => None,
+            (q, _) => Some(q),
+        };
+        let cycles = self
+            .min_cycles
+            .unwrap_or_else(|| excursions::default_min_cycles(n));
+        vec![
+            ("longest_run_m", longest),
+            ("universal_l", l),
+            ("universal_q", q),
+            ("min_cycles", Some(cycles)),
+        ]
+    }
+}
+
 fn template_label(value: u32, m: usize) -> String {
     (0..m)
         .rev()

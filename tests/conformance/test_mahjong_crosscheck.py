@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from typer.testing import CliRunner
 
 from tablecert.cli import app
 from tablecert.conformance import mahjong_crosscheck as mc
-from tablecert.conformance.evaluator_protocol import EvaluatorError, open_evaluator
+from tablecert.conformance.evaluator_protocol import open_evaluator
 from tablecert.errors import MahjongError
 from tablecert.mahjong.record import settle_record
 
@@ -74,25 +75,41 @@ def test_corpus_generation_is_seeded_and_valid() -> None:
     assert report.passed
 
 
+def scorer_failed(report: mc.ScorerReport, pattern: str) -> None:
+    """A scorer that fails part way fails the crosscheck with the reason, never passes."""
+    assert re.search(pattern, report.error), report.error
+    assert report.verdict == "deviates"
+    assert report.as_json()["error"] == report.error
+
+
 def test_bad_scorer_answers_and_corpora(tmp_path: Path) -> None:
     records = mc.generate_corpus("mahjong-traditional", 5, seed=1)
     bad = tmp_path / "bad.py"
     bad.write_text(
         "def text(r):\n    return 'two fan'\ndef partial(r):\n    return '{\"fan\": 1}'\n"
     )
-    with pytest.raises(EvaluatorError, match="not JSON"):
-        run(f"{bad}:text", records)
-    with pytest.raises(EvaluatorError, match="expected an object with fan, net, commission"):
-        run(f"{bad}:partial", records)
+    scorer_failed(run(f"{bad}:text", records), "not JSON")
+    scorer_failed(run(f"{bad}:partial", records), "expected an object with fan, net, commission")
     hang = tmp_path / "hang.py"
     hang.write_text("import time\ntime.sleep(30)\n")
-    with pytest.raises(EvaluatorError, match="hung"):
+    scorer_failed(
         mc.crosscheck(
             "mahjong-traditional",
             records,
             open_evaluator(f"cmd:{sys.executable} {hang}", 1.0),
             "hang",
-        )
+        ),
+        "hung",
+    )
+    exits = tmp_path / "exits.py"
+    exits.write_text("import sys\ndef f(r):\n    sys.exit(0)\n")
+    scorer_failed(run(f"{exits}:f", records), "scorer|evaluator raised SystemExit")
+    short = tmp_path / "short.txt"
+    requests = [json.dumps(r, ensure_ascii=False, sort_keys=True) for r in records]
+    answers = [json.dumps(mc.expected_answer(settle_record(r))) for r in records]
+    short.write_text("".join(f"{r}\t{a}\n" for r, a in zip(requests[:2], answers, strict=False)))
+    scorer_failed(run(f"file:{short}", records), "ends at line 3")
+
     broken = tmp_path / "corpus.jsonl"
     broken.write_text('{"game": "mahjong-traditional"}\n{not json\n')
     with pytest.raises(MahjongError, match=r"corpus\.jsonl:2: invalid JSON"):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from fractions import Fraction
 from pathlib import Path
@@ -99,6 +100,19 @@ def test_caribbean_lower_pair_suit_is_caught() -> None:
     assert good.passed, defects(good)
 
 
+def evaluator_failed(report: poker_crosscheck.CrosscheckReport, pattern: str) -> str:
+    """The evaluator's failure: the check it was answering fails with the error, the checks
+    after it fail as not run, and the whole crosscheck deviates (never passes)."""
+    failed = [c for c in report.checks if c.error]
+    assert failed, "the evaluator's failure was not reported"
+    assert re.search(pattern, failed[0].error), failed[0].error
+    assert all(c.error.startswith("not run: ") for c in failed[1:])
+    assert report.checks[-1].error
+    assert report.verdict == "deviates"
+    assert report.as_json()["checks"][-1]["verdict"] == "deviates"
+    return failed[0].error
+
+
 def test_results_file_round_trip(tmp_path: Path) -> None:
     plan = poker_crosscheck.plan("q-poker", hands=500, suit_pairs=500, other_pairs=100)
     requests = tmp_path / "requests.txt"
@@ -112,13 +126,15 @@ def test_results_file_round_trip(tmp_path: Path) -> None:
     lines = requests.read_text().splitlines()
     answers.write_text("".join(f"{r}\t{vendor_poker.q_poker_statute(r)}\n" for r in lines))
     assert run(plan, f"file:{answers}").passed
-    # An answer file for other requests, or a short one, is an error, never a pass.
+    # An answer file for other requests, or a short one, is a failed check, never a pass.
     answers.write_text("".join(f"{r}\tA\n" for r in lines[1:]))
-    with pytest.raises(EvaluatorError, match=r"answers.tsv:1: answers 'category"):
-        run(plan, f"file:{answers}")
+    evaluator_failed(run(plan, f"file:{answers}"), r"answers.tsv:1: answers 'category")
     answers.write_text("".join(f"{r}\tA\n" for r in lines[:10]))
-    with pytest.raises(EvaluatorError, match=r"answers\.tsv: ends at line 11"):
-        run(plan, f"file:{answers}")
+    evaluator_failed(run(plan, f"file:{answers}"), r"answers\.tsv: ends at line 11")
+    answers.write_text("".join(f"{r}\tA\n" for r in [*lines, "extra"]))
+    assert "more lines than there were requests" in evaluator_failed(
+        run(plan, f"file:{answers}"), "more lines"
+    )
 
 
 def test_crashing_and_hanging_evaluators_fail(tmp_path: Path) -> None:
@@ -128,24 +144,51 @@ def test_crashing_and_hanging_evaluators_fail(tmp_path: Path) -> None:
         "import sys\nsys.stdin.readline()\nprint('pair', flush=True)\n"
         "sys.exit('segfault in evaluator')\n"
     )
-    with pytest.raises(EvaluatorError, match=r"exited with status 1 .*segfault in evaluator"):
-        run(plan, f"cmd:{sys.executable} {crash}")
+    evaluator_failed(
+        run(plan, f"cmd:{sys.executable} {crash}"), r"exited with status 1 .*segfault in evaluator"
+    )
     hang = tmp_path / "hang.py"
     hang.write_text("import time\ntime.sleep(30)\n")
-    with pytest.raises(EvaluatorError, match="hung: no response to 'category"):
-        poker_crosscheck.crosscheck(plan, open_evaluator(f"cmd:{sys.executable} {hang}", 1.0), "x")
+    evaluator_failed(
+        poker_crosscheck.crosscheck(plan, open_evaluator(f"cmd:{sys.executable} {hang}", 1.0), "x"),
+        "hung: no response to 'category",
+    )
     raises = tmp_path / "raises.py"
     raises.write_text(
         "def f(request):\n    raise RuntimeError('boom')\ndef g(request):\n    return 3\n"
     )
-    with pytest.raises(EvaluatorError, match="evaluator raised RuntimeError: boom on request"):
-        run(plan, f"{raises}:f")
-    with pytest.raises(EvaluatorError, match=r"returned 3 \(not a string\)"):
-        run(plan, f"{raises}:g")
-    with pytest.raises(EvaluatorError, match="cannot start"):
-        run(plan, "cmd:/nonexistent/evaluator")
+    evaluator_failed(run(plan, f"{raises}:f"), "evaluator raised RuntimeError: boom on request")
+    evaluator_failed(run(plan, f"{raises}:g"), r"returned 3 \(not a string\)")
+    evaluator_failed(run(plan, "cmd:/nonexistent/evaluator"), "cannot start")
     with pytest.raises(EvaluatorError, match="expected module:function"):
         open_evaluator("nonsense")
+
+
+@pytest.mark.parametrize(
+    ("body", "raised"),
+    [
+        ("import sys\ndef f(request):\n    sys.exit(0)\n", "SystemExit"),
+        ("def f(request):\n    raise SystemExit(3)\n", "SystemExit"),
+        ("def f(request):\n    raise KeyboardInterrupt\n", "KeyboardInterrupt"),
+        ("class Stop(BaseException):\n    pass\ndef f(request):\n    raise Stop()\n", "Stop"),
+        (
+            "calls = []\ndef f(request):\n    calls.append(1)\n"
+            "    if len(calls) > 60:\n        raise SystemExit(0)\n    return 'high card'\n",
+            "SystemExit",
+        ),
+    ],
+)
+def test_an_evaluator_that_exits_fails_its_check(tmp_path: Path, body: str, raised: str) -> None:
+    """sys.exit(0) inside a vendor's evaluator is the evaluator failing, not tablecert ending
+    with exit 0 and no verdict."""
+    plan = poker_crosscheck.plan("q-poker", hands=50, suit_pairs=10, other_pairs=10)
+    path = tmp_path / "exits.py"
+    path.write_text(body)
+    evaluator_failed(run(plan, f"{path}:f"), f"evaluator raised {raised}")
+    at_import = tmp_path / "exits_at_import.py"
+    at_import.write_text("import sys\nsys.exit(0)\ndef f(request):\n    return 'A'\n")
+    with pytest.raises(EvaluatorError, match="cannot import: SystemExit"):
+        open_evaluator(f"{at_import}:f")
 
 
 def test_cli_exit_codes_and_json(tmp_path: Path) -> None:

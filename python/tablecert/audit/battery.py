@@ -11,7 +11,8 @@ passed.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from fractions import Fraction
 from functools import cache
 from math import comb, factorial, sqrt
@@ -23,6 +24,8 @@ from scipy import stats
 
 from tablecert import _core
 from tablecert.audit import exact
+from tablecert.equality import ContentEq
+from tablecert.errors import AuditError
 
 MIN_EXPECTED = 5.0
 DEFAULT_CONFIDENCE = 0.99
@@ -33,8 +36,8 @@ DECK_SIZES = {"cards52": (52, 52, 1), "mahjong136": (136, 34, 4), "mahjong112": 
 Counts = NDArray[np.int64]
 
 
-@dataclass(frozen=True)
-class Tally:
+@dataclass(frozen=True, eq=False)
+class Tally(ContentEq):
     """The streamed tallies of a set of shuffles (see rust/audit/tally.rs)."""
 
     deck: str
@@ -75,8 +78,8 @@ class Tally:
         return DECK_SIZES[self.deck][2]
 
 
-@dataclass(frozen=True)
-class CheckResult:
+@dataclass(frozen=True, eq=False)
+class CheckResult(ContentEq):
     """One test of the battery: statistic, p-value against the exact null, effect size."""
 
     key: str
@@ -88,7 +91,7 @@ class CheckResult:
     effect: float | None
     effect_name: str
     detail: str
-    level: float = 1 - DEFAULT_CONFIDENCE
+    level: float = 0.01  # 1 - DEFAULT_CONFIDENCE, written exactly
 
     @property
     def verdict(self) -> str:
@@ -112,8 +115,8 @@ class CheckResult:
         }
 
 
-@dataclass(frozen=True)
-class BatteryResult:
+@dataclass(frozen=True, eq=False)
+class BatteryResult(ContentEq):
     """All tests of one tally, and Holm's family-wise verdict at ``alpha``."""
 
     shuffles: int
@@ -123,15 +126,46 @@ class BatteryResult:
 
     @property
     def conclusive(self) -> bool:
-        """Enough shuffles for the basic position test; below that nothing is certified."""
+        """Enough shuffles for the basic position test (``shuffles_to_conclude``): the test
+        every failure mode shows in given enough decks. Below that a battery that rejected
+        nothing certifies nothing."""
         return any(t.key == "position" and t.p_value is not None for t in self.tests)
 
     @property
+    def verdict(self) -> str:
+        """``fail`` if Holm rejected any test (at any sample size: a rejection is evidence);
+        else ``pass`` if the position test ran, ``inconclusive`` if it could not."""
+        if self.rejected:
+            return "fail"
+        return "pass" if self.conclusive else "inconclusive"
+
+    @property
     def passed(self) -> bool:
-        return self.conclusive and not self.rejected
+        return self.verdict == "pass"
 
     def p_values(self) -> dict[str, float]:
         return {t.key: t.p_value for t in self.tests if t.p_value is not None}
+
+
+def shuffles_to_conclude(deck: str) -> int:
+    """The smallest number of shuffles at which a battery can PASS: the position test needs
+    every card (tile type) to be expected at least 5 times at every position."""
+    size, _, copies = DECK_SIZES[deck]
+    return -(-int(MIN_EXPECTED) * size // copies)
+
+
+def level_of(confidence: float) -> float:
+    """A test's significance level, 1 - confidence, as the decimal a person wrote (0.99 gives
+    0.01, not 0.010000000000000009)."""
+    return float(Decimal(1) - Decimal(repr(confidence)))
+
+
+def check_levels(alpha: float, confidence: float) -> None:
+    """Significance level and confidence are probabilities strictly between 0 and 1 (NaN is
+    not): a level of 0 or 1 can never or must always reject."""
+    for name, value in (("alpha", alpha), ("confidence", confidence)):
+        if not 0 < value < 1:
+            raise AuditError(f"{name} {value}: must be strictly between 0 and 1")
 
 
 def chi2_result(
@@ -483,7 +517,7 @@ def serial_correlation(t: Tally) -> CheckResult:
     key, name, cites = "serial", "serial correlation of neighbouring card ids", "exact moments"
     n = t.shuffles
     if n == 0:
-        return skipped(key, name, cites, "no complete shuffles")
+        return skipped(key, name, cites, "no shuffles")
     mean_f, var_f = exact.serial_moments(tuple(range(t.size)))
     z = float((Fraction(t.serial_sum) - n * mean_f) / Fraction(np.sqrt(float(n * var_f))))
     return CheckResult(
@@ -697,6 +731,10 @@ def run_battery(
     extra: Sequence[CheckResult] = (),
 ) -> BatteryResult:
     """Every test that applies to the tally's deck; Holm over all that ran."""
+    check_levels(alpha, confidence)
+    if t.shuffles == 0:  # nothing to test (every record bad, or none): no test runs
+        none = skipped("battery", "every test of the battery", "", "no complete shuffle to test")
+        return BatteryResult(0, (replace(none, level=level_of(confidence)),), alpha, ())
     tests: list[CheckResult] = [
         position_uniformity(t),
         per_position(t, confidence),
@@ -746,7 +784,7 @@ def run_battery(
     if dealt_law is not None and "dealt" in t.tables:
         tests.append(dealt_outcomes(t.tables["dealt"], dealt_law))
     tests.extend(extra)
-    level = 1 - confidence
+    level = level_of(confidence)
     tests = [
         CheckResult(**{**r.__dict__, "level": level}) if r.level != level else r for r in tests
     ]

@@ -1,8 +1,9 @@
-"""Power and calibration of the shuffler battery, measured by simulation.
+"""Power and calibration of the shuffler battery, measured by simulation on the verdict a user
+sees (``BatteryResult.verdict``: FAIL on any Holm rejection, at any sample size).
 
 ``python -m tablecert.audit.power`` prints, for each failure model, the smallest deck count on
-a fixed grid at which the battery (Holm, alpha 0.01) rejected in at least 99 of 100 seeded
-trials, and the fair shuffler's rejection rate.
+a fixed grid at which the audit's verdict was FAIL (Holm, alpha 0.01) in at least 99 of 100
+seeded trials, then the fair shuffler's verdicts around the smallest log that can PASS.
 """
 
 from __future__ import annotations
@@ -12,7 +13,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tablecert import _core
-from tablecert.audit.battery import DEFAULT_ALPHA, BatteryResult, Repeats, Tally, run_battery
+from tablecert.audit.battery import (
+    DEFAULT_ALPHA,
+    BatteryResult,
+    Repeats,
+    Tally,
+    run_battery,
+    shuffles_to_conclude,
+)
 
 GRID = (10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000)
 MODELS = (
@@ -39,10 +47,60 @@ def simulated_battery(
     )
 
 
+def verdicts(model: str, decks: int, trials: int, first_seed: int = 0) -> dict[str, int]:
+    """How many of ``trials`` independent seeded batches end in each verdict."""
+    out = {"pass": 0, "fail": 0, "inconclusive": 0}
+    for i in range(trials):
+        out[simulated_battery(model, decks, first_seed + i).verdict] += 1
+    return out
+
+
 def rejections(model: str, decks: int, trials: int, first_seed: int = 0) -> int:
-    """How many of ``trials`` independent seeded batches the battery rejects."""
-    return sum(
-        bool(simulated_battery(model, decks, first_seed + i).rejected) for i in range(trials)
+    """How many of ``trials`` independent seeded batches the audit FAILS."""
+    return verdicts(model, decks, trials, first_seed)["fail"]
+
+
+# The README's power table (cards52, input order logged, alpha 0.01): the smallest grid deck
+# count at which the verdict was FAIL in at least 99 of 100 seeded trials (``main``).
+DECKS_FOR_POWER: dict[str, int | None] = {
+    "riffle:1": 10,
+    "riffle:2": 10,
+    "riffle:3": 20,
+    "riffle:4": 20,
+    "riffle:5": 20,
+    "riffle:6": 20,
+    "riffle:7": 100,
+    "riffle:8": 500,
+    "shelf:10": 10,
+    "overhand:100": 10,
+    "modulo:8": 2_000,
+    "modulo:10": 50_000,
+    "off-by-one": 20,
+    "short-period:1000": 2_000,
+    "stuck:50": 5_000,
+}
+
+
+def detectable(deck: str, shuffles: int) -> str:
+    """What an audit of ``shuffles`` can detect: the failure models of the power table it
+    FAILS with at least 99% power, those it needs more shuffles for, and the smallest log
+    that can PASS."""
+    need = shuffles_to_conclude(deck)
+    floor = f"a fair {deck} log can pass from {need:,} shuffles" + (
+        "" if shuffles >= need else f" (this one has {shuffles:,}: it can fail, not pass)"
+    )
+    if deck != "cards52":
+        return f"{floor}; no power table is measured for {deck}"
+    caught = [m for m, d in DECKS_FOR_POWER.items() if d is not None and d <= shuffles]
+    missed = [
+        f"{m} ({d:,})" if d else f"{m} (> {GRID[-1]:,})"
+        for m, d in DECKS_FOR_POWER.items()
+        if d is None or d > shuffles
+    ]
+    return (
+        f"{floor}; at {shuffles:,} shuffles a device is failed with 99% power (alpha 0.01, "
+        f"input order logged) if it is {', '.join(caught) or 'none of the power table'}"
+        + (f"; more shuffles are needed for {', '.join(missed)}" if missed else "")
     )
 
 
@@ -68,12 +126,17 @@ def decks_for_power(
 
 def main(argv: Sequence[str] = ()) -> None:
     models = list(argv) or list(MODELS)
-    print("| model | decks for 99% power | rejected / trials |")
+    print("| model | decks for 99% power | FAIL / trials |")
     print("|---|---:|---:|")
     for model in models:
         row = decks_for_power(model)
         decks = f"{row.decks:,}" if row.decks else f"> {GRID[-1]:,}"
         print(f"| `{model}` | {decks} | {row.rejected}/{row.trials} |", flush=True)
+    need = shuffles_to_conclude("cards52")
+    print("\n| fair log, decks | PASS | FAIL | INCONCLUSIVE |\n|---:|---:|---:|---:|")
+    for size in (need - 1, need, 1_000):
+        got = verdicts("fair", size, 1_000, first_seed=7 * size)
+        print(f"| {size:,} | {got['pass']} | {got['fail']} | {got['inconclusive']} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,9 @@ from typing import Any, Literal
 import numpy as np
 
 from tablecert import _core
+from tablecert.equality import ContentEq
 from tablecert.errors import RngAuditError
+from tablecert.pathlike import PathsArg, as_paths
 
 #: The fifteen tests, in the order of the NIST tool's finalAnalysisReport.
 TEST_NAMES: tuple[str, ...] = tuple(_core.nist_test_names())
@@ -107,9 +109,11 @@ def _ascii_bits(raw: bytes, name: str) -> np.ndarray[Any, np.dtype[np.uint8]]:
     return np.frombuffer(digits, dtype=np.uint8) - ord("0")
 
 
-def read_bits(paths: Sequence[str | Path], fmt: InputFormat = "auto") -> BitSource:
-    """Read and concatenate the bits of `paths`. "auto" takes a file holding only '0', '1' and
-    whitespace as ASCII digits (as the NIST tool's data files), anything else as binary."""
+def read_bits(paths: PathsArg, fmt: InputFormat = "auto") -> BitSource:
+    """Read and concatenate the bits of `paths` (one path or many). "auto" takes a file holding
+    only '0', '1' and whitespace as ASCII digits (as the NIST tool's data files), anything else
+    as binary."""
+    paths = as_paths(paths, "RNG output file")
     if not paths:
         raise RngAuditError("no input file given")
     chunks: list[np.ndarray[Any, np.dtype[np.uint8]]] = []
@@ -146,17 +150,27 @@ def bits_from_string(text: str) -> bytes:
     return np.packbits(_ascii_bits(text.encode(), "bit string")).tobytes()
 
 
+#: The shortest sequence `split_sequences` accepts: the document's smallest recommended input
+#: size (n >= 100 for the frequency, runs and cumulative sums tests, section 2.1.7).
+MIN_BITS = 100
+
+
 def split_sequences(total_bits: int, bits: int | None, sequences: int | None) -> tuple[int, int]:
-    """(n, N): n bits per sequence (default 10^6, or all bits if fewer) and N sequences
-    (default as many whole sequences as the input holds), as the NIST tool splits a stream."""
+    """(n, N): n bits per sequence (default 10^6, the document's and the NIST tool's) and N
+    sequences (default as many whole sequences as the input holds), as the NIST tool splits a
+    stream. Fewer bits than one sequence is an error, as is n below 100 or N below 1."""
     if total_bits <= 0:
         raise RngAuditError("the input holds no bits")
-    n = bits if bits is not None else min(DEFAULT_BITS, total_bits)
-    if n <= 0:
-        raise RngAuditError(f"--bits {n}: a sequence needs at least one bit")
-    if total_bits < n:
+    n = bits if bits is not None else DEFAULT_BITS
+    if n < MIN_BITS:
         raise RngAuditError(
-            f"the input has {total_bits:,} bits, fewer than one sequence of {n:,} bits"
+            f"--bits {n}: a sequence needs at least {MIN_BITS} bits "
+            "(NIST SP 800-22's smallest recommended length)"
+        )
+    if total_bits < n:
+        hint = "" if bits is not None else "; pass --bits for shorter sequences"
+        raise RngAuditError(
+            f"the input has {total_bits:,} bits, fewer than one sequence of {n:,} bits{hint}"
         )
     count = sequences if sequences is not None else total_bits // n
     if count <= 0:
@@ -254,8 +268,8 @@ def second_level(
     )
 
 
-@dataclass(frozen=True)
-class NistReport:
+@dataclass(frozen=True, eq=False)
+class NistReport(ContentEq):
     """The battery's result: p-values per sequence and column, and each column's verdict."""
 
     bits: int
@@ -265,7 +279,7 @@ class NistReport:
     min_cycles: int
     columns: tuple[ColumnResult, ...]
     skipped: tuple[tuple[str, str], ...]
-    pvalues: np.ndarray[Any, np.dtype[np.float64]] = field(compare=False, repr=False)
+    pvalues: np.ndarray[Any, np.dtype[np.float64]] = field(repr=False)
 
     @property
     def failures(self) -> tuple[ColumnResult, ...]:
@@ -287,6 +301,59 @@ class NistReport:
         idx = [i for i, c in enumerate(self.columns) if c.test == test]
         return self.pvalues[:, idx]
 
+    def parameters_used(self) -> dict[str, Any]:
+        """The parameters of the tests that ran, with those chosen from n resolved (the longest
+        run's M, Universal's L and Q, the minimum cycles); keys of tests that did not run are
+        left out."""
+        p = self.parameters
+        kwargs, templates = p.core_args()
+        resolved = dict(_core.nist_resolved(self.bits, kwargs, templates))
+        ran = {c.test for c in self.columns}
+        out: dict[str, Any] = {}
+        by_test: dict[str, dict[str, Any]] = {
+            "BlockFrequency": {"block_frequency_m": p.block_frequency_m},
+            "LongestRun": {
+                "longest_run_m": resolved["longest_run_m"],
+                "longest_run_rounded": p.longest_run_rounded,
+            },
+            "Rank": {"rank_rows": p.rank_rows, "rank_cols": p.rank_cols},
+            "NonOverlappingTemplate": {
+                "non_overlapping_m": p.non_overlapping_m,
+                "non_overlapping_blocks": p.non_overlapping_blocks,
+                "non_overlapping_templates": [
+                    c.label for c in self.columns if c.test == "NonOverlappingTemplate"
+                ],
+            },
+            "OverlappingTemplate": {
+                "overlapping_m": p.overlapping_m,
+                "overlapping_template": format(
+                    p.overlapping_template
+                    if p.overlapping_template is not None
+                    else (1 << p.overlapping_m) - 1,
+                    f"0{p.overlapping_m}b",
+                ),
+                "overlapping_block": p.overlapping_block,
+                "overlapping_k": p.overlapping_k,
+                "overlapping_approximate": p.overlapping_approximate,
+            },
+            "Universal": {
+                "universal_l": resolved["universal_l"],
+                "universal_q": resolved["universal_q"],
+            },
+            "ApproximateEntropy": {"approximate_entropy_m": p.approximate_entropy_m},
+            "RandomExcursions": {"min_cycles": resolved["min_cycles"]},
+            "RandomExcursionsVariant": {"min_cycles": resolved["min_cycles"]},
+            "Serial": {"serial_m": p.serial_m},
+            "LinearComplexity": {
+                "linear_complexity_m": p.linear_complexity_m,
+                "linear_complexity_tool_pi": p.linear_complexity_tool_pi,
+            },
+        }
+        for test in TEST_NAMES:
+            if test in ran:
+                out.update(by_test.get(test, {}))
+        return out
+
     def as_json(self) -> dict[str, Any]:
         return {
             "standard": "NIST SP 800-22 rev1a",
@@ -294,10 +361,10 @@ class NistReport:
             "sequences": self.sequences,
             "alpha": self.alpha,
             "min_cycles": self.min_cycles,
-            "parameters": asdict(self.parameters),
+            "parameters": self.parameters_used(),
             "columns": [c.as_json() for c in self.columns],
             "skipped": [{"test": t, "reason": r} for t, r in self.skipped],
-            "tests_failed": list(self.tests_failed()),
+            "tests_marked": list(self.tests_failed()),
         }
 
 
@@ -429,6 +496,7 @@ def permutations_to_bits(perms: Iterable[Sequence[int]]) -> bytes:
 
 __all__ = [
     "ALPHA",
+    "MIN_BITS",
     "TEST_NAMES",
     "BitSource",
     "ColumnResult",

@@ -21,15 +21,19 @@ from tablecert.audit.battery import (
     DealtLaw,
     Repeats,
     Tally,
+    check_levels,
     dealt_outcomes,
     run_battery,
     second_level,
+    shuffles_to_conclude,
 )
 from tablecert.audit.dealing import DEALINGS, WallDealer, poker_law, tally_walls
 from tablecert.audit.reading import LogBytes
 from tablecert.audit.wall_dealing import mahjong_dealer
 from tablecert.distributed import Executor
+from tablecert.equality import ContentEq
 from tablecert.errors import AuditError
+from tablecert.pathlike import PathsArg, as_paths
 
 INPUT_ORDERS = ("logged", "previous", "none")
 DEFAULT_BATCH = 10_000
@@ -38,8 +42,8 @@ Progress = Callable[[int, int], None]
 """Called with (bytes read of the current file, its size on disk; 0 for a pipe)."""
 
 
-@dataclass(frozen=True)
-class Integrity:
+@dataclass(frozen=True, eq=False)
+class Integrity(ContentEq):
     """What the deck checker found: counts, the bad records (first 1000), device events, and
     every line read (``lines`` = header lines + records + bad records + blank lines)."""
 
@@ -94,8 +98,8 @@ class Integrity:
         }
 
 
-@dataclass(frozen=True)
-class ShufflerAudit:
+@dataclass(frozen=True, eq=False)
+class ShufflerAudit(ContentEq):
     """The certificate's content: integrity, the battery on all shuffles, the batches, plots."""
 
     deck: str
@@ -108,15 +112,35 @@ class ShufflerAudit:
 
     @property
     def passed(self) -> bool:
-        return self.integrity.passed and self.battery.passed
+        return self.outcome == "pass"
+
+    @property
+    def outcome(self) -> str:
+        """``fail`` on any bad record (integrity) or any Holm rejection (randomness, at any
+        sample size); ``inconclusive`` when nothing was rejected but the log is too small for
+        the position test (or holds no record); else ``pass``."""
+        if self.integrity.bad_count:
+            return "fail"
+        if self.integrity.records == 0:
+            return "inconclusive"
+        return self.battery.verdict
 
     @property
     def verdict(self) -> str:
-        if not self.integrity.passed:
+        """The outcome as the report prints it, with its reason."""
+        if self.integrity.bad_count:
             return "FAIL (integrity)"
+        if self.integrity.records == 0:
+            return "INCONCLUSIVE (no records)"
+        if self.battery.rejected:
+            return "FAIL (randomness)"
         if not self.battery.conclusive:
-            return "INCONCLUSIVE (too few shuffles)"
-        return "PASS" if self.battery.passed else "FAIL (randomness)"
+            need = shuffles_to_conclude(self.deck)
+            return (
+                f"INCONCLUSIVE (too few shuffles: {self.tally.shuffles:,}; nothing was "
+                f"rejected, and a {self.deck} log needs {need:,} to pass)"
+            )
+        return "PASS"
 
     def svg_plots(self) -> dict[str, str]:
         """Inline SVG figures for the report: residual heatmap, rising-sequence histogram."""
@@ -137,7 +161,9 @@ class ShufflerAudit:
             "tests": [t.as_json() for t in self.battery.tests],
             "holm_rejected": list(self.battery.rejected),
             "batches": len(self.batches),
-            "verdict": self.verdict,
+            "verdict": self.outcome,
+            "verdict_text": self.verdict,
+            "shuffles_to_conclude": shuffles_to_conclude(self.deck),
             "passed": self.passed,
         }
 
@@ -174,7 +200,6 @@ def audit_setup(
     seats: int,
     dealing: str,
     rules: poker.RulesSource,
-    batch_size: int = DEFAULT_BATCH,
 ) -> tuple[DealtLaw | None, dict[str, Any]]:
     """Check the audit's options; the dealt-hand law (with ``game``) and the core's game
     arguments (``_core.ShuffleAudit`` keywords)."""
@@ -186,8 +211,6 @@ def audit_setup(
         raise AuditError(f"dealing {dealing!r}: expected one of {', '.join(DEALINGS)}")
     if not paths:
         raise AuditError("no log files given")
-    if not 0 <= batch_size < 2**63:
-        raise AuditError(f"batch size {batch_size}: expected 0 (no batches) to 2**63 - 1")
     if game is None:
         return None, {}
     if deck != "cards52":
@@ -206,7 +229,7 @@ def audit_setup(
 
 
 def audit_shuffler(
-    paths: Sequence[str | Path],
+    paths: PathsArg,
     deck: str = "cards52",
     *,
     input_order: str = "previous",
@@ -231,7 +254,11 @@ def audit_shuffler(
     With an ``executor``, each file is one shard there instead (``audit.sharded``; each file
     its own stream; no dealt test of mahjong walls) and ``progress`` is called with (files
     done, files)."""
-    law, kwargs = audit_setup(paths, deck, input_order, game, seats, dealing, rules, batch_size)
+    paths = as_paths(paths, "log file")
+    check_levels(alpha, confidence)
+    if not 1 <= batch_size < 2**63:
+        raise AuditError(f"batch size {batch_size}: must be from 1 to 2**63 - 1")
+    law, kwargs = audit_setup(paths, deck, input_order, game, seats, dealing, rules)
     if executor is not None:
         from tablecert.audit.sharded import audit_sharded
 

@@ -49,11 +49,12 @@ def _version(value: bool) -> None:
 def version_text() -> str:
     """``tablecert --version``: the tool, the Rust core and the bundled rule files' digest."""
     import tablecert
-    from tablecert.bundled import bundled_rules_sha256
+    from tablecert.bundled import DATA_ROOT, bundled_rules_sha256
 
     return (
         f"tablecert {tablecert.__version__} (core {tablecert.core_version}; "
-        f"bundled rules sha256 {bundled_rules_sha256()})"
+        f"bundled rules sha256 {bundled_rules_sha256()})\n"
+        f"bundled data: {DATA_ROOT}"
     )
 
 

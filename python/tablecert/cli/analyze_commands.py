@@ -7,18 +7,18 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
-from rich.table import Table
 from rich.text import Text
 
 from tablecert.cli import common
 from tablecert.cli.common import JsonOption, emit_json, plain, stderr, stdout
 from tablecert.cli.mahjong_commands import analyze_mahjong
+from tablecert.cli.tables import Column, print_table
 from tablecert.errors import OutputError
-from tablecert.games import caribbean_stud, q_poker
+from tablecert.games import caribbean_stud, par_export, q_poker
 from tablecert.games.common import OutcomeRow, decimal, fraction_json
 from tablecert.games.sweep import sweep
 from tablecert.outputs import output_folder
@@ -35,6 +35,13 @@ ExportOption = Annotated[
         help="Write the strategy files into this folder (created if its parent exists).",
     ),
 ]
+ParExportOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--export",
+        help="Write the par sheet as a spreadsheet: PATH.xlsx (Excel) or PATH.csv.",
+    ),
+]
 ForceOption = Annotated[
     bool, typer.Option("--force", help="Replace strategy files that already exist.")
 ]
@@ -45,27 +52,31 @@ def _percent(value: Fraction) -> str:
     return f"{decimal(value * 100, 4)}%"
 
 
-def _return_table(title: str, rows: Iterable[OutcomeRow]) -> Table:
-    out = Table(title=title, title_justify="left")
-    for name, justify in (
-        ("event", "left"),
-        ("article", "left"),
-        ("pays", "right"),
-        ("combinations", "right"),
-        ("probability", "right"),
-        ("return", "right"),
-    ):
-        out.add_column(name, justify=justify)  # type: ignore[arg-type]
-    for r in rows:
-        out.add_row(
-            r.event,
-            r.article,
-            str(r.value),
-            f"{r.count:,}",
-            decimal(r.probability, 8),
-            decimal(r.contribution, 8),
-        )
-    return out
+def _return_table(title: str, rows: Iterable[OutcomeRow]) -> None:
+    print_table(
+        [
+            "event",
+            "article",
+            Column("pays", "right"),
+            Column("units won", "right"),
+            Column("combinations", "right"),
+            Column("probability", "right"),
+            Column("return", "right"),
+        ],
+        (
+            (
+                plain(r.event),
+                plain(r.article),
+                r.pays,
+                str(r.value),
+                f"{r.count:,}",
+                decimal(r.probability, 8),
+                decimal(r.contribution, 8),
+            )
+            for r in rows
+        ),
+        title=title,
+    )
 
 
 @app.command("q-poker")
@@ -74,13 +85,16 @@ def analyze_q_poker(
     json_out: JsonOption = False,
     export_strategy: ExportOption = None,
     force: ForceOption = False,
+    export: ParExportOption = None,
     cluster: common.ClusterOption = None,
     workers: common.WorkersOption = None,
 ) -> None:
     """Q Poker: 多寶 (Pair Plus) and the bet against the dealer, with the optimal strategy."""
     _check_export(export_strategy, q_poker.STRATEGY_FILES, force)
+    _check_par_export(export)
     with common.cluster_progress(cluster, workers) as (executor, _):
         result = q_poker.analyze(rules, executor=executor)
+    _par_export(result.as_json(), export)
     if export_strategy is not None:
         with _export_errors():
             path = result.export_strategy(export_strategy, force=force)
@@ -90,9 +104,9 @@ def analyze_q_poker(
         return
     play = result.play
     stdout.print(Text.assemble((result.title, "bold"), f" ({plain(result.rules_path)})"))
-    stdout.print(_return_table("多寶 / Pair Plus", result.pair_plus.rows))
+    _return_table("多寶 / Pair Plus", result.pair_plus.rows)
     stdout.print(f"多寶 house edge: {_percent(result.pair_plus.house_edge)}")
-    stdout.print(_return_table("與莊荷博彩 / Ante-Play, optimal strategy", play.rows))
+    _return_table("與莊荷博彩 / Ante-Play, optimal strategy", play.rows)
     stdout.print(f"strategy: {play.strategy.description}")
     stdout.print(
         f"house edge: {_percent(play.house_edge)} of the initial bet "
@@ -129,12 +143,14 @@ def analyze_caribbean(
         ),
     ] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Compute afresh.")] = False,
+    export: ParExportOption = None,
     cluster: common.ClusterOption = None,
     workers: common.WorkersOption = None,
 ) -> None:
     """Caribbean Stud: ante/raise with the dealer's upcard, options and the progressive."""
     cap_values = _cap_values(cap_curve)
     _check_export(export_strategy, caribbean_stud.STRATEGY_FILES, force)
+    _check_par_export(export)
     with common.cluster_progress(
         cluster,
         workers,
@@ -160,6 +176,7 @@ def analyze_caribbean(
             paths = result.export_strategy(export_strategy, force=force)
         for path in paths:
             stderr.print(f"wrote {path}")
+    _par_export(result.as_json(), export)
     caps = result.cap_curve(cap_values)
     if json_out:
         data = result.as_json()
@@ -175,7 +192,7 @@ def analyze_caribbean(
         emit_json(data)
         return
     stdout.print(Text.assemble((result.title, "bold"), f" ({plain(result.rules_path)})"))
-    stdout.print(_return_table("ante/raise, optimal strategy with the upcard", result.rows))
+    _return_table("ante/raise, optimal strategy with the upcard", result.rows)
     stdout.print(
         f"house edge: {_percent(result.house_edge)} of the ante; element of risk "
         f"{_percent(result.element_of_risk)}; raise probability "
@@ -219,16 +236,32 @@ def _cap_values(spec: str | None) -> list[Fraction]:
         try:
             value = Fraction(text.strip())
         except (ValueError, ZeroDivisionError):
-            raise typer.BadParameter(
-                f"{text.strip()!r} is not a number (in {spec!r})", param_hint="--cap-curve"
-            ) from None
+            raise common.fail(f"--cap-curve {spec!r}: {text.strip()!r} is not a number") from None
         if value < 0:
-            raise typer.BadParameter(
-                f"{text.strip()} is negative: a maximum payout is >= 0 (0 = none)",
-                param_hint="--cap-curve",
+            raise common.fail(
+                f"--cap-curve {spec!r}: {text.strip()} is negative (a maximum payout is >= 0, "
+                "0 = none)"
             )
         values.append(value)
     return values
+
+
+def _check_par_export(path: Path | None) -> None:
+    """Refuse an --export target before the analysis runs: its format and its folder."""
+    if path is None:
+        return
+    if path.suffix.lower() not in par_export.FORMATS:
+        raise common.fail(f"--export {plain(path)}: give a .xlsx or .csv file name")
+    if not path.parent.is_dir():
+        raise common.fail(f"--export {plain(path)}: no folder {plain(path.parent)}")
+    if path.is_dir():
+        raise common.fail(f"--export {plain(path)}: is a folder")
+
+
+def _par_export(data: dict[str, Any], path: Path | None) -> None:
+    if path is not None:
+        par_export.write_par_sheet(data, path)
+        stderr.print(f"wrote {plain(path)}")
 
 
 def _check_export(folder: Path | None, names: tuple[str, ...], force: bool) -> None:
@@ -243,7 +276,7 @@ def _export_errors() -> Iterator[None]:
     try:
         yield
     except OutputError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--export-strategy") from None
+        raise common.fail(f"--export-strategy: {exc}") from None
 
 
 @app.command("sweep")
@@ -265,7 +298,7 @@ def analyze_sweep(
             game, variants, executor, lambda done, _total: bar.update(task, completed=done)
         )
     if json_out:
-        emit_json(sheets)
+        emit_json({"game": game, "variants": sheets})
         return
     for sheet in sheets:
         edge = Fraction(

@@ -16,7 +16,6 @@ from rich.progress import (
     TextColumn,
     TimeRemainingColumn,
 )
-from rich.table import Table
 from rich.text import Text
 
 from tablecert.audit.battery import DECK_SIZES
@@ -24,7 +23,8 @@ from tablecert.audit.dealing import DEALINGS
 from tablecert.audit.shuffler import DEFAULT_BATCH, INPUT_ORDERS, ShufflerAudit, audit_shuffler
 from tablecert.audit.wall_dealing import STATISTICS
 from tablecert.cli import common, values
-from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, stdout
+from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, probability, stdout
+from tablecert.cli.tables import Column, print_table
 from tablecert.outputs import output_folder, write_text
 from tablecert.poker import GAMES
 
@@ -68,22 +68,30 @@ def print_audit(result: ShufflerAudit) -> None:
         stdout.print("device events: " + ", ".join(f"{plain(k)} x{v}" for k, v in i.events))
     if i.without_input:
         stdout.print(f"records without a logged input order: {i.without_input:,}")
-    table = Table(title=f"battery (each test at {1 - result.battery.tests[0].level:.0%})")
-    for col in ("test", "statistic", "df", "p-value", "verdict", "effect"):
-        table.add_column(col, justify="left" if col == "test" else "right")
-    table.add_column("detail", overflow="fold")
+    print_table(
+        [
+            "test",
+            Column("statistic", "right"),
+            Column("df", "right"),
+            Column("p-value", "right"),
+            "verdict",
+            Column("effect", "right"),
+        ],
+        (
+            (
+                t.key,
+                _fmt(t.statistic),
+                "" if t.df is None else str(t.df),
+                _fmt(t.p_value, ".3g"),
+                Text(t.verdict, style={"pass": "green", "fail": "red"}.get(t.verdict, "yellow")),
+                _fmt(t.effect, ".3g"),
+            )
+            for t in result.battery.tests
+        ),
+        title=f"battery (each test at {1 - result.battery.tests[0].level:.0%})",
+    )
     for t in result.battery.tests:
-        colour = {"pass": "green", "fail": "red", "skipped": "yellow"}[t.verdict]
-        table.add_row(
-            t.key,
-            _fmt(t.statistic),
-            "" if t.df is None else str(t.df),
-            _fmt(t.p_value, ".3g"),
-            Text(t.verdict, style=colour),
-            _fmt(t.effect, ".3g"),
-            f"{t.name}: {t.detail}",
-        )
-    stdout.print(table)
+        stdout.print(f"  {t.key}: {plain(t.name)}: {plain(t.detail)}")
     rejected = ", ".join(result.battery.rejected) or "none"
     stdout.print(f"Holm family-wise at alpha {result.battery.alpha}: rejected {rejected}")
     stdout.print(Text.assemble("verdict: ", (result.verdict, "bold")))
@@ -125,15 +133,23 @@ def shuffler(
     ] = "types",
     batch_size: Annotated[
         int,
-        typer.Option(
-            "--batch-size", help="Shuffles per batch for the second level (0: no batches)."
-        ),
+        typer.Option("--batch-size", help="Shuffles per batch for the second level."),
     ] = DEFAULT_BATCH,
     alpha: Annotated[
-        float, typer.Option("--alpha", help="Family-wise error rate of the battery (Holm).")
+        float,
+        typer.Option(
+            "--alpha",
+            callback=probability,
+            help="Family-wise error rate of the battery (Holm), 0 < alpha < 1.",
+        ),
     ] = 0.01,
     confidence: Annotated[
-        float, typer.Option("--confidence", help="Confidence of each single test.")
+        float,
+        typer.Option(
+            "--confidence",
+            callback=probability,
+            help="Confidence of each single test, 0 < confidence < 1.",
+        ),
     ] = 0.99,
     svg_dir: Annotated[
         Path | None, typer.Option("--svg-dir", help="Also write the plots as SVG files here.")
@@ -144,8 +160,15 @@ def shuffler(
 ) -> None:
     """Certify a shuffler from its logs: deck integrity and the randomness battery.
 
+    Verdict: FAIL on any bad record (integrity) or any test Holm rejects (randomness), at any
+    number of shuffles; INCONCLUSIVE only when nothing was rejected and the log is too small
+    for the position test (260 decks of cards); else PASS.
+
     With --cluster or --workers, each log file is one shard on the Dask cluster (read where
-    it runs: the path must be valid on the workers) and is audited as its own stream."""
+    it runs: the path must be valid on the workers) and is audited as its own stream.
+
+    Exit status: 0 pass, 1 fail, 2 usage or input error (an unreadable log, a bad option),
+    3 inconclusive, 4 internal error."""
     values.choice(deck, DECK_SIZES, "--deck")
     values.choice(input_order, INPUT_ORDERS, "--input-order")
     if game is not None:
@@ -153,9 +176,7 @@ def shuffler(
     values.choice(dealing, DEALINGS, "--dealing")
     values.choice(wall_statistic, (*STATISTICS, "none"), "--wall-statistic")
     values.whole(seats, "--seats", 1)
-    values.whole(batch_size, "--batch-size", 0, 2**63 - 1)
-    values.probability(alpha, "--alpha")
-    values.probability(confidence, "--confidence")
+    values.whole(batch_size, "--batch-size", 1, 2**63 - 1)
     if svg_dir is not None:
         values.folder(svg_dir, "--svg-dir")
     files = len(logs)
@@ -212,8 +233,7 @@ def _write_audit(result: ShufflerAudit, svg_dir: Path | None, json_out: bool) ->
         emit_json(data)
     else:
         print_audit(result)
-    # FAIL (integrity or randomness) exits 1, INCONCLUSIVE 3, PASS 0: the one exit scheme.
-    raise exit_for(result.verdict.split()[0])
+    raise exit_for(result.outcome)
 
 
 def register(app: typer.Typer) -> None:

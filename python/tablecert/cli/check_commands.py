@@ -6,11 +6,16 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.table import Table
 from rich.text import Text
 
-from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
-from tablecert.conformance.configuration import BetReturn, bet_returns, check_configuration
+from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, stderr, stdout
+from tablecert.cli.tables import print_table
+from tablecert.conformance.configuration import (
+    BetReturn,
+    ConfigurationReport,
+    bet_returns,
+    check_configuration,
+)
 from tablecert.games.common import decimal
 
 VERDICT_STYLE = {
@@ -35,7 +40,13 @@ def check(
         ),
     ] = None,
 ) -> None:
-    """Judge a submitted configuration article by article; exit 1 if anything deviates."""
+    """Judge a submitted configuration article by article.
+
+    Exit status: 0 conforms; 1 deviates (a value deviates, is outside the statute's range or
+    is not a value the setting can have, or a consistency check fails); 2 usage or input
+    error (the configuration cannot be read: nothing judged); 3 inconclusive (it sets no value
+    the statute judges); 4 internal error.
+    """
     report = check_configuration(config, rules)
     bets: tuple[BetReturn, ...] = ()
     if returns:
@@ -44,40 +55,51 @@ def check(
     if json_out:
         emit_json({**report.as_json(), "returns": [b.as_json() for b in bets]})
     else:
-        table = Table(
-            title=f"{report.submission.game} configuration {config} against "
-            f"{report.statute.path.name}",
-            title_justify="left",
-        )
-        table.add_column("article", no_wrap=True)
-        table.add_column("rule", no_wrap=True)
-        table.add_column("verdict", no_wrap=True)
-        for column in ("statute", "submitted", "note"):
-            table.add_column(column, overflow="fold")
-        for line in report.lines:
-            style = VERDICT_STYLE[line.verdict]
-            table.add_row(
-                line.article,
-                line.key,
-                Text(line.verdict, style=style),
-                str(line.as_json()["expected"]),
-                str(line.as_json()["submitted"]),
-                line.note,
+        _print_report(report, bets, config)
+    raise exit_for(report.verdict)
+
+
+def _print_report(report: ConfigurationReport, bets: tuple[BetReturn, ...], config: Path) -> None:
+    print_table(
+        ["article", "rule", "verdict", "statute", "submitted", "note"],
+        (
+            (
+                plain(line.article),
+                plain(line.key),
+                Text(line.verdict, style=VERDICT_STYLE[line.verdict]),
+                plain(line.as_json()["expected"]),
+                plain(line.as_json()["submitted"]),
+                plain(line.note),
             )
-        stdout.print(table)
-        for c in report.consistency:
-            mark = Text("ok", style="green") if c.passed else Text("FAILS", style="bold red")
-            stdout.print(Text.assemble(mark, f" {c.article} {c.name}: {c.detail}"))
-        for b in bets:
-            stdout.print(
+            for line in report.lines
+        ),
+        title=f"{report.submission.game} configuration {plain(config)} against "
+        f"{plain(report.statute.path.name)}",
+    )
+    for c in report.consistency:
+        mark = Text("ok", style="green") if c.passed else Text("FAILS", style="bold red")
+        stdout.print(Text.assemble(mark, f" {c.article} {c.name}: {plain(c.detail)}"))
+    for b in bets:
+        if b.submitted is None or b.difference is None:
+            stdout.print(Text(f"{b.article} {b.bet}: house edge {plain(b.why_not)}"))
+            continue
+        stdout.print(
+            Text(
                 f"{b.article} {b.bet}: house edge {decimal(b.submitted * 100, 4)}% "
                 f"(statute {decimal(b.statute * 100, 4)}%, difference "
                 f"{decimal(b.difference * 100, 4)} points)"
             )
-        verdict = "CONFORMS" if report.passed else "DEVIATES"
-        stdout.print(f"verdict: {verdict} ({len(report.deviations)} deviation(s))")
-    if not report.passed:
-        raise typer.Exit(1)
+        )
+    if report.verdict == "inconclusive":
+        stdout.print(
+            "verdict: INCONCLUSIVE (the submission sets no value the statute judges: "
+            "nothing was examined)"
+        )
+    else:
+        stdout.print(
+            f"verdict: {report.verdict.upper()} ({len(report.deviations)} deviation(s), "
+            f"{len(report.judged)} value(s) judged)"
+        )
 
 
 def register(app: typer.Typer) -> None:

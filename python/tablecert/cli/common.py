@@ -64,6 +64,15 @@ EXIT_HELP = (
 )
 
 
+def probability(ctx: typer.Context, param: typer.CallbackParam, value: float) -> float:
+    """A significance level or confidence option: strictly between 0 and 1 (NaN is not)."""
+    del ctx
+    if not 0 < value < 1:
+        name = param.opts[0] if param.opts else param.name
+        raise typer.BadParameter(f"{value}: must be strictly between 0 and 1", param_hint=name)
+    return value
+
+
 def exit_for(verdict: str) -> typer.Exit:
     """The exit (to raise) for a verdict word, in any case: ``raise exit_for(result.verdict)``."""
     try:
@@ -175,9 +184,52 @@ def cluster_progress(
         yield executor, bar
 
 
-def emit_json(data: Any) -> None:
-    """Write JSON to stdout: sorted keys, UTF-8, no float formatting surprises."""
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, sort_keys=True, indent=2) + "\n")
+def emit_json(data: Any, *, dialect: bool = True) -> None:
+    """Write a command's JSON to stdout in tablecert's one dialect (README, "JSON output"):
+    ``schema`` (``tablecert.<command>/<version>``) and ``tablecert_version``, sorted keys,
+    UTF-8, I-JSON (integers beyond 2^53 as strings). ``dialect=False`` writes a foreign
+    format (e.g. a securesystemslib key) as it is defined, without the header."""
+    from tablecert.report.canonical import i_json
+
+    if not dialect:
+        pass
+    elif isinstance(data, dict):
+        data = {**dialect_header(), **data}
+    else:
+        data = {**dialect_header(), "items": data}
+    sys.stdout.write(json.dumps(i_json(data), ensure_ascii=False, sort_keys=True, indent=2) + "\n")
+
+
+#: The version of every command's JSON schema; bump it when a field changes meaning or goes.
+JSON_SCHEMA_VERSION = 1
+
+
+def dialect_header(command: str | None = None) -> dict[str, str]:
+    """``schema`` and ``tablecert_version`` for the JSON of ``command`` (default: the command
+    being run, e.g. ``audit shuffler`` -> ``tablecert.audit-shuffler/1``)."""
+    import tablecert
+
+    if command is None:
+        command = _current_command()
+    name = "-".join(command.split()) or "tablecert"
+    return {
+        "schema": f"tablecert.{name}/{JSON_SCHEMA_VERSION}",
+        "tablecert_version": tablecert.__version__,
+    }
+
+
+def _current_command() -> str:
+    """The running command's path below ``tablecert`` (``audit shuffler``), or ``""``."""
+    try:
+        from typer._click.globals import get_current_context
+    except ImportError:  # pragma: no cover - another Typer layout; the test names the commands
+        return ""
+    names = []
+    ctx = get_current_context(silent=True)
+    while ctx is not None and ctx.parent is not None:  # the root's name is the program's
+        names.append(ctx.info_name or "")
+        ctx = ctx.parent
+    return " ".join(reversed(names))
 
 
 def error_line(message: object) -> None:

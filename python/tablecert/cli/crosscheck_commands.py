@@ -8,15 +8,23 @@ from typing import Annotated
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-from rich.table import Table
 from rich.text import Text
 
 from tablecert.cli import conventions, values
-from tablecert.cli.common import JsonOption, emit_json, plain, stderr, stdout
-from tablecert.conformance import mahjong_crosscheck, poker_crosscheck
+from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, stderr, stdout
+from tablecert.cli.tables import Column, print_table
+from tablecert.conformance import (
+    mahjong_crosscheck,
+    native_bench,
+    native_crosscheck,
+    native_evaluator,
+    poker_crosscheck,
+)
 from tablecert.conformance.evaluator_protocol import open_evaluator, write_requests
 from tablecert.outputs import write_text
 from tablecert.poker import GAMES
+
+VERDICT_STYLE = {"conforms": "", "deviates": "red", "inconclusive": "yellow"}
 
 crosscheck_app = typer.Typer(
     no_args_is_help=True, help="Check a vendor's evaluator against the statutes, exhaustively."
@@ -57,8 +65,14 @@ def poker(
         ),
     ] = "default",
     other_pairs: Annotated[
-        int, typer.Option("--other-pairs", help="Size of the sample of other disjoint pairs.")
-    ] = 50_000,
+        int | None,
+        typer.Option(
+            "--other-pairs",
+            min=0,
+            help="Random disjoint pairs besides the suit-decided ones "
+            "(default 50,000; 10,000,000 with a native so: evaluator).",
+        ),
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of every sample.")] = 0,
     show: Annotated[int, typer.Option("--show", help="Mismatches shown per check.")] = 10,
     timeout: Annotated[
@@ -72,11 +86,41 @@ def poker(
             "answer offline (then use --evaluator file:ANSWERS).",
         ),
     ] = None,
+    benchmark: Annotated[
+        bool,
+        typer.Option(
+            "--benchmark",
+            help="With a native so: evaluator: time it against the core on the same hands "
+            "instead of checking it.",
+        ),
+    ] = False,
+    repeat: Annotated[
+        int, typer.Option("--repeat", min=1, help="Timed repetitions per benchmark workload.")
+    ] = 5,
     json_out: JsonOption = False,
     old_game: conventions.DeprecatedGameOption = None,
 ) -> None:
-    """Check every hand's category and the statute's head-to-head decisions."""
+    """Check every hand's category and the statute's head-to-head decisions.
+
+    A native evaluator (so:LIBRARY[:SYMBOL], the C ABI in the README) is checked exhaustively:
+    every hand, every rank-class boundary and every suit-decided pair.
+
+    Exit status: 0 conforms, 1 deviates (a wrong answer, or the evaluator failed: raised,
+    exited, crashed, hung or answered out of protocol), 2 usage or input error, 3 inconclusive
+    (nothing was asked), 4 internal error."""
     game = conventions.game_argument(game, old_game, "q-poker or caribbean-stud")
+    if evaluator is not None and native_evaluator.is_native(evaluator):
+        _native(
+            game, evaluator, rules, other_pairs, seed, show, timeout, benchmark, repeat, json_out
+        )
+        return
+    if benchmark:
+        raise typer.BadParameter(
+            "benchmark mode needs a native evaluator (so:LIBRARY[:SYMBOL])",
+            param_hint="--benchmark",
+        )
+    if other_pairs is None:
+        other_pairs = 50_000
     hand_count = _count_or_all(hands, "--hands")
     pairs = 0 if suit_pairs == "default" else _count_or_all(suit_pairs, "--suit-pairs")
     values.whole(other_pairs, "--other-pairs", 0, poker_crosscheck.MAX_SAMPLE)
@@ -116,37 +160,110 @@ def poker(
         emit_json(report.as_json())
     else:
         _print(report)
-    if not report.passed:
-        raise typer.Exit(1)
+    raise exit_for(report.verdict)
+
+
+def _native(
+    game: str,
+    evaluator: str,
+    rules: str | None,
+    other_pairs: int | None,
+    seed: int,
+    show: int,
+    timeout: float,
+    benchmark: bool,
+    repeat: int,
+    json_out: bool,
+) -> None:
+    if benchmark:
+        stderr.print(f"benchmarking {plain(evaluator)} against the core ({repeat} runs each) ...")
+        bench = native_bench.benchmark(game, evaluator, rules, repeat=repeat, seed=seed)
+        if json_out:
+            emit_json(bench.as_json())
+        else:
+            _print_bench(bench)
+        return
+    report = native_crosscheck.crosscheck_native(
+        game,
+        evaluator,
+        rules,
+        random_pairs=native_crosscheck.DEFAULT_RANDOM_PAIRS if other_pairs is None else other_pairs,
+        seed=seed,
+        keep=show,
+        timeout_s=timeout,
+        status=lambda message: stderr.print(plain(message)),
+    )
+    if json_out:
+        emit_json(report.as_json())
+    else:
+        _print(report)
+    raise exit_for(report.verdict)
+
+
+def _print_bench(bench: native_bench.BenchReport) -> None:
+    load = ", ".join(f"{x:.2f}" for x in bench.load_average)
+    print_table(
+        [
+            "workload",
+            Column("hands", "right"),
+            Column("vendor", "right"),
+            Column("core, 1 thread", "right"),
+            Column("core, all threads", "right"),
+            Column("ratio", "right"),
+        ],
+        (
+            [
+                w.name,
+                f"{w.hands:,}",
+                f"{w.vendor.min_ns:.2f} / {w.vendor.median_ns:.2f}",
+                f"{w.core_one_thread.min_ns:.2f} / {w.core_one_thread.median_ns:.2f}",
+                f"{w.core_all_threads.min_ns:.2f} / {w.core_all_threads.median_ns:.2f}",
+                f"{w.ratio:.2f}x",
+            ]
+            for w in bench.workloads
+        ),
+        title=f"{bench.game}: {plain(bench.evaluator)} against the core, ns per hand "
+        f"(best / median of {bench.repeat}; load average {load})",
+    )
+    stdout.print("ratio: the vendor's best time over the core's best, one thread each.")
 
 
 def _print(report: poker_crosscheck.CrosscheckReport) -> None:
-    table = Table(
-        title=f"{report.game} evaluator crosscheck ({report.rules_file}): {report.evaluator}",
-        title_justify="left",
+    print_table(
+        [
+            "check",
+            Column("checked", "right"),
+            Column("mismatches", "right"),
+            "verdict",
+            Column("answers/s", "right"),
+        ],
+        (
+            (
+                c.name,
+                f"{c.checked:,}",
+                f"{c.mismatches:,}",
+                Text(c.verdict, style=VERDICT_STYLE[c.verdict]),
+                f"{c.rate:,.0f}",
+            )
+            for c in report.checks
+        ),
+        title=f"{report.game} evaluator crosscheck ({plain(report.rules_file)}): "
+        f"{plain(report.evaluator)}",
     )
-    for column in ("check", "checked", "mismatches", "verdict", "answers/s"):
-        table.add_column(column, justify="left" if column in ("check", "verdict") else "right")
-    for c in report.checks:
-        table.add_row(
-            c.name,
-            f"{c.checked:,}",
-            f"{c.mismatches:,}",
-            Text("conforms") if c.passed else Text("deviates", style="red"),
-            f"{c.rate:,.0f}",
-        )
-    stdout.print(table)
     if report.complete_suit_pairs is not None:
         stdout.print(f"suit-decided pairs: the complete set ({report.complete_suit_pairs:,}).")
     for c in report.checks:
+        if c.error:
+            stdout.print(Text.assemble(("failed", "red"), f" {c.name}: {plain(c.error)}"))
+        if not c.checked and not c.error:
+            stdout.print(f"{c.name}: nothing was asked (inconclusive)")
         for g in c.groups:
             stdout.print(Text.assemble(("defect", "red"), f" {c.name}: {plain(g.description)}"))
         for m in c.first:
             stdout.print(
                 f"  {m.request!r}: expected {m.expected!r}, got {m.got!r} ({m.article}, {m.step})"
             )
-    verdict = "CONFORMS" if report.passed else "DEVIATES"
-    stdout.print(f"verdict: {verdict} to the statute ordering ({report.rules_file})")
+    stdout.print(f"verdict: {report.verdict.upper()} to the statute ordering ({report.rules_file})")
 
 
 @crosscheck_app.command("mahjong")
@@ -175,7 +292,11 @@ def mahjong(
     json_out: JsonOption = False,
     old_game: conventions.DeprecatedGameOption = None,
 ) -> None:
-    """Check a vendor's mahjong scorer: fan and every seat's net result on a corpus."""
+    """Check a vendor's mahjong scorer: fan and every seat's net result on a corpus.
+
+    Exit status: 0 conforms, 1 deviates (a wrong answer, or the scorer failed: raised,
+    exited, hung or answered out of protocol), 2 usage or input error, 3 inconclusive
+    (nothing was scored), 4 internal error."""
     game = conventions.game_argument(game, old_game, "mahjong-traditional or mahjong-simple")
     if game not in ("mahjong-traditional", "mahjong-simple"):
         raise typer.BadParameter(
@@ -221,9 +342,10 @@ def mahjong(
             stdout.print(Text.assemble(("defect", "red"), f" {plain(d.description)}"))
         for m in report.first:
             stdout.print(f"  {m.field}: expected {m.expected!r}, got {m.got!r} in {m.record}")
-        stdout.print(f"verdict: {'CONFORMS' if report.passed else 'DEVIATES'}")
-    if not report.passed:
-        raise typer.Exit(1)
+        if report.error:
+            stdout.print(Text.assemble(("failed", "red"), f" the scorer: {plain(report.error)}"))
+        stdout.print(f"verdict: {report.verdict.upper()}")
+    raise exit_for(report.verdict)
 
 
 def register(app: typer.Typer) -> None:

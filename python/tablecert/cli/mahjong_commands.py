@@ -1,6 +1,6 @@
-"""``tablecert mahjong score`` and ``tablecert mahjong settle``: the mahjong statute's fan and
-payments; ``analyze_mahjong`` is the body of ``tablecert analyze mahjong-...`` (exact tables of
-complete dealt hands).
+"""``tablecert mahjong score``, ``settle`` and ``replay``: the mahjong statute's fan and
+payments, and whole hands of play checked event by event; ``analyze_mahjong`` is the body of
+``tablecert analyze mahjong-...`` (exact tables of complete dealt hands).
 """
 
 from __future__ import annotations
@@ -11,17 +11,21 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.table import Table
+from rich.text import Text
 
 from tablecert import mahjong
 from tablecert.cli import conventions
-from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
-from tablecert.mahjong.record import load_record
+from tablecert.cli.common import EXIT_HELP, JsonOption, emit_json, exit_for, plain, stderr, stdout
+from tablecert.cli.tables import Column, print_table
+from tablecert.mahjong.record import Locate, load_record
+from tablecert.mahjong.replay import Replay
+from tablecert.mahjong.replay import replay as replay_game
+from tablecert.mahjong.session import SessionReplay, is_session, replay_session
 
 mahjong_app = typer.Typer(
     name="mahjong",
     no_args_is_help=True,
-    help="Mahjong (Macau statute 135/91/M): score a win, print exact hand tables.",
+    help="Mahjong (Macau statute 135/91/M): score a win, settle a record, replay a hand.",
 )
 
 RulesOption = Annotated[
@@ -101,29 +105,37 @@ def score(
         emit_json(data)
         return
     stdout.print(f"hand: {parsed.text}   (reading: {result.reading.text})")
-    out = Table(title=f"{game}: fan (Art. 6)", title_justify="left")
-    out.add_column("item")
-    out.add_column("fan", justify="right")
-    out.add_column("article")
-    for item in result.items:
-        out.add_row(item.name, str(item.fan), item.article)
-    out.add_row("total", f"{result.fan} (raw {result.raw}, cap {result.cap})", result.cap_article)
-    stdout.print(out)
+    print_table(
+        ["item", Column("fan", "right"), "article"],
+        [
+            *((plain(item.name), str(item.fan), plain(item.article)) for item in result.items),
+            (
+                "total",
+                f"{result.fan} (raw {result.raw}, cap {result.cap})",
+                plain(result.cap_article),
+            ),
+        ],
+        title=f"{game}: fan (Art. 6)",
+    )
     if settlement is not None:
-        pay = Table(title=f"payments at {limit}", title_justify="left")
-        pay.add_column("payer")
-        pay.add_column("payee")
-        pay.add_column("amount", justify="right")
-        pay.add_column("article")
-        for p in settlement.payments:
-            pay.add_row(p.payer, p.payee, str(p.amount), p.article)
-        pay.add_row("winner", "house", str(settlement.commission), settlement.commission_article)
-        stdout.print(pay)
+        print_table(
+            ["payer", "payee", Column("amount", "right"), "article"],
+            [
+                *((p.payer, p.payee, str(p.amount), plain(p.article)) for p in settlement.payments),
+                (
+                    "winner",
+                    "house",
+                    str(settlement.commission),
+                    plain(settlement.commission_article),
+                ),
+            ],
+            title=f"payments at {plain(limit)}",
+        )
 
 
 def settle(
     record: Annotated[
-        Path, typer.Argument(help="A game record (JSON), see tablecert.mahjong.record.")
+        Path, typer.Argument(help="A settlement record (JSON), see tablecert.mahjong.record.")
     ],
     rules: RulesOption = None,
     json_out: JsonOption = False,
@@ -134,15 +146,78 @@ def settle(
     if json_out:
         emit_json(settled.as_json())
         return
-    if settled.fan is not None:
-        items = ", ".join(f"{i.name} {i.fan} ({i.article})" for i in settled.fan.items)
-        stdout.print(f"fan {settled.fan.fan}: {items}")
-    for p in settled.settlement.payments:
-        stdout.print(f"{p.payer} pays {p.payee} {p.amount} ({p.article}; {p.note})")
-    s = settled.settlement
-    stdout.print(f"commission {s.commission} ({s.commission_article})")
-    for note in s.notes:
-        stdout.print(f"note: {note}")
+    _print_settled(settled.fan, settled.settlement)
+
+
+def _print_settled(fan: mahjong.FanResult | None, settlement: mahjong.Settlement) -> None:
+    if fan is not None:
+        items = ", ".join(f"{i.name} {i.fan} ({i.article})" for i in fan.items)
+        stdout.print(f"fan {fan.fan}: {plain(items)}")
+    for p in settlement.payments:
+        stdout.print(f"{p.payer} pays {p.payee} {p.amount} ({plain(p.article)}; {plain(p.note)})")
+    stdout.print(f"commission {settlement.commission} ({plain(settlement.commission_article)})")
+    for note in settlement.notes:
+        stdout.print(f"note: {plain(note)}")
+
+
+def replay(
+    record: Annotated[
+        Path,
+        typer.Argument(
+            help="A game record (JSON): the wall and dice or the deal, then every event of the "
+            "hand; see tablecert.mahjong.replay."
+        ),
+    ],
+    rules: RulesOption = None,
+    json_out: JsonOption = False,
+) -> None:
+    """Replay a whole hand event by event under the statute (turns, calls and their priority,
+    kongs and replacements, Art. 9 and 10), then settle it; or a session of hands, checking
+    who deals each one and in which round (Art. 3). Invalid: a violation, named with its
+    event and article.
+    """
+    data, locate = load_record(record)
+    if is_session(data):
+        _replay_session(data, rules, locate, json_out)
+        return
+    played = replay_game(data, rules, locate=locate)
+    verdict = _headline(played.valid, played, f"{played.events} events of {played.game}", json_out)
+    for v in played.violations:
+        stdout.print(f"violation: {plain(v.text)}")
+    if played.valid:
+        who = f" {played.winner}" if played.winner else ""
+        stdout.print(f"outcome: {played.outcome}{who}")
+        if played.settlement is not None:
+            _print_settled(played.fan, played.settlement)
+    raise exit_for(verdict)
+
+
+def _headline(valid: bool, played: Replay | SessionReplay, what: str, json_out: bool) -> str:
+    """The verdict word; with --json the whole result is written and the command exits."""
+    verdict = "valid" if valid else "invalid"
+    if json_out:
+        emit_json(played.as_json())
+        raise exit_for(verdict)
+    stdout.print(
+        Text(f"{verdict.upper()}: ", style="bold green" if valid else "bold red")
+        + Text(f"{what} replayed")
+    )
+    return verdict
+
+
+def _replay_session(data: object, rules: str | None, locate: Locate, json_out: bool) -> None:
+    """A session of hands: each hand replayed, then the deal and the rounds (Art. 3)."""
+    played = replay_session(data, rules, locate=locate)
+    verdict = _headline(
+        played.valid, played, f"{len(played.hands)} hands of {played.game}", json_out
+    )
+    pairs = zip(played.dealers, played.hands, strict=True)
+    for number, (dealer, hand) in enumerate(pairs, start=1):
+        who = f" {hand.winner}" if hand.winner else ""
+        stdout.print(f"hand {number}: dealer {plain(dealer)}, {hand.outcome or 'invalid'}{who}")
+    for number, v in played.violations:
+        stdout.print(f"violation: hand {number}, {plain(v.text)}")
+    raise exit_for(verdict)
 
 
 def analyze_mahjong(game: str, json_out: bool = False, rules: str | None = None) -> None:
@@ -173,23 +248,27 @@ def analyze_mahjong(game: str, json_out: bool = False, rules: str | None = None)
         ("fan items of the dealer's complete dealt hands", analysis.items),
         ("fan of the dealer's complete dealt hands", analysis.fan_totals),
     ):
-        out = Table(title=title, title_justify="left")
-        out.add_column("item", overflow="fold")
-        out.add_column("article", overflow="fold")
-        out.add_column("distinct", justify="right", overflow="fold")
-        out.add_column("combinations", justify="right", overflow="fold")
-        out.add_column("share of complete", justify="right", overflow="fold")
         complete = analysis.combinations_standard + analysis.combinations_orphans
-        for row in rows:
-            share = Fraction(row.combinations, complete)
-            out.add_row(
-                row.name,
-                row.article,
-                f"{row.distinct:,}",
-                f"{row.combinations:,}",
-                f"{float(share):.4e}",
-            )
-        stdout.print(out)
+        print_table(
+            [
+                "item",
+                "article",
+                Column("distinct", "right"),
+                Column("combinations", "right"),
+                Column("share of complete", "right"),
+            ],
+            (
+                (
+                    plain(row.name),
+                    plain(row.article),
+                    f"{row.distinct:,}",
+                    f"{row.combinations:,}",
+                    f"{float(Fraction(row.combinations, complete)):.4e}",
+                )
+                for row in rows
+            ),
+            title=title,
+        )
 
 
 def analyze(
@@ -204,6 +283,7 @@ def analyze(
 def register(app: typer.Typer) -> None:
     mahjong_app.command("score")(score)
     mahjong_app.command("settle")(settle)
+    mahjong_app.command("replay", epilog=EXIT_HELP)(replay)
     # Deprecated: `tablecert analyze mahjong-traditional|mahjong-simple` is the one entry.
     mahjong_app.command("analyze", hidden=True, deprecated=True)(analyze)
     app.add_typer(mahjong_app)

@@ -6,10 +6,10 @@ from fractions import Fraction
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from tablecert import poker
-from tablecert.cli.common import JsonOption, emit_json, stdout
+from tablecert.cli.common import JsonOption, emit_json, plain, stdout
+from tablecert.cli.tables import Column, print_table
 from tablecert.hand_tables import category_table
 
 GameArg = Annotated[str, typer.Argument(help="q-poker or caribbean-stud.")]
@@ -26,23 +26,32 @@ def hands(game: GameArg, rules: RulesOption = None, json_out: JsonOption = False
     if json_out:
         emit_json(table.as_json())
         return
-    out = Table(title=f"{table.title}: all {table.total:,} hands", title_justify="left")
-    out.add_column("category")
-    out.add_column("count", justify="right")
-    out.add_column("probability (exact)", justify="right")
-    out.add_column("probability", justify="right")
-    out.add_column("1 in", justify="right")
+    rows = []
     for row in table.rows:
         p = Fraction(row.count, table.total)
-        out.add_row(
-            row.category,
-            f"{row.count:,}",
-            f"{p.numerator}/{p.denominator}",
-            f"{float(p):.10f}",
-            f"{float(1 / p):,.2f}",
+        rows.append(
+            (
+                plain(row.category),
+                plain(row.article),
+                f"{row.count:,}",
+                f"{p.numerator}/{p.denominator}",
+                f"{float(p):.10f}",
+                f"{float(1 / p):,.2f}",
+            )
         )
-    out.add_row("total", f"{table.total:,}", "1", "1.0000000000", "1.00", style="bold")
-    stdout.print(out)
+    rows.append(("total", "", f"{table.total:,}", "1", "1.0000000000", "1.00"))
+    print_table(
+        [
+            "category",
+            "article",
+            Column("count", "right"),
+            Column("probability (exact)", "right"),
+            Column("probability", "right"),
+            Column("1 in", "right"),
+        ],
+        rows,
+        title=f"{plain(table.title)}: all {table.total:,} hands",
+    )
 
 
 def compare(

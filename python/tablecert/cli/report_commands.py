@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Mapping
@@ -25,6 +26,7 @@ from tablecert.cli import common, conventions, values
 from tablecert.cli.common import JsonOption, emit_json, exit_for, fail, plain, stderr, stdout
 from tablecert.errors import EnvelopeError, SigningError
 from tablecert.report import dsse
+from tablecert.report.certificate import PAPER_SIZES, signatory_check
 from tablecert.report.certify import OUTPUT_FILES, ephemeral_key
 from tablecert.report.certify import certify as run_certify
 from tablecert.report.signing import (
@@ -103,7 +105,7 @@ def keys_export(
     if key_format is KeyFormat.pem:
         sys.stdout.write(public_pem(key).decode("ascii"))
     else:
-        emit_json(securesystemslib_key(key))
+        emit_json(securesystemslib_key(key), dialect=False)
 
 
 def _public_key(path: Path, hint: str = "--pubkey") -> Ed25519PublicKey:
@@ -132,7 +134,10 @@ AllowInsecureKeyOption = Annotated[
 
 def certify(
     plan: Annotated[
-        Path, typer.Argument(exists=True, dir_okay=False, help="The plan (PLAN.toml).")
+        str,
+        typer.Argument(
+            metavar="PLAN", help="The plan (PLAN.toml), or a bundled plan's name: smoke, main."
+        ),
     ],
     output: Annotated[
         Path | None, typer.Option("-o", "--output", help="Folder for the report.")
@@ -143,19 +148,45 @@ def certify(
             "--key", exists=True, dir_okay=False, help="Private key (default: ephemeral)."
         ),
     ] = None,
+    pdf: Annotated[
+        bool,
+        typer.Option("--pdf", help="Also print report.pdf (headless Chromium); it is signed too."),
+    ] = False,
+    paper: Annotated[
+        str | None,
+        typer.Option("--paper", help="PDF page size: A4 or Letter (default: the plan's, A4)."),
+    ] = None,
+    template: Annotated[
+        Path | None,
+        typer.Option(
+            "--template",
+            exists=True,
+            file_okay=False,
+            help="Folder of Jinja2 templates overriding the report's (e.g. report.html.j2).",
+        ),
+    ] = None,
     json_out: JsonOption = False,
     cluster: common.ClusterOption = None,
     workers: common.WorkersOption = None,
     allow_insecure_key: AllowInsecureKeyOption = False,
     old_out: conventions.DeprecatedOutputOption = None,
 ) -> None:
-    """Run a certification plan; write report.json, the signed envelope and report.html.
+    """Run a certification plan; write report.json, the signed envelope and report.html
+    (and report.pdf with --pdf, a signed subject too).
 
     Every input is read once into a snapshot, hashed, and analysed from that copy; a file
     that changes during the run fails the certification. The output folder appears whole
-    or not at all. Exit 0 pass, 1 fail, 3 inconclusive, 2 on a plan or input error.
+    or not at all.
+
+    Exit status: 0 pass, 1 fail (a requirement failed), 2 usage or input error (a bad plan,
+    key or input: nothing written), 3 inconclusive (no requirement failed, one could not be
+    judged), 4 internal error. The report is written for every verdict.
     """
     out_dir = conventions.required_output(output, old_out)
+    if paper is not None and paper not in PAPER_SIZES:
+        raise typer.BadParameter(
+            f"{paper!r} is not one of {', '.join(PAPER_SIZES)}", param_hint="--paper"
+        )
     check_target(out_dir, OUTPUT_FILES)  # before the passphrase and the run (again at the end)
     private = _private_key(key, allow_insecure_key) if key else ephemeral_key()
     with common.cluster_progress(
@@ -179,6 +210,9 @@ def certify(
             ephemeral=key is None,
             progress=progress,
             executor=executor,
+            template_dir=template,
+            pdf=pdf,
+            paper=paper,
         )
     if json_out:
         emit_json(
@@ -189,6 +223,7 @@ def certify(
                 "report": str(result.report),
                 "envelope": str(result.envelope),
                 "html": str(result.html),
+                "pdf": None if result.pdf is None else str(result.pdf),
             }
         )
     else:
@@ -197,6 +232,8 @@ def certify(
                 f"signed with an ephemeral key; its public key is {plain(result.signer_public_key)}"
             )
         stdout.print(f"report:   {plain(result.html)}")
+        if result.pdf is not None:
+            stdout.print(f"pdf:      {plain(result.pdf)} (signed)")
         stdout.print(f"data:     {plain(result.report)}")
         stdout.print(f"signed:   {plain(result.envelope)} (key id {result.key_id})")
         summary = result.data["summary"]
@@ -269,9 +306,12 @@ def sign(
 
 
 def _replace_file(path: Path, data: bytes) -> None:
-    """Write ``data`` to a new file beside ``path`` and rename it over ``path``."""
+    """Write ``data`` to a new file beside ``path`` and rename it over ``path`` (keeping its
+    permissions)."""
+    mode = stat.S_IMODE(path.stat().st_mode)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -338,7 +378,10 @@ def verify(
 ) -> None:
     """Check the signatures (at least --threshold distinct given keys), the statement and,
     for the given files, their digests. Signatures by keys not given are listed, not
-    checked. Exit 0 valid, 1 invalid, 2 malformed input or usage error."""
+    checked.
+
+    Exit status: 0 valid, 1 invalid (a signature, digest or the report does not match), 2
+    usage or input error (a malformed envelope, key or option), 4 internal error."""
     keys = [_public_key(p) for p in pubkey]
     files = [*(inputs or []), *(more_inputs or [])]
     try:
@@ -362,6 +405,9 @@ def _verification_json(result: dsse.Verification) -> dict[str, Any]:
         "reasons": list(result.reasons),
         "threshold": result.threshold,
         "signers": list(result.signers),
+        "signatory": signatory_check(result.statement, result.signers)[0]
+        if result.statement is not None
+        else None,
         "signatures": [c.as_json() for c in result.policy.checks],
         "inputs": [
             {"file": str(c.path), "subject": c.subject, "matches": c.matches} for c in result.inputs
@@ -397,6 +443,8 @@ def _print_verification(result: dsse.Verification, report_file: Path | None) -> 
     _print_signatures(result)
     stdout.print(f"certified: {plain(report['title'])}")
     stdout.print(f"  lab: {plain(report['lab'])}")
+    signatory = signatory_check(result.statement, result.signers)[0]
+    stdout.print(f"  signatory: {plain(signatory)}")
     stdout.print(f"  verdict: {plain(report['verdict']).upper()}")
     tool = report["tool"]
     stdout.print(

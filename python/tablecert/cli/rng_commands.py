@@ -1,16 +1,28 @@
-"""``tablecert audit rng``: NIST SP 800-22 rev1a on raw RNG output, as the NIST tool reports."""
+"""``tablecert audit rng``: NIST SP 800-22 rev1a on raw RNG output, judged PASS / FAIL /
+INCONCLUSIVE, with the document's final analysis or (``--nist-tool``) the NIST tool's."""
 
 from __future__ import annotations
 
+import math
 from decimal import Decimal
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
+from tablecert.audit import nist_tool
 from tablecert.audit import rng as nist
-from tablecert.cli import conventions, values
-from tablecert.cli.common import JsonOption, emit_json, stderr, stdout
+from tablecert.audit.rng_decision import FAMILY_ALPHA, RngDecision, decide
+from tablecert.cli.common import (
+    EXIT_HELP,
+    JsonOption,
+    emit_json,
+    exit_for,
+    plain,
+    probability,
+    stderr,
+    stdout,
+)
 
 
 def rng(
@@ -21,7 +33,7 @@ def rng(
     ] = None,
     bits: Annotated[
         int | None,
-        typer.Option("--bits", "-n", help="Bits per sequence (default 1,000,000)."),
+        typer.Option("--bits", "-n", help="Bits per sequence (default 1,000,000; at least 100)."),
     ] = None,
     fmt: Annotated[
         str,
@@ -34,51 +46,114 @@ def rng(
     confidence: Annotated[
         float,
         typer.Option(
-            "--confidence", help="Confidence of each test (NIST's significance level is 1 - this)."
+            "--confidence",
+            callback=probability,
+            help="Confidence of each test: the document's significance level is 1 - this.",
         ),
     ] = 0.99,
+    family_alpha: Annotated[
+        float,
+        typer.Option(
+            "--alpha", callback=probability, help="Family-wise significance level of the verdict."
+        ),
+    ] = FAMILY_ALPHA,
+    tool: Annotated[
+        bool,
+        typer.Option(
+            "--nist-tool",
+            help="Reproduce the NIST tool (assess 2.1.2): its class probabilities, integer "
+            "proportion bounds and finalAnalysisReport.txt layout.",
+        ),
+    ] = False,
+    results_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--results-dir",
+            metavar="DIR",
+            help="Write the tool's per-test results.txt, dataN.txt and stats.txt and the "
+            "finalAnalysisReport.txt into DIR (new or empty).",
+        ),
+    ] = None,
     json_out: JsonOption = False,
-    old_alpha: Annotated[float | None, typer.Option("--alpha", hidden=True)] = None,
 ) -> None:
-    """Run the fifteen NIST SP 800-22 tests and print the final analysis report."""
-    values.probability(confidence, "--confidence")
+    """Run the fifteen NIST SP 800-22 tests, print the final analysis and judge the generator.
+
+    Verdict: PASS (exit 0), FAIL (exit 1: a rule rejected a p-value column), INCONCLUSIVE
+    (exit 3: no rule can reject at this length and sequence count). Exit 2: bad input or
+    option, nothing judged. The decision rules and their levels are printed with the verdict.
+    """
     alpha = float(Decimal(1) - Decimal(str(confidence)))  # 0.99 -> 0.01 exactly
-    if old_alpha is not None:
-        conventions.deprecated("--alpha (a per-test level here)", "--confidence (= 1 - alpha)")
-        alpha = old_alpha
     if fmt not in ("auto", "binary", "ascii"):
         raise typer.BadParameter(f"{fmt!r}: expected auto, binary or ascii", param_hint="--format")
     source = nist.read_bits(files, fmt)  # type: ignore[arg-type]
     n, count = nist.split_sequences(source.total_bits, bits, sequences)
     stderr.print(
         f"{source.total_bits:,} bits read as {source.format} from {len(files)} file(s); "
-        f"testing {count:,} sequence(s) of {n:,} bits"
+        f"testing {count:,} sequence(s) of {n:,} bits" + ("; NIST tool mode" if tool else "")
     )
-    report = nist.run_nist(source.data, bits=n, sequences=count, tests=tests, alpha=alpha)
+    params = nist_tool.TOOL_PARAMETERS if tool else nist.NistParameters()
+    report = nist.run_nist(
+        source.data, bits=n, sequences=count, tests=tests, parameters=params, alpha=alpha
+    )
     for name, reason in report.skipped:
         stderr.print(f"skipped {name}: {reason}")
-    if json_out:
-        data = report.as_json()
-        data["input"] = {
-            "files": list(source.sources),
-            "format": source.format,
-            "total_bits": source.total_bits,
-        }
-        emit_json(data)
+    decision = decide(report, family_alpha)
+    tool_cols = nist_tool.tool_columns(report) if tool else None
+    generator = plain(", ".join(str(f) for f in files))
+    if tool_cols is not None:
+        table = nist_tool.final_analysis_report(tool_cols, generator, report.alpha)
     else:
-        stdout.print(final_analysis_report(report, source))
-    if report.failures:
-        stderr.print(f"{len(report.failures)} column(s) outside the acceptance region (marked *)")
+        table = final_analysis_report(report, source)
+    if results_dir is not None:
+        written = nist_tool.write_results(report, results_dir, table)
+        stderr.print(f"wrote {len(written)} file(s) under {plain(results_dir)}")
+    if json_out:
+        emit_json(rng_json(report, source, decision, tool_cols))
+    else:
+        stdout.print(table.rstrip("\n"))
+        stdout.print()
+        stdout.print("\n".join(decision.lines()))
+    raise exit_for(decision.verdict)
+
+
+def _nullable(values: Any) -> list[Any]:
+    return [None if isinstance(v, float) and math.isnan(v) else v for v in values]
+
+
+def rng_json(
+    report: nist.NistReport,
+    source: nist.BitSource,
+    decision: RngDecision,
+    tool_cols: tuple[nist_tool.ToolColumn, ...] | None,
+) -> dict[str, Any]:
+    """What ``--json`` prints: the verdict, the rules, every column, every p-value per
+    sequence (null where a test did not apply) and the parameters the tests actually used."""
+    data = report.as_json()
+    data["verdict"] = decision.verdict
+    data["decision"] = decision.as_json()
+    data["mode"] = "nist-tool" if tool_cols is not None else "document"
+    data["pvalues"] = {
+        "columns": [f"{c.test} {c.label}".strip() for c in report.columns],
+        "per_sequence": [_nullable(row.tolist()) for row in report.pvalues],
+    }
+    if tool_cols is not None:
+        data["nist_tool_columns"] = [c.as_json() for c in tool_cols]
+    data["input"] = {
+        "files": list(source.sources),
+        "format": source.format,
+        "total_bits": source.total_bits,
+    }
+    return data
 
 
 def final_analysis_report(report: nist.NistReport, source: nist.BitSource) -> str:
-    """The NIST tool's finalAnalysisReport.txt layout, one line per p-value column."""
+    """The document's final analysis in the NIST tool's layout, one line per p-value column."""
     rule = "-" * 79
     lines = [
         rule,
         "RESULTS FOR THE UNIFORMITY OF P-VALUES AND THE PROPORTION OF PASSING SEQUENCES",
         rule,
-        f"   input = {', '.join(source.sources)} ({source.format}); "
+        f"   input = {plain(', '.join(source.sources))} ({source.format}); "
         f"{report.sequences} sequences of {report.bits} bits",
         rule,
         " C1  C2  C3  C4  C5  C6  C7  C8  C9 C10  P-VALUE  PROPORTION  STATISTICAL TEST",
@@ -102,12 +177,14 @@ def final_analysis_report(report: nist.NistReport, source: nist.BitSource) -> st
     lo, _ = nist.second_level("", "", [0.5] * s, report.alpha).proportion_bounds
     lines += [
         rule,
-        "The minimum pass rate for each statistical test with the exception of the random",
-        f"excursion (variant) test is approximately = {int(lo * s)} for a sample size = {s} "
-        f"binary sequences.",
-        "For the random excursion (variant) tests the bounds use the number of sequences with",
-        f"at least {report.min_cycles} cycles. Uniformity is assessed from "
-        f"{nist.MIN_SEQUENCES_FOR_UNIFORMITY} sequences on.",
+        "A column is marked * when its proportion of sequences with p >= "
+        f"{report.alpha:g} lies outside",
+        f"p̂ ± 3 sqrt(p̂(1-p̂)/m) (for m = {s}: at least {lo * s:.4f} sequences, not truncated), "
+        "or when",
+        f"P-value_T < 0.0001 (assessed from {nist.MIN_SEQUENCES_FOR_UNIFORMITY} sequences on). "
+        "For the random excursion (variant)",
+        f"tests m is the number of sequences with at least {report.min_cycles} cycles. "
+        "These marks are per column; the verdict below is family-wise.",
         rule,
     ]
     return "\n".join(lines)
@@ -115,4 +192,4 @@ def final_analysis_report(report: nist.NistReport, source: nist.BitSource) -> st
 
 def register(audit_app: typer.Typer) -> None:
     """Add ``rng`` to the ``audit`` command group."""
-    audit_app.command("rng")(rng)
+    audit_app.command("rng", epilog=EXIT_HELP)(rng)

@@ -14,16 +14,23 @@ game's statute rule file (``fixtures/rules/<game>.macau.toml``), with plain valu
     [play.cap]
     maximum_payout = 50000
 
-Every statute value gives one line: ``conforms``, ``deviates`` (expected and submitted),
-``house choice`` (the statute leaves it to the house: shown, and its effect on the return
-computed), ``reading`` (a point the statute leaves open; a different value is a different
-reading, not a deviation), or ``not submitted`` (the statute's value applies). A key the rule
-file does not have, a wrong type, a non-numeric payout or a duplicated key is a
-``ConfigurationError`` naming the file, line and key: never a pass.
+Every statute value gives one line: ``conforms``, ``deviates`` (expected and submitted; also
+every value outside the statute's range or outside what the value can be, such as a
+fractional seat count or a share of 1 or more, with the reason), ``house choice`` (the statute
+leaves it to the house: shown, and its effect on the return computed), ``reading`` (a point
+the statute leaves open; a different value is a different reading, not a deviation), or
+``not submitted`` (the statute's value applies). A submission that sets no value the statute
+judges is ``inconclusive``.
+
+What cannot be read as data is a ``ConfigurationError`` naming the file, line and key: a key
+the rule file does not have (anywhere, ``[submission]`` included), a key given twice (also
+once dotted and once as a table), a number that is not finite, has a zero denominator or is
+too large to be a setting, nesting deeper than a configuration has.
 """
 
 from __future__ import annotations
 
+import collections
 import copy
 import hashlib
 import itertools
@@ -31,15 +38,16 @@ import json
 import re
 import tomllib
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from tablecert import strict_json
-from tablecert.errors import TableCertError
+from tablecert.errors import RulesError, TableCertError
 from tablecert.rules import RuleFile, load_rules
-from tablecert.rules.loader import read_utf8
+from tablecert.rules.loader import key_occurrences, read_utf8
 
 STATUTE_RULES = {
     "q-poker": "q-poker.macau",
@@ -47,6 +55,8 @@ STATUTE_RULES = {
     "mahjong-traditional": "mahjong-traditional.macau",
     "mahjong-simple": "mahjong-simple.macau",
 }
+# The keys of the [submission] table: what is submitted, and by whom.
+SUBMISSION_KEYS = ("game", "casino")
 
 # Values the statute leaves to the house (dotted-key prefixes), and why.
 HOUSE_CHOICES: dict[str, tuple[str, ...]] = {
@@ -77,7 +87,7 @@ RANGES: dict[str, dict[str, tuple[str, str, str]]] = {
 # Values the submission must reach or choose among: key -> kind.
 AT_LEAST: dict[str, tuple[str, ...]] = {"q-poker": ("table.seats",)}
 ONE_OF: tuple[str, ...] = ("table.dealing",)
-# Tables that are identification or explanation, not constraints.
+# Tables that are identification or explanation, not constraints: not submittable.
 NOT_CONSTRAINTS = (
     "game.id",
     "game.variant",
@@ -86,6 +96,42 @@ NOT_CONSTRAINTS = (
     "ranking.categories.",
     "play.royal_option.",
 )
+
+# What a value can be at all, whatever the statute says (a value outside is judged
+# ``deviates`` with this reason): counts are whole numbers, shares are shares.
+COUNTS = (  # whole numbers of at least 1
+    "game.hand_size",
+    "game.players",
+    "game.min_players",
+    "game.dice",
+    "game.sets_in_win",
+    "table.seats",
+    "wall.stacks_per_row",
+    "wall.tiles_per_take",
+    "wall.takes_per_player",
+    "progressive.players",
+)
+WHOLE = (*COUNTS, "wall.", "fan.cap", "fan.items.")
+POSITIVE = (*COUNTS, "progressive.bet", "play.cap.ante")
+NOT_NEGATIVE = (
+    "wall.",
+    "fan.",
+    "progressive.meter",
+    "progressive.seed",
+    "progressive.fixed.",
+    "progressive.royal_meter_share",
+    "progressive.straight_flush_meter_share",
+    "progressive.contribution",
+    "play.cap.maximum_payout",
+)
+AT_MOST_ONE = ("progressive.royal_meter_share", "progressive.straight_flush_meter_share")
+BELOW_ONE = ("progressive.contribution",)
+
+# Reading limits: a setting is a small number written with few digits; anything larger is
+# not a configuration value (and would overflow the exact engines' integer lanes).
+MAX_DIGITS = 30
+MAX_MAGNITUDE = 10**15
+MAX_DEPTH = 8
 
 
 class ConfigurationError(TableCertError):
@@ -128,19 +174,23 @@ class Consistency:
 class Submission:
     path: Path
     game: str
-    values: dict[str, Any]  # dotted key -> submitted value
+    values: dict[str, Any]  # dotted key -> submitted value (numbers as Decimal, int or "p/q")
     lines: tuple[str, ...]
     sha256: str
     casino: str
+    where: Mapping[str, int] = field(default_factory=dict, repr=False)  # dotted key -> line
 
     def line_of(self, dotted: str) -> int | None:
-        probe = RuleFile(path=self.path, data={}, sha256=self.sha256, lines=self.lines)
-        return probe.line_of(dotted)
+        """The line a dotted key (or the nearest enclosing key or table) is written on."""
+        parts = dotted.split(".")
+        for n in range(len(parts), 0, -1):
+            found = self.where.get(".".join(parts[:n]))
+            if found:
+                return found
+        return None
 
     def error(self, dotted: str, message: str) -> ConfigurationError:
-        line = self.line_of(dotted)
-        where = f"{self.path}:{line}" if line else str(self.path)
-        return ConfigurationError(f"{where}: {dotted}: {message}")
+        return ConfigurationError(f"{_at(self.path, self.line_of(dotted))}: {dotted}: {message}")
 
 
 @dataclass(frozen=True, eq=False)
@@ -173,8 +223,21 @@ class ConfigurationReport:
         return tuple(line for line in self.lines if line.verdict == "deviates")
 
     @property
+    def judged(self) -> tuple[Line, ...]:
+        """The submitted values compared with the statute (house choices are not)."""
+        return tuple(line for line in self.lines if line.verdict in JUDGED)
+
+    @property
+    def verdict(self) -> str:
+        """``deviates`` if any value deviates or a consistency check fails; ``inconclusive``
+        if the submission sets no value the statute judges; else ``conforms``."""
+        if self.deviations or not all(c.passed for c in self.consistency):
+            return "deviates"
+        return "conforms" if self.judged else "inconclusive"
+
+    @property
     def passed(self) -> bool:
-        return not self.deviations and all(c.passed for c in self.consistency)
+        return self.verdict == "conforms"
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -184,7 +247,8 @@ class ConfigurationReport:
             "configuration_sha256": self.submission.sha256,
             "statute_rules": self.statute.path.name,
             "statute_rules_sha256": self.statute.sha256,
-            "verdict": "conforms" if self.passed else "deviates",
+            "verdict": self.verdict,
+            "judged": len(self.judged),
             "lines": [line.as_json() for line in self.lines],
             "consistency": [
                 {"check": c.name, "article": c.article, "passed": c.passed, "detail": c.detail}
@@ -193,10 +257,19 @@ class ConfigurationReport:
         }
 
 
+JUDGED = ("conforms", "deviates", "reading")
+
+
+def _at(path: Path, line: int | None) -> str:
+    return f"{path}:{line}" if line else str(path)
+
+
 def _plain(value: Any) -> Any:
     if isinstance(value, _Missing):
         return None
     if isinstance(value, Fraction):
+        return str(value)
+    if isinstance(value, Decimal):
         return str(value)
     if isinstance(value, list | tuple):
         return [_plain(v) for v in value]
@@ -205,46 +278,221 @@ def _plain(value: Any) -> Any:
     return value
 
 
+# --- reading a submission strictly ----------------------------------------------------------
+
+_FRACTION = re.compile(r"\s*([-+]?\d+)(?:\s*/\s*(\d+))?\s*")
+
+
+def _toml_key_lines(lines: tuple[str, ...]) -> list[tuple[str, int]]:
+    """Every (dotted key, line) a TOML text defines, tables included, in file order."""
+    return [(".".join(parts), number) for parts, number in key_occurrences(lines)]
+
+
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+')
+
+
+def _json_key_lines(text: str) -> list[tuple[str, int]]:
+    """Every (dotted key, line) a JSON text defines, in file order."""
+    out: list[tuple[str, int]] = []
+    stack: list[tuple[bool, tuple[str, ...]]] = []  # (is object, path)
+    key: str | None = None
+    last: tuple[str, int] | None = None
+    line, pos = 1, 0
+    for match in _JSON_TOKEN.finditer(text):
+        line += text.count("\n", pos, match.start())
+        pos = match.start()
+        token = match.group()
+        if token in "{[":
+            path = stack[-1][1] if stack else ()
+            if stack and stack[-1][0] and key is not None:
+                path = (*path, key)
+            stack.append((token == "{", path))
+            key = None
+        elif token in "}]":
+            if stack:
+                stack.pop()
+            key = None
+        elif token == ":" and last is not None and stack and stack[-1][0]:
+            key = last[0]
+            out.append((".".join((*stack[-1][1], key)), last[1]))
+        elif token == ",":
+            key = None
+        if token.startswith('"'):
+            try:
+                last = (str(json.loads(token)), line)
+            except ValueError:
+                last = (token, line)
+        else:
+            last = None
+    return out
+
+
 def load_submission(path: str | Path) -> Submission:
-    """Read a TOML or JSON configuration; errors name the file and position."""
+    """Read a TOML or JSON configuration strictly; errors name the file, line and key."""
     path = Path(path)
     raw, text = read_utf8(path, ConfigurationError, "configuration")
-    try:
-        if path.suffix.lower() == ".json":
-            data = strict_json.loads(text, str(path))
-        else:
-            data = tomllib.loads(text)
-    except strict_json.StrictJsonError as exc:
-        why = ": an outcome may be paid only once" if "duplicate key" in str(exc) else ""
-        raise ConfigurationError(f"{exc}{why}") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigurationError(f"{path}: invalid TOML: {exc}") from exc
+    text = text.removeprefix("\ufeff")
+    lines = tuple(text.splitlines())
+    is_json = path.suffix.lower() == ".json"
+    located = _json_key_lines(text) if is_json else _toml_key_lines(lines)
+    data = _parse(path, text, lines, is_json, located)
+    where: dict[str, int] = {}
+    for dotted, number in located:
+        where.setdefault(dotted, number)
     if not isinstance(data, dict):
         raise ConfigurationError(f"{path}: expected a table of settings, got {type(data).__name__}")
+    _check_depth(path, data, where)
     submission = data.pop("submission", None)
     if not isinstance(submission, dict) or "game" not in submission:
-        raise ConfigurationError(f'{path}: missing [submission] table with game = "..."')
-    game = submission["game"]
-    if game not in STATUTE_RULES:
         raise ConfigurationError(
-            f"{path}: submission.game {game!r} is not one of {', '.join(STATUTE_RULES)}"
+            f'{_at(path, where.get("submission"))}: missing [submission] table with game = "..."'
         )
-    values = dict(_flatten(data))
+    unknown = [
+        f"submission.{k}"
+        for k, _ in _flatten(submission, frozenset(SUBMISSION_KEYS))
+        if k not in SUBMISSION_KEYS
+    ]
+    if unknown:
+        key = unknown[0]
+        raise ConfigurationError(
+            f"{_at(path, where.get(key))}: {key}: unknown key (the [submission] table has "
+            f"{' and '.join(SUBMISSION_KEYS)}; settings go in the rule file's own tables)"
+        )
+    game = submission["game"]
+    if not isinstance(game, str) or game not in STATUTE_RULES:
+        raise ConfigurationError(
+            f"{_at(path, where.get('submission.game'))}: submission.game: {_plain(game)!r} is "
+            f"not one of {', '.join(STATUTE_RULES)}"
+        )
+    casino = submission.get("casino", "")
+    if not isinstance(casino, str):
+        raise ConfigurationError(
+            f"{_at(path, where.get('submission.casino'))}: submission.casino: expected a name "
+            f"(a string), got {_plain(casino)!r}"
+        )
+    statute = load_rules(STATUTE_RULES[game])
+    values: dict[str, Any] = {}
+    for dotted, value in _flatten(data, frozenset(_rule_keys(statute.data))):
+        if dotted in values:
+            found = [n for k, n in located if k == dotted]
+            also = f" (also at line {found[0]})" if len(found) > 1 else ""
+            raise ConfigurationError(
+                f"{_at(path, found[-1] if found else None)}: {dotted}: given twice{also}: "
+                "a value may be set only once"
+            )
+        values[dotted] = value
     return Submission(
         path=path,
         game=game,
         values=values,
-        lines=tuple(text.splitlines()),
+        lines=lines,
         sha256=hashlib.sha256(raw).hexdigest(),
-        casino=str(submission.get("casino", "")),
+        casino=casino,
+        where=where,
     )
 
 
-def _flatten(node: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]]:
+def _parse(
+    path: Path, text: str, lines: tuple[str, ...], is_json: bool, located: list[tuple[str, int]]
+) -> Any:
+    try:
+        if is_json:
+            return strict_json.loads(text, str(path), parse_float=Decimal)
+        return tomllib.loads(text, parse_float=Decimal)
+    except strict_json.StrictJsonError as exc:  # add the dotted key of the line it names
+        found = re.match(r"(.*?):(\d+): (.*)$", str(exc), re.DOTALL)
+        if found is None or found.group(3).startswith("invalid JSON"):
+            raise ConfigurationError(str(exc)) from None
+        number = int(found.group(2))
+        before = [k for k, n in located if n <= number]
+        key = f"{before[-1]}: " if before else ""
+        raise ConfigurationError(f"{found.group(1)}:{number}: {key}{found.group(3)}") from None
+    except tomllib.TOMLDecodeError as exc:
+        at_line = re.search(r"\(at line (\d+)", str(exc))
+        line = int(at_line.group(1)) if at_line else None
+        twice = [k for k, n in collections.Counter(k for k, _ in located).items() if n > 1]
+        if twice:  # "cannot overwrite a value": say which key and where
+            lines_of = [n for k, n in located if k == twice[0]]
+            raise ConfigurationError(
+                f"{_at(path, lines_of[-1])}: {twice[0]}: given twice (also at line "
+                f"{lines_of[0]}): "
+                "a value may be set only once"
+            ) from None
+        raise ConfigurationError(f"{_at(path, line)}: invalid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigurationError(
+            f"{path}: nested too deeply (a configuration has at most {MAX_DEPTH} levels)"
+        ) from None
+    except ValueError as exc:  # an integer beyond Python's digit limit
+        long_run = re.search(rf"\d{{{MAX_DIGITS + 1},}}", text)
+        digits_at = text.count("\n", 0, long_run.start()) + 1 if long_run else None
+        raise ConfigurationError(f"{_at(path, digits_at)}: unreadable number: {exc}") from None
+
+
+def _check_depth(path: Path, data: Mapping[str, Any], where: Mapping[str, int]) -> None:
+    """Every number finite, small and exactly written; no nesting deeper than a setting has."""
+    todo: list[tuple[str, Any, int]] = [(k, v, 1) for k, v in data.items()]
+    while todo:
+        dotted, value, depth = todo.pop()
+        line = next(
+            (where[p] for p in _prefixes(dotted) if p in where),
+            None,
+        )
+        if depth > MAX_DEPTH:
+            raise ConfigurationError(
+                f"{_at(path, line)}: {dotted}: nested too deeply (a configuration has at most "
+                f"{MAX_DEPTH} levels)"
+            )
+        if isinstance(value, Mapping):
+            todo.extend((f"{dotted}.{k}", v, depth + 1) for k, v in value.items())
+        elif isinstance(value, list):
+            todo.extend((dotted, v, depth + 1) for v in value)
+        else:
+            problem = _unreadable_number(value)
+            if problem:
+                raise ConfigurationError(f"{_at(path, line)}: {dotted}: {problem}")
+
+
+def _prefixes(dotted: str) -> Iterator[str]:
+    parts = dotted.split(".")
+    for n in range(len(parts), 0, -1):
+        yield ".".join(parts[:n])
+
+
+def _unreadable_number(value: Any) -> str | None:
+    """Why a value written as a number cannot be a setting (None: it can, or it is no number)."""
+    limit = (
+        f"a setting is finite, below 10^{len(str(MAX_MAGNITUDE)) - 1} and written with at "
+        f"most {MAX_DIGITS} digits"
+    )
+    if isinstance(value, Decimal):
+        if not value.is_finite():
+            return f"{value} is not a finite number"
+        digits = value.as_tuple().digits
+        if len(digits) > MAX_DIGITS or abs(value) >= MAX_MAGNITUDE:
+            return f"the number {value} is out of range: {limit}"
+    elif isinstance(value, int) and not isinstance(value, bool):
+        if abs(value) >= MAX_MAGNITUDE:
+            return f"the number {value} is out of range: {limit}"
+    elif isinstance(value, str):
+        match = _FRACTION.fullmatch(value)
+        if match:
+            numerator, denominator = match.group(1), match.group(2)
+            if denominator is not None and int(denominator) == 0:
+                return f"{value!r} has a zero denominator"
+            if abs(int(numerator)) >= MAX_MAGNITUDE or int(denominator or 1) >= MAX_MAGNITUDE:
+                return f"the number {value!r} is out of range: {limit}"
+    return None
+
+
+def _flatten(
+    node: Mapping[str, Any], rule_keys: frozenset[str], prefix: str = ""
+) -> Iterator[tuple[str, Any]]:
+    """(dotted key, value) pairs; a rule key's value is taken whole (a table included)."""
     for key, value in node.items():
         dotted = f"{prefix}{key}"
-        if isinstance(value, Mapping):
-            yield from _flatten(value, dotted + ".")
+        if isinstance(value, Mapping) and dotted not in rule_keys:
+            yield from _flatten(value, rule_keys, dotted + ".")
         else:
             yield dotted, value
 
@@ -261,30 +509,120 @@ def _rule_keys(node: Mapping[str, Any], prefix: str = "") -> Iterator[str]:
             yield from _rule_keys(value, dotted + ".")
 
 
-def _normalise(value: Any) -> Any:
-    """Numbers (ints, floats written in the file, "3/2" strings) compare as exact fractions."""
+def number(value: Any) -> Fraction | None:
+    """A submitted or statute value as an exact fraction (an integer, a decimal as written, a
+    ``"3/2"`` string), or None if it is not a number."""
     if isinstance(value, bool):
-        return value
+        return None
     if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, Decimal):
         return Fraction(value)
     if isinstance(value, float):
         return Fraction(str(value))
-    if isinstance(value, str) and re.fullmatch(r"\s*-?\d+(\s*/\s*\d+)?\s*", value):
-        return Fraction(value.replace(" ", ""))
+    if isinstance(value, str):
+        match = _FRACTION.fullmatch(value)
+        if match and int(match.group(2) or 1) != 0:
+            return Fraction(int(match.group(1)), int(match.group(2) or 1))
+    return None
+
+
+def _map_numbers(value: Any, convert: Any) -> Any:
+    """``value`` with every number in it (nested in lists and tables too) converted."""
+    found = number(value)
+    if found is not None:
+        return convert(found)
     if isinstance(value, list):
-        return [_normalise(v) for v in value]
+        return [_map_numbers(v, convert) for v in value]
     if isinstance(value, Mapping):
-        return {k: _normalise(v) for k, v in value.items()}
+        return {k: _map_numbers(v, convert) for k, v in value.items()}
     return value
 
 
-def _same_type(expected: Any, submitted: Any) -> bool:
-    e, s = _normalise(expected), _normalise(submitted)
-    if isinstance(e, Fraction):
-        return isinstance(s, Fraction)
-    if isinstance(e, bool):
-        return isinstance(s, bool)
-    return type(e) is type(s)
+def _normalise(value: Any) -> Any:
+    """Numbers compare as exact fractions, lists and tables element by element."""
+    return _map_numbers(value, lambda f: f)
+
+
+def _canonical(value: Any) -> Any:
+    """A submitted value in the rule files' own form: numbers as int or ``"p/q"``."""
+    return _map_numbers(value, lambda f: int(f) if f.denominator == 1 else str(f))
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, Mapping):
+        return "a table"
+    return str(_plain(value))
+
+
+def _starts(key: str, prefixes: tuple[str, ...]) -> bool:
+    return any(key == p or (p.endswith(".") and key.startswith(p)) for p in prefixes)
+
+
+def invalid(key: str, expected: Any, submitted: Any) -> str | None:
+    """Why a submitted value cannot be what the statute's value is (None: it can): a number
+    for a number, a whole count, a share below 1, the same kind of list or table."""
+    if key in ONE_OF:
+        if not isinstance(submitted, str):
+            return (
+                f"expected one name ({' or '.join(map(str, expected))}), got {_describe(submitted)}"
+            )
+        return None
+    if number(expected) is not None:
+        value = number(submitted)
+        if value is None:
+            return f"{_describe(submitted)} is not a number: nothing can be computed under it"
+        if _starts(key, WHOLE) and value.denominator != 1:
+            return f"{value} is not a whole number"
+        if _starts(key, POSITIVE) and value <= 0:
+            return f"{value} is not positive"
+        if _starts(key, NOT_NEGATIVE) and value < 0:
+            return f"{value} is negative"
+        if _starts(key, AT_MOST_ONE) and value > 1:
+            return f"{value} is a share above 1 (all of it)"
+        if _starts(key, BELOW_ONE) and value >= 1:
+            return f"{value} is not a share of each bet (it must be below 1)"
+        return None
+    if isinstance(expected, bool):
+        return (
+            None if isinstance(submitted, bool) else f"{_describe(submitted)} is not true or false"
+        )
+    if isinstance(expected, str):
+        return (
+            None
+            if isinstance(submitted, str)
+            else f"expected a name like {expected!r}, got {_describe(submitted)}"
+        )
+    if isinstance(expected, list):
+        if not isinstance(submitted, list):
+            return f"expected a list like {_plain(expected)}, got {_describe(submitted)}"
+        if expected and isinstance(expected[0], list):  # rows, e.g. payment.limits
+            width = len(expected[0])
+            for i, row in enumerate(submitted, start=1):
+                if not isinstance(row, list) or len(row) != width:
+                    return f"row {i} is not a list of {width} values"
+                if any(number(v) is None for v in row) and all(
+                    number(v) is not None for v in expected[0]
+                ):
+                    return f"row {i} has a value that is not a number"
+        return None
+    if isinstance(expected, Mapping):
+        if not isinstance(submitted, Mapping):
+            return f"expected a table like {_plain(expected)}, got {_describe(submitted)}"
+        extra = sorted(set(submitted) - set(expected))
+        if extra:
+            return (
+                f"unknown entr{'y' if len(extra) == 1 else 'ies'} {', '.join(extra)} (the "
+                f"statute's table has {', '.join(expected)})"
+            )
+        return None
+    return None
 
 
 def check_configuration(
@@ -302,38 +640,29 @@ def check_configuration(
             "game.id", f"the submission is for {submission.game!r}, not {statute.game!r}"
         )
     keys = [k for k in _rule_keys(statute.data) if not k.startswith(NOT_CONSTRAINTS)]
-    unknown = sorted(set(submission.values) - set(_rule_keys(statute.data)))
+    unknown = sorted(set(submission.values) - set(keys), key=lambda k: submission.line_of(k) or 0)
     if unknown:
-        raise submission.error(
-            unknown[0],
-            f"not a rule of {submission.game} (the statute rule file "
-            f"{statute.path.name} has no such key)",
+        key = unknown[0]
+        why = (
+            "the statute's own text, not a setting a configuration submits"
+            if key in set(_rule_keys(statute.data))
+            else f"not a rule of {submission.game} (the statute rule file "
+            f"{statute.path.name} has no such key)"
         )
-    choices = HOUSE_CHOICES.get(submission.game, ())
-    ranges = RANGES.get(submission.game, {})
+        raise submission.error(key, why)
+    kinds = _Kinds(
+        HOUSE_CHOICES.get(submission.game, ()),
+        RANGES.get(submission.game, {}),
+        AT_LEAST.get(submission.game, ()),
+    )
     merged = copy.deepcopy(dict(statute.data))
     lines = []
     for key in keys:
         rule = statute.require(key)
         submitted = submission.values.get(key, _MISSING)
         if submitted is not _MISSING:
-            expected_like = rule.value[0] if key in ONE_OF and rule.value else rule.value
-            if not _same_type(expected_like, submitted):
-                raise submission.error(
-                    key, f"expected a value like {_plain(rule.value)!r}, got {submitted!r}"
-                )
-            _set(merged, key, submitted)
-        lines.append(
-            _judge(
-                key,
-                rule.value,
-                rule.article,
-                rule.reading,
-                submitted,
-                statute,
-                _Kinds(choices, ranges, AT_LEAST.get(submission.game, ())),
-            )
-        )
+            _set(merged, key, _canonical(submitted))
+        lines.append(_judge(key, rule.value, rule.article, rule.reading, submitted, statute, kinds))
     effective = EffectiveRules(
         path=submission.path,
         data=merged,
@@ -343,7 +672,7 @@ def check_configuration(
         statute=statute,
     )
     return ConfigurationReport(
-        submission, statute, tuple(lines), tuple(consistency_checks(effective)), effective
+        submission, statute, tuple(lines), tuple(_safe_consistency(effective)), effective
     )
 
 
@@ -379,18 +708,7 @@ def _judge(
     kinds: _Kinds,
 ) -> Line:
     choices, ranges = kinds.choices, kinds.ranges
-    if submitted is not _MISSING and key in kinds.at_least:
-        ok = _normalise(submitted) >= _normalise(expected)
-        return Line(key, article, "conforms" if ok else "deviates", f">= {expected}", submitted)
-    if submitted is not _MISSING and key in ONE_OF:
-        ok = submitted in expected
-        return Line(
-            key,
-            article,
-            "conforms" if ok else "deviates",
-            " or ".join(map(str, expected)),
-            submitted,
-        )
+    problem = None if submitted is _MISSING else invalid(key, expected, submitted)
     if key in ranges:
         low_key, high_key, duty = ranges[key]
         low = _normalise(statute.require(low_key).value)
@@ -404,10 +722,37 @@ def _judge(
                 submitted,
                 f"the statute's range is {low}..{high}; the rule file's default applies",
             )
-        value = _normalise(submitted)
-        verdict = "conforms" if low <= value <= high else "deviates"
-        return Line(key, article, verdict, f"{low}..{high}", submitted, duty)
-    if key.startswith(choices) or key in choices:
+        if problem:
+            return Line(key, article, "deviates", f"{low}..{high}", submitted, problem)
+        value = number(submitted)
+        assert value is not None
+        if low <= value <= high:
+            return Line(key, article, "conforms", f"{low}..{high}", submitted, duty)
+        side = "above the statute's maximum" if value > high else "below the statute's minimum"
+        return Line(
+            key,
+            article,
+            "deviates",
+            f"{low}..{high}",
+            submitted,
+            f"{value} is {side} {high if value > high else low}; {duty}",
+        )
+    if problem:
+        shown = f">= {expected}" if key in kinds.at_least else expected
+        return Line(key, article, "deviates", shown, submitted, problem)
+    if submitted is not _MISSING and key in kinds.at_least:
+        ok = _normalise(submitted) >= _normalise(expected)
+        return Line(key, article, "conforms" if ok else "deviates", f">= {expected}", submitted)
+    if submitted is not _MISSING and key in ONE_OF:
+        ok = submitted in expected
+        return Line(
+            key,
+            article,
+            "conforms" if ok else "deviates",
+            " or ".join(map(str, expected)),
+            submitted,
+        )
+    if _starts(key, choices):
         note = "the statute leaves this to the house"
         return Line(key, article, "house choice", expected, submitted, note)
     if submitted is _MISSING:
@@ -445,6 +790,15 @@ CATEGORY_ORDER = {
         "royal-flush",
     ),
 }
+
+
+def _safe_consistency(rules: RuleFile) -> Iterator[Consistency]:
+    """The consistency checks; one that cannot run on the submitted values fails, saying why."""
+    try:
+        yield from consistency_checks(rules)
+    except (RulesError, TableCertError, ValueError, TypeError, ZeroDivisionError) as exc:
+        article = str(rules.require("game.id").article)
+        yield Consistency("the configuration in force can be analysed", article, False, str(exc))
 
 
 def consistency_checks(rules: RuleFile) -> Iterator[Consistency]:
@@ -485,7 +839,17 @@ def _paytable_checks(
     )
     if not rising:
         return
-    values = [_normalise(rules.require(f"{table}.{c}").value) for c in present]
+    numbers = [number(rules.require(f"{table}.{c}").value) for c in present]
+    if None in numbers:
+        bad = [f"{table}.{c}" for c, v in zip(present, numbers, strict=True) if v is None]
+        yield Consistency(
+            f"{table}: payouts never fall as the hand rises",
+            article,
+            False,
+            f"cannot be compared: {', '.join(bad)} is not a number",
+        )
+        return
+    values = [v for v in numbers if v is not None]
     falls = [
         f"{present[i + 1]} {values[i + 1]} < {present[i]} {values[i]}"
         for i in range(len(values) - 1)
@@ -502,6 +866,12 @@ def _paytable_checks(
 def _mahjong_limits(rules: RuleFile) -> Iterator[Consistency]:
     rows = rules.require("payment.limits").value
     article = rules.require("payment.limits").article
+    problem = invalid("payment.limits", [[0, 0, 0]], rows)
+    if problem:
+        yield Consistency(
+            "table limits: each limit has exactly one commission", article, False, problem
+        )
+        return
     limits = [tuple(_normalise(v) for v in row) for row in rows]
     lower = [row[0] for row in limits]
     unique = len(set(lower)) == len(lower)
@@ -519,9 +889,10 @@ def _mahjong_limits(rules: RuleFile) -> Iterator[Consistency]:
         rising,
         ", ".join(f"{a}/{b}: {c}" for a, b, c in ordered),
     )
-    cap = _normalise(rules.require("fan.cap").value)
+    cap = number(rules.require("fan.cap").value)
     items = rules.table("fan.items")
-    over = [k for k in items if _normalise(rules.require(f"fan.items.{k}").value) > cap]
+    fans = {k: number(rules.require(f"fan.items.{k}").value) for k in items}
+    over = [k for k, fan in fans.items() if cap is None or fan is None or fan > cap]
     yield Consistency(
         "fan items within the cap",
         str(rules.require("fan.cap").article),
@@ -536,21 +907,35 @@ class BetReturn:
 
     bet: str
     article: str
-    submitted: Fraction
+    submitted: Fraction | None  # None: cannot be computed under the submitted values
     statute: Fraction
+    why_not: str = ""
 
     @property
-    def difference(self) -> Fraction:
-        return self.submitted - self.statute
+    def difference(self) -> Fraction | None:
+        return None if self.submitted is None else self.submitted - self.statute
 
     def as_json(self) -> dict[str, Any]:
+        difference = self.difference
         return {
             "bet": self.bet,
             "article": self.article,
-            "house_edge_submitted": str(self.submitted),
+            "house_edge_submitted": None if self.submitted is None else str(self.submitted),
             "house_edge_statute": str(self.statute),
-            "difference": str(self.difference),
+            "difference": None if difference is None else str(difference),
+            "not_computed": self.why_not or None,
         }
+
+
+# What an exact engine raises when the submitted values cannot be analysed.
+NOT_COMPUTABLE = (
+    RulesError,
+    TableCertError,
+    ValueError,
+    TypeError,
+    ZeroDivisionError,
+    OverflowError,
+)
 
 
 def bet_returns(report: ConfigurationReport, progress: Any = None) -> tuple[BetReturn, ...]:
@@ -567,18 +952,25 @@ def bet_returns(report: ConfigurationReport, progress: Any = None) -> tuple[BetR
 def _q_poker_returns(report: ConfigurationReport) -> tuple[BetReturn, ...]:
     from tablecert.games import q_poker
 
-    mine, law = q_poker.analyze(report.effective_rules), q_poker.analyze(report.statute)
-    return (
-        BetReturn(
-            "多寶 (pair plus)", "第十條", mine.pair_plus.house_edge, law.pair_plus.house_edge
-        ),
-        BetReturn(
-            "與莊荷博彩 (against the dealer, per initial bet)",
-            "第九條",
-            mine.play.house_edge,
-            law.play.house_edge,
-        ),
+    law = q_poker.analyze(report.statute)
+    bets = (
+        ("多寶 (pair plus)", "第十條", law.pair_plus.house_edge),
+        ("與莊荷博彩 (against the dealer, per initial bet)", "第九條", law.play.house_edge),
     )
+    try:
+        mine = q_poker.analyze(report.effective_rules)
+    except NOT_COMPUTABLE as exc:
+        return tuple(
+            BetReturn(bet, article, None, edge, _why_not(exc)) for bet, article, edge in bets
+        )
+    return (
+        BetReturn(*bets[0][:2], mine.pair_plus.house_edge, bets[0][2]),
+        BetReturn(*bets[1][:2], mine.play.house_edge, bets[1][2]),
+    )
+
+
+def _why_not(exc: BaseException) -> str:
+    return f"cannot be computed under the submitted values: {exc}"
 
 
 def _caribbean_returns(report: ConfigurationReport, progress: Any) -> tuple[BetReturn, ...]:
@@ -587,33 +979,47 @@ def _caribbean_returns(report: ConfigurationReport, progress: Any) -> tuple[BetR
     from tablecert.poker import ordering
 
     statute, values = report.statute, report.submission.values
+    law = caribbean_stud.analyze(statute, progress=progress)
+    ante_bet = ("原注/加注 (ante and raise, per ante)", "第九条", law.house_edge)
+    jackpot_bet = (
+        "累进大奖 (progressive, at the configured meter)",
+        "第十条",
+        -law.progressive.return_at(law.progressive.meter),
+    )
     changed = {
         k for k, v in values.items() if _normalise(v) != _normalise(statute.require(k).value)
     }
     # The royal payout and the cap have a fast path in the engine; anything else in the
-    # ante/raise paytable needs the full analysis of the configuration in force.
-    fast = {"play.raise_pays.royal-flush", "play.cap.maximum_payout"}
-    if all(k in fast or k.startswith(("progressive.", "table.")) for k in changed):
-        royal_key, cap_key = "play.raise_pays.royal-flush", "play.cap.maximum_payout"
-        mine = caribbean_stud.analyze(
-            statute,
-            royal=_normalise(values.get(royal_key, statute.require(royal_key).value)),
-            cap=_normalise(values.get(cap_key, statute.require(cap_key).value)),
-            progress=progress,
+    # ante/raise paytable needs the full analysis of the configuration in force. A royal
+    # payout outside the statute's range is computed too: the check judges the range.
+    royal_key, cap_key = "play.raise_pays.royal-flush", "play.cap.maximum_payout"
+    royal = number(values.get(royal_key, statute.require(royal_key).value))
+    cap = number(values.get(cap_key, statute.require(cap_key).value))
+    fast = {royal_key, cap_key}
+    try:
+        if (
+            royal is not None
+            and cap is not None
+            and all(k in fast or k.startswith(("progressive.", "table.")) for k in changed)
+        ):
+            mine = caribbean_stud.analyze(
+                statute, royal=royal, cap=cap, progress=progress, royal_in_range=False
+            )
+        else:
+            mine = caribbean_stud.analyze(
+                report.effective_rules, progress=progress, royal_in_range=False
+            )
+        ante = BetReturn(ante_bet[0], ante_bet[1], mine.house_edge, ante_bet[2])
+    except NOT_COMPUTABLE as exc:
+        ante = BetReturn(ante_bet[0], ante_bet[1], None, ante_bet[2], _why_not(exc))
+    try:
+        tie_breaks = ordering("caribbean-stud", statute).tie_breaks
+        jackpot = progressive(report.effective_rules, tie_breaks)
+        mine_jackpot = BetReturn(
+            jackpot_bet[0], jackpot_bet[1], -jackpot.return_at(jackpot.meter), jackpot_bet[2]
         )
-    else:
-        mine = caribbean_stud.analyze(report.effective_rules, progress=progress)
-    law = caribbean_stud.analyze(statute, progress=progress)
-    tie_breaks = ordering("caribbean-stud", statute).tie_breaks
-    jackpot = progressive(report.effective_rules, tie_breaks)
-    return (
-        BetReturn(
-            "原注/加注 (ante and raise, per ante)", "第九条", mine.house_edge, law.house_edge
-        ),
-        BetReturn(
-            "累进大奖 (progressive, at the configured meter)",
-            "第十条",
-            -jackpot.return_at(jackpot.meter),
-            -law.progressive.return_at(law.progressive.meter),
-        ),
-    )
+    except NOT_COMPUTABLE as exc:
+        mine_jackpot = BetReturn(
+            jackpot_bet[0], jackpot_bet[1], None, jackpot_bet[2], _why_not(exc)
+        )
+    return ante, mine_jackpot

@@ -22,7 +22,9 @@ An evaluator SPEC is one of:
 - ``file:PATH``: a file of the vendor's results for requests tablecert wrote earlier
   (``tablecert crosscheck poker --write-requests``): one ``request<TAB>response`` line each.
 
-A crash, a hang (no response within the timeout), a missing or extra response is an
+A crash, a hang (no response within the timeout), a missing or extra response, and for a
+Python evaluator any exception it raises (``SystemExit`` and ``KeyboardInterrupt`` included:
+an evaluator calling ``sys.exit`` has failed, it has not ended tablecert) is an
 ``EvaluatorError``: the check fails, it never passes by default.
 """
 
@@ -114,8 +116,10 @@ def _python_callable(spec: str, timeout_s: float) -> Answerer:
             module = importlib.import_module(module_name)
     except EvaluatorError:
         raise
-    except Exception as exc:
-        raise EvaluatorError(f"evaluator {spec!r}: cannot import: {exc}") from exc
+    except BaseException as exc:  # SystemExit at import is a broken evaluator too
+        raise EvaluatorError(
+            f"evaluator {spec!r}: cannot import: {type(exc).__name__}: {exc}"
+        ) from exc
     function = getattr(module, function_name, None)
     if not callable(function):
         raise EvaluatorError(f"evaluator {spec!r}: {function_name!r} is not a callable")
@@ -146,7 +150,7 @@ def _python_callable(spec: str, timeout_s: float) -> Answerer:
                     current[0] = request
                     try:
                         response = function(request)
-                    except Exception as exc:
+                    except BaseException as exc:  # SystemExit too: an evaluator failure
                         hand_over((batch, request, exc))
                         return
                     if not isinstance(response, str):

@@ -31,6 +31,7 @@ from tablecert import _core, strict_json
 from tablecert.conformance.evaluator_protocol import Answerer, EvaluatorError
 from tablecert.errors import CrosscheckError, MahjongError
 from tablecert.mahjong.record import SettledGame, settle_record
+from tablecert.mahjong.replay import settle_game
 
 SEATS = ("E", "S", "W", "N")
 MAX_RECORDS = 1_000_000
@@ -76,10 +77,21 @@ class ScorerReport:
     defects: tuple[ScorerDefect, ...]
     first: tuple[ScorerMismatch, ...]
     seconds: float
+    #: Why the scorer did not answer every record (raised, exited, hung, answered out of
+    #: protocol): a failed check, never a pass.
+    error: str = ""
+
+    @property
+    def verdict(self) -> str:
+        """``deviates`` on any wrong answer or scorer failure; ``inconclusive`` if no record
+        was scored."""
+        if self.mismatched_records or self.error:
+            return "deviates"
+        return "conforms" if self.records > 0 else "inconclusive"
 
     @property
     def passed(self) -> bool:
-        return self.mismatched_records == 0
+        return self.verdict == "conforms"
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -87,7 +99,8 @@ class ScorerReport:
             "scorer": self.scorer,
             "records": self.records,
             "mismatched_records": self.mismatched_records,
-            "verdict": "conforms" if self.passed else "deviates",
+            "verdict": self.verdict,
+            "error": self.error or None,
             "records_per_second": round(self.records / self.seconds) if self.seconds else None,
             "defects": [
                 {
@@ -139,10 +152,11 @@ def _features(settled: SettledGame, record: dict[str, Any]) -> set[str]:
     return found
 
 
-def _kind(record: dict[str, Any]) -> str:
-    if "false_win" in record:
-        return "false wins (第十条)"
-    return "dealer's wins (第七条)" if record.get("winner") == "E" else "non-dealer wins (第七条)"
+def _kind(settled: SettledGame) -> str:
+    winner = settled.settlement.winner
+    if winner is None:
+        return "false wins (第十条)" if settled.settlement.payments else "drawn hands (第四条)"
+    return "dealer's wins (第七条)" if winner == "E" else "non-dealer wins (第七条)"
 
 
 def load_corpus(path: Path, game: str | None = None) -> list[dict[str, Any]]:
@@ -256,17 +270,23 @@ def crosscheck(
                 f"crosscheck is of {game}"
             )
     requests = [json.dumps(r, ensure_ascii=False, sort_keys=True) for r in records]
-    settled = [settle_record(r) for r in records]
+    settled = [settle_game(r) for r in records]
     start = time.perf_counter()
-    answers = list(_answers(answerer, requests))
+    answers: list[dict[str, Any]] = []
+    error = ""
+    try:
+        answers.extend(_answers(answerer, requests))
+    except EvaluatorError as exc:
+        error = str(exc)
     seconds = time.perf_counter() - start
     per_field: Counter[tuple[str, str]] = Counter()
     shared: dict[tuple[str, str], set[str]] = {}
-    kinds = Counter(_kind(r) for r in records)
+    kinds = Counter(_kind(s) for s in settled)
     first: list[ScorerMismatch] = []
     mismatched = 0
+    # A scorer that failed part way: the records it answered are still compared.
     for request, record, game_result, answer in zip(
-        requests, records, settled, answers, strict=True
+        requests, records, settled, answers, strict=False
     ):
         expected = expected_answer(game_result)
         fields = _differences(expected, answer)
@@ -275,7 +295,7 @@ def crosscheck(
         mismatched += 1
         features = _features(game_result, record)
         for name, want, got in fields:
-            group = (name, _kind(record))
+            group = (name, _kind(game_result))
             per_field[group] += 1
             shared[group] = shared.get(group, features) & features
             if len(first) < keep:
@@ -284,11 +304,17 @@ def crosscheck(
         ScorerDefect(name, kind, count, kinds[kind], tuple(sorted(shared[(name, kind)])))
         for (name, kind), count in per_field.most_common()
     )
-    return ScorerReport(game, scorer, len(records), mismatched, defects, tuple(first), seconds)
+    return ScorerReport(
+        game, scorer, len(records), mismatched, defects, tuple(first), seconds, error
+    )
 
 
 def _answers(answerer: Answerer, requests: list[str]) -> Iterator[dict[str, Any]]:
-    for request, line in zip(requests, answerer(iter(requests)), strict=False):
+    lines = answerer(iter(requests))
+    for request in requests:
+        line = next(lines, None)
+        if line is None:
+            raise EvaluatorError(f"scorer stopped answering at record {request[:80]!r}")
         try:
             answer = strict_json.loads(line, "scorer answer")
         except strict_json.StrictJsonError as exc:
@@ -299,6 +325,8 @@ def _answers(answerer: Answerer, requests: list[str]) -> Iterator[dict[str, Any]
         if problem is not None:
             raise EvaluatorError(f"scorer answered {line[:200]!r} to {request[:80]!r}: {problem}")
         yield answer
+    if next(lines, None) is not None:
+        raise EvaluatorError("scorer gave more answers than there were records")
 
 
 def _is_amount(value: Any) -> bool:

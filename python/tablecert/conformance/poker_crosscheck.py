@@ -24,7 +24,7 @@ import itertools
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import comb
 from typing import Any
@@ -90,14 +90,25 @@ class CheckResult:
     groups: tuple[DefectGroup, ...]
     first: tuple[Mismatch, ...]
     seconds: float
+    #: Why the evaluator did not answer every request (crashed, raised, exited, hung, answered
+    #: out of protocol), or why the check did not run: a failed check, never a pass.
+    error: str = ""
+
+    @property
+    def verdict(self) -> str:
+        """``deviates`` on any wrong answer or evaluator failure; ``inconclusive`` if nothing
+        was asked."""
+        if self.mismatches or self.error:
+            return "deviates"
+        return "conforms" if self.checked > 0 else "inconclusive"
 
     @property
     def passed(self) -> bool:
-        return self.mismatches == 0
+        return self.verdict == "conforms"
 
     @property
     def rate(self) -> float:
-        return self.checked / self.seconds if self.seconds > 0 else float("inf")
+        return self.checked / self.seconds if self.seconds > 0 and self.checked else 0.0
 
 
 @dataclass(frozen=True)
@@ -111,8 +122,16 @@ class CrosscheckReport:
     complete_suit_pairs: int | None = field(default=None)
 
     @property
+    def verdict(self) -> str:
+        """``deviates`` if any check does; ``inconclusive`` if any check asked nothing."""
+        verdicts = {c.verdict for c in self.checks}
+        if "deviates" in verdicts:
+            return "deviates"
+        return "conforms" if verdicts == {"conforms"} else "inconclusive"
+
+    @property
     def passed(self) -> bool:
-        return all(c.passed for c in self.checks)
+        return self.verdict == "conforms"
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -121,14 +140,15 @@ class CrosscheckReport:
             "rules_sha256": self.rules_sha256,
             "evaluator": self.evaluator,
             "seed": self.seed,
-            "verdict": "conforms" if self.passed else "deviates",
+            "verdict": self.verdict,
             "complete_suit_pairs": self.complete_suit_pairs,
             "checks": [
                 {
                     "name": c.name,
                     "checked": c.checked,
                     "mismatches": c.mismatches,
-                    "verdict": "conforms" if c.passed else "deviates",
+                    "verdict": c.verdict,
+                    "error": c.error or None,
                     "requests_per_second": round(c.rate),
                     "defects": [
                         {
@@ -256,7 +276,7 @@ class _Collector:
         if len(self.first) < self.keep:
             self.first.append(Mismatch(request, expected, got, *where))
 
-    def result(self, seconds: float) -> CheckResult:
+    def result(self, seconds: float, error: str = "") -> CheckResult:
         groups = tuple(
             DefectGroup(
                 category,
@@ -270,7 +290,7 @@ class _Collector:
             for (category, step, article, answer), count in self.wrong.most_common()
         )
         return CheckResult(
-            self.name, self.checked, self.mismatches, groups, tuple(self.first), seconds
+            self.name, self.checked, self.mismatches, groups, tuple(self.first), seconds, error
         )
 
 
@@ -483,25 +503,43 @@ def _run_checks(
     progress: Progress | None,
 ) -> list[CheckResult]:
     """Send every check's requests through the evaluator in one stream (a results file answers
-    them all in order) and tally each check's answers."""
+    them all in order) and tally each check's answers. An evaluator that fails (raises, exits,
+    hangs, stops answering or answers out of protocol) fails the check it was answering; the
+    checks after it are failed as not run."""
     all_requests = itertools.chain.from_iterable(check[0] for _, check in named)
     answers = answerer(all_requests)
-    results = []
+    results: list[CheckResult] = []
+    failure = ""
     for name, (requests, expected, where, keys) in named:
         collector = _Collector(name, order, keep)
+        if failure:
+            results.append(collector.result(0.0, f"not run: {failure}"))
+            continue
         start = time.perf_counter()
-        for i in range(len(requests)):
-            got = next(answers, None)
-            if got is None:
-                raise EvaluatorError(f"evaluator stopped answering at request {requests[i]!r}")
-            collector.add(requests[i], expected[i], got, where[i], keys[i])
-            if progress is not None and (i + 1) % 10_000 == 0:
-                progress(10_000)
+        try:
+            for i in range(len(requests)):
+                got = next(answers, None)
+                if got is None:
+                    raise EvaluatorError(f"evaluator stopped answering at request {requests[i]!r}")
+                collector.add(requests[i], expected[i], got, where[i], keys[i])
+                if progress is not None and (i + 1) % 10_000 == 0:
+                    progress(10_000)
+        except EvaluatorError as exc:
+            failure = str(exc)
+            results.append(collector.result(time.perf_counter() - start, failure))
+            continue
         if progress is not None:
             progress(len(requests) % 10_000)
         results.append(collector.result(time.perf_counter() - start))
-    if next(answers, None) is not None:
-        raise EvaluatorError("evaluator gave more answers than there were requests")
+    if not failure:
+        try:
+            extra = next(answers, None) is not None
+        except EvaluatorError as exc:
+            results[-1] = replace(results[-1], error=str(exc))
+        else:
+            if extra:
+                message = "evaluator gave more answers than there were requests"
+                results[-1] = replace(results[-1], error=message)
     return results
 
 

@@ -32,6 +32,7 @@ from tablecert.games.common import (
     common_denominator,
     expected_value,
     fraction_json,
+    pay_text,
     per_category,
     qualifier_ranks,
     rational,
@@ -86,13 +87,27 @@ class Payouts:
             won = min(won, self.maximum_payout / self.ante)
         return won
 
+    def pays_on_win(self, category: int) -> str:
+        """The pay of a win as par sheets state it: "ante 1 to 1, raise 100 to 1"."""
+        stated = self.raise_pays[category]
+        capped = " (capped)" if self.raise_win(category) < self.raise_multiple * stated else ""
+        return f"ante {pay_text(self.ante_win)}, raise {pay_text(stated)}{capped}"
+
     @property
     def win(self) -> tuple[Fraction, ...]:
         return tuple(self.ante_win + self.raise_win(c) for c in range(len(self.raise_pays)))
 
 
-def payouts(order: Ordering, royal: Fraction | None = None, cap: Fraction | None = None) -> Payouts:
-    """Read the ante/raise values; ``royal`` and ``cap`` override the file's option values."""
+def payouts(
+    order: Ordering,
+    royal: Fraction | None = None,
+    cap: Fraction | None = None,
+    *,
+    royal_in_range: bool = True,
+) -> Payouts:
+    """Read the ante/raise values; ``royal`` and ``cap`` override the file's option values.
+    ``royal_in_range=False`` computes a royal payout outside the statute's range too (a
+    configuration check judges the range itself and reports the return of what was submitted)."""
     rules = order.rules
     cats = order.categories
     raise_multiple = rational(rules, "play.raise_multiple")
@@ -100,10 +115,10 @@ def payouts(order: Ordering, royal: Fraction | None = None, cap: Fraction | None
     low = rational(rules, "play.royal_option.minimum")
     high = rational(rules, "play.royal_option.maximum")
     if royal is not None:
-        if not low <= royal <= high:
+        if royal_in_range and not low <= royal <= high:
             raise AnalysisError(f"royal payout {royal} is outside the statute's {low}..{high}")
         pays[-1] = Fraction(royal)
-    elif not low <= pays[-1] <= high:
+    elif royal_in_range and not low <= pays[-1] <= high:
         raise rules.error("play.raise_pays.royal-flush", f"must be within {low}..{high}")
     capped_names = rules.value_of("play.cap.categories", list)
     for name in capped_names:
@@ -228,7 +243,12 @@ class CaribbeanAnalysis(ParSheet):
         for i, c in reversed(list(enumerate(self.categories))):
             rows.append(
                 OutcomeRow(
-                    f"player wins with {c.category}", a[f"win.{c.category}"], p.win[i], c.won, DEALS
+                    f"player wins with {c.category}",
+                    a[f"win.{c.category}"],
+                    p.win[i],
+                    c.won,
+                    DEALS,
+                    p.pays_on_win(i),
                 )
             )
         rows.append(
@@ -611,15 +631,21 @@ def analyze(
     progress: ProgressCallback | None = None,
     executor: Executor | None = None,
     shards: int | None = None,
+    royal_in_range: bool = True,
 ) -> CaribbeanAnalysis:
     """The exact par sheet of Caribbean Stud under ``rules`` (default: the Macau statute);
-    ``royal`` / ``cap`` override the royal payout and the per-round maximum payout. With an
+    ``royal`` / ``cap`` override the royal payout and the per-round maximum payout
+    (``royal_in_range=False``: a royal payout outside the statute's range is computed, not
+    refused). With an
     ``executor`` the sweep runs there as ``shards`` upcard ranges (default: one per worker
     thread); the answer is the same."""
     order = ordering("caribbean-stud", rules)
     rf = order.rules
     p = payouts(
-        order, None if royal is None else Fraction(royal), None if cap is None else Fraction(cap)
+        order,
+        None if royal is None else Fraction(royal),
+        None if cap is None else Fraction(cap),
+        royal_in_range=royal_in_range,
     )
     key = cache_key(
         "caribbean-stud", rf, [str(x) for x in (*p.win, p.fold, p.not_qualifying, p.tie, p.loss)]

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tablecert import _core
+from tablecert.equality import ContentEq
 from tablecert.errors import TableCertError
 from tablecert.rules import RuleFile
 
@@ -75,6 +76,12 @@ class OutcomeRow:
     value: Fraction
     count: int
     total: int
+    pay: str = ""  # the pay as par sheets state it, where the value alone does not say it
+
+    @property
+    def pays(self) -> str:
+        """What the outcome pays, "n to 1" (or the stated pay of a compound bet)."""
+        return self.pay or pay_text(self.value)
 
     @property
     def probability(self) -> Fraction:
@@ -89,10 +96,21 @@ class OutcomeRow:
             "event": self.event,
             "article": self.article,
             "value": fraction_json(self.value),
+            "pays": self.pays,
             "count": self.count,
             "probability": fraction_json(self.probability),
             "return": fraction_json(self.contribution),
         }
+
+
+def pay_text(value: Fraction) -> str:
+    """Units won per unit staked as a pay: 40 -> "40 to 1", 3/2 -> "3 to 2", 0 -> "push",
+    -1 -> "loses 1"."""
+    if value == 0:
+        return "push"
+    if value < 0:
+        return f"loses {-value}"
+    return f"{value.numerator} to {value.denominator}"
 
 
 def expected_value(rows: Iterable[OutcomeRow]) -> Fraction:
@@ -101,7 +119,7 @@ def expected_value(rows: Iterable[OutcomeRow]) -> Fraction:
 
 
 @dataclass(frozen=True, eq=False)
-class ParSheet:
+class ParSheet(ContentEq):
     """What every analysis result names: the rule file it came from and its ordering."""
 
     title: str

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from tablecert.distributed import Executor, LocalExecutor, ShardProgress
+from tablecert.errors import GameError
 from tablecert.games import caribbean_stud, q_poker
 from tablecert.games.common import AnalysisError
 from tablecert.rules import RuleFile, load_rules
@@ -37,7 +38,7 @@ def sweep(
     """The par sheets of every variant of ``game`` (rule file paths, bundled names or loaded
     files), one task each on ``executor`` (default: one after another here)."""
     if game not in SWEEP_GAMES:
-        raise AnalysisError(f"cannot sweep {game!r}: expected one of {', '.join(SWEEP_GAMES)}")
+        raise GameError.unknown(game, SWEEP_GAMES)
     if not variants:
         raise AnalysisError("no rule files to sweep")
     tasks = []

@@ -16,6 +16,7 @@ from typing import Any
 from tablecert import _core
 from tablecert.mahjong.fan import Context, FanRules, rules_for, score_signature
 from tablecert.mahjong.hands import TILE_SET, check_game
+from tablecert.report.canonical import decimal_text
 from tablecert.rules import RuleFile
 
 
@@ -57,8 +58,8 @@ class MahjongAnalysis:
         return Fraction(self.combinations_standard + self.combinations_orphans, self.dealt_hands)
 
     def as_json(self) -> dict[str, Any]:
-        def frac(p: Fraction) -> dict[str, Any]:
-            return {"numerator": p.numerator, "denominator": p.denominator, "decimal": float(p)}
+        def frac(p: Fraction) -> dict[str, Any]:  # as every par sheet writes a probability
+            return {"exact": f"{p.numerator}/{p.denominator}", "decimal": decimal_text(p, 12)}
 
         def rows(rs: tuple[PatternRow, ...]) -> list[dict[str, Any]]:
             return [

@@ -171,13 +171,45 @@ class FanResult:
         }
 
 
+# The readings (INTERPRETATION.md §3) consulted only in some situations, with their values:
+# checked whenever a rule file is used, so a changed value is refused even when it would not
+# be consulted.
+READING_CHOICES = {
+    "game.dealer_after_drawn_hand": ("passes", "stays"),
+    "wall.dice_past_row": ("continue-next-row", "wrap-in-row", "rethrow"),
+    "payment.fewer_players": ("own-share", "refuse"),
+    "liability.missed_win_broke_pung": ("both", "either"),
+}
+
+
 def rules_for(game: str, rules: str | RuleFile | None = None) -> RuleFile:
     """The rule file for a game (default: the bundled Macau statute file), checked to match."""
     check_game(game)
     loaded = rules if isinstance(rules, RuleFile) else load_rules(rules or f"{game}.macau")
     if loaded.game != game:
         raise loaded.error("game.id", f"is {loaded.game!r}, not {game!r}")
+    for key, implemented in GAME_SHAPE[game].items():
+        if loaded.get(key) is not None and loaded.require(key).value != implemented:
+            raise loaded.error(
+                key, f"{game} is implemented with {implemented!r} (the game the id names) only"
+            )
+    for key, allowed in READING_CHOICES.items():
+        if loaded.get(key) is not None:
+            loaded.choice(key, allowed)
+    if loaded.get("liability.exempt_hands") is not None:
+        exempt = loaded.value_of("liability.exempt_hands", list)
+        items = loaded.table("fan.items")
+        unknown = [n for n in exempt if not isinstance(n, str) or n not in items]
+        if unknown:
+            raise loaded.error("liability.exempt_hands", f"{unknown!r}: not fan items of Art. 6")
     return loaded
+
+
+# What the game id fixes (Art. 2, Art. 4): the engine implements these, a rule file states them.
+GAME_SHAPE: dict[str, dict[str, Any]] = {
+    "mahjong-traditional": {"game.tile_set": "traditional", "game.sets_in_win": 4},
+    "mahjong-simple": {"game.tile_set": "simple", "game.sets_in_win": 1},
+}
 
 
 def _wind_index(wind: str) -> int:
@@ -400,20 +432,31 @@ def _fan_rules(rules: RuleFile) -> FanRules:
         items[name] = FanItem(name, value.value, value.article, value.note)
     if "chicken_hand" not in items:
         raise rules.error("fan.items", "missing chicken_hand (the zero-fan win)")
+    if items["chicken_hand"].fan != 0:
+        raise rules.error(
+            "fan.items.chicken_hand", "the win with no scoring item is worth 0 fan (Art. 6(1))"
+        )
     supersedes = {
         name: tuple(rules.value_of(f"fan.supersedes.{name}", list))
         for name in rules.table("fan.supersedes")
     }
+    for name, dropped in supersedes.items():
+        unknown = [d for d in (name, *dropped) if d not in items]
+        if unknown:
+            raise rules.error(
+                f"fan.supersedes.{name}", f"no fan item {', '.join(map(repr, unknown))}"
+            )
     on_discard = (
         rules.value_of("fan.concealed_all_pungs_on_discard", bool)
         if rules.get("fan.concealed_all_pungs_on_discard") is not None
         else True
     )
+    cap = rules.value_of("fan.cap", int)
     compiled = FanRules(
         items=items,
         supersedes=supersedes,
         combine=rules.choice("fan.combine", ("add", "max")),
-        cap=rules.value_of("fan.cap", int),
+        cap=cap,
         cap_article=rules.require("fan.cap").article,
         concealed_all_pungs_on_discard=on_discard,
         readings=FanReadings.of(rules) if rules.game == "mahjong-traditional" else None,

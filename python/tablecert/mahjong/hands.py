@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from tablecert import _core
-from tablecert.errors import MahjongError
+from tablecert.errors import GameError, MahjongError
 
 GAMES = ("mahjong-traditional", "mahjong-simple")
 TILE_SET = {"mahjong-traditional": "traditional", "mahjong-simple": "simple"}
@@ -96,7 +96,7 @@ _GROUP = re.compile(r"\[([^\]]*)\]|\(([^)]*)\)")
 
 def check_game(game: str) -> str:
     if game not in GAMES:
-        raise MahjongError(f"unknown mahjong game {game!r}: expected {' or '.join(GAMES)}")
+        raise GameError.unknown(game, GAMES)
     return game
 
 

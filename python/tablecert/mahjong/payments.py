@@ -13,7 +13,7 @@ from typing import Any
 
 from tablecert import _core
 from tablecert.errors import MahjongError
-from tablecert.mahjong.fan import FanResult, article, rules_for
+from tablecert.mahjong.fan import READING_CHOICES, FanResult, article, rules_for
 from tablecert.mahjong.hands import WINDS
 from tablecert.rules import RuleFile
 
@@ -87,8 +87,21 @@ class Settlement:
 
 
 def table_limits(rules: RuleFile) -> list[TableLimit]:
+    """The Art. 8 rows: [lower, upper, commission], whole positive numbers, lower < upper."""
     entry = rules.require("payment.limits")
-    return [TableLimit(int(lo), int(hi), int(c), entry.article) for lo, hi, c in entry.value]
+    rows = entry.value if isinstance(entry.value, list) else None
+    if not rows or not all(
+        isinstance(row, list)
+        and len(row) == 3
+        and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in row)
+        and row[0] < row[1]
+        for row in rows
+    ):
+        raise rules.error(
+            "payment.limits",
+            "expected rows [lower, upper, commission] of whole numbers > 0 with lower < upper",
+        )
+    return [TableLimit(lo, hi, c, entry.article) for lo, hi, c in rows]
 
 
 def table_limit(rules: RuleFile, limit: str | int) -> TableLimit:
@@ -107,7 +120,11 @@ def share(rules: RuleFile, limit: TableLimit, fan: int) -> int:
     entry = rules.require("payment.share")
     which = entry.value.get(str(fan))
     if which not in ("lower", "upper"):
-        raise rules.error("payment.share", f"no share defined for a {fan} fan win")
+        raise rules.error(
+            "payment.share",
+            f"no share defined for a {fan} fan win, which fan.cap = "
+            f"{rules.require('fan.cap').value} allows",
+        )
     return limit.lower if which == "lower" else limit.upper
 
 
@@ -124,7 +141,10 @@ def _seats(rules: RuleFile, players: Sequence[str] | None) -> list[str]:
         raise MahjongError(f"{len(seats)} players: this game has {least} to {allowed} (Art. 3)")
     if len(seats) < len(WINDS):
         entry = rules.require("payment.fewer_players")
-        if rules.choice("payment.fewer_players", ("own-share", "refuse")) == "refuse":
+        if (
+            rules.choice("payment.fewer_players", READING_CHOICES["payment.fewer_players"])
+            == "refuse"
+        ):
             raise MahjongError(
                 f"{len(seats)} players: Art. 7 names three payers and the rule file reads it "
                 f"as not settling a smaller game ({entry.article}, payment.fewer_players)"
@@ -310,10 +330,7 @@ def _liable(
                     f"Art. 10(3) needs big four winds with three wind pungs exposed ({where})"
                 )
     if rules.get("liability.exempt_hands") is not None:
-        exempt = rules.value_of("liability.exempt_hands", list)
-        unknown = [n for n in exempt if not isinstance(n, str) or n not in rules.table("fan.items")]
-        if unknown:
-            raise rules.error("liability.exempt_hands", f"{unknown!r}: not fan items of Art. 6")
+        exempt = rules.value_of("liability.exempt_hands", list)  # checked by rules_for
         if names & set(exempt):
             return None
     if first_discard_honour and rules.value_of("liability.exempt_first_discard_honour", bool):
@@ -326,7 +343,9 @@ def _check_joint_cases(rules: RuleFile, cases: tuple[str, ...]) -> None:
     entry = rules.get("liability.missed_win_broke_pung")
     if entry is None:
         return
-    how = rules.choice("liability.missed_win_broke_pung", ("both", "either"))
+    how = rules.choice(
+        "liability.missed_win_broke_pung", READING_CHOICES["liability.missed_win_broke_pung"]
+    )
     pair = {"missed_win_then_fed", "broke_pung"}
     if how == "both" and pair & set(cases) and not pair <= set(cases):
         raise MahjongError(
@@ -343,6 +362,7 @@ def _cap(rules: RuleFile, owed: list[Payment], stake: Fraction, notes: list[str]
     if gross <= stake:
         return owed
     rules.choice("payment.cap_allocation", ("proportional",))
+    rules.choice("payment.win_cap", ("stake",))
     entry = rules.require("payment.win_cap")
     notes.append(f"win capped at the winner's stake {stake} ({entry.article})")
     return [
@@ -375,6 +395,10 @@ def settle_false_win(
             continue
         role = "to_dealer" if receiver == dealer else "to_others"
         fan = int(entry.value[role])
+        if str(fan) not in rule_file.require("payment.share").value:
+            raise rule_file.error(
+                f"liability.{key}", f"{role} = {fan}: payment.share has no {fan} fan share"
+            )
         times, _ = _multiplier(rule_file, receiver, false_winner)
         amount = Fraction(share(rule_file, row, fan) * times)
         payments.append(

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from tablecert import _core
 from tablecert.errors import MahjongError
-from tablecert.mahjong.fan import rules_for
+from tablecert.mahjong.fan import READING_CHOICES, rules_for
 from tablecert.mahjong.hands import TILE_SET, WINDS
 from tablecert.rules import RuleFile
 
@@ -135,7 +135,7 @@ def _stacks_counted(rules: RuleFile, total: int, stacks: int) -> int:
     longer than a row follows the rule file's reading ``wall.dice_past_row``."""
     if total <= stacks:
         return total
-    how = rules.choice("wall.dice_past_row", ("continue-next-row", "wrap-in-row", "rethrow"))
+    how = rules.choice("wall.dice_past_row", READING_CHOICES["wall.dice_past_row"])
     entry = rules.require("wall.dice_past_row")
     if how == "rethrow":
         raise MahjongError(

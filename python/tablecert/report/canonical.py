@@ -1,9 +1,12 @@
 """Canonical JSON: one byte sequence per value, so a report can be hashed, signed and compared.
 
-Keys sorted, UTF-8 (no ``\\u`` escapes), no insignificant whitespace in the compact form.
-Floats are refused everywhere: exact values travel as ``Fraction`` (written ``"n/d"``),
-``Decimal`` (written as its string) or integers, so nothing is rounded on the way to the
-signature. Tuples become arrays; dataclasses and other objects must be converted first.
+The compact form is the JSON Canonicalization Scheme (RFC 8785, JCS): keys sorted by their
+UTF-16 code units, UTF-8, no insignificant whitespace, strings escaped as ECMAScript does. It is
+also I-JSON (RFC 7493): integers beyond 2^53 - 1 in magnitude, which JavaScript and jq readers
+silently round and JCS refuses, are written as decimal strings. Floats are refused everywhere:
+exact values travel as ``Fraction`` (written ``"n/d"``), ``Decimal`` (written as its string) or
+integers, so nothing is rounded on the way to the signature. Tuples become arrays; dataclasses
+and other objects must be converted first.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ def plain(value: Any, where: str = "$") -> Any:
     if value is None or isinstance(value, bool | str):
         return value
     if isinstance(value, int):
-        return int(value)
+        return exact_int(value)
     if isinstance(value, float):
         raise ReportError(
             f"{where}: float {value!r} in report data; use Fraction, Decimal or an integer"
@@ -44,6 +47,38 @@ def plain(value: Any, where: str = "$") -> Any:
     if isinstance(value, Sequence) and not isinstance(value, bytes | bytearray):
         return [plain(item, f"{where}[{i}]") for i, item in enumerate(value)]
     raise ReportError(f"{where}: {type(value).__name__} is not JSON report data")
+
+
+#: The largest integer every JSON reader holds exactly (RFC 7493 section 2.2).
+MAX_EXACT_INT = 2**53 - 1
+
+
+def exact_int(value: int) -> int | str:
+    """An integer as I-JSON allows it: itself within +-(2^53 - 1), else its decimal string."""
+    return int(value) if -MAX_EXACT_INT <= value <= MAX_EXACT_INT else str(int(value))
+
+
+def i_json(value: Any) -> Any:
+    """JSON data (as ``json.loads`` gives it, floats allowed) with every integer beyond
+    2^53 - 1 in magnitude written as a string: the I-JSON form of every ``--json`` output."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        return exact_int(value)
+    if isinstance(value, Mapping):
+        return {k: i_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [i_json(v) for v in value]
+    return value
+
+
+def jcs_order(value: Any) -> Any:
+    """Objects with their keys in JCS order (UTF-16 code units, RFC 8785 section 3.2.3)."""
+    if isinstance(value, dict):
+        return {k: jcs_order(value[k]) for k in sorted(value, key=lambda k: k.encode("utf-16-be"))}
+    if isinstance(value, list):
+        return [jcs_order(v) for v in value]
+    return value
 
 
 def fraction_text(value: Fraction) -> str:
@@ -73,13 +108,13 @@ def float_decimal(value: float | None, digits: int = 6) -> Decimal | None:
 
 
 def canonical_bytes(value: Any) -> bytes:
-    """The compact canonical form: what is signed and hashed."""
+    """The compact canonical form (RFC 8785): what is signed and hashed."""
     return json.dumps(
-        plain(value), ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False
+        jcs_order(plain(value)), ensure_ascii=False, separators=(",", ":"), allow_nan=False
     ).encode("utf-8")
 
 
 def canonical_pretty(value: Any) -> bytes:
-    """The same data, sorted and exact, indented for people; ends with a newline."""
-    text = json.dumps(plain(value), ensure_ascii=False, sort_keys=True, indent=2, allow_nan=False)
+    """The same data, in the same order and exact, indented for people; ends with a newline."""
+    text = json.dumps(jcs_order(plain(value)), ensure_ascii=False, indent=2, allow_nan=False)
     return (text + "\n").encode("utf-8")

@@ -1,4 +1,5 @@
-"""Run a plan and write the signed certification: report.json, the DSSE envelope, report.html.
+"""Run a plan and write the signed certification: report.json, the DSSE envelope, report.html
+(and report.pdf, a signed subject, with ``pdf=True``).
 
 The report holds every section's data and verdicts (each with its article), the overall
 verdict, every input with its SHA-256, the rule data, tool and core versions, the platform,
@@ -10,6 +11,7 @@ two timestamps, so the same inputs and version give byte-identical reports other
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import os
 import platform
 import sys
@@ -23,21 +25,27 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 import tablecert
 from tablecert import _core
 from tablecert.distributed import Executor
-from tablecert.errors import ReportError, TableCertError
+from tablecert.errors import PlanError, ReportError, TableCertError
 from tablecert.report import dsse
 from tablecert.report.canonical import canonical_pretty, plain
-from tablecert.report.html import render_report
+from tablecert.report.certificate import PAPER_SIZES
+from tablecert.report.html import display, render_report
+from tablecert.report.pdf import render_pdf
 from tablecert.report.plan import Plan, PlanEntry, load_plan
 from tablecert.report.registry import Context, Outcome, Section, overall
+from tablecert.report.sections.par_sheet import EXPORT_NAMES
 from tablecert.report.signing import key_id, public_pem
 from tablecert.report.snapshot import InputChangedError, InputSnapshot
 from tablecert.report.staging import StagedFolder
-from tablecert.rules import RULES_DIR, load_rules
+from tablecert.rules import RULES_DIR, RuleFile, load_rules
 
 REPORT_JSON = "report.json"
+#: report.json's dialect name and version (the same header as every command's --json).
+REPORT_SCHEMA = "tablecert.report/1"
 ENVELOPE_JSON = "report.intoto.dsse.json"
 REPORT_HTML = "report.html"
 SIGNER_PUB = "signer.pub"
+REPORT_PDF = "report.pdf"
 
 Clock = Callable[[], dt.datetime]
 Progress = Callable[[int, int, str], None]
@@ -55,6 +63,7 @@ class Certification:
     verdict: Outcome
     key_id: str
     data: dict[str, Any]
+    pdf: Path | None = None
 
 
 def utc_now() -> dt.datetime:
@@ -72,10 +81,18 @@ def _timestamp(moment: dt.datetime) -> str:
 
 
 def run_sections(
-    plan: Plan, progress: Progress | None = None, executor: Executor | None = None
+    plan: Plan,
+    progress: Progress | None = None,
+    executor: Executor | None = None,
+    snapshot: InputSnapshot | None = None,
 ) -> list[Section]:
     """Build every section of the plan, in plan order; section ids must be unique. Sections
-    with heavy work run it on ``executor`` when one is given."""
+    with heavy work run it on ``executor`` when one is given; files they read beyond their
+    plan entry are read through ``snapshot``."""
+
+    def read(path: Path) -> Path:
+        return snapshot.add(path).copy if snapshot is not None else path
+
     sections: list[Section] = []
     seen: dict[str, PlanEntry] = {}
     total = len(plan.entries)
@@ -86,7 +103,7 @@ def run_sections(
                 progress(done, total, message)
 
         step(f"{entry.kind.name} (section {entry.index})")
-        section = entry.kind.build(entry, Context(plan, step, executor))
+        section = entry.kind.build(entry, Context(plan, step, executor, read))
         if section.id in seen:
             raise entry.error(
                 None, f"section {section.id!r} repeats section {seen[section.id].index}"
@@ -183,10 +200,12 @@ def build_report(
         )
         subjects.append(dsse.Subject(label.name, digest))
     rule_data = []
+    readings: dict[Path, list[dict[str, str]]] = {}
     for path, role in sorted(roles.items(), key=lambda item: names[item[0]].name):
         if role == "rules":
             held = snapshot.files.get(path)
             rules = load_rules(held.copy if held else path)
+            readings[path] = rule_readings(rules, names[path].name)
             rule_data.append(
                 {
                     "name": names[path].name,
@@ -202,9 +221,12 @@ def build_report(
         raise ReportError(f"requirement id(s) reported twice: {', '.join(sorted(repeated))}")
     outcomes = [r["verdict"] for r in requirements]
     report = {
+        "schema": REPORT_SCHEMA,
+        "tablecert_version": tablecert.__version__,
         "format": dsse.PREDICATE_TYPE,
         "title": plan.title,
         "lab": plan.lab,
+        "certificate": plan.certificate.as_json(),
         "plan": names[plan.path.resolve()].name,
         "verdict": overall(outcomes),
         "summary": {
@@ -221,6 +243,12 @@ def build_report(
                 "title": s.title,
                 "verdict": s.outcome,
                 "data": s.data,
+                "scope": {
+                    **s.scope.as_json(),
+                    "readings": [
+                        r for p in dict.fromkeys(files) if p in readings for r in readings[p]
+                    ],
+                },
                 "inputs": sorted(names[p].name for p in files),
             }
             for entry, s, files in zip(plan.entries, sections, section_inputs, strict=True)
@@ -246,7 +274,52 @@ def build_report(
 
 #: Every file certify writes into the output folder (a folder holding only these is a
 #: previous certificate, replaced whole).
-OUTPUT_FILES = (REPORT_JSON, ENVELOPE_JSON, REPORT_HTML, SIGNER_PUB)
+OUTPUT_FILES = (REPORT_JSON, ENVELOPE_JSON, REPORT_HTML, SIGNER_PUB, REPORT_PDF, *EXPORT_NAMES)
+
+
+def rule_readings(rules: RuleFile, name: str) -> list[dict[str, str]]:
+    """Every value of a rule file marked ``reading = true``: the lab's reading of a point the
+    statute leaves open, applied in this certification."""
+    out: list[dict[str, str]] = []
+
+    def walk(node: Any, dotted: str) -> None:
+        if isinstance(node, dict) and "value" in node and "article" in node:
+            value = rules.require(dotted)
+            if value.reading:
+                out.append(
+                    {
+                        "file": name,
+                        "key": dotted,
+                        "article": value.article,
+                        "value": display(value.value),
+                        "note": value.note,
+                    }
+                )
+        elif isinstance(node, dict):
+            for key, child in node.items():
+                walk(child, f"{dotted}.{key}" if dotted else key)
+
+    walk(dict(rules.data), "")
+    return out
+
+
+def signatory_binding(plan: Plan, kid: str, ephemeral: bool) -> str:
+    """How the plan's signatory relates to the signing key: shown beside the key id. A plan
+    that binds its signatory to a key id must be signed with that key (else a usage error)."""
+    signatory = plan.certificate.signatory
+    if signatory is None:
+        return ""
+    if signatory.key_id is not None and signatory.key_id != kid:
+        raise PlanError(
+            f"{plan.path}: certification.signatory.key_id: the plan binds {signatory.name} "
+            f"to key id {signatory.key_id}, but this run is signed with "
+            f"{'an ephemeral key' if ephemeral else 'key id'} {kid}"
+        )
+    if signatory.key_id is not None:
+        return "the plan binds the signatory to this key id; tablecert verify checks it"
+    if ephemeral:
+        return "ephemeral key: the signatory is named, not bound to a key"
+    return "the plan names the signatory without binding a key id"
 
 
 def snapshot_plan(plan: Plan, snapshot: InputSnapshot) -> Plan:
@@ -263,7 +336,7 @@ def snapshot_plan(plan: Plan, snapshot: InputSnapshot) -> Plan:
 
 
 def certify(
-    plan_path: Path,
+    plan_path: str | os.PathLike[str],
     key: Ed25519PrivateKey,
     out_dir: Path,
     *,
@@ -271,18 +344,29 @@ def certify(
     clock: Clock = utc_now,
     progress: Progress | None = None,
     executor: Executor | None = None,
+    template_dir: Path | None = None,
+    pdf: bool = False,
+    paper: str | None = None,
 ) -> Certification:
     """Run ``plan_path``, sign the statement with ``key`` and write the report folder.
+
+    ``template_dir`` overrides the HTML templates; ``pdf`` prints the HTML to report.pdf (on
+    ``paper``, default the plan's, A4) and adds it to the signed subjects.
 
     The inputs are snapshotted first (the analysis reads the copies, the statement carries
     their digests) and checked unchanged at the end; the folder is written beside
     ``out_dir`` and renamed into place only when complete."""
     started = clock()
     plan = load_plan(plan_path)
+    kid = key_id(key.public_key())
+    binding = signatory_binding(plan, kid, ephemeral)
+    page_size = paper or plan.certificate.paper
+    if page_size not in PAPER_SIZES:
+        raise PlanError(f"--paper {page_size}: expected one of {', '.join(PAPER_SIZES)}")
     with StagedFolder(out_dir, OUTPUT_FILES) as stage:
         snapshot = InputSnapshot(stage.scratch / "inputs")
         try:
-            sections = run_sections(snapshot_plan(plan, snapshot), progress, executor)
+            sections = run_sections(snapshot_plan(plan, snapshot), progress, executor, snapshot)
         except TableCertError as exc:  # name the user's files, not the snapshot's copies
             exc.args = tuple(
                 snapshot.show_originals(a) if isinstance(a, str) else a for a in exc.args
@@ -290,18 +374,40 @@ def certify(
             raise
         snapshot.check_unchanged()
         report, subjects = build_report(plan, sections, snapshot, started, clock())
-        envelope = dsse.sign_statement(dsse.statement(subjects, report), key)
-        kid = key_id(key.public_key())
+        exports = [item for s in sections for item in s.exports]
+        names = [name for name, _ in exports]
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        if repeated:
+            raise PlanError(f"{plan.path}: two sections export {repeated[0]}; one per game")
+        report["outputs"] = sorted([*names, *([REPORT_PDF] if pdf else [])])
+        _write_complete(stage.out / REPORT_JSON, canonical_pretty(report))  # final from here
+        for name, content in exports:
+            _write_complete(stage.out / name, content)
+            subjects.append(dsse.Subject(name, hashlib.sha256(content).hexdigest()))
         note = (
             "Signed with an ephemeral key made for this run: it proves integrity, not who signed."
             if ephemeral
             else ""
         )
-        html = render_report(report, sections, [kid], note)
+        html = render_report(
+            report,
+            sections,
+            [kid],
+            note,
+            template_dir=template_dir,
+            binding=binding,
+            paper=page_size,
+        )
+        _write_complete(stage.out / REPORT_HTML, html.encode("utf-8"))
+        if pdf:  # printed from the HTML as written, then signed as a subject
+            if progress is not None:
+                progress(len(plan.entries), len(plan.entries), "printing report.pdf")
+            printed = render_pdf(stage.out / REPORT_HTML, report)
+            _write_complete(stage.out / REPORT_PDF, printed)
+            subjects.append(dsse.Subject(REPORT_PDF, hashlib.sha256(printed).hexdigest()))
+        envelope = dsse.sign_statement(dsse.statement(subjects, report), key)
         files = {
-            REPORT_JSON: canonical_pretty(report),
             ENVELOPE_JSON: envelope.to_bytes(),
-            REPORT_HTML: html.encode("utf-8"),
             SIGNER_PUB: public_pem(key.public_key()),
         }
         for name, data in files.items():
@@ -317,15 +423,19 @@ def certify(
         report["verdict"],
         kid,
         report,
+        paths[REPORT_PDF] if pdf else None,
     )
 
 
 def _write_complete(path: Path, data: bytes) -> None:
     """Write and flush to disk, so the renamed folder never holds a short file."""
-    with path.open("xb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
+    try:
+        with path.open("xb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except OSError as exc:
+        raise ReportError(f"{path.name}: cannot write it: {exc.strerror}") from exc
 
 
 def ephemeral_key() -> Ed25519PrivateKey:

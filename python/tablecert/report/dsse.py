@@ -37,6 +37,7 @@ from tablecert.bundled import SCHEMA_FILE
 from tablecert.errors import EnvelopeError
 from tablecert.inputs import read_input
 from tablecert.report.canonical import canonical_bytes, canonical_pretty
+from tablecert.report.certificate import signatory_check
 from tablecert.report.signing import key_id
 from tablecert.rules import RULES_DIR
 
@@ -160,24 +161,18 @@ def _b64_decode(text: Any, what: str) -> bytes:
 def strict_json(data: bytes, where: str) -> Any:
     """JSON read strictly (:mod:`tablecert.strict_json`: no duplicate keys, NaN, huge or deep
     values) and with no floats: tablecert writes none, so one is a sign of another writer."""
+
+    def no_float(token: str) -> Any:
+        raise EnvelopeError(f"{where}: number {token} is not allowed (no floats)")
+
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise EnvelopeError(f"{where}: not UTF-8 at byte {exc.start}") from exc
     try:
-        value = strict_json_text.loads(text, where)
+        return strict_json_text.loads(text, where, parse_float=no_float)
     except strict_json_text.StrictJsonError as exc:
         raise EnvelopeError(str(exc)) from exc
-    stack = [value]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, float):
-            raise EnvelopeError(f"{where}: number {node!r} is not allowed (no floats)")
-        if isinstance(node, dict):
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-    return value
 
 
 def _exact_fields(value: Any, fields: Sequence[str], what: str) -> dict[str, Any]:
@@ -276,16 +271,23 @@ def parse_statement(payload: bytes) -> dict[str, Any]:
             raise NotCertificationError(
                 f"{what} ({_quoted(name)}): sha256 is not 64 lowercase hex digits"
             )
-    errors = sorted(_report_schema().iter_errors(stmt["predicate"]), key=lambda e: list(e.path))
+    errors = sorted(
+        _report_schema().iter_errors(stmt["predicate"]), key=lambda e: [str(p) for p in e.path]
+    )
     if errors:
         where = "/".join(str(p) for p in errors[0].path) or "(top)"
+        message = errors[0].message
+        message = message if len(message) <= 200 else message[:200] + "..."
         raise NotCertificationError(
             f"not a tablecert certification: the report does not follow the report schema at "
-            f"{where}: {errors[0].message}"
+            f"{where}: {message}"
         )
     listed = sorted((i["name"], i["sha256"]) for i in stmt["predicate"]["inputs"])
-    signed = sorted((s["name"], s["digest"]["sha256"]) for s in subjects)
-    if listed != signed:
+    outputs = set(stmt["predicate"]["outputs"])  # rendered files (report.pdf): by name only
+    signed = sorted(
+        (s["name"], s["digest"]["sha256"]) for s in subjects if s["name"] not in outputs
+    )
+    if listed != signed or not outputs <= names:
         raise NotCertificationError(
             "not a tablecert certification: the report's inputs are not the statement's subjects"
         )
@@ -483,6 +485,9 @@ def verify_envelope(
     if stmt is not None:
         checks = tuple(check_inputs(stmt, inputs, inputs_root))
         reasons.extend(c.problem for c in checks if not c.matches)
+        problem = signatory_check(stmt, policy.signers)[1]
+        if problem:
+            reasons.append(problem)
         if report is not None:
             reasons.extend(check_report(stmt, report))
     valid_stmt = stmt if not reasons else None

@@ -18,6 +18,7 @@ plan file, the line and the key. Paths are relative to the plan file.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
@@ -25,15 +26,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from tablecert.bundled import BundledDataError, bundled_plan, is_bare_name
 from tablecert.errors import PlanError, RuleFileError
 from tablecert.inputs import read_input
+from tablecert.report.certificate import Certificate, parse_certificate
 from tablecert.report.registry import Field, SectionKind, section_kinds
 from tablecert.rules import RuleFile, load_rules
 
 _HEADER = re.compile(r"^\s*\[")
 _SECTION_HEADER = re.compile(r"^\s*\[\[\s*section\s*\]\]")
-_CERT_HEADER = re.compile(r"^\s*\[\s*certification\s*\]")
-_CERTIFICATION_KEYS = {"title": True, "lab": False}
 
 
 @dataclass(frozen=True)
@@ -129,13 +130,28 @@ class PlanEntry:
 class Plan:
     path: Path
     sha256: str
-    title: str
-    lab: str
+    certificate: Certificate
     entries: tuple[PlanEntry, ...]
 
+    @property
+    def title(self) -> str:
+        return self.certificate.title
 
-def load_plan(path: Path) -> Plan:
-    """Read and check a plan; every error names the file, line and key."""
+    @property
+    def lab(self) -> str:
+        return self.certificate.lab
+
+
+def load_plan(source: str | os.PathLike[str]) -> Plan:
+    """Read and check a plan (a path, or the name of a bundled plan: ``smoke``, ``main``); every
+    error names the file, line and key."""
+    if is_bare_name(source):
+        try:
+            path = bundled_plan(str(source))
+        except BundledDataError as exc:
+            raise PlanError(f"{source}: no such plan file, and {exc}") from None
+    else:
+        path = Path(source)
     try:
         raw = read_input(path)
     except OSError as exc:
@@ -156,20 +172,9 @@ def load_plan(path: Path) -> Plan:
             "a plan has [certification] and [[section]] entries"
         )
     cert = data.get("certification")
-    cert_line = next((i + 1 for i, ln in enumerate(lines) if _CERT_HEADER.match(ln)), None)
     if not isinstance(cert, dict):
         raise PlanError(f"{path}: missing [certification] table (title = ..., lab = ...)")
-    cert_end = _block_end(lines, cert_line or 0)
-    for key in cert:
-        if key not in _CERTIFICATION_KEYS or not isinstance(cert[key], str):
-            line = _key_line(lines, cert_line or 0, cert_end, key)
-            raise PlanError(
-                f"{_where(path, line)}: certification.{key}: expected one of "
-                f"{', '.join(_CERTIFICATION_KEYS)} as a string"
-            )
-    for key, required in _CERTIFICATION_KEYS.items():
-        if required and key not in cert:
-            raise PlanError(f"{_where(path, cert_line)}: certification.{key}: missing")
+    certificate = parse_certificate(path, lines, cert)
     sections = data.get("section", [])
     if not isinstance(sections, list) or not sections:
         raise PlanError(f"{path}: no [[section]] entries: nothing to certify")
@@ -181,8 +186,7 @@ def load_plan(path: Path) -> Plan:
     return Plan(
         path=path,
         sha256=hashlib.sha256(raw).hexdigest(),
-        title=str(cert["title"]),
-        lab=str(cert.get("lab", "")),
+        certificate=certificate,
         entries=entries,
     )
 
@@ -250,6 +254,8 @@ def _check_value(entry: PlanEntry, key: str, spec: Field, value: Any) -> Any:
     if spec.kind == "integer":
         if isinstance(value, bool) or not isinstance(value, int):
             raise entry.error(key, f"expected an integer, got {value!r}")
+        if spec.minimum is not None and value < spec.minimum:
+            raise entry.error(key, f"must be at least {spec.minimum}, got {value}")
         return value
     if spec.kind == "boolean":
         if not isinstance(value, bool):

@@ -21,7 +21,8 @@ shuffler audit)::
 
 then add ``shuffler`` to the imports in ``report/sections/__init__.py``. Every ``file``,
 ``files`` and ``rules`` field of the entry is hashed into the signed statement automatically;
-a section that reads further files lists them in ``Section.inputs``. ``data`` must be exact
+a section that reads further files reads each through ``context.snapshot(path)`` (the
+hashed copy) and lists it in ``Section.inputs``. ``data`` must be exact
 (int, str, Fraction, Decimal; no floats): it goes into report.json as canonical JSON. ``html``
 is a fragment built with the helpers in ``report/html.py`` (they escape text).
 """
@@ -56,6 +57,9 @@ class Field:
     kind: FieldKind
     required: bool = True
     help: str = ""
+    #: For an ``integer``: the smallest value accepted (a count is at least 1: a check that
+    #: asks about nothing cannot pass).
+    minimum: int | None = None
 
 
 @dataclass(frozen=True)
@@ -85,6 +89,57 @@ class Verdict:
 
 
 @dataclass(frozen=True)
+class Sample:
+    """Something a section examined by a sample: what, how many of how many, which seed."""
+
+    what: str
+    size: int
+    population: int | None = None
+    seed: int | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "what": self.what,
+            "size": self.size,
+            "population": self.population,
+            "seed": self.seed,
+        }
+
+    def text(self) -> str:
+        of = f" of {self.population:,}" if self.population is not None else ""
+        seed = f", seed {self.seed}" if self.seed is not None else ""
+        return f"{self.what}: {self.size:,}{of}{seed}"
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What a section examined: exhaustively, by samples, the power of its tests at that size,
+    and what it does not cover. The statute readings it applied are added by ``certify`` from
+    the section's rule files (their ``reading = true`` values)."""
+
+    exhaustive: tuple[str, ...] = ()
+    sampled: tuple[Sample, ...] = ()
+    power: tuple[str, ...] = ()
+    limitations: tuple[str, ...] = ()
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "exhaustive": list(self.exhaustive),
+            "sampled": [s.as_json() for s in self.sampled],
+            "power": list(self.power),
+            "limitations": list(self.limitations),
+        }
+
+
+@dataclass(frozen=True)
+class Appendix:
+    """A long table a section moves to the end of the report (linked from the section)."""
+
+    title: str
+    html: str
+
+
+@dataclass(frozen=True)
 class Section:
     """What one plan entry contributes to the report."""
 
@@ -94,6 +149,11 @@ class Section:
     verdicts: tuple[Verdict, ...]
     html: str
     inputs: tuple[Path, ...] = ()
+    scope: Scope = field(default_factory=Scope)
+    appendix: Appendix | None = None
+    #: Files the section renders for the output folder (name, bytes): certify writes them
+    #: beside the report and signs them (e.g. the par sheet as a spreadsheet).
+    exports: tuple[tuple[str, bytes], ...] = ()
 
     @property
     def outcome(self) -> Outcome:
@@ -118,6 +178,10 @@ class Context:
     plan: Plan
     step: Callable[[str], None] = field(default=lambda _message: None)
     executor: Executor | None = None
+    #: A file the section reads beyond its plan entry: returns the path to read (certify's
+    #: hashed snapshot copy), so the signed digest is of the bytes analysed. List the file
+    #: in ``Section.inputs`` too.
+    snapshot: Callable[[Path], Path] = field(default=lambda path: path)
 
 
 Builder = Callable[["PlanEntry", Context], Section]

@@ -48,11 +48,16 @@ def _copy_hashing(source: Path, target: Path) -> tuple[str, int]:
         before = os.fstat(src.fileno())
         if not stat.S_ISREG(before.st_mode):
             raise ReportError(f"{source}: not a regular file")
-        with target.open("xb") as out:
-            for block in iter(lambda: src.read(_BLOCK), b""):
-                digest.update(block)
-                out.write(block)
-                size += len(block)
+        try:
+            with target.open("xb") as out:
+                for block in iter(lambda: src.read(_BLOCK), b""):
+                    digest.update(block)
+                    out.write(block)
+                    size += len(block)
+        except OSError as exc:
+            raise ReportError(
+                f"{source}: cannot snapshot it into {target.parent}: {exc.strerror}"
+            ) from exc
         after = os.fstat(src.fileno())
     if (after.st_size, after.st_mtime_ns) != (before.st_size, before.st_mtime_ns) or (
         size != after.st_size

@@ -12,13 +12,19 @@ import hashlib
 import os
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from tablecert.bundled import RULES_DIR, STATUTES_DIR, BundledDataError, bundled_rule_file
+from tablecert.bundled import (
+    RULES_DIR,
+    STATUTES_DIR,
+    BundledDataError,
+    bundled_rule_file,
+    is_bare_name,
+)
 from tablecert.errors import RuleFileError
 from tablecert.inputs import read_input
 
@@ -162,9 +168,7 @@ def load_rules(source: str | os.PathLike[str]) -> RuleFile:
     """
     if not isinstance(source, str | os.PathLike):
         raise RuleFileError(f"expected a rule file path or bundled name, got {source!r}")
-    path = Path(source)
-    if not path.exists() and path.suffix != ".toml" and len(path.parts) == 1:
-        path = bundled_rule_path(str(source))
+    path = bundled_rule_path(str(source)) if is_bare_name(source) else Path(source)
     try:
         raw = path.read_bytes()
     except OSError as exc:
@@ -288,6 +292,14 @@ def key_lines(lines: tuple[str, ...]) -> dict[str, int]:
     Lines inside a multi-line array or string are skipped.
     """
     found: dict[str, int] = {}
+    for parts, number in key_occurrences(lines):
+        _record(found, parts, number)
+    return found
+
+
+def key_occurrences(lines: tuple[str, ...]) -> Iterator[tuple[list[str], int]]:
+    """Every table header and key of a TOML text as (dotted parts, 1-based line), in file
+    order, each time it is written (a key written twice appears twice)."""
     table: list[str] = []
     depth = 0
     in_string = False
@@ -300,13 +312,12 @@ def key_lines(lines: tuple[str, ...]) -> dict[str, int]:
             assignment = _DOTTED.match(line)
             if header:
                 table = _split_key(header.group(1))
-                _record(found, table, number)
+                yield table, number
                 continue
             if assignment and line[assignment.end() : assignment.end() + 1] == "=":
-                _record(found, table + _split_key(assignment.group(1)), number)
+                yield table + _split_key(assignment.group(1)), number
         depth += _bracket_depth(line)
         in_string = line.count('"""') % 2 == 1
-    return found
 
 
 def _record(found: dict[str, int], parts: list[str], number: int) -> None:

@@ -13,15 +13,19 @@ from __future__ import annotations
 from typing import Any
 
 from tablecert.conformance.configuration import (
+    STATUTE_RULES,
     BetReturn,
     ConfigurationReport,
     bet_returns,
     check_configuration,
+    load_submission,
 )
 from tablecert.report.canonical import decimal_text
-from tablecert.report.html import Markup, badge, esc, table
+from tablecert.report.html import Markup, badge, display, esc, table, wbr
 from tablecert.report.plan import PlanEntry
-from tablecert.report.registry import Context, Field, Section, Verdict, register_section
+from tablecert.report.registry import Context, Field, Scope, Section, Verdict, register_section
+from tablecert.rules import load_rules
+from tablecert.rules.loader import bundled_rule_path
 
 
 @register_section(
@@ -37,7 +41,10 @@ from tablecert.report.registry import Context, Field, Section, Verdict, register
 def configuration_section(entry: PlanEntry, context: Context) -> Section:
     path = entry.path("file")
     context.step(f"checking the configuration {path.name} against the statute")
-    report = check_configuration(path)
+    # The statute rule file the submission is judged against is an input too: read from the
+    # snapshot and signed like the plan's own files.
+    statute = bundled_rule_path(STATUTE_RULES[load_submission(path).game])
+    report = check_configuration(path, load_rules(context.snapshot(statute)))
     bets: tuple[BetReturn, ...] = ()
     if entry.values.get("returns", True):
         context.step(f"{path.name}: the exact return of every bet (submitted and statute)")
@@ -49,6 +56,33 @@ def configuration_section(entry: PlanEntry, context: Context) -> Section:
         data=_data(report, bets),
         verdicts=_verdicts(report, f"configuration.{path.stem}"),
         html=_html(report, bets),
+        inputs=(statute,),
+        scope=_scope(report, bets),
+    )
+
+
+def _scope(report: ConfigurationReport, bets: tuple[BetReturn, ...]) -> Scope:
+    judged = [line for line in report.lines if line.verdict != "not submitted"]
+    left = len(report.lines) - len(judged)
+    return Scope(
+        exhaustive=(
+            f"every one of the {len(judged):,} values the submission sets, judged against "
+            f"the statute ({len(report.deviations)} deviate)",
+            f"{len(report.consistency)} self-consistency check(s) on the configuration in force",
+            *(
+                [
+                    f"the exact return of every bet ({len(bets)}) under the submission and the "
+                    "statute, every deal enumerated"
+                ]
+                if bets
+                else []
+            ),
+        ),
+        limitations=(
+            f"{left:,} statute value(s) the submission leaves out are the statute's own: "
+            "listed, not judged",
+            "the configuration as submitted; the tables in play are not examined here",
+        ),
     )
 
 
@@ -67,11 +101,22 @@ def _verdicts(report: ConfigurationReport, prefix: str) -> tuple[Verdict, ...]:
                 f"the submitted values under {article} conform to the statute",
                 "fail" if deviating else "pass",
                 "; ".join(
-                    f"{line.key}: submitted {line.as_json()['submitted']}, statute "
-                    f"{line.as_json()['expected']}"
+                    f"{line.key}: submitted {display(line.as_json()['submitted'])}, statute "
+                    f"{display(line.as_json()['expected'])}"
                     for line in deviating
                 )
                 or f"{len(lines)} value(s): " + ", ".join(sorted({line.verdict for line in lines})),
+            )
+        )
+    if report.verdict == "inconclusive":
+        out.append(
+            Verdict(
+                f"{prefix}.submitted",
+                report.statute.require("game.id").article,
+                "the submission sets values the statute judges",
+                "inconclusive",
+                "nothing submitted was compared with the statute (only house choices or "
+                "nothing at all): the statute's values are assumed, not examined",
             )
         )
     for c in report.consistency:
@@ -95,11 +140,11 @@ def _data(report: ConfigurationReport, bets: tuple[BetReturn, ...]) -> dict[str,
 
 
 def _html(report: ConfigurationReport, bets: tuple[BetReturn, ...]) -> str:
-    verdict = "conforms" if report.passed else "deviates"
+    verdict = report.verdict
     lines = [
         (
             line.article,
-            Markup(f"<code>{esc(line.key)}</code>"),
+            Markup(f'<code class="rid">{wbr(line.key)}</code>'),
             Markup(badge("fail") if line.verdict == "deviates" else esc(line.verdict)),
             line.as_json()["expected"],
             line.as_json()["submitted"],
@@ -128,9 +173,9 @@ def _html(report: ConfigurationReport, bets: tuple[BetReturn, ...]) -> str:
                 (
                     b.bet,
                     b.article,
-                    f"{decimal_text(b.submitted * 100, 4)}%",
+                    b.why_not if b.submitted is None else f"{decimal_text(b.submitted * 100, 4)}%",
                     f"{decimal_text(b.statute * 100, 4)}%",
-                    f"{decimal_text(b.difference * 100, 4)} points",
+                    "" if b.difference is None else f"{decimal_text(b.difference * 100, 4)} points",
                 )
                 for b in bets
             ],

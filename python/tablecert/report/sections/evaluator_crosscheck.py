@@ -13,6 +13,7 @@ progress line, not into report.json or the HTML, which stay byte-identical run t
 from __future__ import annotations
 
 import shlex
+from math import comb, floor
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,22 @@ from tablecert.conformance.evaluator_protocol import open_evaluator
 from tablecert.poker import GAMES
 from tablecert.report.html import Markup, badge, esc, table
 from tablecert.report.plan import PlanEntry
-from tablecert.report.registry import Context, Field, Section, Verdict, register_section
+from tablecert.report.registry import (
+    Context,
+    Field,
+    Outcome,
+    Sample,
+    Scope,
+    Section,
+    Verdict,
+    register_section,
+)
+
+OUTCOME: dict[str, Outcome] = {
+    "conforms": "pass",
+    "deviates": "fail",
+    "inconclusive": "inconclusive",
+}
 
 
 @register_section(
@@ -35,14 +51,19 @@ from tablecert.report.registry import Context, Field, Section, Verdict, register
         "command": Field(
             "text", required=False, help="program that runs the evaluator file, e.g. perl"
         ),
-        "hands": Field("integer", required=False, help="hands sampled (default: all)"),
+        "hands": Field("integer", required=False, minimum=1, help="hands sampled (default: all)"),
         "suit_pairs": Field(
-            "integer", required=False, help="suit-decided pairs (default: all for Q Poker)"
+            "integer",
+            required=False,
+            minimum=1,
+            help="suit-decided pairs (default: all for Q Poker)",
         ),
-        "other_pairs": Field("integer", required=False, help="random pairs (default 5,000)"),
-        "seed": Field("integer", required=False, help="seed of every sample (default 0)"),
+        "other_pairs": Field(
+            "integer", required=False, minimum=1, help="random pairs (default 5,000)"
+        ),
+        "seed": Field("integer", required=False, minimum=0, help="seed of every sample (0)"),
         "settlements": Field(
-            "integer", required=False, help="deals per outcome of every bet settled (20)"
+            "integer", required=False, minimum=1, help="deals per outcome of every bet settled (20)"
         ),
     },
 )
@@ -77,8 +98,10 @@ def evaluator_crosscheck_section(entry: PlanEntry, context: Context) -> Section:
             f"{prefix}.{c.name.replace(' ', '-')}",
             articles.get(c.name, ordering),
             f"the evaluator answers every {c.name} request as the statute does",
-            "pass" if c.passed else "fail",
+            OUTCOME[c.verdict],
             f"{c.mismatches:,} wrong of {c.checked:,}"
+            + (f"; the evaluator failed: {c.error}" if c.error else "")
+            + (": nothing was asked, nothing examined" if not c.checked and not c.error else "")
             + "".join(f"; {g.description}" for g in c.groups),
         )
         for c in report.checks
@@ -89,6 +112,60 @@ def evaluator_crosscheck_section(entry: PlanEntry, context: Context) -> Section:
         data=_data(report, path.name),
         verdicts=verdicts,
         html=_html(report),
+        scope=_scope(plan, entry.integer("settlements", 20)),
+    )
+
+
+def detectable_share(n: int, confidence: float = 0.99) -> int:
+    """The N of "1 in N": a defect in at least that share of a population is found, with
+    ``confidence``, by ``n`` uniform random draws from it (1 - (1 - 1/N)^n >= confidence)."""
+    if n <= 0:
+        return 0
+    share: float = 1 - (1 - confidence) ** (1 / n)
+    return max(1, floor(1 / share))
+
+
+def _scope(p: poker_crosscheck.Plan, per_outcome: int) -> Scope:
+    k = p.tables.order.hand_size
+    hands = comb(52, k)
+    exhaustive = []
+    sampled = []
+    if len(p.categories) == hands:
+        exhaustive.append(f"the category of every one of the C(52, {k}) = {hands:,} hands")
+    else:
+        sampled.append(Sample("hands asked for their category", len(p.categories), hands, p.seed))
+    sampled.append(
+        Sample(
+            "pairs across adjacent rank classes (one per class boundary)",
+            len(p.adjacent_pairs),
+            None,
+            p.seed,
+        )
+    )
+    if p.suit_pairs_complete:
+        exhaustive.append(f"every one of the {len(p.suit_pairs):,} pairs decided only by suit")
+    else:
+        sampled.append(Sample("pairs decided only by suit", len(p.suit_pairs), None, p.seed))
+    sampled.append(Sample("other pairs of hands", len(p.other_pairs), None, p.seed))
+    sampled.append(
+        Sample(
+            f"settlements ({per_outcome} deals per outcome of every bet)",
+            len(p.settlements),
+            None,
+            p.seed,
+        )
+    )
+    power = tuple(
+        f"{s.what}: a defect in at least 1 in {detectable_share(s.size):,} of them is found "
+        "with probability 99% or more"
+        for s in sampled
+        if s.size
+    )
+    return Scope(
+        exhaustive=tuple(exhaustive),
+        sampled=tuple(sampled),
+        power=power,
+        limitations=("a sampled check that finds no defect bounds, not excludes, rarer defects",),
     )
 
 
@@ -118,7 +195,7 @@ def _data(report: poker_crosscheck.CrosscheckReport, evaluator: str) -> dict[str
 def _html(report: poker_crosscheck.CrosscheckReport) -> str:
     rows = [
         (
-            Markup(badge("pass" if c.passed else "fail")),
+            Markup(badge(OUTCOME[c.verdict])),
             c.name,
             f"{c.checked:,}",
             f"{c.mismatches:,}",

@@ -14,9 +14,9 @@ from math import comb
 from tablecert.hand_tables import CategoryTable, category_table
 from tablecert.poker import GAMES
 from tablecert.report.canonical import decimal_text
-from tablecert.report.html import bar_chart, table
+from tablecert.report.html import bar_chart, grouped, table
 from tablecert.report.plan import PlanEntry
-from tablecert.report.registry import Context, Field, Section, Verdict, register_section
+from tablecert.report.registry import Context, Field, Scope, Section, Verdict, register_section
 
 
 def closed_form_counts(hand_size: int) -> dict[str, int]:
@@ -65,6 +65,13 @@ def hand_categories_section(entry: PlanEntry, context: Context) -> Section:
         data=_data(tab, rules.variant),
         verdicts=_verdicts(tab, f"hand-categories.{rules.path.stem}", article),
         html=_html(tab, article),
+        scope=Scope(
+            exhaustive=(
+                f"every one of the C(52, {GAMES[game]}) = {tab.total:,} hands, enumerated and "
+                "placed in the statute's categories",
+            ),
+            power=("exact counts: no sampling error",),
+        ),
     )
 
 
@@ -136,7 +143,7 @@ def _html(tab: CategoryTable, article: str) -> str:
             f"{r.count:,}",
             f"{r.count}/{tab.total}",
             decimal_text(Fraction(r.count, tab.total), 10),
-            decimal_text(Fraction(tab.total, r.count), 2) if r.count else "-",
+            grouped(decimal_text(Fraction(tab.total, r.count), 2)) if r.count else "-",
         )
         for r in tab.rows
     ]

@@ -15,9 +15,9 @@ from tablecert import mahjong
 from tablecert.mahjong.analysis import MahjongAnalysis, PatternRow
 from tablecert.mahjong.fan import FanRules, rules_for
 from tablecert.report.canonical import decimal_text
-from tablecert.report.html import esc, table
+from tablecert.report.html import esc, grouped, table
 from tablecert.report.plan import PlanEntry
-from tablecert.report.registry import Context, Field, Section, Verdict, register_section
+from tablecert.report.registry import Context, Field, Scope, Section, Verdict, register_section
 
 
 @register_section(
@@ -59,6 +59,18 @@ def mahjong_tables_section(entry: PlanEntry, context: Context) -> Section:
         data=_data(analysis, complete, fan_rules),
         verdicts=verdicts,
         html=_html(analysis, complete),
+        scope=Scope(
+            exhaustive=(
+                f"every one of the {analysis.dealt_hands:,} possible {analysis.hand_size}-tile "
+                f"dealt hands from {analysis.tiles} tiles, counted exactly (complete hands and "
+                "their fan items and totals)",
+            ),
+            power=("exact counts: no sampling error",),
+            limitations=(
+                f"the dealer's complete dealt hands only (seat {analysis.context.seat}, round "
+                f"wind {analysis.context.round_wind}); play after the deal is not examined",
+            ),
+        ),
     )
 
 
@@ -120,7 +132,7 @@ def _html(a: MahjongAnalysis, complete: int) -> str:
         f"<p>{a.dealt_hands:,} possible {a.hand_size}-tile hands from {a.tiles} tiles; "
         f"{complete:,} of them complete ({a.distinct_standard:,} distinct sets-and-pair hands, "
         f"{a.distinct_orphans} Thirteen Orphans). Heavenly hand: {heavenly} "
-        f"(1 in {esc(decimal_text(1 / heavenly, 1))}).</p>"
+        f"(1 in {esc(grouped(decimal_text(1 / heavenly, 1)))}).</p>"
         + "<h3>Fan items of the dealer's complete dealt hands</h3>"
         + table(headers, rows(a.items), numeric=(2, 3, 4))
         + "<h3>Fan totals</h3>"

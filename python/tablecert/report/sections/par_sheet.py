@@ -9,27 +9,38 @@ its lines' returns sum exactly to the stated expected value.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from tablecert.games import caribbean_stud, q_poker
+from tablecert.games import caribbean_stud, par_export, q_poker
 from tablecert.games.common import OutcomeRow
 from tablecert.poker import GAMES
 from tablecert.report.canonical import decimal_text
 from tablecert.report.html import esc, table
 from tablecert.report.plan import PlanEntry
-from tablecert.report.registry import Context, Field, Section, Verdict, register_section
+from tablecert.report.registry import (
+    Appendix,
+    Context,
+    Field,
+    Scope,
+    Section,
+    Verdict,
+    register_section,
+)
 from tablecert.rules import RuleFile
 
 
 def return_table_html(title: str, rows: Sequence[OutcomeRow]) -> str:
-    """One return table: event, article, pays, combinations, probability, return."""
+    """One return table: event, article, pays ("n to 1"), units won per unit staked,
+    combinations, probability, return."""
     total = sum(r.count for r in rows)
     ev = sum((r.contribution for r in rows), Fraction(0))
     body = [
         (
             r.event,
             r.article,
+            r.pays,
             str(r.value),
             f"{r.count:,}",
             decimal_text(r.probability, 10),
@@ -37,11 +48,11 @@ def return_table_html(title: str, rows: Sequence[OutcomeRow]) -> str:
         )
         for r in rows
     ]
-    body.append(("total", "", "", f"{total:,}", "1.0000000000", decimal_text(ev, 10)))
+    body.append(("total", "", "", "", f"{total:,}", "1.0000000000", decimal_text(ev, 10)))
     return f"<h3>{esc(title)}</h3>" + table(
-        ["event", "article", "pays", "combinations", "probability", "return"],
+        ["event", "article", "pays", "units won", "combinations", "probability", "return"],
         body,
-        numeric=(2, 3, 4, 5),
+        numeric=(3, 4, 5, 6),
     )
 
 
@@ -107,12 +118,25 @@ def _q_poker(rules: RuleFile, context: Context) -> Section:
         + return_table_html("多寶 / Pair Plus", pp.rows)
         + return_table_html("與莊荷博彩 / Ante-Play, optimal strategy", play.rows)
     )
+    deals = play.rows[0].total
     return Section(
         id=f"par-sheet/q-poker/{rules.path.stem}",
         title=f"{result.title}: par sheet ({rules.path.name})",
         data=_exact(result.as_json()),
         verdicts=verdicts,
         html=html,
+        scope=Scope(
+            exhaustive=(
+                f"多寶 / Pair Plus: all {pp.rows[0].total:,} three-card hands",
+                f"與莊荷博彩 / Ante-Play: all {deals:,} deals (every player hand against every "
+                "dealer hand from the other 49 cards), each decided by the optimal strategy",
+            ),
+            power=("exact values: no sampling error",),
+            limitations=(
+                "returns assume the optimal strategy; a player who plays otherwise faces a "
+                "higher house edge (the element of risk is per unit staked under that strategy)",
+            ),
+        ),
     )
 
 
@@ -137,7 +161,7 @@ def _caribbean(rules: RuleFile, context: Context) -> Section:
                 ),
             ],
         )
-        + "<h3>Optimal strategy</h3><ul>"
+        + "<h3>Optimal strategy (the table by category is in the appendix)</h3><ul>"
         + "".join(f"<li>{esc(line)}</li>" for line in result.strategy_summary())
         + "</ul>"
         + return_table_html("Ante/raise, optimal strategy with the upcard", result.rows)
@@ -148,6 +172,56 @@ def _caribbean(rules: RuleFile, context: Context) -> Section:
         data=_exact(result.as_json()),
         verdicts=verdicts,
         html=html,
+        scope=Scope(
+            exhaustive=(
+                f"all {result.rows[0].total:,} deals (2,598,960 player hands x 47 upcards x "
+                "163,185 dealer completions), each decided by the optimal strategy",
+            ),
+            power=("exact values: no sampling error",),
+            limitations=(
+                "returns assume the optimal strategy with the dealer's upcard; the progressive "
+                "is reported at the meter of the rule file, not judged",
+            ),
+        ),
+        appendix=Appendix(
+            f"{result.title}: optimal strategy by player category",
+            strategy_table_html(result),
+        ),
+    )
+
+
+def strategy_table_html(result: caribbean_stud.CaribbeanAnalysis) -> str:
+    """The optimal decisions and their outcomes, category by category (every situation)."""
+    return table(
+        [
+            "player category",
+            "situations",
+            "raised",
+            "indifferent",
+            "decision",
+            "dealer does not qualify",
+            "won",
+            "tied",
+            "lost",
+        ],
+        [
+            (
+                c.category,
+                f"{c.situations:,}",
+                f"{c.raised:,}",
+                f"{c.indifferent:,}",
+                c.decision,
+                f"{c.not_qualifying:,}",
+                f"{c.won:,}",
+                f"{c.tied:,}",
+                f"{c.lost:,}",
+            )
+            for c in reversed(result.categories)
+        ],
+        numeric=(1, 2, 3, 5, 6, 7, 8),
+    ) + (
+        "<p>Situations are player hands x upcards; the outcome counts are deals (dealer "
+        "completions) under the optimal decision.</p>"
     )
 
 
@@ -156,14 +230,32 @@ def _exact(data: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in data.items() if k != "rules"}
 
 
+#: The par-sheet files a certification may hold: one per game and format.
+EXPORT_NAMES = tuple(f"par-{game}.{ext}" for game in GAMES for ext in ("xlsx", "csv"))
+
+
 @register_section(
     "par-sheet",
     title="Par sheet",
     fields={
         "game": Field("text", help="q-poker or caribbean-stud"),
         "rules": Field("rules", help="the rule file (path or bundled name)"),
+        "export": Field(
+            "text",
+            required=False,
+            help="xlsx or csv: also write the par sheet as par-GAME.xlsx (signed with the report)",
+        ),
     },
 )
 def par_sheet_section(entry: PlanEntry, context: Context) -> Section:
     game, rules = entry.game_rules(GAMES, "poker")
-    return _q_poker(rules, context) if game == "q-poker" else _caribbean(rules, context)
+    export = entry.values.get("export")
+    if export is not None and export not in ("xlsx", "csv"):
+        raise entry.error("export", f"{export!r}: expected xlsx or csv")
+    section = _q_poker(rules, context) if game == "q-poker" else _caribbean(rules, context)
+    if export is None:
+        return section
+    context.step(f"{game}: par sheet as par-{game}.{export}")
+    tables = par_export.sheets({**section.data, "rules": rules.path.name})
+    content = par_export.xlsx_bytes(tables) if export == "xlsx" else par_export.csv_bytes(tables)
+    return replace(section, exports=((f"par-{game}.{export}", content),))

@@ -1,28 +1,39 @@
-"""Section ``rng-audit``: raw RNG output through NIST SP 800-22 rev1a (the final analysis).
+"""Section ``rng-audit``: raw RNG output through NIST SP 800-22 rev1a, judged PASS / FAIL /
+INCONCLUSIVE.
 
 The files are read and split into sequences as the NIST tool does, and every p-value column
-is shown as the tool's final analysis shows it (a column outside section 4.2's acceptance
-region is marked *). Those per-column marks are not a family-wise test: with 188 columns and
-few sequences a perfect generator gets some marks by chance (the binary expansions of pi, e,
-sqrt 2 and sqrt 3 do). The certification verdict therefore judges the family as the shuffler
-battery does: per column, the exact binomial probability of so few passing sequences when
-each passes with probability 1 - alpha, with Holm's correction over all columns at
-family-wise alpha; and section 4.2.2's uniformity rule (P-value_T < 0.0001) where it applies.
-One verdict under the equipment article of the rule file naming the device the RNG drives.
-Floats measured by the battery are carried as decimals of six significant digits.
+is shown as the document's final analysis shows it (or, with ``nist_tool = true``, as the NIST
+tool's does). Those per-column marks are not a family-wise test: with 188 columns and many
+sequences a perfect generator collects some by chance, and with one or two sequences no column
+can ever be marked. The verdict is the family-wise decision of
+`tablecert.audit.rng_decision` (extreme p-value, proportion and uniformity rules, each at its
+share of alpha = 0.01, Holm/Bonferroni); the section states each rule, its level, the smallest
+sequence count at which it can reject and whether it could here. One verdict under the
+equipment article of the rule file naming the device the RNG drives. Floats measured by the
+battery are carried as decimals of six significant digits.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from math import comb
 from typing import Any
 
+from tablecert.audit import nist_tool
 from tablecert.audit import rng as nist
+from tablecert.audit.rng_decision import RngDecision, decide
 from tablecert.report.canonical import float_decimal
 from tablecert.report.html import esc, table
 from tablecert.report.plan import PlanEntry
-from tablecert.report.registry import Context, Field, Section, Verdict, register_section
+from tablecert.report.registry import (
+    Appendix,
+    Context,
+    Field,
+    Sample,
+    Scope,
+    Section,
+    Verdict,
+    register_section,
+)
 from tablecert.report.sections.shuffler_audit import equipment_article
 
 
@@ -32,9 +43,21 @@ from tablecert.report.sections.shuffler_audit import equipment_article
     fields={
         "files": Field("files", help="raw RNG output: binary or ASCII 0/1"),
         "rules": Field("rules", help="the game's rule file (its equipment article)"),
-        "bits": Field("integer", required=False, help="bits per sequence (default 1,000,000)"),
-        "sequences": Field("integer", required=False, help="sequences (default: all whole)"),
+        "bits": Field(
+            "integer",
+            required=False,
+            minimum=nist.MIN_BITS,
+            help="bits per sequence (default 1,000,000)",
+        ),
+        "sequences": Field(
+            "integer", required=False, minimum=1, help="sequences (default: all whole)"
+        ),
         "tests": Field("texts", required=False, help="only these tests (default: all)"),
+        "nist_tool": Field(
+            "boolean",
+            required=False,
+            help="the NIST tool's class probabilities and final analysis (default false)",
+        ),
     },
 )
 def rng_audit_section(entry: PlanEntry, context: Context) -> Section:
@@ -44,70 +67,83 @@ def rng_audit_section(entry: PlanEntry, context: Context) -> Section:
     unknown = sorted(set(tests or ()) - set(nist.TEST_NAMES))
     if unknown:
         raise entry.error("tests", f"unknown test(s) {', '.join(unknown)}")
+    tool = entry.values.get("nist_tool", False)
+    if not isinstance(tool, bool):
+        raise entry.error("nist_tool", f"expected true or false, not {tool!r}")
     context.step(f"NIST SP 800-22 on {len(files)} file(s)")
     source, report = nist.audit_files(
         files,
         bits=entry.values.get("bits"),
         sequences=entry.values.get("sequences"),
         tests=tests,
+        parameters=nist_tool.TOOL_PARAMETERS if tool else None,
     )
+    decision = decide(report)
     names = [p.name for p in files]
-    tails = [proportion_tail(c, report.alpha) for c in report.columns]
-    rejected = holm_rejected(report.columns, tails, report.alpha)
     marked = [c for c in report.columns if not c.ok]
     article = f"{equipment_article(rules)}; NIST SP 800-22 rev1a 4.2"
+    rules_text = "; ".join(
+        f"{r.key} at alpha {r.alpha:.4g}" if r.can_reject else f"{r.key} not run"
+        for r in decision.rules
+    )
     verdict = Verdict(
         f"rng-audit.{'+'.join(names)}",
         article,
         f"{report.sequences} sequence(s) of {report.bits:,} bits: no NIST SP 800-22 p-value "
-        f"column rejected (Holm over {len(report.columns)} columns at alpha {report.alpha}; "
-        "uniformity by section 4.2.2)",
-        "fail" if rejected else "pass",
-        f"rejected: {', '.join(rejected) or 'none'}; columns outside the per-column "
-        f"acceptance region (marked *): {len(marked)}",
+        f"column rejected at family-wise alpha {decision.family_alpha:g} ({rules_text})",
+        decision.verdict,
+        f"{decision.summary}; columns outside the document's per-column acceptance region "
+        f"(marked *): {len(marked)}",
     )
+    tool_cols = nist_tool.tool_columns(report) if tool else None
     return Section(
         id=f"rng-audit/{'+'.join(names)}",
         title=f"RNG audit: NIST SP 800-22 ({', '.join(names)})",
-        data=_data(report, source, names, tails, rejected),
+        data=_data(report, source, names, decision, tool_cols),
         verdicts=(verdict,),
-        html=_html(report, names),
+        html=_html(report, names, decision, tool_cols),
+        scope=_scope(report, source, names, decision),
+        appendix=Appendix(
+            f"NIST SP 800-22 final analysis ({', '.join(names)}), every column",
+            _columns_html(report, tool_cols),
+        ),
     )
 
 
-def proportion_tail(c: nist.ColumnResult, alpha: float) -> Fraction | None:
-    """P(at most ``c.passed`` of ``c.sample_size`` sequences pass) when each passes with
-    probability 1 - alpha: exact; None for a column no sequence applied to."""
-    if not c.applicable:
-        return None
-    a = Fraction(str(alpha))
-    m = c.sample_size
-    return sum((comb(m, k) * (1 - a) ** k * a ** (m - k) for k in range(c.passed + 1)), Fraction(0))
+def _scope(
+    report: nist.NistReport, source: nist.BitSource, names: list[str], decision: RngDecision
+) -> Scope:
+    m = report.sequences
+    return Scope(
+        exhaustive=(
+            f"every applicable NIST SP 800-22 test on every sequence ({len(report.columns)} "
+            "p-value columns)",
+        ),
+        sampled=(
+            Sample(
+                f"{m} sequence(s) of {report.bits:,} bits, the first bits of "
+                f"{', '.join(names)} (bits examined of bits supplied)",
+                m * report.bits,
+                source.total_bits,
+            ),
+        ),
+        power=tuple(
+            f"{r.key}: can reject from {r.min_sequences:,} sequence(s); here "
+            + (f"it judges at alpha {r.alpha:.4g}" if r.can_reject else f"not run ({r.reason})")
+            for r in decision.rules
+        ),
+        limitations=(
+            *(f"skipped: {t} ({r})" for t, r in report.skipped),
+            *(f"not judged: {t} (shown only)" for t, _ in decision.not_judged),
+        ),
+    )
 
 
 def _label(c: nist.ColumnResult) -> str:
     return f"{c.test} {c.label}".strip()
 
 
-def holm_rejected(
-    columns: tuple[nist.ColumnResult, ...], tails: list[Fraction | None], alpha: float
-) -> list[str]:
-    """Columns rejected: Holm step-down on the proportion tails at family-wise ``alpha``, and
-    any column section 4.2.2 judges non-uniform."""
-    a = Fraction(str(alpha))
-    ranked = sorted(
-        ((t, i) for i, t in enumerate(tails) if t is not None), key=lambda item: item[0]
-    )
-    out: set[int] = set()
-    for rank, (tail, i) in enumerate(ranked):
-        if tail > a / (len(ranked) - rank):
-            break
-        out.add(i)
-    out.update(i for i, c in enumerate(columns) if c.uniformity_ok is False)
-    return [_label(columns[i]) for i in sorted(out)]
-
-
-def _column(c: nist.ColumnResult, tail: Fraction | None) -> dict[str, Any]:
+def _column(c: nist.ColumnResult) -> dict[str, Any]:
     lo, hi = c.proportion_bounds
     return {
         "test": c.test,
@@ -121,7 +157,29 @@ def _column(c: nist.ColumnResult, tail: Fraction | None) -> dict[str, Any]:
         "uniformity_p": float_decimal(c.uniformity_p),
         "uniformity_ok": c.uniformity_ok,
         "ok": c.ok,
-        "proportion_tail": float_decimal(None if tail is None else float(tail)),
+    }
+
+
+def _decision(decision: RngDecision) -> dict[str, Any]:
+    return {
+        "verdict": decision.verdict,
+        "family_alpha": float_decimal(decision.family_alpha),
+        "summary": decision.summary,
+        "rules": [
+            {
+                "rule": r.key,
+                "statement": r.statement,
+                "alpha": float_decimal(r.alpha),
+                "threshold": float_decimal(r.threshold),
+                "min_sequences": r.min_sequences,
+                "can_reject": r.can_reject,
+                "reason": r.reason,
+                "rejected": list(r.rejected),
+                "smallest": float_decimal(r.smallest),
+            }
+            for r in decision.rules
+        ],
+        "not_judged": [{"test": t, "judged_from_bits": b} for t, b in decision.not_judged],
     }
 
 
@@ -129,11 +187,12 @@ def _data(
     report: nist.NistReport,
     source: nist.BitSource,
     names: list[str],
-    tails: list[Fraction | None],
-    rejected: list[str],
+    decision: RngDecision,
+    tool_cols: tuple[nist_tool.ToolColumn, ...] | None,
 ) -> dict[str, Any]:
-    return {
+    data: dict[str, Any] = {
         "standard": "NIST SP 800-22 rev1a",
+        "mode": "nist-tool" if tool_cols is not None else "document",
         "files": names,
         "format": source.format,
         "total_bits": source.total_bits,
@@ -141,37 +200,112 @@ def _data(
         "sequences": report.sequences,
         "alpha": float_decimal(report.alpha),
         "min_cycles": report.min_cycles,
-        "columns": [_column(c, t) for c, t in zip(report.columns, tails, strict=True)],
+        "parameters": report.parameters_used(),
+        "columns": [_column(c) for c in report.columns],
         "skipped": [{"test": t, "reason": r} for t, r in report.skipped],
         "tests_marked": list(report.tests_failed()),
-        "holm_rejected": rejected,
+        "decision": _decision(decision),
     }
+    if tool_cols is not None:
+        data["nist_tool_columns"] = [
+            {
+                "label": _label_of(c.test, c.label),
+                "histogram": list(c.histogram),
+                "sample_size": c.sample_size,
+                "passed": c.passed,
+                "proportion_bounds": list(c.bounds) if c.bounds else None,
+                "proportion_marked": c.proportion_marked,
+                "uniformity_p": float_decimal(c.uniformity_p),
+                "uniformity_marked": c.uniformity_marked,
+            }
+            for c in tool_cols
+        ]
+    return data
 
 
-def _html(report: nist.NistReport, names: list[str]) -> str:
+def _label_of(test: str, label: str) -> str:
+    return f"{test} {label}".strip()
+
+
+def _columns_html(
+    report: nist.NistReport, tool_cols: tuple[nist_tool.ToolColumn, ...] | None
+) -> str:
+    """The final-analysis table, every p-value column (the report's appendix)."""
     rows = []
-    for c in report.columns:
-        uniformity = "----" if c.uniformity_p is None else str(float_decimal(c.uniformity_p, 6))
-        proportion = f"{c.passed}/{c.sample_size}" if c.sample_size else "------"
-        mark = "" if c.ok else " *"
-        rows.append(
-            (
-                *c.histogram,
-                uniformity,
-                proportion + mark,
-                _label(c),
+    if tool_cols is not None:
+        for t in tool_cols:
+            uniformity = "----" if t.uniformity_p is None else f"{t.uniformity_p:.6f}"
+            proportion = f"{t.passed}/{t.sample_size}" if t.sample_size else "------"
+            rows.append(
+                (
+                    *t.histogram,
+                    uniformity + (" *" if t.uniformity_marked else ""),
+                    proportion + (" *" if t.proportion_marked else ""),
+                    _label_of(t.test, t.label),
+                )
             )
-        )
-    skipped = "".join(f"<li>{esc(t)}: {esc(r)}</li>" for t, r in report.skipped)
+    else:
+        for c in report.columns:
+            uniformity = "----" if c.uniformity_p is None else str(float_decimal(c.uniformity_p, 6))
+            proportion = f"{c.passed}/{c.sample_size}" if c.sample_size else "------"
+            rows.append((*c.histogram, uniformity, proportion + ("" if c.ok else " *"), _label(c)))
     return (
-        f"<p>{report.sequences} sequence(s) of {report.bits:,} bits from "
-        f"{esc(', '.join(names))}; significance level {report.alpha}. Columns outside the "
-        "per-column acceptance region are marked * (chance marks are expected among many "
-        "columns; the verdict is family-wise, see the requirement).</p>"
+        "<p>Columns outside the per-column acceptance region are marked * (chance marks are "
+        "expected among many columns; the verdict is family-wise, in the section).</p>"
         + table(
             [*(f"C{i}" for i in range(1, 11)), "P-VALUE", "PROPORTION", "STATISTICAL TEST"],
             rows,
             numeric=tuple(range(12)),
         )
+    )
+
+
+def _html(
+    report: nist.NistReport,
+    names: list[str],
+    decision: RngDecision,
+    tool_cols: tuple[nist_tool.ToolColumn, ...] | None,
+) -> str:
+    marked = (
+        [
+            _label_of(t.test, t.label)
+            for t in tool_cols
+            if t.uniformity_marked or t.proportion_marked
+        ]
+        if tool_cols is not None
+        else [_label(c) for c in report.columns if not c.ok]
+    )
+    skipped = "".join(f"<li>{esc(t)}: {esc(r)}</li>" for t, r in report.skipped)
+    rule_rows = [
+        (
+            r.key,
+            r.statement,
+            f"{r.alpha:.4g}" if r.can_reject else "not run",
+            str(r.min_sequences),
+            r.reason,
+            ", ".join(r.rejected) or "none",
+        )
+        for r in decision.rules
+    ]
+    not_judged = "".join(
+        f"<li>{esc(t)}: judged from {b:,} bits per sequence</li>" for t, b in decision.not_judged
+    )
+    mode = (
+        "the NIST tool's final analysis (assess 2.1.2: integer proportion bounds, its class "
+        "probabilities)"
+        if tool_cols is not None
+        else "the document's final analysis (section 4.2)"
+    )
+    return (
+        f"<p>{report.sequences} sequence(s) of {report.bits:,} bits from "
+        f"{esc(', '.join(names))}; significance level {report.alpha}; {esc(mode)}; "
+        f"{len(report.columns)} p-value columns, {len(marked)} outside the per-column "
+        "acceptance region (chance marks are expected among many columns; the verdict is "
+        f"family-wise, below){': ' + esc(', '.join(marked)) if marked else ''}.</p>"
         + (f"<p>Skipped:</p><ul>{skipped}</ul>" if skipped else "")
+        + f"<p>Decision at family-wise alpha {decision.family_alpha:g}, split equally over the "
+        "rules that can reject at this sequence count: "
+        f"<strong>{esc(decision.verdict.upper())}</strong> ({esc(decision.summary)}).</p>"
+        + table(["rule", "statement", "alpha", "from sequences", "here", "rejected"], rule_rows)
+        + (f"<p>Not judged (shown only):</p><ul>{not_judged}</ul>" if not_judged else "")
     )

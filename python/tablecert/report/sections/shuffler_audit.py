@@ -12,12 +12,22 @@ from __future__ import annotations
 from typing import Any
 
 from tablecert.audit.battery import DECK_SIZES, CheckResult
+from tablecert.audit.power import detectable
 from tablecert.audit.shuffler import DEFAULT_BATCH, ShufflerAudit, audit_shuffler
 from tablecert.errors import RuleFileError
 from tablecert.report.canonical import float_decimal
 from tablecert.report.html import Markup, badge, esc, table
 from tablecert.report.plan import PlanEntry
-from tablecert.report.registry import Context, Field, Outcome, Section, Verdict, register_section
+from tablecert.report.registry import (
+    Context,
+    Field,
+    Outcome,
+    Sample,
+    Scope,
+    Section,
+    Verdict,
+    register_section,
+)
 from tablecert.rules import RuleFile
 
 #: Where a rule file states the audited equipment: the shuffling machine, or the tile set.
@@ -43,9 +53,11 @@ def equipment_article(rules: RuleFile) -> str:
         "deck": Field("text", required=False, help="cards52 (default), mahjong136, mahjong112"),
         "input_order": Field("text", required=False, help="logged, previous (default) or none"),
         "game": Field("text", required=False, help="q-poker or caribbean-stud: dealt hands"),
-        "seats": Field("integer", required=False, help="player seats for the dealt hands (6)"),
+        "seats": Field(
+            "integer", required=False, minimum=1, help="player seats for the dealt hands (6)"
+        ),
         "batch_size": Field(
-            "integer", required=False, help=f"shuffles per batch ({DEFAULT_BATCH:,})"
+            "integer", required=False, minimum=1, help=f"shuffles per batch ({DEFAULT_BATCH:,})"
         ),
     },
 )
@@ -72,17 +84,14 @@ def shuffler_audit_section(entry: PlanEntry, context: Context) -> Section:
     names = "+".join(p.name for p in logs)
     prefix = f"shuffler-audit.{deck}.{names}"
     i = result.integrity
-    randomness: Outcome = (
-        "inconclusive"
-        if not result.battery.conclusive
-        else ("pass" if result.battery.passed else "fail")
-    )
+    randomness: Outcome = OUTCOMES[result.battery.verdict]
+    integrity: Outcome = "fail" if i.bad_count else ("pass" if i.records else "inconclusive")
     verdicts = (
         Verdict(
             f"{prefix}.integrity",
             article,
             f"every logged {deck} shuffle is one complete deck",
-            "pass" if i.passed else "fail",
+            integrity,
             f"{i.records:,} records, {i.bad_count:,} bad",
         ),
         Verdict(
@@ -92,7 +101,8 @@ def shuffler_audit_section(entry: PlanEntry, context: Context) -> Section:
             f"(Holm, family-wise alpha {result.battery.alpha})",
             randomness,
             f"{result.tally.shuffles:,} shuffles; rejected: "
-            + (", ".join(result.battery.rejected) or "none"),
+            + (", ".join(result.battery.rejected) or "none")
+            + f"; {detectable(deck, result.tally.shuffles)}",
         ),
     )
     return Section(
@@ -101,7 +111,34 @@ def shuffler_audit_section(entry: PlanEntry, context: Context) -> Section:
         data=_data(result, [p.name for p in logs]),
         verdicts=verdicts,
         html=_html(result),
+        scope=Scope(
+            exhaustive=(
+                f"every one of the {i.records:,} logged records checked for a complete {deck} "
+                "(integrity)",
+                f"the randomness battery on all {result.tally.shuffles:,} logged shuffles "
+                f"({result.tally.referenced:,} against the {result.input_order} input order)",
+            ),
+            sampled=(
+                Sample(
+                    f"the device's shuffles: the ones in the logs ({names})",
+                    result.tally.shuffles,
+                ),
+            ),
+            power=(detectable(deck, result.tally.shuffles),),
+            limitations=(
+                "the logs are taken as the device's output; that they are complete and "
+                "unaltered is the lab's custody, not the battery's",
+                *(
+                    f"skipped: {t.name} ({t.detail})"
+                    for t in result.battery.tests
+                    if t.verdict == "skipped"
+                ),
+            ),
+        ),
     )
+
+
+OUTCOMES: dict[str, Outcome] = {"pass": "pass", "fail": "fail", "inconclusive": "inconclusive"}
 
 
 def battery_test_json(t: CheckResult) -> dict[str, Any]:
@@ -138,8 +175,20 @@ def _data(result: ShufflerAudit, files: list[str]) -> dict[str, Any]:
         "tests": [battery_test_json(t) for t in result.battery.tests],
         "holm_rejected": list(result.battery.rejected),
         "batches": len(result.batches),
-        "verdict": result.verdict,
+        "verdict": result.outcome,
+        "verdict_text": result.verdict,
+        "power": detectable(result.deck, result.tally.shuffles),
     }
+
+
+_CAPTIONS = {
+    "position_residuals": "Each cell: how often the symbol (row) was at the position "
+    "(column), as (observed - expected) / standard deviation under a uniform shuffle. A fair "
+    "device gives a speckle with no rows, columns or diagonals; the position test judges it.",
+    "rising_sequences": "Bars: the share of shuffles with each number of rising sequences "
+    "relative to the input order; dots: the exact share for a uniform shuffle. A riffle that "
+    "is not mixed enough piles up at few rising sequences.",
+}
 
 
 def _fmt(value: float | None) -> str:
@@ -154,7 +203,7 @@ def _html(result: ShufflerAudit) -> str:
     )
     rows = [
         (
-            Markup(badge({"pass": "pass", "fail": "fail"}.get(t.verdict, "inconclusive"))),
+            Markup(badge(t.verdict)),
             t.key,
             _fmt(t.statistic),
             "" if t.df is None else t.df,
@@ -164,7 +213,10 @@ def _html(result: ShufflerAudit) -> str:
         )
         for t in result.battery.tests
     ]
-    plots = "".join(f"<figure>{svg}</figure>" for svg in result.svg_plots().values())
+    plots = "".join(
+        f"<figure>{svg}<figcaption>{esc(_CAPTIONS.get(name, ''))}</figcaption></figure>"
+        for name, svg in result.svg_plots().items()
+    )
     return (
         f"<p>{i.records:,} records from {len(i.files)} log(s); "
         f"{result.tally.referenced:,} judged against the {esc(result.input_order)} input order; "

@@ -1,0 +1,245 @@
+"""Exhaustive crosscheck of a native (or score-table) evaluator: every hand, every pair.
+
+With a vendor's score of every hand in hand (a few seconds through the native ABI), three
+checks cover every pair of hands that can meet in one deal, not a sample:
+
+* **rank-class order**: the rank classes (hands equal but for suits) sorted by the rule file;
+  every class's best score must be below the next class's worst. When all boundaries hold,
+  every disjoint pair across classes is ordered right, and so every hand's category is;
+* **suit-decided pairs**: every disjoint pair within each rank class (under the statute these
+  are exactly the pairs decided by suit; under rank-only rules they must push), counted exactly;
+* **random disjoint pairs**: a seeded sample across the whole ordering, as a cross-check of
+  the two above that needs no theory.
+
+Mismatches are grouped by article and deciding step like the line-protocol crosscheck.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+import numpy.typing as npt
+
+from tablecert import _core
+from tablecert.conformance.evaluator_protocol import EvaluatorError
+from tablecert.conformance.native_evaluator import NativeEvaluator, NativeSpec
+from tablecert.conformance.poker_crosscheck import (
+    CheckResult,
+    CrosscheckReport,
+    DefectGroup,
+    Mismatch,
+    _deciding_step,
+    _hand_text,
+)
+from tablecert.poker import Ordering, RulesSource, check_game, ordering
+
+DEFAULT_RANDOM_PAIRS = 10_000_000
+_KIND = {0: "reverses the order", 1: "answers PUSH", 2: "splits a push"}
+Status = Callable[[str], None]
+
+
+class HandTable:
+    """Every hand of a game in colex order with its key under the rule file."""
+
+    def __init__(self, game: str, rules: RulesSource = None) -> None:
+        check_game(game)
+        self.order: Ordering = ordering(game, rules)
+        self.table = _core.KeyTable(self.order.hand_size, self.order.tie_breaks)
+        size = self.order.hand_size
+        self.hands = np.frombuffer(self.table.hands(), dtype=np.uint8).reshape(-1, size)
+        self.keys = np.frombuffer(self.table.table(), dtype="<u4").astype(np.uint32)
+
+    def masks(self) -> npt.NDArray[np.uint64]:
+        masks = np.zeros(len(self.hands), dtype=np.uint64)
+        for column in range(self.hands.shape[1]):
+            masks |= np.left_shift(np.uint64(1), self.hands[:, column].astype(np.uint64))
+        return masks
+
+    def text(self, i: int) -> str:
+        return _hand_text(self.hands[i])
+
+
+def _expected(ka: int, kb: int) -> str:
+    return "A" if ka > kb else "B" if ka < kb else "PUSH"
+
+
+def _answer(sa: int, sb: int) -> str:
+    return "A" if sa > sb else "B" if sa < sb else "PUSH"
+
+
+def _mismatch(t: HandTable, a: int, b: int, scores: npt.NDArray[np.int32]) -> Mismatch:
+    ka, kb = int(t.keys[a]), int(t.keys[b])
+    category, step, article = _deciding_step(t.order, ka, kb)
+    return Mismatch(
+        f"compare {t.text(a)} / {t.text(b)}",
+        _expected(ka, kb),
+        _answer(int(scores[a]), int(scores[b])),
+        category,
+        step,
+        article,
+    )
+
+
+def class_order_check(
+    t: HandTable, scores: npt.NDArray[np.int32], keep: int
+) -> tuple[CheckResult, CheckResult]:
+    """The rank-class order and the suit-decided (within-class) pairs, exhaustively."""
+    started = time.perf_counter()
+    within, classes, boundaries = t.table.check_scores(scores, keep)
+    seconds = time.perf_counter() - started
+    order = t.order
+    # Boundaries: one defect group per (category, step, answer).
+    groups: dict[tuple[str, str, str, str], int] = {}
+    first: list[Mismatch] = []
+    for lower, upper, disjoint in boundaries:
+        m = _mismatch(t, upper, lower, scores)
+        answer = ("answers PUSH" if m.got == "PUSH" else "reverses the order") + (
+            "" if disjoint else " (between hands sharing a card)"
+        )
+        key = (m.category, m.step, m.article, answer)
+        groups[key] = groups.get(key, 0) + 1
+        if len(first) < keep:
+            first.append(m)
+    boundary_check = CheckResult(
+        f"rank-class order (all {classes:,} classes, every hand)",
+        max(classes - 1, 0),
+        len(boundaries),
+        tuple(
+            DefectGroup(category, step, article, answer, count, max(classes - 1, 0), ())
+            for (category, step, article, answer), count in sorted(
+                groups.items(), key=lambda kv: -kv[1]
+            )
+        ),
+        tuple(first),
+        seconds,
+    )
+    # Within classes: tallies per category from the core.
+    pair_groups: list[DefectGroup] = []
+    pair_first: list[Mismatch] = []
+    checked = wrong = 0
+    for category, (n, reversed_, pushed, split, examples) in enumerate(within):
+        checked += n
+        wrong += reversed_ + pushed + split
+        if not n:
+            continue
+        name = order.categories[category]
+        step = order.steps[category][-1] if order.suit_decides else "ranks"
+        article = order.articles[category]
+        for kind, count in enumerate((reversed_, pushed, split)):
+            if count:
+                pair_groups.append(DefectGroup(name, step, article, _KIND[kind], count, n, ()))
+        for a, b in examples:
+            if len(pair_first) < keep:
+                pair_first.append(_mismatch(t, a, b, scores))
+    label = "suit-decided pairs" if order.suit_decides else "equal-rank pairs (must push)"
+    pair_check = CheckResult(
+        f"{label} (complete)",
+        checked,
+        wrong,
+        tuple(sorted(pair_groups, key=lambda g: -g.count)),
+        tuple(pair_first),
+        seconds,
+    )
+    return boundary_check, pair_check
+
+
+def random_pair_check(
+    t: HandTable, scores: npt.NDArray[np.int32], count: int, seed: int, keep: int
+) -> CheckResult:
+    """A seeded sample of ``count`` disjoint pairs of hands drawn uniformly."""
+    started = time.perf_counter()
+    rng = np.random.default_rng(seed)
+    masks = t.masks()
+    n = len(t.hands)
+    checked = wrong = 0
+    first: list[Mismatch] = []
+    groups: dict[tuple[str, str, str, str], int] = {}
+    cases: dict[tuple[str, str, str], int] = {}
+    while checked < count:
+        size = min(1 << 21, 2 * (count - checked) + 16)
+        a = rng.integers(0, n, size)
+        b = rng.integers(0, n, size)
+        ok = (masks[a] & masks[b]) == 0
+        a, b = a[ok][: count - checked], b[ok][: count - checked]
+        checked += len(a)
+        ka, kb = t.keys[a].astype(np.int64), t.keys[b].astype(np.int64)
+        sa, sb = scores[a].astype(np.int64), scores[b].astype(np.int64)
+        bad = np.sign(ka - kb) != np.sign(sa - sb)
+        wrong += int(bad.sum())
+        # Cases per deciding step: only the wrongly answered pairs are named one by one.
+        for i in np.flatnonzero(bad):
+            m = _mismatch(t, int(a[i]), int(b[i]), scores)
+            answer = "answers PUSH" if m.got == "PUSH" else "reverses the order"
+            if m.expected == "PUSH":
+                answer = "splits a push"
+            key = (m.category, m.step, m.article, answer)
+            groups[key] = groups.get(key, 0) + 1
+            cases.setdefault(key[:3], 0)
+            if len(first) < keep:
+                first.append(m)
+    return CheckResult(
+        f"random disjoint pairs (seed {seed})",
+        checked,
+        wrong,
+        tuple(
+            DefectGroup(category, step, article, answer, c, checked, ())
+            for (category, step, article, answer), c in sorted(
+                groups.items(), key=lambda kv: -kv[1]
+            )
+        ),
+        tuple(first),
+        time.perf_counter() - started,
+    )
+
+
+def crosscheck_native(
+    game: str,
+    spec: str,
+    rules: RulesSource = None,
+    *,
+    random_pairs: int = DEFAULT_RANDOM_PAIRS,
+    seed: int = 0,
+    keep: int = 10,
+    timeout_s: float = 20.0,
+    status: Status | None = None,
+) -> CrosscheckReport:
+    """Score every hand with the native evaluator ``spec`` and check every pair that matters."""
+    say = status or (lambda _message: None)
+    native = NativeSpec.parse(spec)
+    t = HandTable(game, rules)
+    say(f"scoring all {len(t.hands):,} hands with {native} ...")
+    started = time.perf_counter()
+    try:
+        with NativeEvaluator(native, timeout_s) as evaluator:
+            scores = evaluator.scores(t.hands)
+    except EvaluatorError as exc:
+        # The vendor's code crashed, hung, failed to load or returned an error: a failed
+        # check naming the library, never a pass and never a crash of tablecert.
+        failed = CheckResult(
+            "every hand scored", 0, 0, (), (), time.perf_counter() - started, error=str(exc)
+        )
+        return CrosscheckReport(
+            game=t.order.game,
+            rules_file=t.order.rules.path.name,
+            rules_sha256=t.order.rules.sha256,
+            evaluator=str(native),
+            seed=seed,
+            checks=(failed,),
+        )
+    scoring = time.perf_counter() - started
+    say(f"scored in {scoring:.2f} s; checking every disjoint pair ...")
+    boundary_check, pair_check = class_order_check(t, scores, keep)
+    checks = [boundary_check, pair_check]
+    if random_pairs:
+        checks.append(random_pair_check(t, scores, random_pairs, seed, keep))
+    return CrosscheckReport(
+        game=t.order.game,
+        rules_file=t.order.rules.path.name,
+        rules_sha256=t.order.rules.sha256,
+        evaluator=str(native),
+        seed=seed,
+        checks=tuple(checks),
+        complete_suit_pairs=pair_check.checked,
+    )

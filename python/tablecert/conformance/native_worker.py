@@ -1,0 +1,93 @@
+"""The worker process that runs a vendor's native evaluator (``so:LIBRARY:SYMBOL``).
+
+The vendor's code runs here, not in tablecert's process, so that a crash in it (a segmentation
+fault, an abort, an endless loop) ends this worker and is reported by the parent with the
+library's name, never taking tablecert down or hanging it. Frames on stdin/stdout, all
+little-endian:
+
+    request:  b"TCEV", n_hands (u64), hand_size (u64), repetitions (u32), then n_hands * hand_size
+              card bytes. repetitions = 0: score once; k > 0: time k calls (after one warm-up).
+    response: status (i32, the function's return value), timings (u32 count, then u64 ns
+              each), then n_hands int32 scores when the status is 0.
+
+Run as ``python -m tablecert.conformance.native_worker LIBRARY SYMBOL``.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import struct
+import sys
+import time
+from typing import Any, BinaryIO
+
+REQUEST = struct.Struct("<4sQQI")
+MAGIC = b"TCEV"
+STATUS = struct.Struct("<iI")
+LOAD_FAILED = 3
+
+
+def _read_exact(stream: BinaryIO, size: int) -> bytes | None:
+    chunks = []
+    while size:
+        chunk = stream.read(size)
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
+
+
+def _load(library: str, symbol: str) -> Any:
+    lib = ctypes.CDLL(library)
+    function = getattr(lib, symbol)
+    function.restype = ctypes.c_int32
+    function.argtypes = [
+        ctypes.c_char_p,
+        ctypes.c_size_t,
+        ctypes.c_size_t,
+        ctypes.POINTER(ctypes.c_int32),
+    ]
+    return function
+
+
+def serve(library: str, symbol: str, inp: BinaryIO, out: BinaryIO) -> None:
+    """Answer requests until stdin closes."""
+    function = _load(library, symbol)
+    while True:
+        header = _read_exact(inp, REQUEST.size)
+        if header is None:
+            return
+        magic, n_hands, hand_size, repetitions = REQUEST.unpack(header)
+        if magic != MAGIC:
+            raise SystemExit("native worker: bad request frame")
+        cards = _read_exact(inp, n_hands * hand_size)
+        if cards is None:
+            return
+        scores = (ctypes.c_int32 * n_hands)()
+        timings: list[int] = []
+        status = function(cards, n_hands, hand_size, scores)
+        for _ in range(repetitions):
+            started = time.perf_counter_ns()
+            status = function(cards, n_hands, hand_size, scores)
+            timings.append(time.perf_counter_ns() - started)
+        out.write(STATUS.pack(status, len(timings)))
+        out.write(struct.pack(f"<{len(timings)}Q", *timings))
+        if status == 0:
+            out.write(bytes(scores))
+        out.flush()
+
+
+def main() -> None:
+    if len(sys.argv) != 3:
+        raise SystemExit("usage: python -m tablecert.conformance.native_worker LIBRARY SYMBOL")
+    try:
+        _load(sys.argv[1], sys.argv[2])
+    except (OSError, AttributeError) as exc:
+        sys.stderr.write(f"{exc}\n")
+        raise SystemExit(LOAD_FAILED) from None
+    serve(sys.argv[1], sys.argv[2], sys.stdin.buffer, sys.stdout.buffer)
+
+
+if __name__ == "__main__":
+    main()

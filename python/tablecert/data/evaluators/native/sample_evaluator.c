@@ -1,0 +1,1 @@
+../../../../../fixtures/evaluators/native/sample_evaluator.c

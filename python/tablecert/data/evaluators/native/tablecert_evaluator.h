@@ -1,0 +1,1 @@
+../../../../../fixtures/evaluators/native/tablecert_evaluator.h

@@ -1,0 +1,217 @@
+"""Par sheets as spreadsheets: what labs and casinos exchange (``.xlsx``, or ``.csv``).
+
+Made from a par sheet's JSON (``QPokerAnalysis.as_json()``, ``CaribbeanAnalysis.as_json()``),
+so the file says exactly what ``--json`` says: a Summary sheet (game, the rule file and its
+SHA-256, every bet's house edge and element of risk, exact and decimal, the optimal strategy)
+and one sheet per bet with its return table (outcome, article, pays "n to 1", units won,
+combinations, probability, return). In the workbook the combinations are integers and the
+decimals numbers (the exact fractions stay text beside them); in the CSV every cell is the
+JSON's text, each row led by its sheet's name. Both files are byte-identical for the same
+par sheet (fixed timestamps, sorted archive), so a certification can sign them.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import zipfile
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from pathlib import Path, PurePath
+from typing import Any
+
+from tablecert.errors import TableCertError
+
+Cell = str | int | Decimal
+Sheet = tuple[str, list[list[Cell]]]
+FORMATS = (".xlsx", ".csv")
+RETURN_HEADER = [
+    "outcome",
+    "article",
+    "pays",
+    "units won",
+    "combinations",
+    "probability",
+    "probability (exact)",
+    "return",
+    "return (exact)",
+]
+_EPOCH = (1980, 1, 1, 0, 0, 0)  # the zip format's first representable moment
+_CORE_DATE = "2000-01-01T00:00:00Z"
+
+
+class ExportError(TableCertError):
+    """A par-sheet export that cannot be written (format, path)."""
+
+
+def bets(data: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
+    """(sheet name, the bet's JSON) of every bet of a par sheet."""
+    if data["game"] == "q-poker":
+        return [("Pair Plus", data["pair_plus"]), ("Ante-Play", data["play"])]
+    if data["game"] == "caribbean-stud":
+        return [("Ante-Raise", data)]
+    raise ExportError(f"no par-sheet export for the game {data['game']!r}")
+
+
+def _number(value: Mapping[str, str]) -> Decimal:
+    return Decimal(value["decimal"])
+
+
+def _units(exact: str) -> Cell:
+    """Units won: a whole number as a number (201), else the exact fraction ("3/2")."""
+    numerator, _, denominator = exact.partition("/")
+    return int(numerator) if denominator in ("", "1") else exact
+
+
+def sheets(data: Mapping[str, Any]) -> list[Sheet]:
+    """The Summary sheet and one return table per bet, cells as the JSON gives them (decimal
+    strings as ``Decimal``, counts as ``int``)."""
+    summary: list[list[Cell]] = [
+        ["par sheet", data["title"]],
+        ["game", data["game"]],
+        ["rule file", PurePath(data["rules"]).name],
+        ["rule file SHA-256", data["rules_sha256"]],
+        ["hand ordering", data["ordering"]],
+        [],
+        [
+            "bet",
+            "house edge",
+            "house edge (exact)",
+            "element of risk",
+            "element of risk (exact)",
+        ],
+    ]
+    for name, bet in bets(data):
+        row: list[Cell] = [name, _number(bet["house_edge"]), bet["house_edge"]["exact"]]
+        risk = bet.get("element_of_risk")
+        if risk is not None:  # the 多寶 bet has no later stake: no element of risk
+            row += [_number(risk), risk["exact"]]
+        summary.append(row)
+    summary += [[], ["optimal strategy"]]
+    strategy = data["play"]["strategy"]["description"] if data["game"] == "q-poker" else None
+    lines = [strategy] if strategy is not None else list(data["strategy"])
+    summary += [[line] for line in lines]
+    out: list[Sheet] = [("Summary", summary)]
+    for name, bet in bets(data):
+        rows: list[list[Cell]] = [list(RETURN_HEADER)]
+        for r in bet["rows"]:
+            rows.append(
+                [
+                    r["event"],
+                    r["article"],
+                    r["pays"],
+                    _units(r["value"]["exact"]),
+                    int(r["count"]),
+                    _number(r["probability"]),
+                    r["probability"]["exact"],
+                    _number(r["return"]),
+                    r["return"]["exact"],
+                ]
+            )
+        out.append((name, rows))
+    return out
+
+
+def write_par_sheet(data: Mapping[str, Any], path: Path) -> Path:
+    """Write the par sheet to ``path`` (.xlsx or .csv by its suffix), atomically."""
+    suffix = path.suffix.lower()
+    if suffix not in FORMATS:
+        raise ExportError(f"{path}: a par sheet is written as {' or '.join(FORMATS)}")
+    content = xlsx_bytes(sheets(data)) if suffix == ".xlsx" else csv_bytes(sheets(data))
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        tmp.write_bytes(content)
+        tmp.replace(path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise ExportError(f"{path}: cannot write: {exc.strerror}") from exc
+    return path
+
+
+def csv_bytes(tables: Sequence[Sheet]) -> bytes:
+    """Every sheet's rows, each led by the sheet's name (one file, UTF-8 with a BOM so that
+    spreadsheet programs read the Chinese articles)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    for name, rows in tables:
+        for row in rows:
+            writer.writerow([name, *(str(c) for c in row)])
+    return ("\ufeff" + buffer.getvalue()).encode("utf-8")
+
+
+def xlsx_bytes(tables: Sequence[Sheet]) -> bytes:
+    """The workbook, byte-identical for the same sheets (fixed dates, zip entries in order)."""
+    from openpyxl import Workbook
+    from openpyxl.styles import Font
+    from openpyxl.utils import get_column_letter
+
+    book = Workbook()
+    book.remove(book.active)
+    for name, rows in tables:
+        sheet = book.create_sheet(name)
+        for row in rows:
+            sheet.append([float(c) if isinstance(c, Decimal) else c for c in row])
+        widths: dict[int, int] = {}
+        for row in rows:
+            for i, cell in enumerate(row, start=1):
+                widths[i] = max(widths.get(i, 0), min(60, len(str(cell)) + 2))
+        for i, width in widths.items():
+            sheet.column_dimensions[get_column_letter(i)].width = width
+        header = 1 if name != "Summary" else 7
+        for cell in sheet[header]:
+            cell.font = Font(bold=True)
+        for row in sheet.iter_rows():
+            for cell in row:
+                if isinstance(cell.value, float):
+                    cell.number_format = "0.000000000"
+                elif isinstance(cell.value, int):
+                    cell.number_format = "#,##0"
+    raw = io.BytesIO()
+    book.save(raw)
+    return _normalized_zip(raw.getvalue())
+
+
+def _normalized_zip(data: bytes) -> bytes:
+    """The archive with every entry's time fixed and the core properties' dates fixed."""
+    out = io.BytesIO()
+    with (
+        zipfile.ZipFile(io.BytesIO(data)) as source,
+        zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target,
+    ):
+        for info in source.infolist():
+            content = source.read(info.filename)
+            if info.filename == "docProps/core.xml":
+                content = _fixed_dates(content)
+            entry = zipfile.ZipInfo(info.filename, date_time=_EPOCH)
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            entry.external_attr = 0o644 << 16
+            target.writestr(entry, content)
+    return out.getvalue()
+
+
+def _fixed_dates(core: bytes) -> bytes:
+    import re
+
+    return re.sub(
+        rb"(<dcterms:(created|modified)[^>]*>)[^<]*(</dcterms:\2>)",
+        lambda m: m.group(1) + _CORE_DATE.encode() + m.group(3),
+        core,
+    )
+
+
+def read_xlsx(path: Path) -> list[tuple[str, list[list[Any]]]]:
+    """The workbook's sheets as rows of cell values (trailing empty cells dropped)."""
+    from openpyxl import load_workbook
+
+    book = load_workbook(path, read_only=True, data_only=True)
+    out = []
+    for sheet in book.worksheets:
+        rows = []
+        for row in sheet.iter_rows(values_only=True):
+            cells = list(row)
+            while cells and cells[-1] is None:
+                cells.pop()
+            rows.append(["" if c is None else c for c in cells])
+        out.append((sheet.title, rows))
+    book.close()
+    return out

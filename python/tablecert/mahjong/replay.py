@@ -1,0 +1,954 @@
+"""Replay a whole hand of play under the statute, event by event, then settle it.
+
+A game record (JSON, ``tablecert-mahjong-game/1``) is the wall and dice (or the deal), then
+every event of the hand in order::
+
+    {"format": "tablecert-mahjong-game/1", "game": "mahjong-traditional", "limit": "100/200",
+     "round_wind": "E", "wall": "1m 5p ... (136 codes in logged wall order)", "dice": [6, 4, 3],
+     "play": [
+       {"seat": "E", "discard": "9s"},
+       {"seat": "S", "pung": "9s 9s 9s"},          # a call on the last discard (its tiles)
+       {"seat": "S", "discard": "1m"},
+       {"seat": "W", "draw": "4p"},                # the tile is optional with a wall
+       {"seat": "W", "kong": "4p", "from": "hand"},  # "hand" concealed, "pung" added, "discard"
+       {"seat": "W", "replacement": "7s"},         # from the wall's tail (牌尾)
+       {"claims": [{"seat": "N", "win": {}}, {"seat": "S", "win": {}}], "awarded": "N"},
+       ...],
+     "result": {"winner": "N"}}
+
+Other events: ``chow`` (``"3m 4m 5m"``), ``win`` (``{"liability": ..., "stake": ...}``),
+``retract`` (taking back a discard), ``withdraw_pung`` (calling pung and not punging),
+``look`` (looking at another player's hand, ``{"seat": "S", "look": "W"}``) and ``correct``
+(fixing a wrong chow or pung within one round). ``deal`` (``{"E": "...", "S": "...", ...}``)
+may replace ``wall`` and ``dice``; draws then state their tile. ``result`` (optional) is what
+the table decided: ``{"winner": S}``, ``{"false_win": S}`` or ``{"drawn": true}``.
+
+The replay checks turn order (Art. 3), calls and their priority (Art. 5: chow only from the
+left neighbour, pung or kong before chow, the first winner counter-clockwise from the
+discarder), kong replacements from the tail, the last tile, 9(1) discards are final, 9(甲)(2),
+9(3), 10(甲)(7) wrong melds and the one-round window of 包摸一輪, then settles the final state
+with the engine (``fan.score``, ``payments.settle_win`` / ``settle_false_win``). A claimed win
+whose hand is not complete is a false win (詐糊) and is settled as one.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from tablecert import _core
+from tablecert.errors import MahjongError
+from tablecert.mahjong.fan import Context, FanResult, article, rules_for, score
+from tablecert.mahjong.hands import TILE_SET, WINDS, Meld, read_hand
+from tablecert.mahjong.payments import Settlement, settle_false_win, settle_win
+from tablecert.mahjong.record import (
+    MAX_STAKE,
+    Fields,
+    Locate,
+    SettledGame,
+    settle_record,
+)
+from tablecert.mahjong.wall import deal as deal_wall
+from tablecert.rules import RuleFile
+
+FORMAT = "tablecert-mahjong-game/1"
+ACTIONS = (
+    "draw",
+    "discard",
+    "chow",
+    "pung",
+    "kong",
+    "replacement",
+    "win",
+    "retract",
+    "withdraw_pung",
+    "look",
+    "correct",
+)
+CLAIMS = ("chow", "pung", "kong", "win")
+_RECORD_KEYS = {
+    "format",
+    "game",
+    "limit",
+    "round_wind",
+    "players",
+    "stakes",
+    "wall",
+    "dice",
+    "deal",
+    "play",
+    "device_id",
+    "timestamp",
+    "shuffle_id",
+    "result",
+}
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A rule of the statute the record breaks: the event (1-based; 0 the record itself)."""
+
+    event: int
+    article: str
+    message: str
+
+    @property
+    def text(self) -> str:
+        where = f"event {self.event}" if self.event else "record"
+        return f"{where}: {self.message} ({self.article})"
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A replayed hand: its violations, and when it is valid, how it ended and the settlement."""
+
+    game: str
+    events: int
+    violations: tuple[Violation, ...]
+    outcome: str  # "win", "false-win", "drawn" or "" (not finished / invalid)
+    winner: str | None
+    fan: FanResult | None
+    settlement: Settlement | None
+    final_record: dict[str, Any] | None  # the settle-record form of the final state
+
+    @property
+    def valid(self) -> bool:
+        return not self.violations
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "events": self.events,
+            "verdict": "valid" if self.valid else "invalid",
+            "violations": [
+                {"event": v.event, "article": v.article, "message": v.message}
+                for v in self.violations
+            ],
+            "outcome": self.outcome or None,
+            "winner": self.winner,
+            "fan": self.fan.as_json() if self.fan is not None else None,
+            "settlement": self.settlement.as_json() if self.settlement is not None else None,
+            "final_record": self.final_record,
+        }
+
+
+class ViolationError(Exception):
+    """Raised inside the replay: the event breaks the statute (becomes a Violation)."""
+
+    def __init__(self, article: str, message: str) -> None:
+        super().__init__(message)
+        self.article = article
+        self.message = message
+
+
+@dataclass
+class Called:
+    """A meld a seat declared: what it is, its tiles, whether it is a valid set (拈错 if not)."""
+
+    kind: str  # chow, pung, kong
+    tiles: list[int]
+    exposed: bool
+    valid: bool
+    event: int
+    turns_seen: int = 0  # how many of the seat's own turns passed since (10(甲)(7) window)
+
+    def meld(self) -> Meld:
+        return Meld(self.kind, min(self.tiles), self.exposed)
+
+
+@dataclass
+class Table:
+    """The state of the hand as the replay goes."""
+
+    game: str
+    seats: list[str]
+    hands: dict[str, list[int]]
+    melds: dict[str, list[Called]] = field(default_factory=dict)
+    live: list[int] | None = None  # wall mode: tile ids in draw order (front) ...
+    tail: list[int] | None = None  # ... and from the back (replacements)
+    positions_live: list[int] = field(default_factory=list)
+    positions_tail: list[int] = field(default_factory=list)
+    drawn: set[int] = field(default_factory=set)
+    remaining: int = 0
+    phase: str = "discard"  # discard, after-discard, replacement, robbable, over
+    actor: str = "E"
+    last_tile: int = -1  # the tile of the last discard or added kong
+    replacements: int = 0  # consecutive kong replacements in the actor's turn
+    discards: Counter[str] = field(default_factory=Counter)
+    calls_made: int = 0
+    visible: Counter[int] = field(default_factory=Counter)
+    looked: set[str] = field(default_factory=set)
+    withdrawn: set[str] = field(default_factory=set)
+    feeders: dict[str, str] = field(default_factory=dict)  # 包摸一輪: winner -> feeder
+    fed_at: dict[str, int] = field(default_factory=dict)  # the winner's live draws then
+    draws: Counter[str] = field(default_factory=Counter)  # live draws per seat
+    in_play: Counter[int] = field(default_factory=Counter)  # dealt and drawn tiles
+    last_was_final_draw: bool = False
+
+    def next_seat(self, seat: str) -> str:
+        return self.seats[(self.seats.index(seat) + 1) % len(self.seats)]
+
+
+def is_game_record(data: Any) -> bool:
+    return isinstance(data, dict) and "play" in data
+
+
+def replay(
+    record: Any, rules: str | RuleFile | None = None, *, locate: Callable[[str], str] | None = None
+) -> Replay:
+    """Check a game record event by event and settle it; malformed input raises MahjongError
+    (naming the file, line and key), statute violations are returned as ``Violation``s."""
+    fields = Fields(record, locate or (lambda key: "game record"))
+    fields.only(_RECORD_KEYS)
+    if fields.has("format") and fields.text("format") != FORMAT:
+        raise fields.error("format", f"expected {FORMAT!r}")
+    game = fields.text("game", ("mahjong-traditional", "mahjong-simple"))
+    rule_file = rules_for(game, rules)
+    limit = fields.limit("limit")
+    round_wind = fields.seat("round_wind") if fields.has("round_wind") else "E"
+    seats = _players(fields, rule_file)
+    stakes = _stakes(fields, seats)
+    table = _setup(fields, game, seats, rule_file)
+    for key in ("device_id", "timestamp"):
+        if fields.has(key):
+            fields.text(key)
+    if fields.has("shuffle_id"):
+        fields.count("shuffle_id", 10**15)
+    events = fields.need("play")
+    if not isinstance(events, list) or not events:
+        raise fields.error("play", "expected a non-empty list of events")
+    parsed = [_event(fields, i, e, seats) for i, e in enumerate(events, start=1)]
+    expected = _result(fields, seats)
+    run = _Run(table, rule_file, game, limit, round_wind, stakes)
+    violations: list[Violation] = []
+    for number, event in enumerate(parsed, start=1):
+        if table.phase == "over":
+            violations.append(
+                Violation(number, article(game, "四", 1, 1), "the hand is over: no more events")
+            )
+            break
+        try:
+            run.apply(number, event)
+        except ViolationError as exc:
+            violations.append(Violation(number, exc.article, exc.message))
+            break
+    drawn = table.phase == "after-discard" and table.remaining == 0
+    if not violations and table.phase != "over" and not drawn:
+        violations.append(
+            Violation(
+                len(parsed),
+                "第四条",
+                "the record ends before the hand does: no win, and the wall is not played out",
+            )
+        )
+    if not violations and table.phase != "over":
+        run.outcome = "drawn"
+        run.settlement = Settlement((), None, Fraction(0), "第八条", ("drawn hand: no winner",))
+    if not violations and expected is not None and expected != (run.outcome, run.winner):
+        violations.append(
+            Violation(
+                0,
+                run.result_article,
+                f"the record's result {expected[0]} {expected[1] or ''} is not what the play "
+                f"gives: {run.outcome} {run.winner or ''}".rstrip(),
+            )
+        )
+    ok = not violations
+    return Replay(
+        game=game,
+        events=len(parsed),
+        violations=tuple(violations),
+        outcome=run.outcome if ok else "",
+        winner=run.winner if ok else None,
+        fan=run.fan if ok else None,
+        settlement=run.settlement if ok else None,
+        final_record=run.final_record if ok else None,
+    )
+
+
+def _players(fields: Fields, rules: RuleFile) -> list[str]:
+    seats = fields.seats("players") if fields.has("players") else list(WINDS)
+    dealer = rules.value_of("payment.dealer_seat", str)
+    if dealer not in seats:
+        raise fields.error("players", f"the dealer ({dealer}) must be playing (第三条)")
+    least = rules.value_of("game.min_players", int) if rules.get("game.min_players") else 4
+    most = rules.value_of("game.players", int)
+    if not least <= len(seats) <= most:
+        raise fields.error("players", f"{len(seats)} players: this game has {least} to {most}")
+    return [s for s in WINDS if s in seats]
+
+
+def _stakes(fields: Fields, seats: list[str]) -> dict[str, Any]:
+    if not fields.has("stakes"):
+        return {}
+    inner = Fields(fields.need("stakes"), fields.locate, "stakes.")
+    inner.only(set(seats))
+    return {seat: inner.positive(seat, MAX_STAKE) for seat in seats if inner.has(seat)}
+
+
+def _tiles(fields: Fields, key: str, game: str) -> list[int]:
+    value = fields.need(key)
+    if isinstance(value, str):
+        text = value
+    elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+        text = " ".join(value)
+    else:
+        raise fields.error(key, "expected tile codes (a string or a list of strings)")
+    try:
+        tiles = _core.parse_tiles(text)
+    except ValueError as exc:
+        raise fields.error(key, str(exc)) from exc
+    allowed = set(_core.tile_types(TILE_SET[game]))
+    bad = [t for t in tiles if t not in allowed]
+    if bad:
+        raise fields.error(key, f"{_core.tile_code(bad[0])} is not a tile of {game} (第二条(2))")
+    return tiles
+
+
+def _setup(fields: Fields, game: str, seats: list[str], rules: RuleFile) -> Table:
+    total = 4 * len(_core.tile_types(TILE_SET[game]))
+    if fields.has("wall"):
+        if fields.has("deal"):
+            raise fields.error("deal", "give the wall and dice or the deal, not both")
+        wall = _tiles(fields, "wall", game)
+        dice = fields.need("dice")
+        if not isinstance(dice, list) or not all(
+            isinstance(d, int) and not isinstance(d, bool) for d in dice
+        ):
+            raise fields.error("dice", "expected a list of whole numbers")
+        try:
+            dealt = deal_wall(game, wall, dice, players=seats, rules=rules)
+        except MahjongError as exc:
+            raise fields.error("wall", str(exc)) from exc
+        table = Table(game, seats, {s: list(dealt.hands[s]) for s in seats})
+        table.live = [wall[p] for p in dealt.live]
+        table.positions_live = list(dealt.live)
+        table.tail = [wall[p] for p in dealt.tail]
+        table.positions_tail = list(dealt.tail)
+        table.remaining = len(dealt.live)
+    else:
+        inner = Fields(fields.need("deal"), fields.locate, "deal.")
+        inner.only(set(seats))
+        hands = {s: _tiles(inner, s, game) for s in seats}
+        size = 3 * rules.value_of("game.sets_in_win", int) + 1
+        for s in seats:
+            want = size + 1 if s == "E" else size
+            if len(hands[s]) != want:
+                raise inner.error(
+                    s, f"{s} is dealt {want} tiles (第三条), the record has {len(hands[s])}"
+                )
+        counts = Counter(t for h in hands.values() for t in h)
+        over = [t for t, c in counts.items() if c > 4]
+        if over:
+            raise inner.error("", f"five or more {_core.tile_code(over[0])} dealt (第二条(2))")
+        table = Table(game, seats, hands)
+        table.remaining = total - sum(len(h) for h in hands.values())
+        table.in_play = counts
+    table.melds = {s: [] for s in seats}
+    table.actor = "E"
+    table.phase = "discard"
+    return table
+
+
+@dataclass(frozen=True)
+class Event:
+    """One event of the record, typed (a claims event holds its claims)."""
+
+    seat: str
+    action: str
+    value: Any
+    extra: dict[str, Any]
+    claims: tuple[Event, ...] = ()
+    awarded: str = ""
+
+
+def _event(fields: Fields, number: int, data: Any, seats: list[str]) -> Event:
+    where = Fields(data, fields.locate, f"play[{number - 1}].")
+    if where.has("claims"):
+        where.only({"claims", "awarded"})
+        raw = where.need("claims")
+        if not isinstance(raw, list) or not raw:
+            raise where.error("claims", "expected a non-empty list of claims")
+        claims = []
+        for i, item in enumerate(raw):
+            claim = Fields(item, fields.locate, f"play[{number - 1}].claims[{i}].")
+            seat = claim.seat("seat")
+            kinds = [k for k in CLAIMS if claim.has(k)]
+            if len(kinds) != 1:
+                raise claim.error("", f"a claim is one of {', '.join(CLAIMS)}")
+            claim.only({"seat", kinds[0]})
+            value, extra = _action(claim, kinds[0])
+            claims.append(Event(seat, kinds[0], value, extra))
+        awarded = where.seat("awarded")
+        if awarded not in {c.seat for c in claims}:
+            raise where.error("awarded", f"{awarded} made no claim")
+        if len({c.seat for c in claims}) != len(claims):
+            raise where.error("claims", "one claim per seat")
+        return Event("", "claims", None, {}, tuple(claims), awarded)
+    seat = where.seat("seat")
+    if seat not in seats:
+        raise where.error("seat", f"{seat} is not playing")
+    actions = [a for a in ACTIONS if where.has(a)]
+    if len(actions) != 1:
+        raise where.error("", f"an event is exactly one of {', '.join(ACTIONS)}")
+    action = actions[0]
+    where.only({"seat", action, "from"} if action == "kong" else {"seat", action})
+    value, extra = _action(where, action)
+    return Event(seat, action, value, extra)
+
+
+def _action(where: Fields, action: str) -> tuple[Any, dict[str, Any]]:
+    """The value of one action, typed: tiles, a seat, or a win's details."""
+    extra: dict[str, Any] = {}
+    value = where.need(action)
+    if action == "kong":
+        extra["from"] = (
+            where.text("from", ("hand", "pung", "discard")) if where.has("from") else "discard"
+        )
+    if action == "win":
+        win = Fields(value, where.locate, f"{where.prefix}win.")
+        win.only({"liability", "first_discard_honour", "discarder"})
+        if win.has("liability"):
+            extra["liability"] = win.names("liability")
+        if win.has("first_discard_honour"):
+            extra["first_discard_honour"] = win.flag("first_discard_honour")
+        if win.has("discarder"):
+            extra["discarder"] = win.seat("discarder")
+        return None, extra
+    if action == "look":
+        return where.seat("look"), extra
+    if action in ("draw", "replacement") and value is True:
+        return None, extra
+    if not isinstance(value, str):
+        raise where.error(action, "expected tile codes")
+    try:
+        tiles = _core.parse_tiles(value)
+    except ValueError as exc:
+        raise where.error(action, str(exc)) from exc
+    if action in ("chow", "pung", "correct"):
+        if len(tiles) != 3:
+            raise where.error(action, "expected three tiles")
+        return tiles, extra
+    if len(tiles) != 1:
+        raise where.error(action, "expected one tile")
+    return tiles[0], extra
+
+
+def _result(fields: Fields, seats: list[str]) -> tuple[str, str | None] | None:
+    if not fields.has("result"):
+        return None
+    inner = Fields(fields.need("result"), fields.locate, "result.")
+    inner.only({"winner", "false_win", "drawn"})
+    if inner.has("winner"):
+        return ("win", inner.seat("winner"))
+    if inner.has("false_win"):
+        return ("false-win", inner.seat("false_win"))
+    if inner.has("drawn") and inner.flag("drawn"):
+        return ("drawn", None)
+    raise inner.error("", "expected winner, false_win or drawn: true")
+
+
+class _Run:
+    """Applies events to the table; raises ViolationError on the first broken rule."""
+
+    def __init__(
+        self,
+        table: Table,
+        rules: RuleFile,
+        game: str,
+        limit: Any,
+        round_wind: str,
+        stakes: dict[str, Any],
+    ) -> None:
+        self.t = table
+        self.rules = rules
+        self.game = game
+        self.limit = limit
+        self.round_wind = round_wind
+        self.stakes = stakes
+        self.simple = game == "mahjong-simple"
+        self.outcome = ""
+        self.winner: str | None = None
+        self.fan: FanResult | None = None
+        self.settlement: Settlement | None = None
+        self.final_record: dict[str, Any] | None = None
+        self.result_article = "第四条(乙)" if self.simple else "第四条(甲)"
+        self.kong_source = ""
+        self.first_honour = False  # the last discard was an honour no one had seen (生张)
+        self.just_called = False
+        self.false_win_reason = ""
+
+    # -- helpers ------------------------------------------------------------------------------
+
+    def art(self, number: str, traditional: int, simple: int) -> str:
+        return article(self.game, number, traditional, simple)
+
+    def take(self, seat: str, tile: int, count: int = 1) -> None:
+        hand = self.t.hands[seat]
+        if hand.count(tile) < count:
+            raise ViolationError(
+                "第二条(2)",
+                f"{seat} holds {hand.count(tile)} {_core.tile_code(tile)}, the event needs {count}",
+            )
+        for _ in range(count):
+            hand.remove(tile)
+
+    def turn(self, seat: str, what: str) -> None:
+        if seat != self.t.actor:
+            raise ViolationError(
+                "第三条", f"{what} by {seat} out of turn: it is {self.t.actor}'s turn"
+            )
+
+    def draw_from(self, seat: str, stated: int | None, tail: bool) -> int:
+        t = self.t
+        if t.remaining <= 0:
+            raise ViolationError(
+                self.art("五", 5, 4) if tail else "第三条",
+                "the wall is empty: no tile to draw",
+            )
+        if t.live is not None and t.tail is not None:
+            source, positions = (t.tail, t.positions_tail) if tail else (t.live, t.positions_live)
+            index = next(i for i, p in enumerate(positions) if p not in t.drawn)
+            tile = source[index]
+            t.drawn.add(positions[index])
+            if stated is not None and stated != tile:
+                where = "tail (牌尾)" if tail else "front"
+                raise ViolationError(
+                    self.art("五", 5, 4) if tail else "第三条",
+                    f"{seat} drew {_core.tile_code(stated)}, the wall's {where} tile is "
+                    f"{_core.tile_code(tile)}",
+                )
+        else:
+            if stated is None:
+                raise ViolationError(
+                    "第三条", "with a deal and no wall, a draw must state its tile"
+                )
+            tile = stated
+            if t.in_play[tile] >= 4:
+                raise ViolationError("第二条(2)", f"a fifth {_core.tile_code(tile)} drawn")
+            t.in_play[tile] += 1
+        t.remaining -= 1
+        t.hands[seat].append(tile)
+        t.last_was_final_draw = t.remaining == 0
+        return tile
+
+    # -- events -------------------------------------------------------------------------------
+
+    def apply(self, number: int, event: Event) -> None:
+        t = self.t
+        if event.action == "claims":
+            self.claims(number, event)
+            return
+        seat, action = event.seat, event.action
+        if action == "retract":
+            raise ViolationError(
+                self.art("九", 1, 1), f"{seat} takes back a discard: discards are final"
+            )
+        if action == "look":
+            if event.value == seat:
+                raise ViolationError("第九条", f"{seat} looks at their own hand")
+            t.looked.add(seat)
+            return
+        if action == "withdraw_pung":
+            if self.simple:
+                raise ViolationError(self.art("五", 3, 3), "the simple game has no pung calls")
+            if t.phase != "after-discard" or event.value != t.last_tile or seat == t.actor:
+                raise ViolationError(
+                    self.art("五", 4, 3), f"{seat} calls pung with no discard to pung"
+                )
+            t.withdrawn.add(seat)
+            return
+        if action == "correct":
+            self.correct(number, seat, event.value)
+            return
+        if t.phase == "after-discard" and action in CLAIMS:
+            self.claims(number, Event("", "claims", None, {}, (event,), seat))
+            return
+        if t.phase == "robbable" and action == "win" and seat != t.actor:
+            self.win(number, seat, "robbed-kong", event)
+            return
+        if t.phase == "replacement" and action == "win" and seat != t.actor:
+            raise ViolationError(
+                self.art("六", 2, 2),
+                f"{seat} robs {t.actor}'s {self.kong_source} kong: only a kong added to an "
+                "exposed pung (先碰出，再开杠) can be robbed",
+            )
+        if action == "draw":
+            if t.phase != "after-discard":
+                raise ViolationError(
+                    "第三条", f"{seat} draws out of turn: {t.actor} is to {self.expect()}"
+                )
+            due = t.next_seat(t.actor)
+            if seat != due:
+                raise ViolationError("第三条", f"{seat} draws out of turn: it is {due}'s draw")
+            t.actor = seat
+            self.draw_from(seat, event.value, tail=False)
+            t.draws[seat] += 1
+            t.phase = "discard"
+            t.replacements = 0
+            self.just_called = False
+            self.tick(seat)
+            return
+        if action == "replacement":
+            if t.phase not in ("replacement", "robbable") or seat != t.actor:
+                raise ViolationError(
+                    self.art("五", 5, 4), f"{seat} draws a kong replacement with no kong"
+                )
+            self.draw_from(seat, event.value, tail=True)
+            t.replacements += 1
+            t.phase = "discard"
+            self.just_called = False
+            return
+        if t.phase in ("replacement", "robbable"):
+            raise ViolationError(
+                self.art("五", 5, 4),
+                f"after a kong {t.actor} draws a replacement from the wall's tail (牌尾) first",
+            )
+        if t.phase == "after-discard":
+            raise ViolationError("第三条", f"{action} by {seat}: {t.next_seat(t.actor)} is to draw")
+        self.turn(seat, action)
+        if action == "discard":
+            self.take(seat, event.value)
+            t.visible[event.value] += 1
+            t.discards[seat] += 1
+            t.last_tile = event.value
+            t.phase = "after-discard"
+            self.first_honour = _is_honour(event.value) and t.visible[event.value] == 1
+            return
+        if action == "kong":
+            self.kong(number, seat, event.value, event.extra["from"])
+            return
+        if action == "win":
+            self.win(number, seat, "self-drawn", event)
+            return
+        raise ViolationError("第五条", f"{action} by {seat} needs a discard to call")
+
+    def expect(self) -> str:
+        return {
+            "discard": "discard",
+            "after-discard": "draw",
+            "replacement": "draw a replacement",
+        }.get(self.t.phase, "play")
+
+    def tick(self, seat: str) -> None:
+        """A new turn of ``seat``: 10(甲)(7) windows of its wrong melds run on."""
+        for called in self.t.melds[seat]:
+            called.turns_seen += 1
+
+    def claims(self, number: int, event: Event) -> None:
+        t = self.t
+        if t.phase != "after-discard":
+            raise ViolationError("第五条", "a call needs a discard to call on")
+        discarder = t.actor
+        order = [t.next_seat(discarder)]
+        while len(order) < len(t.seats) - 1:
+            order.append(t.next_seat(order[-1]))
+        for claim in event.claims:
+            seat, kind = claim.seat, claim.action
+            if seat == discarder:
+                raise ViolationError("第五条", f"{seat} calls on their own discard")
+            if self.simple and kind in ("chow", "pung"):
+                raise ViolationError(
+                    self.art("五", 3, 3),
+                    f"{kind} by {seat}: the simple game has no chow and no pung calls",
+                )
+        wins = [c for c in event.claims if c.action == "win"]
+        pungs = [c for c in event.claims if c.action in ("pung", "kong")]
+        if wins:
+            first = min(wins, key=lambda c: order.index(c.seat))
+            if event.awarded != first.seat:
+                raise ViolationError(
+                    self.art("五", 6, 5),
+                    f"several players win on {discarder}'s discard: the first counter-clockwise "
+                    f"from the discarder, {first.seat}, wins, not {event.awarded}",
+                )
+        elif pungs and event.awarded not in {c.seat for c in pungs}:
+            raise ViolationError(
+                self.art("五", 3, 3),
+                f"{pungs[0].seat}'s {pungs[0].action} takes the discard before "
+                f"{event.awarded}'s chow",
+            )
+        chosen = next(c for c in event.claims if c.seat == event.awarded)
+        seat, kind, value = chosen.seat, chosen.action, chosen.value
+        tile = t.last_tile
+        if kind == "win":
+            self.win(number, seat, "discard", chosen)
+            return
+        if kind == "kong":
+            self.kong(number, seat, tile, "discard", discarder=discarder)
+            return
+        tiles = value if isinstance(value, list) else None
+        if tiles is None or len(tiles) != 3 or tile not in tiles:
+            raise ViolationError(
+                self.art("五", 3 if kind == "chow" else 4, 3),
+                f"{kind} by {seat}: three tiles including the discard {_core.tile_code(tile)}",
+            )
+        if kind == "chow" and seat != t.next_seat(discarder):
+            raise ViolationError(
+                self.art("五", 3, 3),
+                f"chow by {seat} on {discarder}'s discard: only the next player "
+                f"({t.next_seat(discarder)}, 下家) may chow",
+            )
+        own = list(tiles)
+        own.remove(tile)
+        for x in set(own):
+            self.take(seat, x, own.count(x))
+        valid = _is_set(kind, tiles)
+        t.melds[seat].append(Called(kind, list(tiles), True, valid, number))
+        t.visible.update(own)
+        t.calls_made += 1
+        self.note_feeder(seat, discarder)
+        t.actor = seat
+        t.phase = "discard"
+        t.replacements = 0
+        self.just_called = True
+
+    def note_feeder(self, seat: str, discarder: str) -> None:
+        """供清一色十二章: the discarder who gave a player their fourth exposed meld."""
+        exposed = [m for m in self.t.melds[seat] if m.exposed]
+        if len(exposed) == 4:
+            self.t.feeders[seat] = discarder
+            self.t.fed_at[seat] = self.t.draws[seat]
+
+    def kong(self, number: int, seat: str, tile: int, source: str, discarder: str = "") -> None:
+        t = self.t
+        if seat in t.looked:
+            raise ViolationError(
+                self.art("九", 3, 2),
+                f"{seat} looked at another player's hand: no kong this hand",
+            )
+        if source == "discard":
+            if not discarder:
+                raise ViolationError(
+                    self.art("五", 5, 4), f"{seat}'s kong from a discard needs a discard"
+                )
+            self.take(seat, tile, 3)
+            t.melds[seat].append(Called("kong", [tile] * 4, True, True, number))
+            t.visible[tile] += 3
+            t.calls_made += 1
+            t.actor = seat
+            t.phase = "replacement"
+        elif source == "hand":
+            self.take(seat, tile, 4)
+            t.melds[seat].append(Called("kong", [tile] * 4, False, True, number))
+            t.calls_made += 1
+            t.phase = "replacement"
+        else:
+            pung = next(
+                (m for m in t.melds[seat] if m.kind == "pung" and m.valid and m.tiles[0] == tile),
+                None,
+            )
+            if pung is None:
+                raise ViolationError(
+                    self.art("五", 5, 4),
+                    f"{seat} adds {_core.tile_code(tile)} to a pung they have not exposed",
+                )
+            self.take(seat, tile, 1)
+            pung.kind, pung.tiles = "kong", [tile] * 4
+            t.visible[tile] += 1
+            t.last_tile = tile
+            t.phase = "robbable"
+        self.kong_source = source
+
+    def correct(self, number: int, seat: str, tiles: Any) -> None:
+        t = self.t
+        wrong = next((m for m in t.melds[seat] if not m.valid), None)
+        if wrong is None or not isinstance(tiles, list):
+            raise ViolationError(
+                self.art("十", 7, 3), f"{seat} has no wrong chow or pung to correct"
+            )
+        if wrong.turns_seen > 1:
+            raise ViolationError(
+                self.art("十", 7, 3),
+                f"{seat}'s wrong {wrong.kind} can be corrected only within one round (未过一轮)",
+            )
+        hand = t.hands[seat]
+        pool = Counter(hand) + Counter(wrong.tiles)
+        if Counter(tiles) - pool or not _is_set(wrong.kind, tiles):
+            raise ViolationError(
+                self.art("十", 7, 3), f"{seat}'s correction is not a valid {wrong.kind}"
+            )
+        t.hands[seat] = list((pool - Counter(tiles)).elements())
+        wrong.tiles, wrong.valid = list(tiles), True
+
+    def win(self, number: int, seat: str, win_by: str, event: Event) -> None:
+        t = self.t
+        if win_by == "self-drawn":
+            if t.phase != "discard" or seat != t.actor:
+                raise ViolationError("第四条", f"{seat} claims a self-drawn win out of turn")
+            if self.just_called:
+                raise ViolationError(
+                    "第四条",
+                    f"{seat} claims a self-drawn win after a call without drawing: a win on "
+                    "the discard is claimed as such",
+                )
+        if win_by == "robbed-kong" and self.kong_source != "pung":
+            raise ViolationError(
+                self.art("六", 2, 2),
+                "only a kong added to an exposed pung (先碰出，再开杠) can be robbed",
+            )
+        concealed = list(t.hands[seat])
+        if win_by != "self-drawn":
+            concealed.append(t.last_tile)
+            winning = t.last_tile
+        else:
+            winning = concealed[-1]
+        discarder = t.actor if win_by != "self-drawn" else None
+        melds = t.melds[seat]
+        if seat in t.withdrawn:
+            raise ViolationError(
+                self.art("九", 2, 2) if not self.simple else "第九条",
+                f"{seat} called pung and did not pung: their win is void (叫碰唔碰，食糊无效)",
+            )
+        wrong = [m for m in melds if not m.valid]
+        try:
+            if wrong:
+                raise MahjongError("a wrong chow or pung was never corrected")
+            hand = read_hand(self.game, tuple(concealed), tuple(m.meld() for m in melds), winning)
+        except MahjongError as exc:
+            self.false_win(seat, str(exc), bool(wrong))
+            return
+        first_turn = sum(t.discards.values()) == 0 and t.calls_made == 0 and not t.replacements
+        context = Context(
+            seat=seat,
+            round_wind=self.round_wind,
+            win_by=win_by,
+            kong_replacements=t.replacements if win_by == "self-drawn" else 0,
+            last_tile=win_by == "self-drawn" and t.last_was_final_draw,
+            heavenly=win_by == "self-drawn" and seat == "E" and first_turn,
+            earthly=(
+                win_by == "discard"
+                and seat != "E"
+                and discarder == "E"
+                and t.discards["E"] == 1
+                and sum(t.discards.values()) == 1
+                and t.calls_made == 0
+            ),
+        )
+        liability = event.extra.get("liability")
+        liable = discarder
+        if win_by == "self-drawn" and liability is not None:
+            liable = t.feeders.get(seat)
+            if liable is not None and t.draws[seat] - t.fed_at[seat] > 1:
+                raise ViolationError(
+                    self.art("十", 2, 2),
+                    f"包摸一輪: {liable} fed the twelfth tile, but {seat} won on a later draw than "
+                    "the next one: the feeder pays only within one round",
+                )
+            if liable is None:
+                raise ViolationError(
+                    self.art("十", 2, 2),
+                    "包摸一輪: no feeder of a twelfth full-flush tile within the round",
+                )
+        stated = event.extra.get("discarder")
+        if stated is not None and stated != liable:
+            raise ViolationError(
+                "第十条", f"the record names {stated} as discarder, the play gives {liable}"
+            )
+        first_honour = win_by == "discard" and self.first_honour
+        claimed_first = event.extra.get("first_discard_honour")
+        if claimed_first is not None and claimed_first != first_honour:
+            raise ViolationError(
+                self.art("十", 10, 4),
+                f"first_discard_honour {claimed_first}: the play shows it is {first_honour}",
+            )
+        try:
+            result = score(hand, context, self.rules)
+            settlement = settle_win(
+                result,
+                seat,
+                self.limit,
+                rules=self.rules,
+                players=t.seats,
+                discarder=liable,
+                liability=liability,
+                first_discard_honour=first_honour,
+                stake=self.stakes.get(seat),
+            )
+        except MahjongError as exc:
+            raise ViolationError("第十条" if liability else "第六条", str(exc)) from exc
+        self.outcome, self.winner = "win", seat
+        self.fan, self.settlement = result, settlement
+        record: dict[str, Any] = {
+            "game": self.game,
+            "limit": self.limit,
+            "winner": seat,
+            "hand": hand.text,
+            "winning_tile": _core.tile_code(winning),
+            "context": {
+                "round_wind": context.round_wind,
+                "win_by": context.win_by,
+                "kong_replacements": context.kong_replacements,
+                "last_tile": context.last_tile,
+                "heavenly": context.heavenly,
+                "earthly": context.earthly,
+            },
+            "players": list(t.seats),
+        }
+        if liable is not None:
+            record["discarder"] = liable
+        if liability is not None:
+            record["liability"] = liability
+        if first_honour:
+            record["first_discard_honour"] = True
+        if seat in self.stakes:
+            record["stake"] = _plain_number(self.stakes[seat])
+        self.final_record = record
+        t.phase = "over"
+
+    def false_win(self, seat: str, why: str, wrong_meld: bool) -> None:
+        """A claimed win whose hand is not a win: 詐糊, settled as the statute says."""
+        settlement = settle_false_win(
+            self.game, seat, self.limit, rules=self.rules, players=self.t.seats
+        )
+        self.outcome, self.winner = "false-win", seat
+        self.settlement = settlement
+        self.final_record = {
+            "game": self.game,
+            "limit": self.limit,
+            "false_win": seat,
+            "players": list(self.t.seats),
+        }
+        self.false_win_reason = (
+            f"{why} ({self.art('十', 7, 3)})" if wrong_meld else f"{why} ({self.art('十', 8, 3)})"
+        )
+        self.t.phase = "over"
+
+
+def _plain_number(value: Any) -> int | float:
+    return int(value) if value.denominator == 1 else float(value)
+
+
+def _is_honour(tile: int) -> bool:
+    return tile >= 27
+
+
+def _is_set(kind: str, tiles: list[int]) -> bool:
+    ordered = sorted(tiles)
+    if kind == "pung":
+        return len(set(ordered)) == 1
+    first = ordered[0]
+    return (
+        ordered == [first, first + 1, first + 2]
+        and ordered[2] < 27
+        and first // 9 == ordered[2] // 9
+    )
+
+
+def settle_game(
+    record: Any, rules: str | RuleFile | None = None, *, locate: Locate | None = None
+) -> SettledGame:
+    """Settle either record format: a settlement record, or a game record replayed (it must
+    be valid play; its first violation is the error)."""
+    if not is_game_record(record):
+        return settle_record(record, rules, locate=locate or (lambda key: "game record"))
+    played = replay(record, rules, locate=locate)
+    if played.violations:
+        first = played.violations[0]
+        where = locate("play") if locate is not None else "game record"
+        raise MahjongError(f"{where}: not valid play: {first.text}")
+    assert played.settlement is not None
+    return SettledGame(played.fan, played.settlement)

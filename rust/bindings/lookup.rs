@@ -1,0 +1,189 @@
+//! Bindings for the perfect-hash evaluator: random-access statute keys from `NumPy` arrays.
+
+use pyo3::buffer::PyBuffer;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use super::cards::TieBreaks;
+use super::{u32_bytes, CardError};
+use crate::lookup;
+use crate::order_check;
+
+/// Per category: (checked, reversed, pushed, split, example pairs).
+type WithinTally = (u64, u64, u64, u64, Vec<(u32, u32)>);
+/// (per-category tallies, rank classes, failing boundaries as (lower, upper, disjoint)).
+type OrderCheckResult = (Vec<WithinTally>, u64, Vec<(u32, u32, bool)>);
+
+/// Every hand's key of one ordering, indexed by colex index; evaluates arrays of hands by
+/// perfect hash (no per-hand Python work, the GIL released, rayon across cores).
+#[pyclass(frozen, module = "tablecert._core")]
+pub struct KeyTable(lookup::KeyTable);
+
+fn bad_hand(err: &lookup::BadHand) -> PyErr {
+    CardError::new_err(format!("hand {}: {}", err.row, err.error))
+}
+
+/// A C-contiguous buffer's bytes, borrowed for as long as `buffer` lives.
+fn contiguous<'b, T: pyo3::buffer::Element>(
+    buffer: &'b PyBuffer<T>,
+    what: &str,
+) -> PyResult<&'b [T]> {
+    if !buffer.is_c_contiguous() {
+        return Err(PyValueError::new_err(format!(
+            "{what} must be C-contiguous"
+        )));
+    }
+    // SAFETY: the buffer is C-contiguous and holds item_count() items of T (checked by
+    // PyBuffer::get_bound's format check); the PyBuffer keeps the exporter alive.
+    Ok(unsafe { std::slice::from_raw_parts(buffer.buf_ptr().cast::<T>(), buffer.item_count()) })
+}
+
+#[pymethods]
+impl KeyTable {
+    #[new]
+    fn new(py: Python<'_>, hand_size: usize, tie_breaks: &TieBreaks) -> PyResult<Self> {
+        let tb = tie_breaks.0;
+        let table = py.allow_threads(|| lookup::KeyTable::new(hand_size, &tb))?;
+        Ok(Self(table))
+    }
+
+    #[getter]
+    fn hand_size(&self) -> usize {
+        self.0.hand_size()
+    }
+
+    fn __len__(&self) -> usize {
+        self.0.keys().len()
+    }
+
+    /// The key of one hand (card ids in any order).
+    fn key(&self, hand: Vec<u8>) -> PyResult<u32> {
+        Ok(self.0.key(&hand)?)
+    }
+
+    /// Keys of `n` hands given as any buffer of `n * hand_size` uint8 card ids (bytes, a `NumPy`
+    /// array), as little-endian u32 bytes.
+    fn keys<'py>(
+        &self,
+        py: Python<'py>,
+        cards: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let buffer = PyBuffer::<u8>::get_bound(cards)?;
+        let data = contiguous(&buffer, "cards")?;
+        let n = self.0.hand_size();
+        if data.len() % n != 0 {
+            return Err(PyValueError::new_err(format!(
+                "card array of {} ids is not a whole number of {n}-card hands",
+                data.len()
+            )));
+        }
+        let mut out = vec![0u32; data.len() / n];
+        py.allow_threads(|| self.0.keys_into(data, &mut out))
+            .map_err(|e| bad_hand(&e))?;
+        Ok(u32_bytes(py, &out))
+    }
+
+    /// Write the keys of the hands in `cards` (uint8 buffer, `n * hand_size` ids) into `out`
+    /// (a writable, C-contiguous uint32 buffer of `n` items): no copy, no allocation.
+    /// `threads=False` evaluates on the calling thread only.
+    #[pyo3(signature = (cards, out, threads = true))]
+    fn keys_into(
+        &self,
+        py: Python<'_>,
+        cards: &Bound<'_, PyAny>,
+        out: &Bound<'_, PyAny>,
+        threads: bool,
+    ) -> PyResult<()> {
+        let cards_buffer = PyBuffer::<u8>::get_bound(cards)?;
+        let data = contiguous(&cards_buffer, "cards")?;
+        let out_buffer = PyBuffer::<u32>::get_bound(out)?;
+        if out_buffer.readonly() {
+            return Err(PyTypeError::new_err("out must be a writable uint32 buffer"));
+        }
+        let written = contiguous(&out_buffer, "out")?;
+        let n = self.0.hand_size();
+        if data.len() != written.len() * n {
+            return Err(PyValueError::new_err(format!(
+                "{} card ids for {} output keys: expected {} ({n} per hand)",
+                data.len(),
+                written.len(),
+                written.len() * n
+            )));
+        }
+        // SAFETY: `out` is a writable, C-contiguous buffer of `written.len()` u32 items that
+        // stays alive (held by `out_buffer`) for the whole call; nothing else is given it.
+        let target = unsafe {
+            std::slice::from_raw_parts_mut(out_buffer.buf_ptr().cast::<u32>(), written.len())
+        };
+        let result = py.allow_threads(|| {
+            if threads {
+                self.0.keys_into(data, target)
+            } else {
+                self.0.keys_into_sequential(data, target)
+            }
+        });
+        result.map_err(|e| bad_hand(&e))
+    }
+
+    /// Check a vendor's score of every hand (an int32 buffer in colex order, higher wins,
+    /// equal pushes) against the table: every disjoint pair within each rank class, and every
+    /// boundary between adjacent rank classes (see `order_check`). Keeps up to `keep` example
+    /// pairs per category.
+    #[pyo3(signature = (scores, keep = 20))]
+    fn check_scores(
+        &self,
+        py: Python<'_>,
+        scores: &Bound<'_, PyAny>,
+        keep: usize,
+    ) -> PyResult<OrderCheckResult> {
+        let buffer = PyBuffer::<i32>::get_bound(scores)?;
+        let scores = contiguous(&buffer, "scores")?;
+        let keys = self.0.keys();
+        if scores.len() != keys.len() {
+            return Err(PyValueError::new_err(format!(
+                "{} scores for {} hands",
+                scores.len(),
+                keys.len()
+            )));
+        }
+        let categories = 16;
+        let result = py.allow_threads(|| {
+            order_check::check(keys, scores, self.0.hand_size(), categories, keep)
+        });
+        let within = result
+            .within
+            .into_iter()
+            .map(|t| (t.checked, t.reversed, t.pushed, t.split, t.examples))
+            .collect();
+        let boundaries = result
+            .boundaries
+            .into_iter()
+            .map(|b| (b.lower, b.upper, b.disjoint))
+            .collect();
+        Ok((within, result.classes, boundaries))
+    }
+
+    /// The number of disjoint pairs of hands equal but for suits whose keys differ: the
+    /// suit-decided pairs under a statute ordering (0 under rank-only rules).
+    fn suit_decided_pairs(&self, py: Python<'_>) -> u64 {
+        py.allow_threads(|| order_check::suit_decided_pairs(self.0.keys(), self.0.hand_size()))
+    }
+
+    /// Every hand's card ids in colex order (the order of the table), `hand_size` bytes each.
+    fn hands<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        let n = self.0.hand_size();
+        let hands = py.allow_threads(|| lookup::all_hands(n));
+        PyBytes::new_bound(py, &hands)
+    }
+
+    /// The whole table as little-endian u32 bytes (colex order).
+    fn table<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        u32_bytes(py, self.0.keys())
+    }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<KeyTable>()?;
+    Ok(())
+}

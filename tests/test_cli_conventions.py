@@ -1,0 +1,101 @@
+"""One name per concept across commands (README, "Command-line conventions"), old spellings
+kept as hidden deprecated aliases, and help without broken metavars."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from tablecert.cli import app
+
+runner = CliRunner()
+
+
+def _commands() -> list[list[str]]:
+    """Every command path of the app (hidden ones excluded)."""
+    root = typer.main.get_command(app)
+    found: list[list[str]] = []
+
+    def walk(command: object, path: list[str]) -> None:
+        found.append(path)
+        for name, sub in getattr(command, "commands", {}).items():
+            if not getattr(sub, "hidden", False):
+                walk(sub, [*path, name])
+
+    walk(root, [])
+    return found
+
+
+def test_every_command_help_has_no_bool_metavar_and_one_output_spelling() -> None:
+    commands = _commands()
+    assert len(commands) > 20
+    for path in commands:
+        result = runner.invoke(app, [*path, "--help"], env={"COLUMNS": "200"})
+        assert result.exit_code == 0, (path, result.output)
+        assert "<bool>" not in result.stdout, path
+        assert "--out " not in result.stdout, path
+        assert "--decks" not in result.stdout, path
+        assert "file:RESULTS" not in result.stdout, path
+
+
+def test_game_is_the_first_argument(tmp_path: Path) -> None:
+    for path in (["hands"], ["compare"], ["crosscheck", "poker"], ["mahjong", "score"]):
+        usage = runner.invoke(app, [*path, "--help"], env={"COLUMNS": "200"}).stdout
+        assert "GAME" in usage.upper().split("[OPTIONS]")[1].split()[0], (path, usage)
+    assert [p for p in _commands() if p[:2] == ["mahjong", "analyze"]] == []
+
+
+def test_deprecated_spellings_still_work(tmp_path: Path) -> None:
+    out = tmp_path / "log.csv"
+    old = runner.invoke(
+        app, ["simulate", "shuffler", "--model", "fair", "--decks", "3", "-o", str(out)]
+    )
+    assert old.exit_code == 0, old.output
+    assert "--decks is deprecated; use --shuffles" in old.stderr
+    assert len(out.read_text().splitlines()) == 4
+    new = runner.invoke(
+        app, ["simulate", "shuffler", "--model", "fair", "--shuffles", "2", "-o", str(out)]
+    )
+    assert new.exit_code == 0, new.output
+    assert "is deprecated" not in new.stderr
+    assert len(out.read_text().splitlines()) == 3
+    scored = runner.invoke(
+        app, ["mahjong", "score", "1m 2m 3m Gd Gd", "--game", "mahjong-simple", "--json"]
+    )
+    assert scored.exit_code == 0, scored.output
+    assert json.loads(scored.stdout)["fan"] == 1
+    assert "deprecated" in scored.stderr
+
+
+def test_missing_output_is_a_usage_error() -> None:
+    result = runner.invoke(app, ["certify", "smoke"])
+    assert result.exit_code == 2
+    assert "--output" in result.output
+
+
+@pytest.mark.parametrize("confidence", ["0.99", "0.95"])
+def test_rng_confidence_is_per_test(confidence: str, tmp_path: Path) -> None:
+    data = tmp_path / "bits.bin"
+    data.write_bytes(bytes(range(256)) * 8)
+    result = runner.invoke(
+        app,
+        [
+            "audit",
+            "rng",
+            str(data),
+            "--bits",
+            "1000",
+            "-t",
+            "Frequency",
+            "--confidence",
+            confidence,
+            "--json",
+        ],
+    )
+    assert result.stdout, result.output
+    alpha = json.loads(result.stdout)["alpha"]
+    assert alpha == {"0.99": 0.01, "0.95": 0.05}[confidence]

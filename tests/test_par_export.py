@@ -1,0 +1,162 @@
+"""Par sheets as spreadsheets (``analyze GAME --export par.xlsx|par.csv``, the par-sheet
+section's ``export`` key): read back, every cell equals the JSON's value; byte-identical
+files; the certified export is a signed subject."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from decimal import Decimal
+from pathlib import Path, PurePath
+from typing import Any
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from typer.testing import CliRunner
+
+from tablecert.cli import app
+from tablecert.games.par_export import read_xlsx
+from tablecert.report import dsse
+from tablecert.report.certify import certify
+from tests.games_support import caribbean
+
+runner = CliRunner()
+HEADER = [
+    "outcome",
+    "article",
+    "pays",
+    "units won",
+    "combinations",
+    "probability",
+    "probability (exact)",
+    "return",
+    "return (exact)",
+]
+
+
+def _expected(data: dict[str, Any]) -> list[tuple[str, list[list[Any]]]]:
+    """What the workbook must hold, written out from the JSON independently of the exporter
+    (decimals as Decimal: a workbook cell must equal the float of the JSON's decimal)."""
+    q = data["game"] == "q-poker"
+    bets = (
+        [("Pair Plus", data["pair_plus"]), ("Ante-Play", data["play"])]
+        if q
+        else [("Ante-Raise", data)]
+    )
+    summary: list[list[Any]] = [
+        ["par sheet", data["title"]],
+        ["game", data["game"]],
+        ["rule file", PurePath(data["rules"]).name],
+        ["rule file SHA-256", data["rules_sha256"]],
+        ["hand ordering", data["ordering"]],
+        [],
+        ["bet", "house edge", "house edge (exact)", "element of risk", "element of risk (exact)"],
+    ]
+    for name, bet in bets:
+        row = [name, Decimal(bet["house_edge"]["decimal"]), bet["house_edge"]["exact"]]
+        if "element_of_risk" in bet:
+            row += [Decimal(bet["element_of_risk"]["decimal"]), bet["element_of_risk"]["exact"]]
+        summary.append(row)
+    summary += [[], ["optimal strategy"]]
+    lines = [data["play"]["strategy"]["description"]] if q else data["strategy"]
+    summary += [[line] for line in lines]
+    out = [("Summary", summary)]
+    for name, bet in bets:
+        rows: list[list[Any]] = [HEADER]
+        rows += [
+            [
+                r["event"],
+                r["article"],
+                r["pays"],
+                int(r["value"]["exact"].removesuffix("/1"))
+                if r["value"]["exact"].endswith("/1")
+                else r["value"]["exact"],
+                r["count"],
+                Decimal(r["probability"]["decimal"]),
+                r["probability"]["exact"],
+                Decimal(r["return"]["decimal"]),
+                r["return"]["exact"],
+            ]
+            for r in bet["rows"]
+        ]
+        out.append((name, rows))
+    return out
+
+
+def _as_workbook(sheets: list[tuple[str, list[list[Any]]]]) -> list[tuple[str, list[list[Any]]]]:
+    return [
+        (name, [[float(c) if isinstance(c, Decimal) else c for c in row] for row in rows])
+        for name, rows in sheets
+    ]
+
+
+def _as_csv(sheets: list[tuple[str, list[list[Any]]]]) -> list[list[str]]:
+    return [[name, *(str(c) for c in row)] for name, rows in sheets for row in rows]
+
+
+def _analyze(game: str, *args: str) -> dict[str, Any]:
+    result = runner.invoke(app, ["analyze", game, "--json", *args])
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def test_q_poker_xlsx_and_csv_read_back_cell_for_cell(tmp_path: Path) -> None:
+    xlsx, text = tmp_path / "par.xlsx", tmp_path / "par.csv"
+    data = _analyze("q-poker", "--export", str(xlsx))
+    assert _analyze("q-poker", "--export", str(text)) == data
+    expected = _expected(data)
+    assert read_xlsx(xlsx) == _as_workbook(expected)
+    raw = text.read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf")  # UTF-8 with BOM: the articles open as Chinese
+    assert list(csv.reader(io.StringIO(raw.decode("utf-8-sig")))) == _as_csv(expected)
+    # Published figures: 多寶 pays 40 to 1 on a straight flush; the house edge 128/5525.
+    summary = dict(read_xlsx(xlsx))["Summary"]
+    assert summary[7][:3] == ["Pair Plus", float(Decimal("0.023167421")), "128/5525"]
+    pair_plus = dict(read_xlsx(xlsx))["Pair Plus"]
+    assert pair_plus[1][:5] == ["straight flush", "第十條(一)", "40 to 1", 40, 48]
+    # Byte-identical when written again (fixed zip times and document dates).
+    again = tmp_path / "again.xlsx"
+    _analyze("q-poker", "--export", str(again))
+    assert again.read_bytes() == xlsx.read_bytes()
+
+
+def test_caribbean_xlsx_pays_to_1_not_units_won(tmp_path: Path) -> None:
+    caribbean("caribbean-stud.macau")  # fills the test cache the CLI reads
+    path = tmp_path / "carib.xlsx"
+    data = _analyze("caribbean-stud", "--rules", "caribbean-stud.macau", "--export", str(path))
+    assert read_xlsx(path) == _as_workbook(_expected(data))
+    rows = dict(read_xlsx(path))["Ante-Raise"]
+    royal = next(r for r in rows if r[0] == "player wins with royal flush")
+    assert royal[2] == "ante 1 to 1, raise 100 to 1"  # the pay, as par sheets state it
+    assert royal[3] == 201  # units won per ante: 1 + 2 x 100
+
+
+def test_bad_export_target_is_refused_before_the_analysis(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["analyze", "q-poker", "--export", str(tmp_path / "par.ods")])
+    assert result.exit_code == 2
+    assert "give a .xlsx or .csv file name" in result.output
+    result = runner.invoke(app, ["analyze", "q-poker", "--export", str(tmp_path / "no/p.xlsx")])
+    assert result.exit_code == 2
+
+
+def test_certify_attaches_the_par_sheet(tmp_path: Path) -> None:
+    plan = tmp_path / "plan.toml"
+    plan.write_text(
+        '[certification]\ntitle = "t"\n[[section]]\nkind = "par-sheet"\ngame = "q-poker"\n'
+        'rules = "q-poker.macau"\nexport = "xlsx"\n',
+        encoding="utf-8",
+    )
+    key = Ed25519PrivateKey.generate()
+    run = certify(plan, key, tmp_path / "out")
+    sheet = tmp_path / "out" / "par-q-poker.xlsx"
+    assert run.data["outputs"] == ["par-q-poker.xlsx"]
+    section = run.data["sections"][0]["data"]
+    assert read_xlsx(sheet) == _as_workbook(_expected({**section, "rules": "q-poker.macau.toml"}))
+    result = dsse.verify_file(run.envelope, [key.public_key()], [sheet])
+    assert result.valid, result.reasons
+    assert [c.subject for c in result.inputs] == ["par-q-poker.xlsx"]
+    plan.write_text(plan.read_text().replace('"xlsx"', '"ods"'), encoding="utf-8")
+    with pytest.raises(Exception, match=r"plan\.toml:7: section 1 \(par-sheet\): export: 'ods'"):
+        certify(plan, key, tmp_path / "out2")
