@@ -21,6 +21,8 @@ Every case runs in a fresh temporary folder; the whole guard takes about a minut
 from __future__ import annotations
 
 import contextlib
+import gzip
+import importlib.util
 import os
 import re
 import resource
@@ -430,3 +432,150 @@ def test_text_and_paths(option: Option, inputs: Inputs, data: st.DataObject) -> 
     if "\x00" in value:
         return  # argv cannot carry a NUL byte
     run_with(option, value, inputs, always_invalid=False)
+
+
+# ------------------------------------------------------------ malformed inputs of every kind
+
+#: Junk spliced into a valid input: NUL, invalid and overlong UTF-8, a BOM, NaN and huge
+#: numbers, control characters, deep nesting, duplicate keys (plain and dotted), line breaks.
+JUNK_BYTES = [
+    b"\x00",
+    b"\xff\xfe",
+    b"\xc0\x80",
+    b"\xef\xbb\xbf",
+    b"nan",
+    b"inf",
+    b"1e400",
+    b"9" * 5001,
+    b"-1",
+    b"1/0",
+    b"\x1b[2J",
+    "\u202e".encode(),
+    b'"',
+    b"'",
+    b"[" * 2000,
+    b"{" * 2000,
+    b"\n\n\n",
+    b"\r",
+    b"\t\v\f",
+    b"=",
+    b"a = 1\na = 2\n",
+    b'"x.y" = 1\n[x]\ny = 2\n',
+    b'{"a": 1, "a": 2}',
+    b"\xe2\x80\xa8",
+    b"[x]\n[x]\n",
+    b",,,,",
+    b"As-Kh-Td",
+    b"1s",
+    b"\xa0",
+]
+
+
+@st.composite
+def mutated(draw: st.DrawFn, original: bytes) -> bytes:
+    """A valid input with junk spliced in, cut short, re-encoded or compressed."""
+    how = draw(st.sampled_from(["splice", "splice", "splice", "truncate", "utf16", "gzip"]))
+    if how == "truncate":
+        return original[: draw(st.integers(0, len(original)))]
+    if how == "utf16":
+        return original.decode("utf-8").encode("utf-16")
+    if how == "gzip":
+        return gzip.compress(original, mtime=0) + draw(st.sampled_from([b"", b"\x00" * 8]))
+    start = draw(st.integers(0, len(original)))
+    end = draw(st.integers(start, min(len(original), start + 40)))
+    junk = draw(st.one_of(st.sampled_from(JUNK_BYTES), st.binary(max_size=20)))
+    return original[:start] + junk + original[end:]
+
+
+def _answers_file(folder: Path, requests: Path) -> Path:
+    spec = importlib.util.spec_from_file_location("vendor_poker_guard", EVAL / "vendor_poker.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    lines = requests.read_text().splitlines()
+    answers = folder / "answers.txt"
+    answers.write_text("".join(f"{r}\t{module.q_poker_statute(r)}\n" for r in lines))
+    return answers
+
+
+SMALL = ["--hands", "20", "--suit-pairs", "20", "--other-pairs", "20"]
+
+
+def input_kinds(given: Inputs) -> dict[str, tuple[Path, list[str]]]:
+    """Each input kind: a valid file of it, and the command reading it (``{}`` is the file)."""
+    requests = given.folder / "requests.txt"
+    if not requests.exists():
+        run = tablecert(
+            ["crosscheck", "poker", "q-poker", *SMALL, "--write-requests", str(requests)]
+        )
+        assert run.code == 0, run.stderr
+    answers = given.folder / "answers.txt"
+    if not answers.exists():
+        _answers_file(given.folder, requests)
+    base(("mahjong", "settle"), given)  # writes record.json
+    pub, env = str(given.signer_pub), str(given.envelope)
+    return {
+        "log (CSV)": (FIX / "logs" / "shuffler-sample.csv", ["audit", "shuffler", "{}"]),
+        "log (JSON Lines)": (FIX / "logs" / "shuffler-sample.jsonl", ["audit", "shuffler", "{}"]),
+        "mahjong record": (given.folder / "record.json", ["mahjong", "settle", "{}"]),
+        "mahjong corpus": (
+            FIX / "mahjong" / "corpus-simple.jsonl",
+            [
+                "crosscheck",
+                "mahjong",
+                "mahjong-simple",
+                "--corpus",
+                "{}",
+                "--scorer",
+                f"{EVAL / 'vendor_mahjong.py'}:statute",
+            ],
+        ),
+        "evaluator answers": (
+            answers,
+            ["crosscheck", "poker", "q-poker", *SMALL, "--evaluator", "file:{}"],
+        ),
+        "plan": (given.plan, ["certify", "{}", "-o", "out"]),
+        "rule file": (FIX / "rules" / "q-poker.macau.toml", ["hands", "q-poker", "--rules", "{}"]),
+        "configuration": (FIX / "configs" / "q-poker.casino-c.toml", ["check", "{}"]),
+        "envelope": (given.envelope, ["verify", "{}", "--pubkey", pub]),
+        "public key": (given.signer_pub, ["verify", env, "--pubkey", "{}"]),
+        "private key": (given.key, ["sign", "envelope.json", "--key", "{}", "--pubkey", pub]),
+    }
+
+
+KINDS = [
+    "log (CSV)",
+    "log (JSON Lines)",
+    "mahjong record",
+    "mahjong corpus",
+    "evaluator answers",
+    "plan",
+    "rule file",
+    "configuration",
+    "envelope",
+    "public key",
+    "private key",
+]
+
+
+def test_every_input_kind_is_listed(inputs: Inputs) -> None:
+    assert sorted(input_kinds(inputs)) == sorted(KINDS)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@given(data=st.data())
+@settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
+def test_malformed_inputs(kind: str, inputs: Inputs, data: st.DataObject) -> None:
+    original, args = input_kinds(inputs)[kind]
+    content = data.draw(mutated(original.read_bytes()))
+    with workdir(inputs) as here:
+        name = here / f"input{original.suffix}"
+        name.write_bytes(content)
+        before = contents(here)
+        argv = [a.replace("{}", str(name)) for a in args]
+        with memory_cap():
+            run = tablecert(argv, env=PASSPHRASE)
+        judged(run)
+        if run.code == 2:
+            assert contents(here) == before, f"{kind}: files left behind"

@@ -46,6 +46,17 @@ def one_error(run: Run, *needles: str, code: int = 2) -> str:
     return errors[0]
 
 
+def failed_check(run: Run, *needles: str) -> None:
+    """An evaluator that broke the protocol: its check fails with the reason, the verdict is
+    DEVIATES (exit 1), and no traceback."""
+    assert run.code == 1, (run.code, run.stdout[-500:], run.stderr[-500:])
+    assert "Traceback" not in run.stderr + run.stdout
+    report = " ".join(run.stdout.split())
+    assert "failed" in report, report[-500:]
+    for needle in needles:
+        assert needle in report, (needle, report[-800:])
+
+
 def usage_error(run: Run, option: str, value: str = "") -> None:
     """A usage error (exit 2) in one line naming the option and the value."""
     one_error(run, option, value)
@@ -282,7 +293,7 @@ def test_an_evaluator_that_answers_but_never_exits(tmp_path: Path) -> None:
         "time.sleep(600)\n",
     )
     run = crosscheck("--evaluator", f"cmd:{sys.executable} {script}", "--timeout", "1")
-    one_error(run, "answered every request but did not end its output within 1 s")
+    failed_check(run, "answered every request but did not end its output within 1 s")
 
 
 @pytest.mark.parametrize("value", ["-1", "0", "nan", "inf", "-inf"])
@@ -320,7 +331,7 @@ def test_invalid_utf8_from_an_evaluator_is_a_protocol_error(tmp_path: Path) -> N
         "    sys.stdout.flush()\n",
     )
     run = crosscheck("--evaluator", f"cmd:{sys.executable} {script}", "--timeout", "30")
-    one_error(run, "broke the protocol", "not UTF-8")
+    failed_check(run, "broke the protocol", "not UTF-8")
     assert "Exception in thread" not in run.stderr
 
 
@@ -330,7 +341,7 @@ def test_a_50_megabyte_answer_is_a_protocol_error(tmp_path: Path) -> None:
         "sys.stdin.readline()\nsys.stdout.write('x' * 50_000_000 + '\\n'); sys.stdout.flush()\n",
     )
     run = crosscheck("--evaluator", f"cmd:{sys.executable} {script}", "--timeout", "30")
-    one_error(run, f"an answer line longer than {MAX_ANSWER:,} bytes")
+    failed_check(run, f"an answer line longer than {MAX_ANSWER:,} bytes")
 
 
 def test_long_answers_from_python_and_files_are_protocol_errors(tmp_path: Path) -> None:
@@ -356,7 +367,7 @@ def test_timeout_applies_to_python_evaluators(tmp_path: Path) -> None:
     )
     start = time.monotonic()
     run = crosscheck("--evaluator", f"{module}:slow_once", "--timeout", "0.5")
-    one_error(run, "hung", "within 0.5 s")
+    failed_check(run, "hung", "within 0.5 s")
     assert time.monotonic() - start < 8
 
 
@@ -391,7 +402,7 @@ def test_a_scorer_answering_booleans_for_fan_is_a_protocol_error(tmp_path: Path)
         ["crosscheck", "mahjong", "mahjong-simple", "--generate", "200", "--scorer",
          f"{scorer}:booleans"]
     )  # fmt: skip
-    one_error(run, ": expected a whole number (or null for a false win)", "fan ")
+    failed_check(run, "expected a whole number (or null for a false win)", "fan ")
 
 
 # ------------------------------------------------------------------------------ simulate
