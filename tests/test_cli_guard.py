@@ -261,6 +261,7 @@ def base(command: tuple[str, ...], given: Inputs) -> list[str] | None:
         ("analyze", "mahjong-simple"): ["analyze", "mahjong-simple"],
         ("mahjong", "score"): ["mahjong", "score", "mahjong-simple", "1m 2m 3m Gd Gd"],
         ("mahjong", "settle"): ["mahjong", "settle", "{corpus}"],
+        ("mahjong", "replay"): ["mahjong", "replay", "{game}"],
         ("mahjong", "analyze"): ["mahjong", "analyze", "mahjong-simple"],
         ("audit", "shuffler"): ["audit", "shuffler", str(f / "logs" / "shuffler-sample.csv")],
         ("audit", "rng"): [
@@ -290,7 +291,11 @@ def base(command: tuple[str, ...], given: Inputs) -> list[str] | None:
     corpus = given.folder / "record.json"
     if not corpus.exists():
         corpus.write_text(record + "\n")
-    return [str(corpus) if a == "{corpus}" else a for a in args]
+    game = given.folder / "game.json"
+    if not game.exists():
+        lines = (FIX / "mahjong" / "games-simple.jsonl").read_text(encoding="utf-8").splitlines()
+        game.write_text(lines[0] + "\n", encoding="utf-8")
+    return [{"{corpus}": str(corpus), "{game}": str(game)}.get(a, a) for a in args]
 
 
 @contextlib.contextmanager
@@ -519,6 +524,7 @@ def input_kinds(given: Inputs) -> dict[str, tuple[Path, list[str]]]:
         "log (CSV)": (FIX / "logs" / "shuffler-sample.csv", ["audit", "shuffler", "{}"]),
         "log (JSON Lines)": (FIX / "logs" / "shuffler-sample.jsonl", ["audit", "shuffler", "{}"]),
         "mahjong record": (given.folder / "record.json", ["mahjong", "settle", "{}"]),
+        "mahjong game": (given.folder / "game.json", ["mahjong", "replay", "{}"]),
         "mahjong corpus": (
             FIX / "mahjong" / "corpus-simple.jsonl",
             [
@@ -548,6 +554,7 @@ KINDS = [
     "log (CSV)",
     "log (JSON Lines)",
     "mahjong record",
+    "mahjong game",
     "mahjong corpus",
     "evaluator answers",
     "plan",
