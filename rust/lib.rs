@@ -3,6 +3,7 @@
 
 pub mod audit;
 pub mod cards;
+pub mod compact;
 pub mod enumerate;
 pub mod games;
 pub mod lookup;

@@ -10,8 +10,12 @@
 use rayon::prelude::*;
 
 use crate::cards::{CardError, DECK_SIZE};
+use crate::compact::CompactKeys;
 use crate::enumerate;
 use crate::ranking::TieBreaks;
+
+/// Tables larger than this are evaluated through their cache-resident compact form.
+const COMPACT_ABOVE_BYTES: usize = 1 << 20;
 
 /// Hands per rayon task: large enough that scheduling does not show, small enough to balance.
 const CHUNK_HANDS: usize = 1 << 15;
@@ -28,6 +32,8 @@ pub struct BadHand {
 pub struct KeyTable {
     hand_size: usize,
     keys: Vec<u32>,
+    /// The cache-resident form, derived from `keys` and checked hand by hand against it.
+    compact: Option<CompactKeys>,
 }
 
 impl KeyTable {
@@ -41,7 +47,17 @@ impl KeyTable {
             5 => enumerate::keys5(tb),
             got => return Err(CardError::WrongSize { expected: 5, got }),
         };
-        Ok(Self { hand_size, keys })
+        // A table that fits the L2 cache (3 cards: 88 KB) is faster as it is.
+        let compact = if keys.len() * 4 > COMPACT_ABOVE_BYTES {
+            CompactKeys::derive(&keys, hand_size, tb)
+        } else {
+            None
+        };
+        Ok(Self {
+            hand_size,
+            keys,
+            compact,
+        })
     }
 
     #[must_use]
@@ -67,9 +83,21 @@ impl KeyTable {
                 got: hand.len(),
             });
         }
-        match colex_of_unsorted(hand) {
-            Some(index) => Ok(self.keys[index]),
-            None => Err(explain(hand)),
+        self.lookup(hand).ok_or_else(|| explain(hand))
+    }
+
+    /// Whether evaluation runs on the cache-resident compact form (five cards, whenever the
+    /// derivation succeeds: for every bundled ordering) rather than the exhaustive table.
+    #[must_use]
+    pub fn is_compact(&self) -> bool {
+        self.compact.is_some()
+    }
+
+    #[inline]
+    fn lookup(&self, hand: &[u8]) -> Option<u32> {
+        match &self.compact {
+            Some(compact) => compact.key(hand),
+            None => colex_of_unsorted(hand).map(|index| self.keys[index]),
         }
     }
 
@@ -79,8 +107,8 @@ impl KeyTable {
     /// The first bad hand, with its row.
     pub fn keys_into_sequential(&self, cards: &[u8], out: &mut [u32]) -> Result<(), BadHand> {
         match self.hand_size {
-            3 => fill::<3>(&self.keys, cards, out, 0),
-            _ => fill::<5>(&self.keys, cards, out, 0),
+            3 => self.fill::<3>(cards, out, 0),
+            _ => self.fill::<5>(cards, out, 0),
         }
     }
 
@@ -99,12 +127,38 @@ impl KeyTable {
             .map(|(chunk, (c, o))| {
                 let first_row = chunk * CHUNK_HANDS;
                 match n {
-                    3 => fill::<3>(&self.keys, c, o, first_row),
-                    _ => fill::<5>(&self.keys, c, o, first_row),
+                    3 => self.fill::<3>(c, o, first_row),
+                    _ => self.fill::<5>(c, o, first_row),
                 }
             })
             .collect();
         results.into_iter().collect()
+    }
+
+    #[inline]
+    fn fill<const N: usize>(
+        &self,
+        cards: &[u8],
+        out: &mut [u32],
+        first_row: usize,
+    ) -> Result<(), BadHand> {
+        for (row, (hand, key)) in cards.chunks_exact(N).zip(out.iter_mut()).enumerate() {
+            let hand: &[u8; N] = hand.try_into().expect("chunks of N");
+            let found = match &self.compact {
+                Some(compact) => compact.key_array(hand),
+                None => colex_of_unsorted(hand).map(|index| self.keys[index]),
+            };
+            match found {
+                Some(k) => *key = k,
+                None => {
+                    return Err(BadHand {
+                        row: first_row + row,
+                        error: explain(hand),
+                    })
+                }
+            }
+        }
+        Ok(())
     }
 }
 
@@ -141,27 +195,6 @@ pub fn colex_of_unsorted(hand: &[u8]) -> Option<usize> {
         mask &= mask - 1;
     }
     Some(index as usize)
-}
-
-#[inline]
-fn fill<const N: usize>(
-    table: &[u32],
-    cards: &[u8],
-    out: &mut [u32],
-    first_row: usize,
-) -> Result<(), BadHand> {
-    for (row, (hand, key)) in cards.chunks_exact(N).zip(out.iter_mut()).enumerate() {
-        match colex_of_unsorted(hand) {
-            Some(index) => *key = table[index],
-            None => {
-                return Err(BadHand {
-                    row: first_row + row,
-                    error: explain(hand),
-                })
-            }
-        }
-    }
-    Ok(())
 }
 
 /// Why a hand that has no colex index is bad (the cold path).

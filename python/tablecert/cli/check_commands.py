@@ -68,7 +68,7 @@ def _print_report(report: ConfigurationReport, bets: tuple[BetReturn, ...], conf
                 plain(line.key),
                 Text(line.verdict, style=VERDICT_STYLE[line.verdict]),
                 plain(line.as_json()["expected"]),
-                plain(line.as_json()["submitted"]),
+                "" if line.verdict == "not submitted" else plain(line.as_json()["submitted"]),
                 plain(line.note),
             )
             for line in report.lines

@@ -4,7 +4,6 @@ INCONCLUSIVE, with the document's final analysis or (``--nist-tool``) the NIST t
 from __future__ import annotations
 
 import math
-from decimal import Decimal
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -12,6 +11,7 @@ import typer
 
 from tablecert.audit import nist_tool
 from tablecert.audit import rng as nist
+from tablecert.audit.battery import level_of
 from tablecert.audit.rng_decision import FAMILY_ALPHA, RngDecision, decide
 from tablecert.cli.common import (
     EXIT_HELP,
@@ -82,7 +82,7 @@ def rng(
     (exit 3: no rule can reject at this length and sequence count). Exit 2: bad input or
     option, nothing judged. The decision rules and their levels are printed with the verdict.
     """
-    alpha = float(Decimal(1) - Decimal(str(confidence)))  # 0.99 -> 0.01 exactly
+    alpha = level_of(confidence)  # 0.99 -> 0.01 exactly
     if fmt not in ("auto", "binary", "ascii"):
         raise typer.BadParameter(f"{fmt!r}: expected auto, binary or ascii", param_hint="--format")
     source = nist.read_bits(files, fmt)  # type: ignore[arg-type]

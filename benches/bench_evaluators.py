@@ -1,0 +1,165 @@
+"""Random-access hand evaluation: the core's perfect-hash evaluator against a C yardstick.
+
+Run: .venv/bin/python -m pytest benches/bench_evaluators.py --benchmark-enable -s
+(TABLECERT_BENCH_HANDS sets the number of random hands, default 10,000,000; the issue's figure
+is 30,000,000.)
+
+Side by side in one run, on the same seeded random hands (cards in random order within each
+hand), best of five:
+
+* ``ph_style_evaluator.c`` (benches/c/), a PH-Evaluator-style perfect-hash evaluator in C,
+  rank-only (no suit tie-break), built here with ``cc -O3 -march=native`` and called once per
+  batch through ctypes (no per-hand Python work);
+* the core's ``KeyTable`` (statute keys, suit tie-break included) on one thread and on all;
+* the previous path, ``_core.strength_keys`` (per-hand evaluation of the sorted hand).
+
+The yardstick's tables are filled from tablecert's rank-only ordering, and the run first checks
+that its scores order every hand exactly as that ordering does.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import itertools
+import os
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+from pytest_benchmark.fixture import BenchmarkFixture
+
+from tablecert import _core
+from tablecert.hand_arrays import key_table
+from tablecert.poker import ordering
+
+HANDS = int(os.environ.get("TABLECERT_BENCH_HANDS", "10000000"))
+SOURCE = Path(__file__).parent / "c" / "ph_style_evaluator.c"
+GAMES = {5: ("caribbean-stud", "caribbean-stud.standard"), 3: ("q-poker", "q-poker.standard")}
+
+
+def _yardstick(tmp: Path) -> ctypes.CDLL:
+    library = tmp / "libph_style.so"
+    subprocess.run(
+        ["cc", "-O3", "-march=native", "-fPIC", "-shared", "-o", str(library), str(SOURCE)],
+        check=True,
+    )
+    lib = ctypes.CDLL(str(library))
+    lib.ph_evaluate.restype = ctypes.c_int32
+    return lib
+
+
+def _tables(size: int) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.uint16]]:
+    """Dense rank-only strengths: by flush rank mask, and by rank-multiset index."""
+    tie_breaks = ordering(*GAMES[size]).tie_breaks
+    flush_keys = np.zeros(8192, dtype=np.int64) - 1
+    for ranks in itertools.combinations(range(13), size):
+        mask = sum(1 << r for r in ranks)
+        flush_keys[mask] = _core.strength_key([4 * r for r in ranks], tie_breaks)
+    rest_keys = np.zeros(len(list(itertools.combinations(range(13 + size - 1), size))), np.int64)
+    for ranks in itertools.combinations_with_replacement(range(13), size):
+        if max(ranks.count(r) for r in ranks) > 4:
+            continue
+        seen: dict[int, int] = {}
+        cards = []
+        for r in ranks:
+            cards.append(4 * r + seen.get(r, 0))
+            seen[r] = seen.get(r, 0) + 1
+        if len(seen) == size:  # all ranks distinct: not a flush
+            cards[1] += 1
+        index = sum(_choose(r + i, i + 1) for i, r in enumerate(ranks))
+        rest_keys[index] = _core.strength_key(cards, tie_breaks)
+    distinct = np.unique(np.concatenate([flush_keys[flush_keys >= 0], rest_keys]))
+    dense = {int(k): i + 1 for i, k in enumerate(distinct)}
+    flush = np.array([dense.get(int(k), 0) for k in flush_keys], dtype=np.uint16)
+    rest = np.array([dense[int(k)] for k in rest_keys], dtype=np.uint16)
+    return flush, rest
+
+
+def _choose(n: int, k: int) -> int:
+    from math import comb
+
+    return comb(n, k)
+
+
+def _random_hands(size: int, n: int, seed: int = 2026) -> npt.NDArray[np.uint8]:
+    rng = np.random.default_rng(seed)
+    out = np.empty((n, size), dtype=np.uint8)
+    for start in range(0, n, 1_000_000):
+        block = min(1_000_000, n - start)
+        out[start : start + block] = np.argpartition(rng.random((block, 52)), size, axis=1)[
+            :, :size
+        ]
+    return out
+
+
+def _best(run: Callable[[], object], repeat: int = 5) -> float:
+    run()  # warm-up
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - started)
+    return min(times)
+
+
+@pytest.mark.parametrize("size", [5, 3])
+def test_random_access_side_by_side(size: int, tmp_path: Path, benchmark: BenchmarkFixture) -> None:
+    lib = _yardstick(tmp_path)
+    flush, rest = _tables(size)
+    lib.ph_init(
+        size,
+        flush.ctypes.data_as(ctypes.c_void_p),
+        rest.ctypes.data_as(ctypes.c_void_p),
+        ctypes.c_size_t(len(rest)),
+    )
+    game, standard = GAMES[size]
+
+    def yardstick(hands: npt.NDArray[np.uint8], out: npt.NDArray[np.int32]) -> None:
+        lib.ph_evaluate(
+            hands.ctypes.data_as(ctypes.c_void_p),
+            ctypes.c_size_t(len(hands)),
+            ctypes.c_size_t(size),
+            out.ctypes.data_as(ctypes.c_void_p),
+        )
+
+    # The yardstick orders every hand exactly as tablecert's rank-only ordering does.
+    standard_table = key_table(game, standard)
+    every = np.frombuffer(standard_table.hands(), dtype=np.uint8).reshape(-1, size)
+    scores = np.empty(len(every), dtype=np.int32)
+    yardstick(np.ascontiguousarray(every), scores)
+    keys = np.frombuffer(standard_table.table(), dtype="<u4")
+    by_key = np.argsort(keys, kind="stable")
+    k, s = keys[by_key].astype(np.int64), scores[by_key].astype(np.int64)
+    assert np.array_equal(np.sign(np.diff(k)), np.sign(np.diff(s)))
+
+    hands = _random_hands(size, HANDS)
+    out_c = np.empty(HANDS, dtype=np.int32)
+    out_core = np.empty(HANDS, dtype=np.uint32)
+    table = key_table(game)
+    tie_breaks = ordering(game).tie_breaks
+    raw = hands.tobytes()
+    seconds = {
+        "c_ph_style_rank_only_1_thread": _best(lambda: yardstick(hands, out_c)),
+        "core_perfect_hash_1_thread": _best(lambda: table.keys_into(hands, out_core, False)),
+        "core_perfect_hash_all_threads": _best(lambda: table.keys_into(hands, out_core, True)),
+        "core_previous_path_all_threads": _best(
+            lambda: _core.strength_keys(raw, size, tie_breaks), repeat=2
+        ),
+    }
+    direct = np.frombuffer(_core.strength_keys(raw, size, tie_breaks), dtype="<u4")
+    assert np.array_equal(out_core, direct)
+    rates = {name: HANDS / s / 1e6 for name, s in seconds.items()}
+    benchmark.extra_info.update({f"{name}_mhands_per_s": round(r, 1) for name, r in rates.items()})
+    benchmark.extra_info["core_1_thread_over_c"] = round(
+        rates["core_perfect_hash_1_thread"] / rates["c_ph_style_rank_only_1_thread"], 2
+    )
+    benchmark.extra_info["core_scaling_all_threads"] = round(
+        rates["core_perfect_hash_all_threads"] / rates["core_perfect_hash_1_thread"], 2
+    )
+    benchmark.extra_info["load_average"] = os.getloadavg()
+    print(f"\n{size}-card, {HANDS:,} random hands, M hands/s:", benchmark.extra_info)
+    benchmark.pedantic(table.keys_into, args=(hands, out_core, False), rounds=3, iterations=1)
