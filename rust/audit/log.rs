@@ -509,7 +509,9 @@ impl Audit {
         // header's unknown column is.
         let mut slots: [Option<(String, Value)>; 6] = Default::default();
         for (key, value) in m {
-            let Some(f) = FIELDS.iter().position(|(_, names)| names.contains(&key.as_str()))
+            let Some(f) = FIELDS
+                .iter()
+                .position(|(_, names)| names.contains(&key.as_str()))
             else {
                 return Err(format!(
                     "unknown field {key:?} (expected device_id, timestamp, shuffle_id, \
@@ -797,7 +799,10 @@ mod tests {
             assert_eq!((a.records, a.bad_count, a.blank_lines), (2, 1, 6));
             assert_eq!(a.header_lines, 1);
             assert_eq!(a.lines, 10);
-            assert_eq!(a.lines, a.header_lines + a.records + a.bad_count + a.blank_lines);
+            assert_eq!(
+                a.lines,
+                a.header_lines + a.records + a.bad_count + a.blank_lines
+            );
         }
     }
 
@@ -813,9 +818,19 @@ mod tests {
         let a = read_all(log.as_bytes(), 4096).unwrap();
         assert_eq!((a.records, a.bad_count), (1, 3));
         let reasons: Vec<&str> = a.bad.iter().map(|b| b.reason.as_str()).collect();
-        assert_eq!(reasons[0], "fields \"cards\" and \"output\" both give the output");
-        assert_eq!(reasons[1], "fields \"device\" and \"device_id\" both give the device_id");
-        assert!(reasons[2].starts_with("unknown field \"Output\""), "{}", reasons[2]);
+        assert_eq!(
+            reasons[0],
+            "fields \"cards\" and \"output\" both give the output"
+        );
+        assert_eq!(
+            reasons[1],
+            "fields \"device\" and \"device_id\" both give the device_id"
+        );
+        assert!(
+            reasons[2].starts_with("unknown field \"Output\""),
+            "{}",
+            reasons[2]
+        );
     }
 
     #[test]
@@ -828,9 +843,16 @@ mod tests {
             );
             for chunk in [1000, 1 << 20, log.len()] {
                 let a = read_all(log.as_bytes(), chunk).unwrap();
-                assert_eq!((a.records, a.bad_count, a.lines), (2, 2, 5), "chunk {chunk}");
+                assert_eq!(
+                    (a.records, a.bad_count, a.lines),
+                    (2, 2, 5),
+                    "chunk {chunk}"
+                );
                 assert_eq!((a.bad[0].line, a.bad[1].line), (3, 5));
-                assert_eq!(a.bad[0].reason, format!("line longer than {MAX_LINE} bytes"));
+                assert_eq!(
+                    a.bad[0].reason,
+                    format!("line longer than {MAX_LINE} bytes")
+                );
             }
         }
         // Exactly MAX_LINE bytes is still read (and rejected for what it says).
@@ -839,7 +861,11 @@ mod tests {
             "y".repeat(MAX_LINE - 8)
         );
         let a = read_all(log.as_bytes(), 1000).unwrap();
-        assert!(a.bad[0].reason.starts_with("output order"), "{}", a.bad[0].reason);
+        assert!(
+            a.bad[0].reason.starts_with("output order"),
+            "{}",
+            a.bad[0].reason
+        );
         // Before any header the file cannot be read at all.
         let err = read_all(long.as_bytes(), 1000).err().unwrap();
         assert_eq!((err.line, err.byte), (1, 0));

@@ -202,6 +202,14 @@ class _Unreadable(str):
     """A line the evaluator wrote that breaks the protocol (too long, not UTF-8): the reason."""
 
 
+def _next_line(lines: queue.Queue[str | None], timeout_s: float, hung: str) -> str | None:
+    """The evaluator's next line (``None`` at the end of its output), or ``hung`` as an error."""
+    try:
+        return lines.get(timeout=timeout_s)
+    except queue.Empty:
+        raise EvaluatorError(hung) from None
+
+
 def _command(command: str, timeout_s: float) -> Answerer:
     try:
         argv = shlex.split(command)
@@ -269,13 +277,12 @@ def _command(command: str, timeout_s: float) -> Answerer:
                 request = sent.get()
                 if request is None:
                     break
-                try:
-                    response = lines.get(timeout=timeout_s)
-                except queue.Empty:
-                    raise EvaluatorError(
-                        f"evaluator {command!r} hung: no response to {request!r} within "
-                        f"{timeout_s:g} s"
-                    ) from None
+                response = _next_line(
+                    lines,
+                    timeout_s,
+                    f"evaluator {command!r} hung: no response to {request!r} within "
+                    f"{timeout_s:g} s",
+                )
                 if isinstance(response, _Unreadable):
                     raise EvaluatorError(
                         f"evaluator {command!r} broke the protocol answering {request!r}: "
@@ -293,13 +300,12 @@ def _command(command: str, timeout_s: float) -> Answerer:
                         f"evaluator {command!r} {ended} before answering {request!r}{detail}"
                     )
                 yield _checked(response, request, f"evaluator {command!r}")
-            try:
-                extra = lines.get(timeout=timeout_s)
-            except queue.Empty:
-                raise EvaluatorError(
-                    f"evaluator {command!r} answered every request but did not end its output "
-                    f"within {timeout_s:g} s after its input ended"
-                ) from None
+            extra = _next_line(
+                lines,
+                timeout_s,
+                f"evaluator {command!r} answered every request but did not end its output "
+                f"within {timeout_s:g} s after its input ended",
+            )
             if isinstance(extra, _Unreadable):
                 raise EvaluatorError(f"evaluator {command!r} wrote an extra line: {extra}")
             if extra is not None:
