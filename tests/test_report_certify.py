@@ -436,3 +436,45 @@ def test_the_statute_a_configuration_is_judged_against_is_signed(tmp_path: Path)
         dsse.file_sha256(statute),
     )
     assert run.data["sections"][0]["inputs"] == ["bundled/rules/q-poker.macau.toml", "casino.toml"]
+
+
+def test_scope_states_samples_power_and_the_readings_applied(main_run: Certification) -> None:
+    scope = {s["kind"]: s["scope"] for s in main_run.data["sections"]}
+    # Exhaustive enumeration, no sample.
+    assert scope["hand-categories"]["sampled"] == []
+    assert scope["hand-categories"]["exhaustive"] == [
+        "every one of the C(52, 3) = 22,100 hands, enumerated and placed in the statute's "
+        "categories"
+    ]
+    # Only the readings of the tables the section reads: the ordering's, for hand categories.
+    assert scope["hand-categories"]["readings"] == [
+        {
+            "file": "../rules/q-poker.macau.toml",
+            "key": "ranking.ace_low_straight_suit",
+            "article": "第八條(一)(三)",
+            "value": "top-of-sequence",
+            "note": "the suit of a straight is that of its highest card; for A-2-3 the 3",
+        }
+    ]
+    assert scope["rng-audit"]["readings"] == []
+    simple = (ROOT / "fixtures" / "rules" / "mahjong-simple.macau.toml").read_text("utf-8")
+    marked = sum("reading = true" in ln for ln in simple.splitlines() if not ln.startswith("#"))
+    assert marked >= 11
+    assert len(scope["mahjong-tables"]["readings"]) == marked  # every reading of the game
+    # Samples with their sizes and seed (the smoke plan asks for 2,000 hands, seed 7).
+    sampled = {s["what"]: s for s in scope["evaluator-crosscheck"]["sampled"]}
+    assert sampled["hands asked for their category"] == {
+        "what": "hands asked for their category",
+        "size": 2000,
+        "population": 22100,
+        "seed": 7,
+    }
+    # 2,000 asked for; 1,665 distinct pairs drawn (the scope states what was checked)
+    assert sampled["pairs decided only by suit"]["size"] == 1665
+    assert scope["evaluator-crosscheck"]["exhaustive"] == []
+    # Power at the sample size: 1 - (1 - 1/N)^2000 >= 99% from N = 434.
+    assert (
+        "hands asked for their category: a defect in at least 1 in 434 of them is found with "
+        "probability 99% or more"
+    ) in scope["evaluator-crosscheck"]["power"]
+    assert scope["shuffler-audit"]["power"][0].startswith("a fair cards52 log can pass from ")

@@ -44,6 +44,10 @@ class CrosscheckError(TableCertError):
     another game); names the value."""
 
 
+class RoundLogError(AuditError):
+    """A round log cannot be read: names the file, the line and the field."""
+
+
 class EnvelopeError(TableCertError):
     """A signed envelope is not well-formed (bad JSON, missing field, bad base64, bad statement)."""
 

@@ -22,7 +22,7 @@ from tablecert.audit.battery import DECK_SIZES
 from tablecert.audit.dealing import DEALINGS
 from tablecert.audit.shuffler import DEFAULT_BATCH, INPUT_ORDERS, ShufflerAudit, audit_shuffler
 from tablecert.audit.wall_dealing import STATISTICS
-from tablecert.cli import common, values
+from tablecert.cli import common, rounds_commands, values
 from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, probability, stdout
 from tablecert.cli.tables import Column, print_table
 from tablecert.outputs import output_folder, write_text
@@ -234,6 +234,9 @@ def _write_audit(result: ShufflerAudit, svg_dir: Path | None, json_out: bool) ->
     else:
         print_audit(result)
     raise exit_for(result.outcome)
+
+
+audit_app.command("rounds")(rounds_commands.audit_rounds_command)
 
 
 def register(app: typer.Typer) -> None:

@@ -11,7 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from tablecert import _core
 from tablecert.audit.battery import DECK_SIZES
 from tablecert.audit.simulate import check_device, write_log
-from tablecert.cli import conventions, values
+from tablecert.cli import conventions, rounds_commands, values
 from tablecert.cli.common import stderr
 from tablecert.errors import AuditError
 
@@ -75,6 +75,9 @@ def shuffler(
             replace=force,
         )
     stderr.print(f"wrote {decks:,} shuffles ({model}) to {output}", markup=False)
+
+
+simulate_app.command("rounds")(rounds_commands.simulate_rounds_command)
 
 
 def register(app: typer.Typer) -> None:

@@ -38,6 +38,7 @@ from tablecert.errors import CrosscheckError
 from tablecert.games.common import qualifier_ranks, rational
 from tablecert.hand_arrays import strength_keys
 from tablecert.poker import Ordering, RulesSource, check_game, ordering
+from tablecert.rounds.settle import per_unit
 
 CODES = tuple(_core.card_code(c) for c in range(52))
 MAX_SAMPLE = 2_000_000
@@ -453,31 +454,16 @@ def settlement_cases(
 
 
 def expected_settlement(order: Ordering, outcome: str, category: str) -> Fraction:
-    """The player's net result per unit (Q Poker) or per ante (Caribbean Stud)."""
-    rules = order.rules
-    slug = category.replace(" ", "-")
+    """The player's net result per unit (Q Poker) or per ante (Caribbean Stud): the spots'
+    values from the one settlement source (``rounds.settle.per_unit``)."""
     if outcome.startswith("多寶"):
-        return rational(rules, f"pair_plus.{slug}")
+        return per_unit(order, "pair_plus", "", category)[0]
+    name = "win" if outcome.startswith("win with") else outcome
     if order.game == "q-poker":
-        if outcome == "fold":
-            return rational(rules, "play.fold")
-        if outcome == "dealer does not qualify":
-            return rational(rules, "play.dealer_not_qualifying")
-        if outcome == "loss":
-            return rational(rules, "play.loss")
-        return rational(rules, f"play.win.{slug}") + rational(rules, f"play.bonus.{slug}")
-    raise_multiple = rational(rules, "play.raise_multiple")
-    if outcome == "fold":
-        return rational(rules, "play.fold")
-    if outcome == "dealer does not qualify":
-        return rational(rules, "play.not_qualifying_ante") + raise_multiple * rational(
-            rules, "play.not_qualifying_raise"
-        )
-    if outcome == "loss":
-        return -(1 + raise_multiple)
-    return rational(rules, "play.ante_win") + raise_multiple * rational(
-        rules, f"play.raise_pays.{slug}"
-    )
+        return per_unit(order, "play", name, category)[0]
+    raise_multiple = rational(order.rules, "play.raise_multiple")
+    ante = per_unit(order, "ante", name, category)[0]
+    return ante + raise_multiple * per_unit(order, "raise", name, category)[0]
 
 
 def random_pairs(tables: _Tables, count: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:

@@ -246,7 +246,11 @@ def build_report(
                 "scope": {
                     **s.scope.as_json(),
                     "readings": [
-                        r for p in dict.fromkeys(files) if p in readings for r in readings[p]
+                        r
+                        for p in dict.fromkeys(files)
+                        if p in readings
+                        for r in readings[p]
+                        if s.scope.applies(r["key"])
                     ],
                 },
                 "inputs": sorted(names[p].name for p in files),

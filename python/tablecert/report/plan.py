@@ -2,9 +2,9 @@
 
 ::
 
-    [certification]
-    title = "Q Poker and Caribbean Stud, Macau statutes"
-    lab = "Example Gaming Lab"
+    [certification]                   # the certificate's identification: report id,
+    title = "Q Poker and Caribbean Stud, Macau statutes"   # revision, applicant, signatory,
+    lab = "Example Gaming Lab"        # equipment, ... (report/certificate.py)
 
     [[section]]
     kind = "hand-categories"          # a registered section kind (report/registry.py)

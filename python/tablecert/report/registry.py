@@ -121,6 +121,12 @@ class Scope:
     sampled: tuple[Sample, ...] = ()
     power: tuple[str, ...] = ()
     limitations: tuple[str, ...] = ()
+    #: The rule-data tables the section reads (dotted prefixes, e.g. "ranking."): only their
+    #: readings are listed as applied. Empty: every reading of its rule files.
+    reads: tuple[str, ...] = ()
+
+    def applies(self, key: str) -> bool:
+        return not self.reads or key.startswith(self.reads)
 
     def as_json(self) -> dict[str, Any]:
         return {

@@ -71,6 +71,7 @@ def hand_categories_section(entry: PlanEntry, context: Context) -> Section:
                 "placed in the statute's categories",
             ),
             power=("exact counts: no sampling error",),
+            reads=("ranking.",),
         ),
     )
 

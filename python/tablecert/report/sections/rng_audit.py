@@ -34,7 +34,7 @@ from tablecert.report.registry import (
     Verdict,
     register_section,
 )
-from tablecert.report.sections.shuffler_audit import equipment_article
+from tablecert.report.sections.shuffler_audit import EQUIPMENT_KEYS, equipment_article
 
 
 @register_section(
@@ -132,6 +132,7 @@ def _scope(
             + (f"it judges at alpha {r.alpha:.4g}" if r.can_reject else f"not run ({r.reason})")
             for r in decision.rules
         ),
+        reads=EQUIPMENT_KEYS,  # the rule file names the device, nothing more
         limitations=(
             *(f"skipped: {t} ({r})" for t, r in report.skipped),
             *(f"not judged: {t} (shown only)" for t, _ in decision.not_judged),

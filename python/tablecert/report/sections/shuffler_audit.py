@@ -125,6 +125,7 @@ def shuffler_audit_section(entry: PlanEntry, context: Context) -> Section:
                 ),
             ),
             power=(detectable(deck, result.tally.shuffles),),
+            reads=EQUIPMENT_KEYS + (("ranking.",) if game is not None else ()),
             limitations=(
                 "the logs are taken as the device's output; that they are complete and "
                 "unaltered is the lab's custody, not the battery's",

@@ -1,0 +1,122 @@
+"""``tablecert audit rounds`` and ``tablecert simulate rounds``: wiring only (logic in
+``tablecert.rounds``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.text import Text
+
+from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, stderr, stdout
+from tablecert.cli.tables import Column, print_table
+from tablecert.conformance.configuration import check_configuration
+from tablecert.games.common import decimal
+from tablecert.poker import GAMES, Ordering, ordering
+from tablecert.rounds.audit import RoundAudit, audit_rounds
+from tablecert.rounds.simulate import write_rounds
+
+GameOption = Annotated[str, typer.Option("--game", help="q-poker or caribbean-stud.")]
+RulesOpt = Annotated[
+    str | None,
+    typer.Option("--rules", help="Rule file path or bundled name (default: the Macau statute)."),
+]
+ConfigOption = Annotated[
+    Path | None,
+    typer.Option("--config", help="A submitted configuration: settle under its values instead."),
+]
+
+
+def _order(game: str, rules: str | None, config: Path | None) -> Ordering:
+    if game not in GAMES:
+        raise typer.BadParameter(f"unknown game {plain(game)!r} (q-poker or caribbean-stud)")
+    if config is not None:
+        report = check_configuration(config, rules)
+        if report.submission.game != game:
+            raise typer.BadParameter(
+                f"{plain(str(config))} is a {report.submission.game} configuration",
+                param_hint="--config",
+            )
+        return ordering(game, report.effective_rules)
+    return ordering(game, rules)
+
+
+def audit_rounds_command(
+    logs: Annotated[
+        list[Path], typer.Argument(help="Round logs (CSV or JSON Lines, plain or gzip).")
+    ],
+    game: GameOption,
+    rules: RulesOpt = None,
+    config: ConfigOption = None,
+    json_out: JsonOption = False,
+) -> None:
+    """Re-settle every round of the logs under the statute (or --config) and name every
+    difference; exit 0 pass, 1 fail, 2 unreadable input, 3 nothing audited."""
+    order = _order(game, rules, config)
+    result = audit_rounds(logs, order)
+    if json_out:
+        emit_json(result.as_json())
+    else:
+        print_round_audit(result)
+    raise exit_for(result.verdict)
+
+
+def print_round_audit(result: RoundAudit) -> None:
+    stdout.print(
+        f"{result.game}: {result.rounds:,} rounds ({result.void_rounds:,} void), "
+        f"{result.seats:,} seats from {len(result.files)} file(s), rules {plain(result.rules_file)}"
+    )
+    print_table(
+        [
+            "article / spot",
+            Column("spots", "right"),
+            Column("paid", "right"),
+            Column("due", "right"),
+            Column("differences", "right"),
+        ],
+        [
+            [plain(a), f"{t.spots:,}", decimal(t.paid, 2), decimal(t.due, 2), f"{t.differences:,}"]
+            for a, t in sorted(result.by_article.items())
+        ],
+    )
+    for kind, n in sorted(result.counts.items()):
+        stdout.print(f"{kind}: {n:,}")
+    for f in result.findings[:50]:
+        stdout.print("  " + plain(f.text))
+    if len(result.findings) > 50:
+        stdout.print(
+            f"  ... {sum(result.counts.values()) - 50:,} more (--json lists the first 1000)"
+        )
+    style = {"pass": "bold green", "fail": "bold red"}.get(result.verdict, "bold yellow")
+    stdout.print(Text(f"verdict: {result.verdict}", style=style))
+
+
+def simulate_rounds_command(
+    game: GameOption,
+    output: Annotated[
+        Path, typer.Option("-o", "--output", help="Log file (.jsonl: JSON Lines; .gz: gzip).")
+    ],
+    rounds: Annotated[int, typer.Option("--rounds", min=1, help="Number of rounds.")],
+    seed: Annotated[int, typer.Option("--seed", help="Generator seed.")] = 0,
+    error_share: Annotated[
+        float,
+        typer.Option(
+            "--error-share", min=0.0, max=0.1, help="Share of rounds planted with each error kind."
+        ),
+    ] = 0.0,
+    kinds: Annotated[
+        str | None,
+        typer.Option("--kinds", help="Comma-separated planted kinds (default: all of the game's)."),
+    ] = None,
+    rules: RulesOpt = None,
+    config: ConfigOption = None,
+) -> None:
+    """Write a seeded round log (optimal play, statute settlement, planted errors) and the
+    list of planted rounds to OUTPUT.planted.json."""
+    order = _order(game, rules, config)
+    chosen = None if kinds is None else tuple(k.strip() for k in kinds.split(",") if k.strip())
+    side = write_rounds(output, order, rounds, seed=seed, share=error_share, kinds=chosen)
+    stderr.print(
+        f"wrote {rounds:,} rounds to {plain(str(output))}; planted errors in {plain(str(side))}"
+    )

@@ -1,0 +1,511 @@
+"""Seeded round logs: optimal play, settlement by the statute, and a chosen share of planted
+errors of each kind, recorded in a side file so that an audit can be checked against them.
+
+Settlement here is the scalar, one-seat-at-a-time reading of ``settle.per_unit`` (the audit
+does the same arithmetic on arrays): the two agree on every clean round, which the tests check.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from fractions import Fraction
+from math import comb
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+import numpy.typing as npt
+
+from tablecert import _core
+from tablecert.errors import AuditError
+from tablecert.hand_arrays import key_table
+from tablecert.outputs import write_atomic
+from tablecert.poker import Ordering
+from tablecert.rounds.log import SCALE, SPOTS, amount_text, csv_columns
+from tablecert.rounds.settle import CATEGORY_SHIFT, SettlementTable, per_unit, settlement_table
+
+#: Planted error kinds, by game.
+KINDS: dict[str, tuple[str, ...]] = {
+    "q-poker": ("straight", "non-qualifying", "suit-tie", "pair-plus", "duplicate", "void-paid"),
+    "caribbean-stud": (
+        "straight",
+        "non-qualifying",
+        "suit-tie",
+        "cap",
+        "progressive",
+        "duplicate",
+        "void-paid",
+    ),
+}
+VOID_SHARE = 0.002  # clean void rounds (everything returned), so that voids are exercised
+START = datetime(2026, 3, 1, tzinfo=UTC)
+Decide = Callable[[npt.NDArray[np.int16], int], bool]
+
+
+@dataclass(frozen=True)
+class Planted:
+    table_id: str
+    round_id: str
+    kind: str
+    seat: int  # 0: the round as a whole
+    spot: str
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "table_id": self.table_id,
+            "round_id": self.round_id,
+            "kind": self.kind,
+            "seat": self.seat,
+            "spot": self.spot,
+        }
+
+
+def colex_indices(hands: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """The colex index of each hand (rows of distinct card ids), as ``_core.colex_index``."""
+    ordered = np.sort(hands, axis=1)
+    table = np.array([[comb(n, k) for k in range(6)] for n in range(53)], dtype=np.int64)
+    out: npt.NDArray[np.int64] = np.sum(
+        [table[ordered[:, i], i + 1] for i in range(ordered.shape[1])], axis=0
+    )
+    return out
+
+
+def optimal_decider(
+    order: Ordering,
+) -> Callable[[npt.NDArray[np.int64], npt.NDArray[np.int64]], npt.NDArray[np.bool_]]:
+    """The existing strategy as a vector function: (hands, upcards) -> follow/raise."""
+    if order.game == "q-poker":
+        from tablecert.games import q_poker
+
+        qa = q_poker.analyze(order.rules)
+        follows = np.zeros(comb(52, 3), dtype=bool)
+        for index in range(len(follows)):
+            follows[index] = qa.hand(list(_core.hand_at(index, 3))).decision == "follow"
+
+        def q_decide(
+            hands: npt.NDArray[np.int64], upcards: npt.NDArray[np.int64]
+        ) -> npt.NDArray[np.bool_]:
+            return follows[colex_indices(hands)]
+
+        return q_decide
+    from tablecert.games import caribbean_stud
+
+    ca = caribbean_stud.analyze(order.rules)
+    bits = np.frombuffer(ca.decisions, dtype="<u8")
+
+    def c_decide(
+        hands: npt.NDArray[np.int64], upcards: npt.NDArray[np.int64]
+    ) -> npt.NDArray[np.bool_]:
+        words = bits[colex_indices(hands)]
+        return ((words >> upcards.astype(np.uint64)) & np.uint64(1)).astype(bool)
+
+    return c_decide
+
+
+class _Simulator:
+    def __init__(self, order: Ordering, seed: int, share: float, kinds: tuple[str, ...]) -> None:
+        self.order = order
+        self.table: SettlementTable = settlement_table(order)
+        self.rng = np.random.default_rng(seed)
+        self.share = share
+        self.kinds = kinds
+        self.size = order.hand_size
+        self.spots = SPOTS[order.game]
+        self.kt = key_table(order.game, order.rules)
+        self.decide = optimal_decider(order)
+        self.players = order.rules.value_of("table.seats", int) - 1
+        self.meter = (
+            Fraction(0)
+            if order.game == "q-poker"
+            else self.table.order.rules.value_of("progressive.meter", int)
+        )
+        rules = order.rules
+        if order.game == "caribbean-stud":
+            from tablecert.games.common import rational
+
+            self.seed_meter = rational(rules, "progressive.seed")
+            self.contribution = rational(rules, "progressive.contribution")
+
+    def keys(self, hands: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        out = np.empty(len(hands), dtype=np.uint32)
+        self.kt.keys_into(np.ascontiguousarray(hands, dtype=np.uint8), out)
+        return out.astype(np.int64)
+
+    def deal(self, kind: str) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int] | None:
+        """(dealer, seats' hands, target seat row) for a planted kind, or a plain deal."""
+        size, rng = self.size, self.rng
+        n = int(rng.integers(1, self.players + 1))
+        if not kind:
+            deck = rng.permutation(52).astype(np.int64)
+            return deck[:size], deck[size : size + n * size].reshape(n, size), 0
+        for _ in range(200):
+            decks = np.argsort(rng.random((512, 52)), axis=1)
+            dealer = decks[:, :size]
+            first = decks[:, size : 2 * size]
+            dk, pk = self.keys(dealer), self.keys(first)
+            qual = dk >= self.table.threshold
+            cat = pk >> CATEGORY_SHIFT
+            names = self.order.categories
+            ups = dealer[:, 0]
+            follows = self.decide(first, ups)
+            if kind == "straight":
+                ok = (cat == names.index("straight")) & qual & (pk > dk) & follows
+            elif kind == "non-qualifying":
+                ok = ~qual & follows
+            elif kind == "suit-tie":
+                ok = np.zeros(len(decks), dtype=bool)
+                for i in range(len(decks)):
+                    built = self.suit_twin(first[i], decks[i])
+                    if built is not None:
+                        d_key = int(self.keys(built[None, :])[0])
+                        if d_key >= self.table.threshold and bool(
+                            self.decide(first[i : i + 1], built[:1])[0]
+                        ):
+                            rest = [c for c in decks[i] if c not in built and c not in first[i]]
+                            deck = np.array([*built, *first[i], *rest], dtype=np.int64)
+                            decks[i] = deck
+                            ok[i] = True
+                            break
+            elif kind == "cap":
+                return self.four_of_a_kind(n)
+            elif kind in ("pair-plus", "progressive"):
+                paying = (
+                    cat >= names.index("pair")
+                    if kind == "pair-plus"
+                    else np.isin(
+                        cat, [names.index(c) for c in ("flush", "full house", "four of a kind")]
+                    )
+                )
+                ok = paying
+            else:
+                ok = np.ones(len(decks), dtype=bool)
+            hits = np.flatnonzero(ok)
+            if len(hits):
+                deck = decks[int(hits[0])]
+                seats = deck[size : size + n * size].reshape(n, size)
+                return deck[:size].copy(), seats.copy(), 0
+        return None
+
+    def suit_twin(
+        self, hand: npt.NDArray[np.int64], deck: npt.NDArray[np.int64]
+    ) -> npt.NDArray[np.int64] | None:
+        """A hand of the same ranks in other suits, disjoint from ``hand``."""
+        for shift in (1, 2, 3):
+            twin = (hand // 4) * 4 + (hand % 4 + shift) % 4
+            if not set(twin.tolist()) & set(hand.tolist()):
+                return twin
+        return None
+
+    def four_of_a_kind(self, n: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int]:
+        rng, size = self.rng, self.size
+        while True:
+            rank = int(rng.integers(13))
+            quad = [rank * 4 + s for s in range(4)]
+            rest = np.array([c for c in rng.permutation(52) if c not in quad], dtype=np.int64)
+            hand = np.array([*quad, rest[0]], dtype=np.int64)
+            dealer = rest[1 : 1 + size]
+            if int(self.keys(dealer[None, :])[0]) >= self.table.threshold:
+                others = rest[1 + size : 1 + size + (n - 1) * size].reshape(n - 1, size)
+                return dealer, np.vstack([hand[None, :], others]), 0
+
+    def bets(self, kind: str) -> dict[str, Fraction]:
+        rng = self.rng
+        if self.order.game == "q-poker":
+            pair_plus = Fraction(int(rng.choice([0, 5, 10, 25])))
+            if kind == "pair-plus":
+                pair_plus = Fraction(10)
+            play = Fraction(int(rng.choice([0, 10, 15, 20, 50, 100])))
+            if kind in ("straight", "non-qualifying", "suit-tie") and play == 0:
+                play = Fraction(10)
+            return {"pair_plus": pair_plus, "play": play}
+        ante = Fraction(int(rng.choice([10, 25, 50, 100])))
+        if kind == "cap":
+            ante = Fraction(self.table.maximum_payout // 20 + 50)
+        prog = (
+            self.table.progressive_bet
+            if (rng.random() < 0.5 or kind == "progressive")
+            else Fraction(0)
+        )
+        return {"ante": ante, "raise": Fraction(0), "progressive": prog}
+
+    def settle(
+        self,
+        player_key: int,
+        dealer_key: int,
+        decision: str,
+        bets: dict[str, Fraction],
+        meter: Fraction,
+    ) -> dict[str, Fraction]:
+        """One seat's net results by the statute (scalar reading of per_unit)."""
+        order, t = self.order, self.table
+        category = order.categories[player_key >> CATEGORY_SHIFT]
+        if decision == "fold":
+            outcome = "fold"
+        elif dealer_key < t.threshold:
+            outcome = "dealer does not qualify"
+        else:
+            outcome = (
+                "win" if player_key > dealer_key else "loss" if player_key < dealer_key else "tie"
+            )
+        out = {}
+        for spot in self.spots:
+            bet = bets[spot]
+            if spot == "progressive":
+                cat = player_key >> CATEGORY_SHIFT
+                prize = max(t.fixed_prize[cat], t.meter_share[cat] * meter)
+                out[spot] = prize - bet if bet else Fraction(0)
+                continue
+            if bet == 0 or (spot != "pair_plus" and not decision):
+                out[spot] = Fraction(0)
+                continue
+            value = bet * per_unit(order, spot, outcome, category)[0]
+            if (
+                spot == "raise"
+                and outcome == "win"
+                and t.maximum_payout > 0
+                and t.capped[player_key >> CATEGORY_SHIFT]
+            ):
+                value = min(value, t.maximum_payout)
+            out[spot] = value
+        return out
+
+    def rounds(self, count: int, table_id: str) -> Iterator[tuple[dict[str, Any], list[Planted]]]:
+        rng = self.rng
+        planted_kinds = list(self.kinds)
+        for r in range(1, count + 1):
+            kind = ""
+            draw = rng.random()
+            if planted_kinds and draw < self.share * len(planted_kinds):
+                kind = planted_kinds[int(draw / self.share) % len(planted_kinds)]
+            elif draw < self.share * len(planted_kinds) + VOID_SHARE:
+                kind = "void"
+            dealt = self.deal(kind if kind not in ("duplicate", "void-paid", "void") else "")
+            if dealt is None:
+                raise AuditError(f"could not deal a round for the planted kind {kind!r}")
+            yield self.round(r, table_id, kind, *dealt)
+
+    def round(
+        self,
+        number: int,
+        table_id: str,
+        kind: str,
+        dealer: npt.NDArray[np.int64],
+        hands: npt.NDArray[np.int64],
+        target: int,
+    ) -> tuple[dict[str, Any], list[Planted]]:
+        rng = self.rng
+        game = self.order.game
+        dk = int(self.keys(dealer[None, :])[0])
+        pks = self.keys(hands)
+        upcard = int(dealer[0])
+        follows = self.decide(hands, np.full(len(hands), upcard))
+        seat_numbers = sorted(
+            rng.choice(np.arange(1, self.players + 1), len(hands), replace=False).tolist()
+        )
+        void = kind in ("void", "void-paid")
+        meter_before = self.meter
+        seats = []
+        planted: list[Planted] = []
+        round_id = str(number)
+        prog_total = Fraction(0)
+        for i, hand in enumerate(hands):
+            bets = self.bets(kind if i == target else "")
+            stake = "play" if game == "q-poker" else "ante"
+            decision = ""
+            if bets[stake]:
+                decision = ("follow" if game == "q-poker" else "raise") if follows[i] else "fold"
+            if game == "caribbean-stud" and decision == "raise":
+                bets["raise"] = bets["ante"] * self.table.raise_multiple
+            if (
+                kind in ("straight", "non-qualifying", "suit-tie", "cap")
+                and i == target
+                and not decision
+            ):
+                decision = "follow" if game == "q-poker" else "raise"
+            paid = (
+                {s: Fraction(0) for s in self.spots}
+                if void
+                else self.settle(int(pks[i]), dk, decision, bets, meter_before)
+            )
+            prog_total += bets.get("progressive", Fraction(0))
+            if i == target and kind:
+                spot = self.plant(kind, paid, bets, int(pks[i]), dk)
+                if kind == "duplicate":
+                    hand[0] = dealer[int(rng.integers(self.size))]
+                if kind != "void":
+                    planted.append(
+                        Planted(
+                            table_id,
+                            round_id,
+                            kind,
+                            0 if kind == "duplicate" else seat_numbers[i],
+                            spot,
+                        )
+                    )
+            seats.append(
+                {
+                    "seat": seat_numbers[i],
+                    "cards": " ".join(_core.card_code(int(c)) for c in hand),
+                    "decision": decision,
+                    "bets": {s: _amount(v) for s, v in bets.items()},
+                    "paid": {s: _amount(v) for s, v in paid.items()},
+                }
+            )
+        meter_after = meter_before
+        if game == "caribbean-stud" and not void:
+            meter_after = meter_before + self.contribution * prog_total
+        self.meter = meter_after
+        record: dict[str, Any] = {
+            "table_id": table_id,
+            "round_id": round_id,
+            "timestamp": (START + timedelta(seconds=45 * number)).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "dealer": " ".join(_core.card_code(int(c)) for c in dealer),
+            "upcard": _core.card_code(upcard) if game == "caribbean-stud" else "",
+            "meter_before": _amount(meter_before) if game == "caribbean-stud" else "",
+            "meter_after": _amount(meter_after) if game == "caribbean-stud" else "",
+            "events": ["void"] if void else [],
+            "seats": seats,
+        }
+        return record, planted
+
+    def plant(
+        self, kind: str, paid: dict[str, Fraction], bets: dict[str, Fraction], pk: int, dk: int
+    ) -> str:
+        """Change one seat's settlement the way the kind goes wrong; the spot it changed."""
+        order = self.order
+        q_poker = order.game == "q-poker"
+        spot = "play" if q_poker else "raise"
+        category = order.categories[pk >> CATEGORY_SHIFT]
+        if kind == "straight":  # paid as an ordinary win (1 to 1)
+            paid[spot] = bets[spot] if q_poker else bets["raise"]
+            if not q_poker:
+                paid[spot] = bets["raise"] * 2
+        elif kind == "non-qualifying":  # a non-qualifying dealer's round paid as a win
+            paid[spot] = bets[spot] * per_unit(order, spot, "win", category)[0]
+            if (
+                spot == "play"
+                and paid[spot]
+                == bets[spot] * per_unit(order, spot, "dealer does not qualify", category)[0]
+            ):
+                paid[spot] += bets[spot]
+        elif kind == "suit-tie":  # the suit tie-break decided the other way
+            other = "loss" if pk > dk else "win"
+            paid[spot] = bets[spot] * per_unit(order, spot, other, category)[0]
+            if not q_poker:
+                paid["ante"] = bets["ante"] * per_unit(order, "ante", other, category)[0]
+        elif kind == "cap":  # the raise paid in full, above the per-round maximum
+            paid[spot] = bets["raise"] * per_unit(order, "raise", "win", category)[0]
+        elif kind == "pair-plus":  # 多寶 paid one step low
+            spot = "pair_plus"
+            paid[spot] -= bets[spot]
+        elif kind == "progressive":  # the fixed prize paid without deducting the bet... plus one
+            spot = "progressive"
+            paid[spot] += bets[spot]
+        elif kind == "duplicate":
+            spot = ""
+        elif kind == "void-paid":  # a void round's stake taken
+            spot = "pair_plus" if q_poker else "ante"
+            paid[spot] = -bets[spot] if bets[spot] else Fraction(-1)
+            if not bets[spot]:
+                bets[spot] = Fraction(1)
+        return spot
+
+
+def _amount(value: Fraction) -> str:
+    units = value * SCALE
+    if units.denominator != 1:
+        raise AuditError(f"amount {value} has more than the log's decimal places")
+    return amount_text(int(units))
+
+
+def write_rounds(
+    path: str | Path,
+    order: Ordering,
+    rounds: int,
+    *,
+    seed: int = 0,
+    share: float = 0.0,
+    kinds: tuple[str, ...] | None = None,
+    table_id: str = "T1",
+    progress: Callable[[int], None] | None = None,
+) -> Path:
+    """Write a seeded round log (JSON Lines if the name has ``.jsonl``, else CSV; gzip if it
+    ends in ``.gz``) and its planted errors to ``<path>.planted.json``; returns that path."""
+    path = Path(path)
+    known = KINDS[order.game]
+    chosen = known if kinds is None else kinds
+    for k in chosen:
+        if k not in known:
+            raise AuditError(
+                f"unknown planted error kind {k!r} for {order.game} (known: {', '.join(known)})"
+            )
+    if (
+        "cap" in chosen
+        and order.game == "caribbean-stud"
+        and not settlement_table(order).maximum_payout
+    ):
+        chosen = tuple(k for k in chosen if k != "cap")  # no cap in force: nothing to exceed
+    if not 0 <= share * max(len(chosen), 1) <= 0.5:
+        raise AuditError(f"error share {share} x {len(chosen)} kinds must be within 0..0.5")
+    sim = _Simulator(order, seed, share if chosen else 0.0, chosen)
+    jsonl = ".jsonl" in path.name
+    buffer = io.StringIO()
+    planted: list[Planted] = []
+    _write(buffer, sim, rounds, table_id, jsonl, planted, progress)
+    data = buffer.getvalue().encode()
+    if path.name.endswith(".gz"):
+        data = gzip.compress(data, mtime=0)
+    write_atomic(path, data)
+    side = path.with_name(path.name + ".planted.json")
+    side_doc = {
+        "game": order.game,
+        "seed": seed,
+        "rounds": rounds,
+        "share": share,
+        "kinds": list(chosen),
+        "planted": [p.as_json() for p in planted],
+    }
+    write_atomic(side, (json.dumps(side_doc, indent=1, ensure_ascii=False) + "\n").encode())
+    return side
+
+
+def _write(
+    out: TextIO,
+    sim: _Simulator,
+    rounds: int,
+    table_id: str,
+    jsonl: bool,
+    planted: list[Planted],
+    progress: Callable[[int], None] | None,
+) -> None:
+    import csv
+
+    game = sim.order.game
+    writer = None if jsonl else csv.writer(out, lineterminator="\n")
+    columns = csv_columns(game)
+    if writer is not None:
+        writer.writerow(columns)
+    for record, planted_here in sim.rounds(rounds, table_id):
+        planted.extend(planted_here)
+        if jsonl:
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+        else:
+            assert writer is not None
+            events = ";".join(record["events"])
+            for seat in record["seats"]:
+                row = {k: record[k] for k in columns if k in record}
+                row["events"] = events
+                row.update(
+                    {"seat": seat["seat"], "cards": seat["cards"], "decision": seat["decision"]}
+                )
+                for s in SPOTS[game]:
+                    row[f"{s}_bet"] = seat["bets"][s]
+                    row[f"{s}_paid"] = seat["paid"][s]
+                writer.writerow([row[c] for c in columns])
+        if progress is not None:
+            progress(1)
