@@ -85,6 +85,41 @@ const MULTISET_RUN: [[[u32; 5]; 13]; 6] = {
     t
 };
 
+/// Sort up to five values in place with a fixed network of compare-exchanges (min/max, no
+/// data-dependent branches).
+#[inline]
+fn sort_network<const N: usize>(v: &mut [u8; N]) {
+    #[inline]
+    fn exchange<const N: usize>(v: &mut [u8; N], i: usize, j: usize) {
+        let (a, b) = (v[i], v[j]);
+        v[i] = a.min(b);
+        v[j] = a.max(b);
+    }
+    match N {
+        3 => {
+            exchange(v, 0, 1);
+            exchange(v, 1, 2);
+            exchange(v, 0, 1);
+        }
+        5 => {
+            for (i, j) in [
+                (0, 1),
+                (3, 4),
+                (2, 4),
+                (2, 3),
+                (0, 3),
+                (0, 2),
+                (1, 4),
+                (1, 3),
+                (1, 2),
+            ] {
+                exchange(v, i, j);
+            }
+        }
+        _ => v.sort_unstable(),
+    }
+}
+
 /// Per hand: the rank counts (3 bits per rank), the rank mask of each suit.
 #[inline]
 fn shape(hand: &[u8]) -> (u64, [u16; 4]) {
@@ -289,36 +324,43 @@ impl CompactKeys {
         e.base | u32::from(self.select[usize::from(e.mode)][v])
     }
 
-    /// [`CompactKeys::key`] for a hand of a size known at compile time (the loops unroll).
+    /// [`CompactKeys::key`] for a hand of a size known at compile time: branch-free but for
+    /// the validity and flush tests (the ranks sorted by a sorting network, no loops over
+    /// counts), so random hands cost no mispredicted branches.
     #[inline]
     #[must_use]
     pub fn key_array<const N: usize>(&self, hand: &[u8; N]) -> Option<u32> {
-        let (mut or, mut sum, mut high, mut suits) = (0u64, 0u64, 0u8, 0u8);
-        for &c in hand {
+        let (mut or, mut sum, mut high, mut suits, mut rank_mask) = (0u64, 0u64, 0u8, 0u8, 0u16);
+        let mut ranks = [0u8; N];
+        for (r, &c) in ranks.iter_mut().zip(hand) {
             let bit = 1u64 << (c & 63);
             or |= bit;
             sum = sum.wrapping_add(bit);
             high |= c;
             suits |= 1 << (c & 3);
+            *r = (c >> 2) & 15;
+            rank_mask |= 1 << *r;
         }
         if high >= 64 || or != sum || or >> DECK_SIZE != 0 || N != self.hand_size {
             return None;
         }
-        let mut counts = 0u64;
-        let mut by_suit = [0u16; 4];
-        for &c in hand {
-            counts += 1 << (3 * (c >> 2));
-            by_suit[usize::from(c & 3)] |= 1 << (c >> 2);
-        }
         let e = if suits.is_power_of_two() {
-            self.flush[usize::from(by_suit[usize::from(hand[0] & 3)])]
+            self.flush[usize::from(rank_mask & 0x1fff)]
         } else {
-            self.multiset[multiset_index(counts)]
+            sort_network(&mut ranks);
+            let mut index = 0u32;
+            for (position, &r) in ranks.iter().enumerate() {
+                index += MULTISET_STEP[position][usize::from(r)];
+            }
+            self.multiset[index as usize]
         };
         if e.mode == NONE {
             return Some(e.base);
         }
-        let v = suits_of_rank(&by_suit, e.rank);
+        let mut v = 0usize;
+        for &c in hand {
+            v |= usize::from((c >> 2) == e.rank) << (c & 3);
+        }
         Some(e.base | u32::from(self.select[usize::from(e.mode)][v]))
     }
 

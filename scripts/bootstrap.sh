@@ -34,6 +34,8 @@ PY
 fi
 
 bash "$root/scripts/vendor-crates.sh"
+# The package data mirrors fixtures/ (a new fixture gets its link; commit it with the fixture).
+bash "$root/scripts/link-package-data.sh"
 
 # Build the Rust core into python/tablecert/ (incremental; a no-op build takes a second). The
 # first build also installs tablecert into .venv in editable mode; later ones only rebuild.

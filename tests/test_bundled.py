@@ -29,16 +29,23 @@ def _tracked(folder: str) -> set[str]:
 
 
 def test_every_fixture_is_package_data() -> None:
-    """python/tablecert/data/ mirrors fixtures/ file by file (symlinks in git, the files in the
-    wheel). After adding or removing a fixture, run scripts/link-package-data.sh."""
+    """python/tablecert/data/ mirrors fixtures/ file by file (symlinks in the tree, the files in
+    the wheel). scripts/bootstrap.sh runs scripts/link-package-data.sh, which adds the link of a
+    new fixture (commit it with the fixture) and removes the link of a deleted one."""
     fixtures = _tracked("fixtures/")
-    linked = _tracked("python/tablecert/data/")
+    linked = {
+        p.relative_to(PACKAGE_DATA).as_posix()
+        for p in PACKAGE_DATA.rglob("*")
+        if (p.is_symlink() or p.is_file()) and "__pycache__" not in p.parts
+    }
     assert fixtures - linked == set(), "run scripts/link-package-data.sh"
     assert linked - fixtures == set(), "package data without a fixture"
     for name in linked:
         link = PACKAGE_DATA / name
         assert link.is_symlink(), name
         assert link.resolve() == (ROOT / "fixtures" / name).resolve(), name
+    tracked_links = _tracked("python/tablecert/data/")
+    assert tracked_links <= fixtures
 
 
 def test_data_root_is_found_through_the_package() -> None:

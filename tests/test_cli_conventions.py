@@ -99,3 +99,35 @@ def test_rng_confidence_is_per_test(confidence: str, tmp_path: Path) -> None:
     assert result.stdout, result.output
     alpha = json.loads(result.stdout)["alpha"]
     assert alpha == {"0.99": 0.01, "0.95": 0.05}[confidence]
+
+
+def test_stderr_is_not_hard_wrapped_off_a_terminal_and_markup_keeps_text(tmp_path: Path) -> None:
+    """grep must see whole lines: a long message on stderr (redirected, at COLUMNS=40) is one
+    line, and a TOML table name in brackets is printed, not taken for markup."""
+    import os
+    import subprocess
+    import sys
+
+    deep = tmp_path / ("a-rather-long-folder-name-" * 4) / "log.csv"
+    deep.parent.mkdir(parents=True)
+    env = {**os.environ, "COLUMNS": "40"}
+    cmd = [sys.executable, "-m", "tablecert"]
+    wrote = subprocess.run(
+        [*cmd, "simulate", "shuffler", "--model", "fair", "--shuffles", "2", "-o", str(deep)],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert wrote.returncode == 0, wrote.stderr
+    assert f"wrote 2 shuffles (fair) to {deep}\n" in wrote.stderr
+    config = tmp_path / ("configuration-with-a-long-name-" * 3 + ".toml")
+    config.write_text("[pair_plus]\nstraight = 6\n", encoding="utf-8")
+    refused = subprocess.run(
+        [*cmd, "check", str(config)], capture_output=True, text=True, env=env, check=False
+    )
+    assert refused.returncode == 2
+    lines = refused.stderr.splitlines()
+    assert len(lines) == 1, refused.stderr
+    assert "[submission]" in lines[0]
+    assert str(config) in lines[0]

@@ -143,9 +143,11 @@ class Option:
 
 
 def _leaves(cmd: Any, path: tuple[str, ...]) -> Iterator[tuple[tuple[str, ...], Any]]:
-    if hasattr(cmd, "commands"):
-        for name, sub in sorted(cmd.commands.items()):
-            if not getattr(sub, "hidden", False):
+    if hasattr(cmd, "list_commands"):  # a group (lazy groups load their commands here)
+        ctx = cmd.make_context(path[-1] if path else "tablecert", [], resilient_parsing=True)
+        for name in sorted(cmd.list_commands(ctx)):
+            sub = cmd.get_command(ctx, name)
+            if sub is not None and not getattr(sub, "hidden", False):
                 yield from _leaves(sub, (*path, name))
     else:
         yield path, cmd

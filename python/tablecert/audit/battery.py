@@ -20,7 +20,6 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import stats
 
 from tablecert import _core
 from tablecert.audit import exact
@@ -30,6 +29,9 @@ from tablecert.errors import AuditError
 MIN_EXPECTED = 5.0
 DEFAULT_CONFIDENCE = 0.99
 DEFAULT_ALPHA = 0.01
+
+# SciPy (about 1 s to import) is imported inside the functions that use it, so that light
+# commands (`tablecert compare`, `hands`, `--help`) start fast.
 
 DECK_SIZES = {"cards52": (52, 52, 1), "mahjong136": (136, 34, 4), "mahjong112": (112, 28, 4)}
 
@@ -172,6 +174,8 @@ def chi2_result(
     key: str, name: str, cites: str, x2: float, df: int, scale: float, effect: str, detail: str
 ) -> CheckResult:
     """A chi-square test's result; the effect size is sqrt(max(x2 - df, 0) / scale)."""
+    from scipy import stats
+
     return CheckResult(
         key,
         name,
@@ -211,6 +215,8 @@ def pool(obs: Sequence[int] | Counts, probs: Sequence[float]) -> tuple[Counts, N
 def gof(obs: Sequence[int] | Counts, probs: Sequence[float]) -> tuple[float, int, float] | None:
     """Pearson goodness of fit against exact cell probabilities, cells pooled to E >= 5.
     An observation in a cell of probability zero gives p = 0; too few cells gives None."""
+    from scipy import stats
+
     obs_a = np.asarray(obs, dtype=np.int64)
     probs_a = np.asarray(probs, dtype=float)
     if np.any(obs_a[probs_a == 0] > 0):
@@ -241,6 +247,8 @@ def _laws(n: int) -> dict[str, list[float]]:
 
 
 def _two_sided_normal(z: float) -> float:
+    from scipy import stats
+
     return float(2 * stats.norm.sf(abs(z)))
 
 
@@ -285,6 +293,8 @@ def position_uniformity(t: Tally) -> CheckResult:
 
 
 def per_position(t: Tally, confidence: float = DEFAULT_CONFIDENCE) -> CheckResult:
+    from scipy import stats
+
     key, name = "per-position", f"chi-square of each dealt position at {confidence:.0%}"
     cites = "regulators' per-position chi-square; Bonferroni over positions"
     n, size, copies = t.shuffles, t.size, t.copies
@@ -312,6 +322,8 @@ def per_position(t: Tally, confidence: float = DEFAULT_CONFIDENCE) -> CheckResul
 
 
 def _binomial_two_sided(o: Counts, n: int, p: float) -> NDArray[Any]:
+    from scipy import stats
+
     lo = stats.binom.cdf(o, n, p)
     hi = stats.binom.sf(o - 1, n, p)
     return np.asarray(np.minimum(1.0, 2 * np.minimum(lo, hi)))
@@ -485,6 +497,8 @@ def matches(t: Tally) -> CheckResult:
 
 
 def guessing(t: Tally) -> CheckResult:
+    from scipy import stats
+
     key, name = "guessing", "guessing with feedback (valley-following guesser)"
     cites = "Diaconis-Fulman-Holmes 2013; exact law: sum of Bernoulli(1/k)"
     if t.referenced == 0:
@@ -534,6 +548,8 @@ def serial_correlation(t: Tally) -> CheckResult:
 
 
 def lehmer_digits(t: Tally) -> CheckResult:
+    from scipy import stats
+
     key, name, cites = (
         "lehmer",
         "Lehmer-code digits uniform",
@@ -798,6 +814,8 @@ MIN_BATCHES = 10
 def second_level(batches: Sequence[BatteryResult]) -> CheckResult:
     """NIST SP 800-22 style second level: are each test's p-values over batches uniform? One-
     sided Kolmogorov-Smirnov against an excess of small p-values, Bonferroni over tests."""
+    from scipy import stats
+
     key, name, cites = "second-level", "p-value uniformity over batches", "NIST SP 800-22 sec. 4.2"
     if len(batches) < MIN_BATCHES:
         return skipped(key, name, cites, f"needs at least {MIN_BATCHES} full batches")

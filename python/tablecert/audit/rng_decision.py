@@ -38,7 +38,6 @@ from functools import lru_cache
 from typing import Any, Literal
 
 import numpy as np
-from scipy.stats import binom
 
 from tablecert.audit import battery
 from tablecert.audit import rng as nist
@@ -177,6 +176,8 @@ def _label(c: nist.ColumnResult) -> str:
 def proportion_tail(c: nist.ColumnResult, alpha: float) -> float | None:
     """P(at most `c.passed` of `c.sample_size` sequences pass) when each passes with
     probability 1 - alpha (the document's alpha); None for a column no sequence applied to."""
+    from scipy.stats import binom  # imported here: SciPy slows start-up
+
     return float(binom.cdf(c.passed, c.sample_size, 1 - alpha)) if c.applicable else None
 
 
@@ -247,6 +248,8 @@ def _holm_rule(
 
 def decide(report: nist.NistReport, family_alpha: float = FAMILY_ALPHA) -> RngDecision:
     """The family-wise verdict on `report` (see the module docstring for the rules)."""
+    from scipy.stats import binom  # imported here: SciPy slows start-up
+
     family_alpha = check_level(family_alpha, "family-wise alpha")
     judged = judged_columns(report)
     cols = [report.columns[i] for i in judged]

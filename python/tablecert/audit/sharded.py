@@ -164,6 +164,7 @@ def audit_sharded(
         sum(p.lines for p in checked),
         sum(p.header_lines for p in checked),
         sum(p.blank_lines for p in checked),
+        tuple(sorted({d for p in checked for d in p.devices})),
     )
     batches = [b for part in parts for b in part.batches]
     repeats = Repeats(

@@ -57,6 +57,8 @@ class Integrity(ContentEq):
     lines: int = 0
     header_lines: int = 0
     blank_lines: int = 0
+    #: The ids of the devices whose records were accepted, sorted.
+    devices: tuple[str, ...] = ()
 
     @classmethod
     def from_core(
@@ -74,6 +76,7 @@ class Integrity(ContentEq):
             core.lines,
             core.header_lines,
             core.blank_lines,
+            tuple(core.device_ids()),
         )
 
     @property
@@ -94,6 +97,7 @@ class Integrity(ContentEq):
             "lines": self.lines,
             "header_lines": self.header_lines,
             "blank_lines": self.blank_lines,
+            "devices": list(self.devices),
             "passed": self.passed,
         }
 

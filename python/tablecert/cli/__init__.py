@@ -17,22 +17,14 @@ _ENVIRONMENT_PROBLEM = set_aside_bad_source_date_epoch()
 
 import typer  # noqa: E402
 
-from tablecert.cli import (  # noqa: E402
-    analyze_commands,
-    audit_commands,
-    check_commands,
-    conventions,
-    crosscheck_commands,
-    mahjong_commands,
-    poker_commands,
-    report_commands,
-    rng_commands,
-    simulate_commands,
-)
+from tablecert.cli import conventions  # noqa: E402
 from tablecert.cli.common import run_app, stdout  # noqa: E402
+from tablecert.cli.lazy import LazyGroup  # noqa: E402
 
+# Each command's module is imported when the command runs (tablecert.cli.lazy lists them).
 app = typer.Typer(
     name="tablecert",
+    cls=LazyGroup,
     no_args_is_help=True,
     add_completion=False,
     help="Certify casino table games against the Macau statutes that govern them.",
@@ -71,17 +63,6 @@ def _root(
     ] = False,
 ) -> None:
     """Certify casino table games against the Macau statutes that govern them."""
-
-
-poker_commands.register(app)
-report_commands.register(app)
-crosscheck_commands.register(app)
-analyze_commands.register(app)
-mahjong_commands.register(app)
-check_commands.register(app)
-rng_commands.register(audit_commands.audit_app)
-audit_commands.register(app)
-simulate_commands.register(app)
 
 
 def main() -> None:

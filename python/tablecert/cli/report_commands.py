@@ -14,10 +14,9 @@ import tempfile
 from collections.abc import Mapping
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from rich.markup import escape
 from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 from rich.text import Text
@@ -39,6 +38,12 @@ from tablecert.report.signing import (
     securesystemslib_key,
 )
 from tablecert.report.staging import check_target
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+        Ed25519PrivateKey,
+        Ed25519PublicKey,
+    )
 
 keys_app = typer.Typer(no_args_is_help=True, help="Manage the lab's Ed25519 signing keys.")
 

@@ -18,9 +18,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
-from typing import Any, Literal
-
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from typing import TYPE_CHECKING, Any, Literal
 
 import tablecert
 from tablecert import _core
@@ -38,6 +36,9 @@ from tablecert.report.signing import key_id, public_pem
 from tablecert.report.snapshot import InputChangedError, InputSnapshot
 from tablecert.report.staging import StagedFolder
 from tablecert.rules import RULES_DIR, RuleFile, load_rules
+
+if TYPE_CHECKING:  # cryptography is imported where used (start-up of light commands)
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 REPORT_JSON = "report.json"
 #: report.json's dialect name and version (the same header as every command's --json).
@@ -177,10 +178,11 @@ def build_report(
     for entry, section in zip(plan.entries, sections, strict=True):
         named = entry.named_files()
         extras = [snapshot.original(p.resolve()) for p in section.inputs]
+        rule_files = {snapshot.original(p.resolve()) for p in section.rule_files}
         for key, path in named:
             roles.setdefault(path.resolve(), key)
         for extra in extras:
-            roles.setdefault(extra, "input")
+            roles.setdefault(extra, "rules" if extra in rule_files else "input")
         section_inputs.append([*(p.resolve() for _, p in named), *extras])
     names = input_names(plan, list(roles))
     inputs = []
@@ -444,4 +446,6 @@ def _write_complete(path: Path, data: bytes) -> None:
 
 def ephemeral_key() -> Ed25519PrivateKey:
     """A key made for one run and never stored (the public half goes beside the report)."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     return Ed25519PrivateKey.generate()

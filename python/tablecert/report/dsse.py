@@ -26,11 +26,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path, PurePosixPath
-from typing import Any, Literal
-
-import jsonschema
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from typing import TYPE_CHECKING, Any, Literal
 
 from tablecert import strict_json as strict_json_text
 from tablecert.bundled import SCHEMA_FILE
@@ -40,6 +36,14 @@ from tablecert.report.canonical import canonical_bytes, canonical_pretty
 from tablecert.report.certificate import signatory_check
 from tablecert.report.signing import key_id
 from tablecert.rules import RULES_DIR
+
+# jsonschema and cryptography are imported where they are used (start-up of light commands).
+if TYPE_CHECKING:
+    import jsonschema
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+        Ed25519PrivateKey,
+        Ed25519PublicKey,
+    )
 
 PAYLOAD_TYPE = "application/vnd.in-toto+json"
 STATEMENT_TYPE = "https://in-toto.io/Statement/v1"
@@ -220,6 +224,8 @@ class NotCertificationError(EnvelopeError):
 
 @cache
 def _report_schema() -> jsonschema.protocols.Validator:
+    import jsonschema
+
     schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
     validator: jsonschema.protocols.Validator = jsonschema.Draft202012Validator(schema)
     return validator
@@ -532,6 +538,8 @@ def check_report(stmt: Mapping[str, Any], report: Path) -> list[str]:
 
 
 def _verifies(key: Ed25519PublicKey, sig: bytes, message: bytes) -> bool:
+    from cryptography.exceptions import InvalidSignature
+
     try:
         key.verify(sig, message)
     except InvalidSignature:

@@ -15,14 +15,17 @@ import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-from cryptography.exceptions import UnsupportedAlgorithm
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from typing import TYPE_CHECKING, Any
 
 from tablecert.errors import SigningError
 from tablecert.inputs import read_input
+
+# cryptography is imported where it is used, so that light commands start fast.
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+        Ed25519PrivateKey,
+        Ed25519PublicKey,
+    )
 
 PASSPHRASE_ENV = "TABLECERT_KEY_PASSPHRASE"
 PUBLIC_SUFFIX = ".pub"
@@ -40,11 +43,15 @@ class KeyPairFiles:
 
 def key_id(public_key: Ed25519PublicKey) -> str:
     """SHA-256 hex of the raw 32-byte Ed25519 public key."""
+    from cryptography.hazmat.primitives import serialization
+
     raw = public_key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
     return hashlib.sha256(raw).hexdigest()
 
 
 def public_pem(public_key: Ed25519PublicKey) -> bytes:
+    from cryptography.hazmat.primitives import serialization
+
     return public_key.public_bytes(
         serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
     )
@@ -57,6 +64,9 @@ def public_path_for(private: Path) -> Path:
 
 def generate_key_pair(private: Path, passphrase: bytes) -> KeyPairFiles:
     """Create ``private`` (encrypted PKCS#8 PEM, 0600) and ``private.pub``; refuse to overwrite."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     if not passphrase:
         raise SigningError("an empty passphrase would leave the private key unencrypted")
     public = public_path_for(private)
@@ -107,6 +117,10 @@ def load_private_key(
 ) -> Ed25519PrivateKey:
     """Unlock an encrypted PKCS#8 PEM private key; wrong passphrase or key type is an error,
     and so is a key file others can read (unless ``allow_insecure``)."""
+    from cryptography.exceptions import UnsupportedAlgorithm
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     problem = insecure_key_mode(path)
     if problem and not allow_insecure:
         raise SigningError(f"{problem}, or pass --allow-insecure-key to use it anyway")
@@ -148,6 +162,10 @@ def _one_pem(path: Path, data: bytes, what: str) -> bytes:
 
 def load_public_key(path: Path) -> Ed25519PublicKey:
     """A PEM (SubjectPublicKeyInfo) Ed25519 public key."""
+    from cryptography.exceptions import UnsupportedAlgorithm
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     data = _one_pem(path, _read(path), "public key")
     try:
         key = serialization.load_pem_public_key(data)
@@ -162,6 +180,8 @@ def securesystemslib_key(public_key: Ed25519PublicKey) -> dict[str, Any]:
     """The public key as securesystemslib (and TUF/in-toto tooling) describe an Ed25519 key,
     with tablecert's key id: ``SSlibKey.from_dict(d.pop("keyid"), d)`` loads it, and
     ``securesystemslib.dsse.Envelope.verify`` then matches tablecert's signatures."""
+    from cryptography.hazmat.primitives import serialization
+
     raw = public_key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
     return {
         "keyid": key_id(public_key),

@@ -1,0 +1,97 @@
+"""Light commands start fast: they must not import the heavy libraries (SciPy, Dask,
+cryptography, jsonschema, Jinja2, pydantic) that only other commands need.
+
+Checked by what the process imported (``sys.modules`` at exit, in a fresh interpreter), not
+by a timing; the start-up times themselves are in benches/bench_startup.py and BENCHMARKS.md.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from tablecert.cli import app, lazy
+
+HEAVY = ("scipy", "dask", "distributed", "cryptography", "jsonschema", "jinja2")
+
+# Runs the real entry point with the given arguments and, at exit, prints which of the heavy
+# top-level packages were imported (the command's own output goes to /dev/null).
+PROBE = """
+import atexit, json, os, sys
+heavy = set(sys.argv[1].split(","))
+real_out = os.fdopen(os.dup(1), "w")
+def report():
+    loaded = sorted({m.split(".")[0] for m in list(sys.modules)} & heavy)
+    real_out.write("LOADED " + json.dumps(loaded) + "\\n")
+    real_out.flush()
+atexit.register(report)
+devnull = os.open(os.devnull, os.O_WRONLY)
+os.dup2(devnull, 1)
+sys.argv = ["tablecert", *sys.argv[2:]]
+from tablecert.cli import main
+main()
+"""
+
+
+def loaded_heavy(*args: str) -> tuple[int, list[str]]:
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE, ",".join(HEAVY), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    line = next(x for x in proc.stdout.splitlines() if x.startswith("LOADED "))
+    loaded: list[str] = json.loads(line.removeprefix("LOADED "))
+    return proc.returncode, loaded
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("compare", "q-poker", "9s 9h 5d", "9c 9d 5s"),
+        ("hands", "caribbean-stud"),
+        ("--help",),
+        ("--version",),
+    ],
+    ids=["compare", "hands", "help", "version"],
+)
+def test_light_commands_import_no_heavy_library(args: tuple[str, ...]) -> None:
+    code, loaded = loaded_heavy(*args)
+    assert code == 0
+    assert loaded == []
+
+
+def test_probe_sees_a_heavy_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The probe itself can fail: generating a key does import cryptography.
+    monkeypatch.setenv("TABLECERT_KEY_PASSPHRASE", "probe")
+    code, loaded = loaded_heavy("keys", "generate", "-o", str(tmp_path / "lab"))
+    assert code == 0
+    assert "cryptography" in loaded
+
+
+def test_listing_matches_the_real_commands() -> None:
+    # `tablecert --help` lists the commands from tablecert.cli.lazy without importing them;
+    # every module's real commands are exactly those names, with that first paragraph of help.
+    real: dict[str, Any] = {}
+    for module in dict.fromkeys(m for m, _ in lazy.COMMANDS.values()):
+        for name, command in lazy.load_module(module).items():
+            assert lazy.COMMANDS[name][0] == module, name
+            real[name] = command
+    assert sorted(real) == sorted(lazy.COMMANDS)
+    for name, command in real.items():
+        text = inspect.cleandoc(command.short_help or command.help or "")
+        assert text.split("\n\n")[0] == lazy.COMMANDS[name][1], name
+
+
+def test_unknown_command_is_a_usage_error() -> None:
+    result = CliRunner().invoke(app, ["no-such-command"])
+    assert result.exit_code == 2
+    assert "No such command" in result.output
