@@ -170,6 +170,9 @@ def audit_sharded(
         tuple(sorted(events.items())),
         sum(p.records_with_events for p in checked),
         sum(p.without_input for p in checked),
+        sum(p.lines for p in checked),
+        sum(p.header_lines for p in checked),
+        sum(p.blank_lines for p in checked),
         tuple(sorted({d for p in checked for d in p.devices})),
     )
     batches = [b for part in parts for b in part.batches]
