@@ -106,14 +106,13 @@ def test_main_plan_covers_the_three_statutes(tmp_path: Path) -> None:
     assert {"q-poker", "caribbean-stud", "mahjong-traditional", "mahjong-simple"} <= games
     sections = {s["id"]: s for s in report["sections"]}
     cs = sections["hand-categories/caribbean-stud/caribbean-stud.macau"]["data"]
-    assert cs["hands"] == 2_598_960
+    assert cs["total"] == 2_598_960
     assert cs["categories"][0] == {
         "article": "第八条(一)",
         "category": "royal flush",
         "count": 4,
         "one_in": "649740.0000",
-        "probability": "1/649740",
-        "probability_decimal": "0.000001539077",
+        "probability": {"exact": "1/649740", "decimal": "0.000001539077"},
     }
     evaluator = sections["evaluator-crosscheck/q-poker/q_poker_statute.pl"]["data"]
     assert evaluator["checks"][0] == {
