@@ -207,6 +207,8 @@ def test_coupon_collector_counts_each_device() -> None:
     coupon = Tally.from_core("cards52", audit.tally()).tables["coupon"]
     assert coupon[52] == 1
     assert coupon.sum() == 1
+    # The devices whose records were read, for the report's identification.
+    assert audit.device_ids() == ["A", "B"]
 
 
 def test_stream_file_progress(tmp_path: Path) -> None:

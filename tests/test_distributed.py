@@ -209,6 +209,7 @@ def test_audit_of_several_logs_on_a_cluster_is_the_local_answer(
     assert sharded.tally.shuffles == 1_600
     assert len(sharded.batches) == 16
     assert sharded.integrity.records == 1_600
+    assert sharded.integrity.devices == ("SM-0000", "SM-0001", "SM-0002", "SM-0003")
     # With dealt hands checked too (the game's arguments travel to the workers).
     dealt = {"game": "q-poker", "seats": 3, "batch_size": 200}
     _same_audit(

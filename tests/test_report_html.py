@@ -66,6 +66,12 @@ def test_summary_verdict_comes_first(run: Certification) -> None:
     ]
     places = [html.index(mark) for mark in order]
     assert places == sorted(places)
+    # Page 1 identifies the equipment found in the logs: the smoke plan's shuffler log has one
+    # device, SIM-QP-2 (the fixture's 2,000 records), and the JSON carries it too.
+    identification = html[html.index('id="identification"') : html.index('id="deviations"')]
+    assert "<th>devices in the logs</th><td><code>SIM-QP-2</code></td>" in identification
+    audits = [s for s in run.data["sections"] if s["kind"] == "shuffler-audit"]
+    assert [s["data"]["integrity"]["devices"] for s in audits] == [["SIM-QP-2"]]
     assert "第八條" in html
     assert "第十條" in html  # the par sheet's pay table
     assert "第六条(乙)" in html  # the mahjong fan table

@@ -177,6 +177,15 @@ struct Record<'a> {
 }
 
 impl Audit {
+    /// The ids of the devices whose records were accepted, sorted (for the report's
+    /// identification of what was examined).
+    #[must_use]
+    pub fn device_ids(&self) -> Vec<String> {
+        let mut ids: Vec<String> = self.collectors.keys().cloned().collect();
+        ids.sort_unstable();
+        ids
+    }
+
     #[must_use]
     pub fn new(deck: DeckKind, mode: InputMode, game: Option<Game>, batch_size: u64) -> Audit {
         Audit {

@@ -196,6 +196,11 @@ impl ShuffleAudit {
             .collect()
     }
 
+    /// The ids of the devices whose records were accepted, sorted.
+    fn device_ids(&self) -> Vec<String> {
+        self.inner.device_ids()
+    }
+
     fn events(&self) -> Vec<(String, u64)> {
         self.inner
             .events

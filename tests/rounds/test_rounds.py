@@ -97,6 +97,27 @@ def test_duplicated_card_is_a_deck_finding(tmp_path: Path) -> None:
     assert "7d dealt twice" in f.detail
 
 
+def test_void_round_returns_every_bet(tmp_path: Path) -> None:
+    """Art. 11(1): a misdealt round is void (here only 2 dealer cards were dealt): every spot
+    must be paid 0; a stake taken is named with the article."""
+    void = "T9,2,t,Qs 7d,,,,misdeal,1,9h 9d,follow,10,20,0,0\n"
+    assert _audit(_write(tmp_path, "v.csv", Q_HEADER + Q_ROUND + void), "q-poker").verdict == "pass"
+    taken = void.replace(",0,0\n", ",0,-20\n")
+    result = _audit(_write(tmp_path, "w.csv", Q_HEADER + Q_ROUND + taken), "q-poker")
+    (f,) = result.findings
+    assert (f.round_id, f.spot, f.article, f.paid, f.due) == (
+        "2",
+        "play",
+        "第十一條(一)(四)",
+        -20,
+        0,
+    )
+    assert result.void_rounds == 1
+    short = Q_ROUND.replace("Qs 7d 3c", "Qs 7d")  # not void: the hand size is an input error
+    with pytest.raises(RoundLogError, match="dealer: a q-poker hand has 3 cards, got 2"):
+        _audit(_write(tmp_path, "x.csv", Q_HEADER + short), "q-poker")
+
+
 def test_csv_and_jsonl_read_the_same_rounds(tmp_path: Path) -> None:
     csv_path = _write(tmp_path, "q.csv", Q_HEADER + Q_ROUND)
     record = {

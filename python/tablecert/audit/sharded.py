@@ -161,6 +161,7 @@ def audit_sharded(
         tuple(sorted(events.items())),
         sum(p.records_with_events for p in checked),
         sum(p.without_input for p in checked),
+        tuple(sorted({d for p in checked for d in p.devices})),
     )
     batches = [b for part in parts for b in part.batches]
     repeats = Repeats(

@@ -57,6 +57,8 @@ class Integrity(ContentEq):
     events: tuple[tuple[str, int], ...]
     records_with_events: int
     without_input: int
+    #: The ids of the devices whose records were accepted, sorted.
+    devices: tuple[str, ...] = ()
 
     @classmethod
     def from_core(
@@ -71,6 +73,7 @@ class Integrity(ContentEq):
             tuple(core.events()),
             core.records_with_events,
             core.without_input if input_order == "logged" else 0,
+            tuple(core.device_ids()),
         )
 
     @property
@@ -88,6 +91,7 @@ class Integrity(ContentEq):
             "events": dict(self.events),
             "records_with_events": self.records_with_events,
             "records_without_input": self.without_input,
+            "devices": list(self.devices),
             "passed": self.passed,
         }
 

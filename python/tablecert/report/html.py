@@ -229,6 +229,13 @@ def render_report(
             entry["appendix"] = appendix
         entries.append(entry)
     cert = report["certificate"]
+    devices = sorted(
+        {
+            str(d)
+            for data in report["sections"]
+            for d in data.get("data", {}).get("integrity", {}).get("devices", [])
+        }
+    )
     env = _environment(template_dir)
     try:
         template = env.get_template(TEMPLATE)
@@ -240,6 +247,7 @@ def render_report(
             number=certificate_number(report),
             issue_date=cert["issue_date"] or f"{report['finished_at'][:10]} (date of signing)",
             signatory=cert["signatory"],
+            log_devices=devices,
             binding=binding,
             key_ids=list(key_ids),
             deviations=[r for r in report["requirements"] if r["verdict"] != "pass"],

@@ -300,9 +300,9 @@ class _ChunkAudit:
             a.bets[spot] = a.bets.get(spot, Fraction(0)) + Fraction(int(bet.sum()), SCALE)
             a.paid[spot] = a.paid.get(spot, Fraction(0)) + Fraction(int(paid.sum()), SCALE)
             if spot == "progressive":
-                due_scaled, den, rule_of = self.progressive(category, judged)
+                due_scaled, den, codes, names = self.progressive(category, judged)
             else:
-                due_scaled, den, rule_of = self.against(spot, outcome, category)
+                due_scaled, den, codes, names = self.against(spot, outcome, category)
             # void rounds: bets void (returned), the progressive carried over: nothing paid
             due_scaled = np.where(void_seat, 0, due_scaled)
             examined = judged | void_seat
@@ -317,12 +317,13 @@ class _ChunkAudit:
                 paid,
                 due_scaled,
                 den,
-                rule_of,
+                codes,
+                names,
                 void_seat,
             )
             for row in np.flatnonzero(differs).tolist():
                 r = int(self.seat_round[row])
-                rule = "" if void_seat[row] else rule_of(row)
+                rule = "" if void_seat[row] else names[int(codes[row])]
                 article = self.void_article() if void_seat[row] else t.article(rule)
                 if void_seat[row]:
                     detail = f"void round ({', '.join(c.events[r])}): bets void, nothing paid"
@@ -360,17 +361,19 @@ class _ChunkAudit:
         paid: _Int,
         due_scaled: _Int,
         den: int,
-        rule_of: Callable[[int], str],
+        codes: _Int,
+        names: tuple[str, ...],
         void_seat: npt.NDArray[np.bool_],
     ) -> None:
         rows = np.flatnonzero(settled)
         if not len(rows):
             return
         # group by deciding rule: few distinct values, so a Python pass over the groups only
-        rules = np.array([rule_of(int(r)) if not void_seat[r] else "" for r in rows])
-        for rule in np.unique(rules):
-            sel = rows[rules == rule]
-            article = self.void_article() if not rule else self.t.article(str(rule))
+        group = np.where(void_seat[rows], -1, codes[rows])
+        for code in np.unique(group).tolist():
+            sel = rows[group == code]
+            rule = "" if code < 0 else names[code]
+            article = self.void_article() if not rule else self.t.article(rule)
             name = f"{article} {spot}"
             total = self.a.by_article[name]
             total.spots += len(sel)
@@ -380,9 +383,9 @@ class _ChunkAudit:
 
     def against(
         self, spot: str, outcome: _Int, category: _Int
-    ) -> tuple[_Int, int, Callable[[int], str]]:
-        """Due amounts (x den x SCALE... in 1/(den*SCALE) units) of a spot settled by the
-        player's category and the outcome against the dealer."""
+    ) -> tuple[_Int, int, _Int, tuple[str, ...]]:
+        """Due amounts in 1/(den*SCALE) units of a spot settled by the player's category and
+        the outcome against the dealer, and each seat's deciding rule (a code into names)."""
         t = self.t
         st = t.spots[spot]
         bet = self.bets[:, self.spots.index(spot)]
@@ -395,14 +398,12 @@ class _ChunkAudit:
             capped = t.capped[category] & (outcome == WIN)
             due = np.where(capped, np.minimum(due, int(cap)), due)
 
-        def rule_of(i: int) -> str:
-            return st.keys[int(row[i])][int(category[i])]
-
-        return due, den, rule_of
+        names = tuple(key for by_category in st.keys for key in by_category)
+        return due, den, row * len(st.keys[0]) + category, names
 
     def progressive(
         self, category: _Int, judged: npt.NDArray[np.bool_]
-    ) -> tuple[_Int, int, Callable[[int], str]]:
+    ) -> tuple[_Int, int, _Int, tuple[str, ...]]:
         """Caribbean Stud's progressive: the larger of the fixed prize and the meter's share
         (meter before the round), less the bet. Two or more meter prizes in one round share
         the meter (Art. 10): not computed yet, so those seats are reported not examined."""
@@ -415,15 +416,12 @@ class _ChunkAudit:
         meter = np.asarray(self.c.meter_before, dtype=np.int64)[self.seat_round]
         due = np.maximum(fixed[category], share[category] * meter) - bet * den
         due = np.where(bet == 0, 0, due)
-        names = self.order.categories
-
-        def rule_of(i: int) -> str:
-            name = names[int(category[i])].replace(" ", "-")
-            return (
-                f"progressive.fixed.{name}"
-                if t.fixed_prize[int(category[i])] or t.meter_share[int(category[i])]
-                else "progressive.bet"
-            )
+        names = tuple(
+            f"progressive.fixed.{name.replace(' ', '-')}"
+            if t.fixed_prize[c] or t.meter_share[c]
+            else "progressive.bet"
+            for c, name in enumerate(self.order.categories)
+        )
 
         meter_winner = (share[category] > 0) & (bet > 0) & judged
         per_round = np.bincount(self.seat_round[meter_winner], minlength=len(self.c))
@@ -438,7 +436,7 @@ class _ChunkAudit:
                 detail="two or more meter prizes in one round: the sharing is not computed yet",
             )
             judged[row] = False
-        return due, den, rule_of
+        return due, den, category, names
 
     def check_bets(self, judged: npt.NDArray[np.bool_]) -> None:
         """Bets consistent with the decision: a bet against the dealer exactly when a decision

@@ -18,7 +18,6 @@ import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +35,7 @@ PLACES = 4
 SCALE = 10**PLACES
 MAX_AMOUNT = 10**12  # currency units: anything larger is a typo, not a bet
 ROUNDS_PER_CHUNK = 65_536
+CACHE_SIZE = 100_000  # distinct amount spellings and hands remembered while reading
 
 #: The spots of each game, in column order: Q Poker's 多寶 (pair plus) and 與莊荷博彩 (the bet
 #: against the dealer: initial bet, then follow or fold); Caribbean Stud's ante, raise and
@@ -131,12 +131,6 @@ def amount_text(units: int) -> str:
     return f"{sign}{whole}.{frac:0{PLACES}d}".rstrip("0").rstrip(".") if frac else f"{sign}{whole}"
 
 
-def fraction_units(value: Fraction) -> int | None:
-    """A currency amount in 1/SCALE units, or None if it has more than PLACES decimals."""
-    scaled = value * SCALE
-    return int(scaled) if scaled.denominator == 1 else None
-
-
 class _Reader:
     """Strict reading of one file's records into RoundChunks."""
 
@@ -150,6 +144,10 @@ class _Reader:
         self.rounds = 0
         self.seen: set[tuple[str, str]] = set()
         self.round_seats: set[int] = set()
+        self.known_amounts: dict[str, int] = {}
+        self.known_hands: dict[tuple[str, bool], tuple[int, ...]] = {}
+        self.bet_names = {p: tuple(f"{p}{s}_bet" for s in self.spots) for p in ("",)}
+        self.paid_names = {p: tuple(f"{p}{s}_paid" for s in self.spots) for p in ("",)}
 
     def error(self, line: int, field_name: str, message: str) -> RoundLogError:
         where = f"{self.path}:{line}"
@@ -158,6 +156,18 @@ class _Reader:
         )
 
     def cards(self, text: Any, line: int, name: str, *, exact: bool) -> tuple[int, ...]:
+        if type(text) is str:  # a dealer's hand is repeated on every seat row of a CSV round
+            known = self.known_hands.get((text, exact))
+            if known is not None:
+                return known
+        hand = self._cards(text, line, name, exact=exact)
+        if type(text) is str:
+            if len(self.known_hands) >= CACHE_SIZE:
+                self.known_hands.clear()
+            self.known_hands[text, exact] = hand
+        return hand
+
+    def _cards(self, text: Any, line: int, name: str, *, exact: bool) -> tuple[int, ...]:
         if isinstance(text, list):
             tokens = text
         elif isinstance(text, str):
@@ -191,6 +201,16 @@ class _Reader:
             if optional:
                 return 0
             raise self.error(line, name, "missing amount")
+        if type(value) is str:  # logs repeat a few stakes: read each spelling once
+            known = self.known_amounts.get(value)
+            if known is not None:
+                return known
+        units = self._amount(value, line, name)
+        if type(value) is str and len(self.known_amounts) < CACHE_SIZE:
+            self.known_amounts[value] = units
+        return units
+
+    def _amount(self, value: Any, line: int, name: str) -> int:
         if isinstance(value, bool) or not isinstance(value, (int, str, Decimal)):
             raise self.error(line, name, f"expected an amount, got {value!r}")
         text = str(value)
@@ -203,10 +223,11 @@ class _Reader:
                     name,
                     f"{text!r} is not an amount (a decimal with at most {PLACES} places)",
                 )
-        exact = Fraction(text)
-        if abs(exact) > MAX_AMOUNT:
+        whole, _, frac = text.lstrip("-").partition(".")
+        if int(whole) > MAX_AMOUNT or (int(whole) == MAX_AMOUNT and frac.strip("0")):
             raise self.error(line, name, f"{text} is larger than {MAX_AMOUNT:,}")
-        return int(exact * SCALE)
+        units: int = int(whole) * SCALE + int(frac.ljust(PLACES, "0") or "0")
+        return -units if text.startswith("-") else units
 
     def text(self, value: Any, line: int, name: str) -> str:
         if isinstance(value, bool) or not isinstance(value, (str, int)):
@@ -300,11 +321,16 @@ class _Reader:
                 f"{decision!r} is not a decision (expected {' or '.join(self.decisions[1:])}, "
                 "or empty without a bet against the dealer)",
             )
+        if prefix not in self.bet_names:
+            self.bet_names[prefix] = tuple(f"{prefix}{s}_bet" for s in self.spots)
+            self.paid_names[prefix] = tuple(f"{prefix}{s}_paid" for s in self.spots)
         bet_units = tuple(
-            self.amount(bets.get(s), line, f"{prefix}{s}_bet", optional=True) for s in self.spots
+            self.amount(bets.get(s), line, n, optional=True)
+            for s, n in zip(self.spots, self.bet_names[prefix], strict=True)
         )
         paid_units = tuple(
-            self.amount(paid.get(s), line, f"{prefix}{s}_paid", optional=True) for s in self.spots
+            self.amount(paid.get(s), line, n, optional=True)
+            for s, n in zip(self.spots, self.paid_names[prefix], strict=True)
         )
         for s, b in zip(self.spots, bet_units, strict=True):
             if b < 0:

@@ -44,7 +44,6 @@ KINDS: dict[str, tuple[str, ...]] = {
 }
 VOID_SHARE = 0.002  # clean void rounds (everything returned), so that voids are exercised
 START = datetime(2026, 3, 1, tzinfo=UTC)
-Decide = Callable[[npt.NDArray[np.int16], int], bool]
 
 
 @dataclass(frozen=True)

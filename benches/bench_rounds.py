@@ -1,0 +1,82 @@
+"""Round audit (``tablecert audit rounds``) side by side with merely reading the same file.
+
+Run: TABLECERT_BENCH_ROUNDS=1000000 .venv/bin/python -m pytest benches/bench_rounds.py
+--benchmark-enable. The log is a clean Q Poker gzip CSV: 10,000 simulated rounds (1-7 seats)
+repeated under distinct table ids up to the wanted size. Yardsticks measured in the same run:
+gzip decompression with line splitting, and Python's csv module over every row. The machine
+is shared: compare ratios, not seconds (BENCHMARKS.md).
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import os
+from pathlib import Path
+
+import pytest
+from pytest_benchmark.fixture import BenchmarkFixture
+
+from tablecert.poker import ordering
+from tablecert.rounds.audit import audit_rounds
+from tablecert.rounds.log import read_rounds
+from tablecert.rounds.simulate import write_rounds
+
+ROUNDS = int(os.environ.get("TABLECERT_BENCH_ROUNDS", "100000"))
+BLOCK = 10_000
+
+
+@pytest.fixture(scope="module")
+def log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("rounds")
+    block = folder / "block.csv"
+    write_rounds(block, ordering("q-poker"), BLOCK, seed=3)
+    header, *rows = block.read_text(encoding="utf-8").splitlines()
+    out = io.StringIO()
+    out.write(header + "\n")
+    for copy in range(ROUNDS // BLOCK):
+        prefix = f"T{copy + 1},"
+        out.write("\n".join(prefix + row.split(",", 1)[1] for row in rows) + "\n")
+    path = folder / "rounds.csv.gz"
+    path.write_bytes(gzip.compress(out.getvalue().encode(), compresslevel=1))
+    return path
+
+
+def _lines(path: Path) -> int:
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        return sum(1 for _ in f)
+
+
+def _csv_rows(path: Path) -> int:
+    with gzip.open(path, "rt", encoding="utf-8", newline="") as f:
+        return sum(1 for _ in csv.reader(f))
+
+
+def _read(path: Path) -> int:
+    return sum(len(c) for c in read_rounds(path, "q-poker"))
+
+
+def _audit(path: Path) -> int:
+    result = audit_rounds([path], ordering("q-poker"))
+    assert result.verdict == "pass"
+    return result.rounds
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "yardstick: gzip lines",
+        "yardstick: csv.reader rows",
+        "read_rounds (strict)",
+        "audit rounds",
+    ],
+)
+def test_round_audit(benchmark: BenchmarkFixture, log: Path, name: str) -> None:
+    run = {
+        "yardstick: gzip lines": _lines,
+        "yardstick: csv.reader rows": _csv_rows,
+        "read_rounds (strict)": _read,
+        "audit rounds": _audit,
+    }[name]
+    benchmark.pedantic(run, args=(log,), rounds=1, warmup_rounds=0)
