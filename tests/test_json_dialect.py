@@ -53,6 +53,7 @@ def test_every_json_output_names_its_schema_and_version(name: str) -> None:
     assert data["tablecert_version"] == tablecert.__version__
     if "verdict" in data:
         assert data["verdict"] in ("pass", "fail", "inconclusive", "conforms", "deviates")
+    assert _floats(data) == []  # exact values as strings, measured ones as decimal strings
 
 
 def test_integers_beyond_2_53_are_strings_in_cli_json() -> None:
