@@ -80,7 +80,7 @@ fn rank_of(text: &str) -> Option<u8> {
         "J" => 9,
         "Q" => 10,
         "K" => 11,
-        "A" | "1" => 12,
+        "A" => 12,
         _ => return None,
     };
     Some(r)
@@ -88,10 +88,10 @@ fn rank_of(text: &str) -> Option<u8> {
 
 fn suit_of(c: char) -> Option<u8> {
     let s = match c {
-        'd' | 'D' | '♦' | '♢' => 0,
-        'c' | 'C' | '♣' | '♧' => 1,
-        'h' | 'H' | '♥' | '♡' => 2,
-        's' | 'S' | '♠' | '♤' => 3,
+        'd' | 'D' | '♦' => 0,
+        'c' | 'C' | '♣' => 1,
+        'h' | 'H' | '♥' => 2,
+        's' | 'S' | '♠' => 3,
         _ => return None,
     };
     Some(s)
@@ -116,7 +116,7 @@ pub fn parse_card(token: &str) -> Result<u8, CardError> {
 /// together (`AsKhTd`). Duplicates are an error.
 pub fn parse_hand(text: &str) -> Result<Vec<u8>, CardError> {
     let mut cards = Vec::new();
-    for token in text.split(|c: char| c.is_whitespace() || c == ',' || c == ';' || c == '-') {
+    for token in text.split(|c: char| c.is_whitespace() || c == ',' || c == ';') {
         if token.is_empty() {
             continue;
         }
@@ -208,6 +208,11 @@ mod tests {
             .to_string()
             .contains("Zz"));
         assert!(parse_card("").is_err());
+        // Exactly the documented spellings: no "1" for the ace, no outline suit symbols, no
+        // hyphen between cards.
+        for bad in ["1s", "A♤", "K♡", "Q♢", "J♧", "As-Kh-Td"] {
+            assert!(parse_hand(bad).is_err(), "{bad}");
+        }
         assert!(matches!(
             sorted_hand::<3>(&[1, 2]),
             Err(CardError::WrongSize { .. })

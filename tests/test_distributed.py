@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from math import comb
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -216,6 +217,34 @@ def test_audit_of_several_logs_on_a_cluster_is_the_local_answer(
         audit_shuffler(logs, executor=cluster, **dealt),  # type: ignore[arg-type]
         audit_shuffler(logs, **dealt),  # type: ignore[arg-type]
     )
+
+
+class _RecordingExecutor(LocalExecutor):
+    """The local executor, noting which file each shard reads, in the order they run."""
+
+    def __init__(self) -> None:
+        self.ran: list[str] = []
+
+    def map(self, fn: Any, shards: Any, progress: Any = None) -> list[Any]:
+        self.ran.extend(Path(s.path).name for s in shards)
+        return super().map(fn, shards, progress)
+
+
+def test_fleet_audit_runs_the_largest_file_first_and_merges_in_file_order(
+    tmp_path: Path,
+) -> None:
+    logs = [
+        write_log(tmp_path / f"dev-{i}.csv", "fair", decks, seed=200 + i, device=f"SM-{i:04d}")
+        for i, decks in enumerate((100, 300, 200, 300))
+    ]
+    executor = _RecordingExecutor()
+    sharded = audit_shuffler(logs, batch_size=100, executor=executor)
+    # Ties in size (the two 300-shuffle files) are kept in the given order.
+    assert [p.stat().st_size for p in logs][1] == logs[3].stat().st_size
+    assert executor.ran == ["dev-1.csv", "dev-3.csv", "dev-2.csv", "dev-0.csv"]
+    _same_audit(sharded, audit_shuffler(logs, batch_size=100))
+    assert sharded.integrity.records == 900
+    assert len(sharded.batches) == 9
 
 
 def test_sharded_audit_keeps_bad_records_and_a_biased_device(

@@ -431,10 +431,15 @@ def test_the_statute_a_configuration_is_judged_against_is_signed(tmp_path: Path)
     inputs = {i["name"]: (i["base"], i["role"], i["sha256"]) for i in run.data["inputs"]}
     assert inputs["bundled/rules/q-poker.macau.toml"] == (
         "bundled",
-        "input",
+        "rules",
         dsse.file_sha256(statute),
     )
     assert run.data["sections"][0]["inputs"] == ["bundled/rules/q-poker.macau.toml", "casino.toml"]
+    # The statute it was judged against is rule data: its readings are listed as applied.
+    readings = run.data["sections"][0]["scope"]["readings"]
+    assert ("bundled/rules/q-poker.macau.toml", "ranking.ace_low_straight_suit") in {
+        (r["file"], r["key"]) for r in readings
+    }
 
 
 def test_scope_states_samples_power_and_the_readings_applied(main_run: Certification) -> None:

@@ -93,13 +93,17 @@ class DaskExecutor:
         if not shards:
             return []
         futures = self.client.map(fn, list(shards), retries=self.retries, pure=False)
-        done = 0
+        index = {f.key: i for i, f in enumerate(futures)}
+        results: dict[int, R] = {}
         try:
-            for _ in _dask().as_completed(futures):
-                done += 1
+            # Each answer is fetched as soon as its shard finishes and released on the
+            # cluster at once: workers hold no finished results until the last shard ends.
+            for future in _dask().as_completed(futures):
+                results[index[future.key]] = future.result()
+                future.release()
                 if progress is not None:
-                    progress(done, len(shards))
-            return [f.result() for f in futures]
+                    progress(len(results), len(shards))
+            return [results[i] for i in range(len(shards))]
         finally:
             for f in futures:
                 f.release()

@@ -39,6 +39,11 @@ class AuditError(TableCertError):
     """A log cannot be read or an audit is misconfigured; names the file and position."""
 
 
+class CrosscheckError(TableCertError):
+    """A crosscheck that cannot be run as asked (a sample too large, a bad seed, a corpus of
+    another game); names the value."""
+
+
 class RoundLogError(AuditError):
     """A round log cannot be read: names the file, the line and the field."""
 
@@ -67,6 +72,7 @@ __all__ = [
     "AuditError",
     "CardError",
     "ClusterError",
+    "CrosscheckError",
     "EnvelopeError",
     "GameError",
     "MahjongError",

@@ -9,7 +9,8 @@ use super::deck::DeckKind;
 use super::json::{self, Value};
 use super::tally::{self, Game, RepeatSampler, Tally};
 
-/// The longest line accepted (a 136-tile wall with long spellings is a few kilobytes).
+/// The longest line read (a 136-tile wall with long spellings is a few kilobytes); a longer
+/// record is one bad record, a longer header an unreadable file.
 pub const MAX_LINE: usize = 1 << 20;
 /// Bad records kept with their reasons; all are counted.
 pub const MAX_BAD_KEPT: usize = 1000;
@@ -148,6 +149,12 @@ pub struct Audit {
     pub repeats: RepeatSampler,
     pub files: Vec<String>,
     pub records: u64,
+    /// Every line read, in every file: headers + records + bad records + blank lines.
+    pub lines: u64,
+    /// CSV/TSV header lines.
+    pub header_lines: u64,
+    /// Empty or whitespace-only lines (tabs, VT, FF, NBSP ...): not records, but counted.
+    pub blank_lines: u64,
     pub bad: Vec<BadRecord>,
     pub bad_count: u64,
     pub without_input: u64,
@@ -164,6 +171,8 @@ pub struct Audit {
     line_start: u64,
     file_records: u64,
     partial: Vec<u8>,
+    /// Inside a line longer than `MAX_LINE`: its bytes are dropped up to the next newline.
+    skipping: bool,
     format: Option<Format>,
     out: Vec<u8>,
     input: Vec<u8>,
@@ -198,6 +207,9 @@ impl Audit {
             repeats: RepeatSampler::new(1 << 18),
             files: Vec::new(),
             records: 0,
+            lines: 0,
+            header_lines: 0,
+            blank_lines: 0,
             bad: Vec::new(),
             bad_count: 0,
             without_input: 0,
@@ -211,6 +223,7 @@ impl Audit {
             line_start: 0,
             file_records: 0,
             partial: Vec::new(),
+            skipping: false,
             format: None,
             out: Vec::new(),
             input: Vec::new(),
@@ -234,46 +247,71 @@ impl Audit {
         self.offset = 0;
         self.file_records = 0;
         self.partial.clear();
+        self.skipping = false;
         self.format = None;
     }
 
     /// Feed the next bytes of the current file.
     pub fn feed(&mut self, chunk: &[u8]) -> Result<(), LogError> {
-        let mut start = 0;
-        while let Some(k) = chunk[start..].iter().position(|&c| c == b'\n') {
-            let end = start + k;
-            if self.partial.is_empty() {
+        let mut rest = chunk;
+        while !rest.is_empty() {
+            let newline = rest.iter().position(|&c| c == b'\n');
+            let piece = &rest[..newline.unwrap_or(rest.len())];
+            if self.partial.is_empty() && !self.skipping {
                 self.line_start = self.offset;
-                self.process_line(&chunk[start..end])?;
+            }
+            if !self.skipping && self.partial.len() + piece.len() > MAX_LINE {
+                self.partial.clear();
+                self.skipping = true;
+            }
+            self.offset += piece.len() as u64;
+            let Some(k) = newline else {
+                if !self.skipping {
+                    self.partial.extend_from_slice(piece);
+                }
+                break;
+            };
+            self.offset += 1;
+            rest = &rest[k + 1..];
+            if self.skipping {
+                self.skipping = false;
+                self.overlong_line()?;
+            } else if self.partial.is_empty() {
+                self.process_line(piece)?;
             } else {
                 let mut line = std::mem::take(&mut self.partial);
-                line.extend_from_slice(&chunk[start..end]);
+                line.extend_from_slice(piece);
                 self.process_line(&line)?;
                 line.clear();
                 self.partial = line;
             }
-            self.offset += (end + 1 - start) as u64;
-            start = end + 1;
         }
-        let rest = &chunk[start..];
-        if self.partial.is_empty() {
-            self.line_start = self.offset;
-        }
-        self.partial.extend_from_slice(rest);
-        self.offset += rest.len() as u64;
-        if self.partial.len() > MAX_LINE {
-            self.line += 1;
+        Ok(())
+    }
+
+    /// A line longer than `MAX_LINE`: one bad record (its device unknown), or, before the
+    /// header is known, an unreadable file.
+    fn overlong_line(&mut self) -> Result<(), LogError> {
+        self.line += 1;
+        self.lines += 1;
+        let reason = format!("line longer than {MAX_LINE} bytes");
+        if self.format.is_none() {
             return Err(self.fatal(
                 self.line_start,
-                format!("line longer than {MAX_LINE} bytes: not a shuffle log"),
+                format!("{reason} before a header or first record: not a shuffle log"),
             ));
         }
+        self.file_records += 1;
+        self.reject(None, reason);
         Ok(())
     }
 
     /// Finish the current file: read a last line without a newline; an empty file is an error.
     pub fn end_file(&mut self) -> Result<(), LogError> {
-        if !self.partial.is_empty() {
+        if self.skipping {
+            self.skipping = false;
+            self.overlong_line()?;
+        } else if !self.partial.is_empty() {
             let line = std::mem::take(&mut self.partial);
             self.process_line(&line)?;
         }
@@ -300,6 +338,7 @@ impl Audit {
 
     fn process_line(&mut self, raw: &[u8]) -> Result<(), LogError> {
         self.line += 1;
+        self.lines += 1;
         let mut raw = raw.strip_suffix(b"\r").unwrap_or(raw);
         if self.line == 1 {
             if raw.starts_with(&[0xFF, 0xFE]) || raw.starts_with(&[0xFE, 0xFF]) {
@@ -323,6 +362,7 @@ impl Audit {
             }
         };
         if text.trim().is_empty() {
+            self.blank_lines += 1;
             return Ok(());
         }
         if self.format.is_none() {
@@ -369,6 +409,7 @@ impl Audit {
             self.process_first_json(text);
             return Ok(());
         }
+        self.header_lines += 1;
         let delimiter = if text.contains('\t') { b'\t' } else { b',' };
         let mut fields = Vec::new();
         split_csv(text, delimiter, &mut fields)
@@ -470,11 +511,31 @@ impl Audit {
     }
 
     fn parse_json(&mut self, text: &str) -> Result<Record<'static>, String> {
-        let Value::Object(mut m) = json::parse(text)? else {
+        let Value::Object(m) = json::parse(text)? else {
             return Err("a JSON Lines record must be an object".into());
         };
-        let mut get =
-            |f: usize| -> Option<Value> { FIELDS[f].1.iter().find_map(|name| m.remove(*name)) };
+        // Each field once, under one of its names; any other key is an error, as a CSV
+        // header's unknown column is.
+        let mut slots: [Option<(String, Value)>; 6] = Default::default();
+        for (key, value) in m {
+            let Some(f) = FIELDS
+                .iter()
+                .position(|(_, names)| names.contains(&key.as_str()))
+            else {
+                return Err(format!(
+                    "unknown field {key:?} (expected device_id, timestamp, shuffle_id, \
+                     output, and optionally input, events)"
+                ));
+            };
+            if let Some((other, _)) = &slots[f] {
+                return Err(format!(
+                    "fields {other:?} and {key:?} both give the {}",
+                    FIELDS[f].0
+                ));
+            }
+            slots[f] = Some((key, value));
+        }
+        let mut get = |f: usize| -> Option<Value> { slots[f].take().map(|(_, v)| v) };
         let mut text_of = |f: usize| -> Result<String, String> {
             match get(f) {
                 Some(v) => match v.as_text() {
@@ -721,5 +782,102 @@ mod tests {
         a.begin_file("h.csv");
         let err = a.feed(b"device,when,output\n").unwrap_err();
         assert!(err.to_string().contains("unknown column \"when\""));
+    }
+
+    fn read_all(log: &[u8], chunk: usize) -> Result<Audit, LogError> {
+        let mut a = audit();
+        a.begin_file("x.log");
+        for c in log.chunks(chunk) {
+            a.feed(c)?;
+        }
+        a.end_file()?;
+        a.finish();
+        Ok(a)
+    }
+
+    #[test]
+    fn every_line_is_accounted_for() {
+        let d = deck_text();
+        let log = format!(
+            "device_id,timestamp,shuffle_id,output\n\nA,1,1,{d}\n\t \n\u{b}\n\u{c}\r\n\
+             \u{a0}\u{3000}\nA,2,2,{d}\nA,3,3,{}\n   \n",
+            &d[3..]
+        );
+        for chunk in [1, 5, 4096] {
+            let a = read_all(log.as_bytes(), chunk).unwrap();
+            assert_eq!((a.records, a.bad_count, a.blank_lines), (2, 1, 6));
+            assert_eq!(a.header_lines, 1);
+            assert_eq!(a.lines, 10);
+            assert_eq!(
+                a.lines,
+                a.header_lines + a.records + a.bad_count + a.blank_lines
+            );
+        }
+    }
+
+    #[test]
+    fn json_lines_fields_are_strict() {
+        let d = deck_text();
+        let log = format!(
+            "{{\"device_id\":\"A\",\"timestamp\":1,\"shuffle_id\":1,\"output\":\"{d}\"}}\n\
+             {{\"device_id\":\"A\",\"timestamp\":1,\"shuffle_id\":2,\"output\":\"{d}\",\"cards\":\"{d}\"}}\n\
+             {{\"device_id\":\"A\",\"device\":\"B\",\"timestamp\":1,\"shuffle_id\":3,\"output\":\"{d}\"}}\n\
+             {{\"device_id\":\"A\",\"timestamp\":1,\"shuffle_id\":4,\"output\":\"{d}\",\"Output\":1}}\n"
+        );
+        let a = read_all(log.as_bytes(), 4096).unwrap();
+        assert_eq!((a.records, a.bad_count), (1, 3));
+        let reasons: Vec<&str> = a.bad.iter().map(|b| b.reason.as_str()).collect();
+        assert_eq!(
+            reasons[0],
+            "fields \"cards\" and \"output\" both give the output"
+        );
+        assert_eq!(
+            reasons[1],
+            "fields \"device\" and \"device_id\" both give the device_id"
+        );
+        assert!(
+            reasons[2].starts_with("unknown field \"Output\""),
+            "{}",
+            reasons[2]
+        );
+    }
+
+    #[test]
+    fn an_overlong_line_is_one_bad_record() {
+        let d = deck_text();
+        let long = "x".repeat(MAX_LINE + 10);
+        for tail in ["\n", ""] {
+            let log = format!(
+                "device_id,timestamp,shuffle_id,output\nA,1,1,{d}\nA,2,2,{long}\nA,3,3,{d}\nA,4,4,{long}{tail}"
+            );
+            for chunk in [1000, 1 << 20, log.len()] {
+                let a = read_all(log.as_bytes(), chunk).unwrap();
+                assert_eq!(
+                    (a.records, a.bad_count, a.lines),
+                    (2, 2, 5),
+                    "chunk {chunk}"
+                );
+                assert_eq!((a.bad[0].line, a.bad[1].line), (3, 5));
+                assert_eq!(
+                    a.bad[0].reason,
+                    format!("line longer than {MAX_LINE} bytes")
+                );
+            }
+        }
+        // Exactly MAX_LINE bytes is still read (and rejected for what it says).
+        let log = format!(
+            "device_id,timestamp,shuffle_id,output\nA,1,1,{}\n",
+            "y".repeat(MAX_LINE - 8)
+        );
+        let a = read_all(log.as_bytes(), 1000).unwrap();
+        assert!(
+            a.bad[0].reason.starts_with("output order"),
+            "{}",
+            a.bad[0].reason
+        );
+        // Before any header the file cannot be read at all.
+        let err = read_all(long.as_bytes(), 1000).err().unwrap();
+        assert_eq!((err.line, err.byte), (1, 0));
+        assert!(err.message.contains("not a shuffle log"));
     }
 }

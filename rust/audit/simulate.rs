@@ -101,25 +101,35 @@ impl Model {
             None => (text, None),
         };
         let num = |default: u32, lo: u32, hi: u32| -> Result<u32, String> {
-            let v = match arg {
-                None => default,
-                Some(a) => a
-                    .parse::<u32>()
-                    .map_err(|_| format!("model {text:?}: {a:?} is not a number"))?,
+            let Some(a) = arg else {
+                return Ok(default);
             };
+            let in_range = || format!("model {text:?}: parameter must be in {lo}..={hi}");
+            let digits = !a.is_empty() && a.bytes().all(|c| c.is_ascii_digit());
+            if !digits {
+                return Err(format!("model {text:?}: {a:?} is not a whole number"));
+            }
+            // All digits: too large for u32 is out of range too, not "not a number".
+            let v = a.parse::<u32>().map_err(|_| in_range())?;
             if (lo..=hi).contains(&v) {
                 Ok(v)
             } else {
-                Err(format!("model {text:?}: parameter must be in {lo}..={hi}"))
+                Err(in_range())
+            }
+        };
+        let plain = |model: Model| -> Result<Model, String> {
+            match arg {
+                None => Ok(model),
+                Some(_) => Err(format!("model {text:?}: {name} takes no parameter")),
             }
         };
         Ok(match name {
-            "fair" => Model::Fair,
+            "fair" => plain(Model::Fair)?,
             "riffle" => Model::Riffle(num(7, 1, 64)?),
             "shelf" => Model::Shelf(num(10, 1, 1000)?),
             "overhand" => Model::Overhand(num(1, 1, 100_000)?),
             "modulo" => Model::Modulo(num(8, 1, 32)?),
-            "off-by-one" => Model::OffByOne,
+            "off-by-one" => plain(Model::OffByOne)?,
             "short-period" => Model::ShortPeriod(num(1000, 1, u32::MAX)?),
             "stuck" => Model::Stuck(num(100, 0, 1000)?),
             _ => {
@@ -295,6 +305,18 @@ mod tests {
         }
         assert!(Model::parse("riffle:0").is_err());
         assert!(Model::parse("nonsense").is_err());
+        let err = |m: &str| Model::parse(m).unwrap_err();
+        assert_eq!(
+            err("riffle:99999999999"),
+            "model \"riffle:99999999999\": parameter must be in 1..=64"
+        );
+        assert_eq!(
+            err("riffle:x"),
+            "model \"riffle:x\": \"x\" is not a whole number"
+        );
+        assert!(err("riffle:-1").contains("not a whole number"));
+        assert_eq!(err("fair:3"), "model \"fair:3\": fair takes no parameter");
+        assert!(err("off-by-one:").contains("takes no parameter"));
     }
 
     #[test]

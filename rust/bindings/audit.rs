@@ -177,6 +177,23 @@ impl ShuffleAudit {
         self.inner.bad_count
     }
 
+    /// Every line read: headers + records + bad records + blank lines.
+    #[getter]
+    fn lines(&self) -> u64 {
+        self.inner.lines
+    }
+
+    #[getter]
+    fn header_lines(&self) -> u64 {
+        self.inner.header_lines
+    }
+
+    /// Empty or whitespace-only lines (not records).
+    #[getter]
+    fn blank_lines(&self) -> u64 {
+        self.inner.blank_lines
+    }
+
     #[getter]
     fn without_input(&self) -> u64 {
         self.inner.without_input

@@ -333,6 +333,8 @@ def _binomial_two_sided(o: Counts, n: int, p: float) -> NDArray[Any]:
 def adjacency(t: Tally) -> CheckResult:
     key, name, cites = "adjacency", "successor table (card j right after card i)", "exact binomial"
     n, size = t.shuffles, t.size
+    if n == 0:
+        return skipped(key, name, cites, "no complete shuffles")
     s = t.tables["successor"]
     # Each ordered pair of distinct cards is adjacent in a shuffle with probability 1/N, at
     # most once: every cell is Binomial(n, 1/N) exactly.

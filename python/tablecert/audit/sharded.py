@@ -134,6 +134,13 @@ def file_shards(
     return [FileShard(str(p), deck, input_order, batch_size, game, law, levels) for p in paths]
 
 
+def largest_first(paths: Sequence[str | Path]) -> list[int]:
+    """The files' indices, largest file first (ties in the given order): the longest shards
+    start first, so no worker starts a long file while the others sit idle at the end."""
+    sizes = [Path(p).stat().st_size for p in paths]
+    return sorted(range(len(paths)), key=lambda i: -sizes[i])
+
+
 def audit_sharded(
     paths: Sequence[str | Path],
     executor: Executor,
@@ -148,7 +155,9 @@ def audit_sharded(
     Call it through ``audit_shuffler(..., executor=...)``."""
     deck, input_order, game, batch_size = options
     shards = file_shards(paths, deck, input_order, batch_size, core_game, law, levels)
-    parts: list[FileTally] = executor.map(audit_file, shards, progress)
+    order = largest_first(paths)
+    done: list[FileTally] = executor.map(audit_file, [shards[i] for i in order], progress)
+    parts = [done[order.index(i)] for i in range(len(shards))]  # back in file order
     checked = [p.integrity for p in parts]
     events: Counter[str] = Counter()
     for part in checked:
@@ -161,6 +170,9 @@ def audit_sharded(
         tuple(sorted(events.items())),
         sum(p.records_with_events for p in checked),
         sum(p.without_input for p in checked),
+        sum(p.lines for p in checked),
+        sum(p.header_lines for p in checked),
+        sum(p.blank_lines for p in checked),
         tuple(sorted({d for p in checked for d in p.devices})),
     )
     batches = [b for part in parts for b in part.batches]

@@ -3,12 +3,10 @@ tallies, check each deck, then judge the tallies with the battery."""
 
 from __future__ import annotations
 
-import gzip
-import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import numpy as np
 
@@ -30,6 +28,7 @@ from tablecert.audit.battery import (
     shuffles_to_conclude,
 )
 from tablecert.audit.dealing import DEALINGS, WallDealer, poker_law, tally_walls
+from tablecert.audit.reading import LogBytes
 from tablecert.audit.wall_dealing import mahjong_dealer
 from tablecert.distributed import Executor
 from tablecert.equality import ContentEq
@@ -37,18 +36,17 @@ from tablecert.errors import AuditError
 from tablecert.pathlike import PathsArg, as_paths
 from tablecert.report.canonical import measured
 
-CHUNK = 1 << 20
 INPUT_ORDERS = ("logged", "previous", "none")
 DEFAULT_BATCH = 10_000
-GZIP_MAGIC = b"\x1f\x8b"
 
 Progress = Callable[[int, int], None]
-"""Called with (bytes read of the current file, its size on disk)."""
+"""Called with (bytes read of the current file, its size on disk; 0 for a pipe)."""
 
 
 @dataclass(frozen=True, eq=False)
 class Integrity(ContentEq):
-    """What the deck checker found: counts, the bad records (first 1000), device events."""
+    """What the deck checker found: counts, the bad records (first 1000), device events, and
+    every line read (``lines`` = header lines + records + bad records + blank lines)."""
 
     files: tuple[str, ...]
     records: int
@@ -57,6 +55,9 @@ class Integrity(ContentEq):
     events: tuple[tuple[str, int], ...]
     records_with_events: int
     without_input: int
+    lines: int = 0
+    header_lines: int = 0
+    blank_lines: int = 0
     #: The ids of the devices whose records were accepted, sorted.
     devices: tuple[str, ...] = ()
 
@@ -73,6 +74,9 @@ class Integrity(ContentEq):
             tuple(core.events()),
             core.records_with_events,
             core.without_input if input_order == "logged" else 0,
+            core.lines,
+            core.header_lines,
+            core.blank_lines,
             tuple(core.device_ids()),
         )
 
@@ -91,6 +95,9 @@ class Integrity(ContentEq):
             "events": dict(self.events),
             "records_with_events": self.records_with_events,
             "records_without_input": self.without_input,
+            "lines": self.lines,
+            "header_lines": self.header_lines,
+            "blank_lines": self.blank_lines,
             "devices": list(self.devices),
             "passed": self.passed,
         }
@@ -166,19 +173,6 @@ class ShufflerAudit(ContentEq):
         }
 
 
-def _open(path: Path) -> tuple[BinaryIO, BinaryIO]:
-    """(raw file, stream to read): gzip is recognised by its magic bytes, not the name."""
-    try:
-        raw = path.open("rb")
-    except OSError as exc:
-        raise AuditError(f"{path}: cannot open: {exc.strerror}") from None
-    if raw.read(2) == GZIP_MAGIC:
-        raw.seek(0)
-        return raw, gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[return-value]
-    raw.seek(0)
-    return raw, raw
-
-
 def stream_file(
     audit: _core.ShuffleAudit,
     path: Path,
@@ -186,30 +180,17 @@ def stream_file(
     on_chunk: Callable[[], None] | None = None,
 ) -> None:
     """Feed one log through the core in chunks; unreadable files raise AuditError."""
-    raw, stream = _open(path)
-    size = path.stat().st_size
-    audit.begin_file(str(path))
-    done = 0
-    with raw, stream:
-        while True:
-            try:
-                chunk = stream.read(CHUNK)
-            except (EOFError, gzip.BadGzipFile, zlib.error, OSError) as exc:
-                raise AuditError(
-                    f"{path}: corrupt or truncated gzip data near compressed byte {raw.tell()} "
-                    f"(after {done} decompressed bytes): {exc}"
-                ) from None
-            if not chunk:
-                break
+    with LogBytes(path) as log:
+        audit.begin_file(str(path))
+        for chunk in log:
             try:
                 audit.feed(chunk)
             except _core.LogError as exc:
                 raise AuditError(str(exc)) from None
-            done += len(chunk)
             if on_chunk is not None:
                 on_chunk()
             if progress is not None:
-                progress(raw.tell(), size)
+                progress(log.consumed, log.size or 0)
     try:
         audit.end_file()
     except _core.LogError as exc:
@@ -280,8 +261,8 @@ def audit_shuffler(
     done, files)."""
     paths = as_paths(paths, "log file")
     check_levels(alpha, confidence)
-    if batch_size < 1:
-        raise AuditError(f"batch size {batch_size}: must be at least 1")
+    if not 1 <= batch_size < 2**63:
+        raise AuditError(f"batch size {batch_size}: must be from 1 to 2**63 - 1")
     law, kwargs = audit_setup(paths, deck, input_order, game, seats, dealing, rules)
     if executor is not None:
         from tablecert.audit.sharded import audit_sharded

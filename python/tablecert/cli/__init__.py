@@ -7,13 +7,19 @@ exits 0 pass/conforms/valid, 1 fail/deviates/invalid, 2 usage or input error, 3 
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated
 
-import typer
+from tablecert.cli.environment import set_aside_bad_source_date_epoch
 
-from tablecert.cli import conventions
-from tablecert.cli.common import run_app, stdout
-from tablecert.cli.lazy import LazyGroup
+# Before NumPy and SciPy are imported: they crash on a bad value (see cli/environment.py).
+_ENVIRONMENT_PROBLEM = set_aside_bad_source_date_epoch()
+
+import typer  # noqa: E402
+
+from tablecert.cli import conventions  # noqa: E402
+from tablecert.cli.common import run_app, stdout  # noqa: E402
+from tablecert.cli.lazy import LazyGroup  # noqa: E402
 
 # Each command's module is imported when the command runs (tablecert.cli.lazy lists them).
 app = typer.Typer(
@@ -61,4 +67,7 @@ def _root(
 
 def main() -> None:
     """Entry point of the ``tablecert`` script."""
+    if _ENVIRONMENT_PROBLEM is not None:
+        sys.stderr.write(f"error: {_ENVIRONMENT_PROBLEM}\n")
+        sys.exit(2)
     run_app(app)

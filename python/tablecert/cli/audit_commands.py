@@ -18,16 +18,23 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from tablecert.audit.shuffler import DEFAULT_BATCH, ShufflerAudit, audit_shuffler
+from tablecert.audit.battery import DECK_SIZES
+from tablecert.audit.dealing import DEALINGS
+from tablecert.audit.shuffler import DEFAULT_BATCH, INPUT_ORDERS, ShufflerAudit, audit_shuffler
 from tablecert.audit.wall_dealing import STATISTICS
-from tablecert.cli import common, rounds_commands
+from tablecert.cli import common, rounds_commands, values
 from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, probability, stdout
 from tablecert.cli.tables import Column, print_table
+from tablecert.outputs import output_folder, write_text
+from tablecert.poker import GAMES
 
 audit_app = typer.Typer(
     no_args_is_help=True,
     help="Randomness audits of shuffling machines and automatic tables from their logs.",
 )
+
+
+SHOWN_BAD = 20
 
 
 def _fmt(x: float | None, spec: str = ".4g") -> str:
@@ -41,12 +48,20 @@ def print_audit(result: ShufflerAudit) -> None:
         f"{result.deck}: {i.records:,} complete shuffles from {len(i.files)} file(s); "
         f"{result.tally.referenced:,} judged against the {result.input_order} input order"
     )
+    stdout.print(
+        f"lines read: {i.lines:,} = {i.header_lines:,} header + {i.records:,} complete "
+        f"+ {i.bad_count:,} bad + {i.blank_lines:,} blank (empty or whitespace only)"
+    )
     if i.bad_count:
         stdout.print(Text(f"integrity: {i.bad_count:,} bad records", style="bold red"))
-        for f, line, reason in i.bad_records[:20]:
+        for f, line, reason in i.bad_records[:SHOWN_BAD]:
             stdout.print(f"  {plain(f)}:{line}: {plain(reason)}")
-        if i.bad_count > 20:
-            stdout.print(f"  ... and {i.bad_count - 20:,} more (all in --json, first 1000)")
+        if i.bad_count > SHOWN_BAD:
+            listed = len(i.bad_records)
+            stdout.print(
+                f"  ... and {i.bad_count - SHOWN_BAD:,} more: --json lists the first "
+                f"{listed:,} of the {i.bad_count:,} with their reasons"
+            )
     else:
         stdout.print("integrity: every record is one complete deck")
     if i.events:
@@ -86,7 +101,8 @@ def print_audit(result: ShufflerAudit) -> None:
 def shuffler(
     logs: Annotated[list[Path], typer.Argument(help="Log files: CSV/TSV or JSON Lines, .gz ok.")],
     deck: Annotated[
-        str, typer.Option("--deck", help="cards52, mahjong136 or mahjong112.")
+        str,
+        typer.Option("--deck", help="cards52, mahjong136 or mahjong112."),
     ] = "cards52",
     input_order: Annotated[
         str,
@@ -101,7 +117,11 @@ def shuffler(
     ] = None,
     seats: Annotated[int, typer.Option("--seats", help="Player seats (plus the dealer).")] = 6,
     dealing: Annotated[
-        str, typer.Option("--dealing", help="packets (hand by hand) or round-robin.")
+        str,
+        typer.Option(
+            "--dealing",
+            help="packets (hand by hand) or round-robin.",
+        ),
     ] = "packets",
     wall_statistic: Annotated[
         str,
@@ -112,7 +132,8 @@ def shuffler(
         ),
     ] = "types",
     batch_size: Annotated[
-        int, typer.Option("--batch-size", help="Shuffles per batch for the second level.")
+        int,
+        typer.Option("--batch-size", help="Shuffles per batch for the second level."),
     ] = DEFAULT_BATCH,
     alpha: Annotated[
         float,
@@ -148,11 +169,16 @@ def shuffler(
 
     Exit status: 0 pass, 1 fail, 2 usage or input error (an unreadable log, a bad option),
     3 inconclusive, 4 internal error."""
-    if wall_statistic not in (*STATISTICS, "none"):
-        raise typer.BadParameter(
-            f"{wall_statistic!r}: expected {', '.join(STATISTICS)} or none",
-            param_hint="--wall-statistic",
-        )
+    values.choice(deck, DECK_SIZES, "--deck")
+    values.choice(input_order, INPUT_ORDERS, "--input-order")
+    if game is not None:
+        values.choice(game, GAMES, "--game")
+    values.choice(dealing, DEALINGS, "--dealing")
+    values.choice(wall_statistic, (*STATISTICS, "none"), "--wall-statistic")
+    values.whole(seats, "--seats", 1)
+    values.whole(batch_size, "--batch-size", 1, 2**63 - 1)
+    if svg_dir is not None:
+        values.folder(svg_dir, "--svg-dir")
     files = len(logs)
     columns = (
         [
@@ -175,7 +201,7 @@ def shuffler(
             bar.update(task, description=f"reading {path.name}", completed=0, total=None)
 
         def progress(done: int, size: int) -> None:
-            bar.update(task, completed=done, total=size)
+            bar.update(task, completed=done, total=size or None)
 
         result = audit_shuffler(
             logs,
@@ -197,9 +223,10 @@ def shuffler(
 
 def _write_audit(result: ShufflerAudit, svg_dir: Path | None, json_out: bool) -> None:
     if svg_dir is not None:
-        svg_dir.mkdir(parents=True, exist_ok=True)
-        for name, svg in result.svg_plots().items():
-            (svg_dir / f"{name}.svg").write_text(svg, encoding="utf-8")
+        plots = result.svg_plots()
+        output_folder(svg_dir, [f"{name}.svg" for name in plots], force=True)
+        for name, svg in plots.items():
+            write_text(svg_dir / f"{name}.svg", svg, what="--svg-dir")
     if json_out:
         data = result.as_json()
         data["plots_svg"] = result.svg_plots()

@@ -29,6 +29,9 @@ from rich.console import Console
 from rich.progress import Progress, ProgressColumn
 from rich.text import Text
 
+# Typer's own copy of click: its usage errors are reported in one line by run_app.
+from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
+
 from tablecert.distributed import DaskExecutor, executor_for
 from tablecert.errors import CardError, NistError, RulesError, TableCertError, TileError
 
@@ -253,12 +256,28 @@ def run_app(app: typer.Typer) -> None:
     logs, ...) print one line and exit 2; anything unexpected is an internal error, one line,
     exit 4; a broken pipe exits 2 silently."""
     try:
-        app(standalone_mode=True)
+        code = app(standalone_mode=False)
+    except NoArgsIsHelpError:  # the help was shown; nothing was asked
+        sys.exit(int(ExitCode.USAGE))
+    except UsageError as exc:  # a bad option or argument: one line, like every other error
+        where = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
+        error_line(f"{exc.format_message()}{where}")
+        sys.exit(int(ExitCode.USAGE))
+    except ClickException as exc:  # e.g. a file option that cannot be opened
+        error_line(exc.format_message())
+        sys.exit(int(ExitCode.USAGE))
+    except typer.Abort:
+        stderr.print("aborted")
+        sys.exit(130)
     except (CardError, RulesError, TableCertError, TileError, NistError) as exc:
         error_line(exc)
         sys.exit(int(ExitCode.USAGE))
     except BrokenPipeError:
         _exit_after_broken_pipe()
+    except OSError as exc:  # a path the system refuses (too long, no permission, ...): input
+        where = f"{exc.filename}: " if exc.filename is not None else ""
+        error_line(f"{where}{exc.strerror or exc}")
+        sys.exit(int(ExitCode.USAGE))
     except KeyboardInterrupt:
         stderr.print("interrupted")
         sys.exit(130)
@@ -272,3 +291,4 @@ def run_app(app: typer.Typer) -> None:
             )
         )
         sys.exit(int(ExitCode.INTERNAL))
+    sys.exit(code if isinstance(code, int) else 0)

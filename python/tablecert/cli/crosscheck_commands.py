@@ -10,7 +10,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.text import Text
 
-from tablecert.cli import conventions
+from tablecert.cli import conventions, values
 from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, stderr, stdout
 from tablecert.cli.tables import Column, print_table
 from tablecert.conformance import (
@@ -21,6 +21,8 @@ from tablecert.conformance import (
     poker_crosscheck,
 )
 from tablecert.conformance.evaluator_protocol import open_evaluator, write_requests
+from tablecert.outputs import write_text
+from tablecert.poker import GAMES
 
 VERDICT_STYLE = {"conforms": "", "deviates": "red", "inconclusive": "yellow"}
 
@@ -32,10 +34,11 @@ crosscheck_app = typer.Typer(
 def _count_or_all(value: str, option: str) -> int | None:
     if value == "all":
         return None
-    if value.isdigit() and int(value) > 0:
+    if value.isascii() and value.isdigit() and 0 < int(value) <= poker_crosscheck.MAX_SAMPLE:
         return int(value)
     raise typer.BadParameter(
-        f"{value!r}: expected a positive whole number or 'all'", param_hint=option
+        f"{value!r}: expected a whole number from 1 to {poker_crosscheck.MAX_SAMPLE:,} or 'all'",
+        param_hint=option,
     )
 
 
@@ -71,7 +74,7 @@ def poker(
         ),
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of every sample.")] = 0,
-    show: Annotated[int, typer.Option("--show", min=0, help="Mismatches shown per check.")] = 10,
+    show: Annotated[int, typer.Option("--show", help="Mismatches shown per check.")] = 10,
     timeout: Annotated[
         float, typer.Option("--timeout", help="Seconds to wait for an answer.")
     ] = 20.0,
@@ -120,6 +123,14 @@ def poker(
         other_pairs = 50_000
     hand_count = _count_or_all(hands, "--hands")
     pairs = 0 if suit_pairs == "default" else _count_or_all(suit_pairs, "--suit-pairs")
+    values.whole(other_pairs, "--other-pairs", 0, poker_crosscheck.MAX_SAMPLE)
+    values.whole(show, "--show", 0)
+    values.seed(seed)
+    values.seconds(timeout, "--timeout")
+    if game not in GAMES:
+        raise typer.BadParameter(f"{game!r}: expected {' or '.join(GAMES)}", param_hint="GAME")
+    if write is not None:
+        values.new_file(write, "--write-requests")
     stderr.print(f"planning the {game} crosscheck ...")
     plan = poker_crosscheck.plan(
         game, rules, hands=hand_count, suit_pairs=pairs, other_pairs=other_pairs, seed=seed
@@ -271,12 +282,12 @@ def mahjong(
     corpus: Annotated[
         Path | None, typer.Option("--corpus", help="JSON Lines game records (default: generate).")
     ] = None,
-    generate: Annotated[int, typer.Option("--generate", min=1, help="Records to generate.")] = 1000,
-    seed: Annotated[int, typer.Option("--seed")] = 0,
+    generate: Annotated[int, typer.Option("--generate", help="Records to generate.")] = 1000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the generated corpus.")] = 0,
     write: Annotated[
         Path | None, typer.Option("--write-corpus", help="Write the corpus to FILE and stop.")
     ] = None,
-    show: Annotated[int, typer.Option("--show", min=0)] = 10,
+    show: Annotated[int, typer.Option("--show", help="Mismatches shown.")] = 10,
     timeout: Annotated[float, typer.Option("--timeout")] = 20.0,
     json_out: JsonOption = False,
     old_game: conventions.DeprecatedGameOption = None,
@@ -289,17 +300,27 @@ def mahjong(
     game = conventions.game_argument(game, old_game, "mahjong-traditional or mahjong-simple")
     if game not in ("mahjong-traditional", "mahjong-simple"):
         raise typer.BadParameter(
-            f"{game!r}: expected mahjong-traditional or mahjong-simple", param_hint="--game"
+            f"{game!r}: expected mahjong-traditional or mahjong-simple", param_hint="GAME"
         )
+    values.seed(seed)
+    values.seconds(timeout, "--timeout")
+    values.whole(generate, "--generate", 1, mahjong_crosscheck.MAX_RECORDS)
+    values.whole(show, "--show", 0)
+    if write is not None:
+        values.new_file(write, "--write-corpus")
     records = (
-        mahjong_crosscheck.load_corpus(corpus)
+        mahjong_crosscheck.load_corpus(corpus, game)
         if corpus is not None
         else mahjong_crosscheck.generate_corpus(game, generate, seed)
     )
     if write is not None:
-        with write.open("w", encoding="utf-8") as handle:
-            for record in records:
-                handle.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
+        write_text(
+            write,
+            "".join(
+                json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n" for record in records
+            ),
+            what="--write-corpus",
+        )
         stderr.print(f"wrote {len(records):,} game records to {write}")
         return
     if scorer is None:

@@ -21,7 +21,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
-from tablecert.cli import common, conventions
+from tablecert.cli import common, conventions, values
 from tablecert.cli.common import JsonOption, emit_json, exit_for, fail, plain, stderr, stdout
 from tablecert.errors import EnvelopeError, SigningError
 from tablecert.report import dsse
@@ -71,6 +71,7 @@ def keys_generate(
     overwritten.
     """
     out = conventions.required_output(output, old_out)
+    values.new_file(out, "--output", create_parents=True, replace=True)  # a usable name, folder
     for path in (out, out.with_name(out.name + ".pub")):
         if path.exists():
             raise SigningError(f"{path} already exists; refusing to overwrite a key")

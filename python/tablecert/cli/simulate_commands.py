@@ -8,9 +8,12 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from tablecert.audit.simulate import write_log
-from tablecert.cli import conventions, rounds_commands
+from tablecert import _core
+from tablecert.audit.battery import DECK_SIZES
+from tablecert.audit.simulate import check_device, write_log
+from tablecert.cli import conventions, rounds_commands, values
 from tablecert.cli.common import stderr
+from tablecert.errors import AuditError
 
 simulate_app = typer.Typer(no_args_is_help=True, help="Simulated device logs.")
 
@@ -32,17 +35,31 @@ def shuffler(
     deck: Annotated[str, typer.Option("--deck", help="cards52, mahjong136, mahjong112.")] = (
         "cards52"
     ),
-    seed: Annotated[int, typer.Option("--seed", help="Generator seed.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="Generator seed (0 to 2**64 - 1).")] = 0,
     device: Annotated[str, typer.Option("--device", help="Device id in the log.")] = "SIM-1",
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace the output file if it exists.")
+    ] = False,
     old_decks: Annotated[int | None, typer.Option("--decks", min=1, hidden=True)] = None,
 ) -> None:
-    """Write a shuffler log in the documented CSV format."""
+    """Write a shuffler log in the documented CSV format (atomically: all or nothing)."""
     if shuffles is None and old_decks is not None:
         conventions.deprecated("--decks", "--shuffles")
         shuffles = old_decks
     if shuffles is None:
         raise typer.BadParameter("missing: how many shuffles to simulate", param_hint="--shuffles")
     decks = shuffles
+    values.seed(seed)
+    values.choice(deck, DECK_SIZES, "--deck")
+    try:
+        check_device(device)
+    except AuditError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--device") from None
+    values.new_file(output, "--output", replace=force)
+    try:
+        _core.ShuffleSimulator(model, deck, seed)
+    except _core.RulesError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--model") from None
     with Progress(
         TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), console=stderr, transient=True
     ) as bar:
@@ -55,8 +72,9 @@ def shuffler(
             seed=seed,
             device=device,
             progress=lambda n: bar.advance(task, n),
+            replace=force,
         )
-    stderr.print(f"wrote {decks:,} shuffles ({model}) to {output}")
+    stderr.print(f"wrote {decks:,} shuffles ({model}) to {output}", markup=False)
 
 
 simulate_app.command("rounds")(rounds_commands.simulate_rounds_command)

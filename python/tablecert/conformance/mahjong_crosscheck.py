@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import random
+import stat
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -28,11 +29,16 @@ from typing import Any
 
 from tablecert import _core, strict_json
 from tablecert.conformance.evaluator_protocol import Answerer, EvaluatorError
-from tablecert.errors import MahjongError
+from tablecert.errors import CrosscheckError, MahjongError
 from tablecert.mahjong.record import SettledGame, settle_record
 from tablecert.mahjong.replay import settle_game
 
 SEATS = ("E", "S", "W", "N")
+MAX_RECORDS = 1_000_000
+"""The most records generated for one run (each is settled and kept in memory)."""
+MAX_LINE = 1 << 16
+"""The longest corpus line (a game record is a few hundred characters)."""
+ANSWER_KEYS = frozenset({"fan", "net", "commission"})
 
 
 @dataclass(frozen=True)
@@ -153,12 +159,17 @@ def _kind(settled: SettledGame) -> str:
     return "dealer's wins (第七条)" if winner == "E" else "non-dealer wins (第七条)"
 
 
-def load_corpus(path: Path) -> list[dict[str, Any]]:
-    """Read a JSON Lines corpus; every bad line is an error naming the file and line."""
+def load_corpus(path: Path, game: str | None = None) -> list[dict[str, Any]]:
+    """Read a JSON Lines corpus; every bad line is an error naming the file and line. With
+    ``game``, every record must be a record of that game (a record naming no game is one)."""
     records = []
     try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise MahjongError(f"{path}: not a regular file, not a corpus")
         with path.open(encoding="utf-8") as handle:
-            for number, line in enumerate(handle, start=1):
+            for number, line in enumerate(iter(lambda: handle.readline(MAX_LINE + 1), ""), 1):
+                if len(line) > MAX_LINE:
+                    raise MahjongError(f"{path}:{number}: line longer than {MAX_LINE:,} characters")
                 if not line.strip():
                     continue
                 try:
@@ -167,6 +178,13 @@ def load_corpus(path: Path) -> list[dict[str, Any]]:
                     raise MahjongError(str(exc)) from exc
                 if not isinstance(record, dict):
                     raise MahjongError(f"{path}:{number}: expected a JSON object per line")
+                if game is not None:
+                    record.setdefault("game", game)
+                    if record["game"] != game:
+                        raise MahjongError(
+                            f"{path}:{number}: game: a {str(record['game'])[:40]!r} record, but "
+                            f"the crosscheck is of {game}"
+                        )
                 records.append(record)
     except OSError as exc:
         raise MahjongError(f"{path}: cannot read: {exc.strerror}") from exc
@@ -245,6 +263,12 @@ def crosscheck(
     game: str, records: list[dict[str, Any]], answerer: Answerer, scorer: str, keep: int = 10
 ) -> ScorerReport:
     """Settle every record ourselves, ask the scorer, and group the mismatches by defect."""
+    for number, record in enumerate(records, start=1):
+        if record.get("game", game) != game:
+            raise CrosscheckError(
+                f"record {number}: game: a {str(record['game'])[:40]!r} record, but the "
+                f"crosscheck is of {game}"
+            )
     requests = [json.dumps(r, ensure_ascii=False, sort_keys=True) for r in records]
     settled = [settle_game(r) for r in records]
     start = time.perf_counter()
@@ -292,18 +316,51 @@ def _answers(answerer: Answerer, requests: list[str]) -> Iterator[dict[str, Any]
         if line is None:
             raise EvaluatorError(f"scorer stopped answering at record {request[:80]!r}")
         try:
-            answer = json.loads(line)
-        except json.JSONDecodeError as exc:
+            answer = strict_json.loads(line, "scorer answer")
+        except strict_json.StrictJsonError as exc:
             raise EvaluatorError(
-                f"scorer answered {line!r} (not JSON: {exc.msg}) to {request[:80]!r}"
-            ) from exc
-        if not isinstance(answer, dict) or not {"fan", "net", "commission"} <= set(answer):
-            raise EvaluatorError(
-                f"scorer answered {line!r}: expected an object with fan, net, commission"
-            )
+                f"scorer answered {line[:200]!r} (not JSON: {exc}) to {request[:80]!r}"
+            ) from None
+        problem = _answer_problem(answer)
+        if problem is not None:
+            raise EvaluatorError(f"scorer answered {line[:200]!r} to {request[:80]!r}: {problem}")
         yield answer
     if next(lines, None) is not None:
         raise EvaluatorError("scorer gave more answers than there were records")
+
+
+def _is_amount(value: Any) -> bool:
+    """An amount as the protocol writes it: a whole number or a fraction string "n/d"."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return True
+    if isinstance(value, str):
+        try:
+            Fraction(value)
+        except (ValueError, ZeroDivisionError):
+            return False
+        return True
+    return False
+
+
+def _answer_problem(answer: Any) -> str | None:
+    """What makes an answer break the protocol (wrong keys or types), or ``None``. JSON's
+    true and false are not the numbers 1 and 0."""
+    if not isinstance(answer, dict) or set(answer) != ANSWER_KEYS:
+        return "expected an object with fan, net, commission (exactly these keys)"
+    fan = answer["fan"]
+    if fan is not None and (isinstance(fan, bool) or not isinstance(fan, int)):
+        return f"fan {fan!r}: expected a whole number (or null for a false win)"
+    net = answer["net"]
+    if not isinstance(net, dict) or not set(net) <= set(SEATS):
+        return "net: expected an object of seats (E, S, W, N) to amounts"
+    for seat, amount in net.items():
+        if not _is_amount(amount):
+            return f'net {seat} {amount!r}: expected a whole number or a fraction "n/d"'
+    if not _is_amount(answer["commission"]):
+        return f'commission {answer["commission"]!r}: expected a whole number or "n/d"'
+    return None
 
 
 def _differences(expected: dict[str, Any], got: dict[str, Any]) -> list[tuple[str, Any, Any]]:

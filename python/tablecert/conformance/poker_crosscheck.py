@@ -34,12 +34,16 @@ import numpy.typing as npt
 
 from tablecert import _core
 from tablecert.conformance.evaluator_protocol import Answerer, EvaluatorError
+from tablecert.errors import CrosscheckError
 from tablecert.games.common import qualifier_ranks, rational
 from tablecert.hand_arrays import strength_keys
 from tablecert.poker import Ordering, RulesSource, check_game, ordering
 from tablecert.rounds.settle import per_unit
 
 CODES = tuple(_core.card_code(c) for c in range(52))
+MAX_SAMPLE = 2_000_000
+"""The largest sample of one check in one run: every request is held in memory with its
+expected answer (about half a kilobyte each)."""
 RANK_FIELDS = 5
 Progress = Callable[[int], None]
 
@@ -630,6 +634,14 @@ def plan(
     """What to ask. ``suit_pairs=0`` means the default: all for Q Poker, 100,000 for Caribbean
     Stud; ``None`` means all. ``settlements_per_outcome`` deals for each outcome of each bet."""
     check_game(game)
+    if seed < 0:
+        raise CrosscheckError(f"seed {seed}: expected a whole number, 0 or more")
+    for name, count in (("hands", hands), ("suit_pairs", suit_pairs), ("other_pairs", other_pairs)):
+        if count is not None and not 0 <= count <= MAX_SAMPLE:
+            raise CrosscheckError(
+                f"{name} {count:,}: a sample holds 0 to {MAX_SAMPLE:,} requests (each is kept "
+                "in memory with its expected answer; run several seeds for more)"
+            )
     tables = _Tables(game, rules)
     rng = np.random.default_rng(seed)
     if suit_pairs == 0:

@@ -178,10 +178,11 @@ def build_report(
     for entry, section in zip(plan.entries, sections, strict=True):
         named = entry.named_files()
         extras = [snapshot.original(p.resolve()) for p in section.inputs]
+        rule_files = {snapshot.original(p.resolve()) for p in section.rule_files}
         for key, path in named:
             roles.setdefault(path.resolve(), key)
         for extra in extras:
-            roles.setdefault(extra, "input")
+            roles.setdefault(extra, "rules" if extra in rule_files else "input")
         section_inputs.append([*(p.resolve() for _, p in named), *extras])
     names = input_names(plan, list(roles))
     inputs = []

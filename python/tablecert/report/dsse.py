@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from tablecert import strict_json as strict_json_text
 from tablecert.bundled import SCHEMA_FILE
 from tablecert.errors import EnvelopeError
+from tablecert.inputs import read_input
 from tablecert.report.canonical import canonical_bytes
 from tablecert.report.certificate import signatory_check
 from tablecert.report.signing import key_id
@@ -211,7 +212,7 @@ def parse_envelope(data: bytes, source: str = "envelope") -> Envelope:
 
 def read_envelope(path: Path) -> Envelope:
     try:
-        data = path.read_bytes()
+        data = read_input(path)
     except OSError as exc:
         raise EnvelopeError(f"{path}: cannot read: {exc.strerror}") from exc
     return parse_envelope(data, str(path))
@@ -523,7 +524,7 @@ def check_report(stmt: Mapping[str, Any], report: Path) -> list[str]:
     """Problems if ``report`` is not byte for byte the signed predicate: its RFC 8785 (JCS)
     bytes, exactly as certify writes report.json."""
     try:
-        data = report.read_bytes()
+        data = read_input(report)
     except OSError as exc:
         return [f"{report}: cannot read: {exc.strerror}"]
     if data == canonical_bytes(stmt.get("predicate")):

@@ -28,6 +28,7 @@ from typing import Any
 
 from tablecert.bundled import BundledDataError, bundled_plan, is_bare_name
 from tablecert.errors import PlanError, RuleFileError
+from tablecert.inputs import read_input
 from tablecert.report.certificate import Certificate, parse_certificate
 from tablecert.report.registry import Field, SectionKind, section_kinds
 from tablecert.rules import RuleFile, load_rules
@@ -152,7 +153,7 @@ def load_plan(source: str | os.PathLike[str]) -> Plan:
     else:
         path = Path(source)
     try:
-        raw = path.read_bytes()
+        raw = read_input(path)
     except OSError as exc:
         raise PlanError(f"{path}: cannot read plan: {exc.strerror}") from exc
     try:

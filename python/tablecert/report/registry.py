@@ -155,6 +155,9 @@ class Section:
     verdicts: tuple[Verdict, ...]
     html: str
     inputs: tuple[Path, ...] = ()
+    #: Rule files among ``inputs`` (beyond the plan entry's own): signed as inputs with the role
+    #: "rules", so their readings are listed as applied and their games on page 1.
+    rule_files: tuple[Path, ...] = ()
     scope: Scope = field(default_factory=Scope)
     appendix: Appendix | None = None
     #: Files the section renders for the output folder (name, bytes): certify writes them

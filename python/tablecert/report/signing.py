@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tablecert.errors import SigningError
+from tablecert.inputs import read_input
 
 # cryptography is imported where it is used, so that light commands start fast.
 if TYPE_CHECKING:
@@ -192,6 +193,6 @@ def securesystemslib_key(public_key: Ed25519PublicKey) -> dict[str, Any]:
 
 def _read(path: Path) -> bytes:
     try:
-        return path.read_bytes()
+        return read_input(path)
     except OSError as exc:
         raise SigningError(f"{path}: cannot read key: {exc.strerror}") from exc

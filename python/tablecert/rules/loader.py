@@ -26,6 +26,7 @@ from tablecert.bundled import (
     is_bare_name,
 )
 from tablecert.errors import RuleFileError
+from tablecert.inputs import read_input
 
 
 @dataclass(frozen=True)
@@ -142,7 +143,7 @@ def read_utf8(path: Path, error: type[Exception], what: str) -> tuple[bytes, str
     """A small input file's bytes (for its digest) and its text; ``error`` names the file and
     what is wrong (cannot be read, or the byte where it stops being UTF-8)."""
     try:
-        raw = path.read_bytes()
+        raw = read_input(path)
     except OSError as exc:
         raise error(f"{path}: cannot read {what}: {exc.strerror}") from exc
     try:

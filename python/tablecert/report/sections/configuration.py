@@ -57,6 +57,7 @@ def configuration_section(entry: PlanEntry, context: Context) -> Section:
         verdicts=_verdicts(report, f"configuration.{path.stem}"),
         html=_html(report, bets),
         inputs=(statute,),
+        rule_files=(statute,),
         scope=_scope(report, bets),
     )
 

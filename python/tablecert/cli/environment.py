@@ -1,0 +1,34 @@
+"""Environment variables read before anything else is imported.
+
+NumPy (through SciPy) reads ``SOURCE_DATE_EPOCH`` at import and crashes on a value that is not
+a whole number; tablecert checks it first, so a bad value is one usage error naming it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+LAST_EPOCH = 253_402_300_799  # 9999-12-31T23:59:59Z, the last second a timestamp can name
+
+
+def source_date_epoch_problem() -> str | None:
+    """Why ``$SOURCE_DATE_EPOCH`` is unusable, or ``None`` (unset or a usable value)."""
+    value = os.environ.get("SOURCE_DATE_EPOCH")
+    if value is None:
+        return None
+    if re.fullmatch(r"[0-9]{1,12}", value) and int(value) <= LAST_EPOCH:
+        return None
+    return (
+        f"SOURCE_DATE_EPOCH={value[:40]!r}: expected whole seconds since 1970-01-01 UTC "
+        f"(0 to {LAST_EPOCH})"
+    )
+
+
+def set_aside_bad_source_date_epoch() -> str | None:
+    """Remove an unusable ``$SOURCE_DATE_EPOCH`` before the heavy imports; the problem is
+    returned for the command line to report (nothing runs with it)."""
+    problem = source_date_epoch_problem()
+    if problem is not None:
+        del os.environ["SOURCE_DATE_EPOCH"]
+    return problem
