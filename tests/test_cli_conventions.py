@@ -98,7 +98,7 @@ def test_rng_confidence_is_per_test(confidence: str, tmp_path: Path) -> None:
     )
     assert result.stdout, result.output
     alpha = json.loads(result.stdout)["alpha"]
-    assert alpha == {"0.99": 0.01, "0.95": 0.05}[confidence]
+    assert alpha == {"0.99": "0.01", "0.95": "0.05"}[confidence]
 
 
 def test_stderr_is_not_hard_wrapped_off_a_terminal_and_markup_keeps_text(tmp_path: Path) -> None:

@@ -23,8 +23,8 @@ def test_hands_json_is_exact() -> None:
         "article": "第八条(一)",
         "category": "royal flush",
         "count": 4,
-        "probability": "4/2598960",
-        "probability_decimal": "0.000001539077",
+        "probability": {"exact": "1/649740", "decimal": "0.000001539077"},
+        "one_in": "649740.0000",
     }
 
 

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tablecert.errors import ReportError
-from tablecert.report.canonical import canonical_bytes, canonical_pretty, decimal_text, plain
+from tablecert.report.canonical import canonical_bytes, decimal_text, plain
 
 
 def test_sorted_utf8_compact() -> None:
@@ -42,12 +42,6 @@ def test_float_error_names_where() -> None:
         canonical_bytes({"sections": [{}, {"p": 0.5}]})
 
 
-def test_pretty_is_same_data() -> None:
-    data = {"k": [Fraction(1, 3), "é"], "a": 1}
-    assert canonical_pretty(data).endswith(b"\n")
-    assert canonical_pretty(data).decode().startswith('{\n  "a": 1,')
-
-
 def test_decimal_text_rounds_exactly() -> None:
     assert decimal_text(Fraction(4, 2598960), 12) == "0.000001539077"
     assert decimal_text(Fraction(1, 8), 2) == "0.12"  # half to even
@@ -73,4 +67,3 @@ _json = st.recursive(
 def test_canonical_form_is_a_fixed_point(value: object) -> None:
     once = canonical_bytes(value)
     assert canonical_bytes(json.loads(once)) == once
-    assert json.loads(canonical_pretty(value)) == json.loads(once)

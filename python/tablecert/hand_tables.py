@@ -9,6 +9,7 @@ from typing import Any
 
 from tablecert import _core
 from tablecert.poker import RulesSource, ordering
+from tablecert.report.canonical import decimal_text, exact_json
 
 
 @dataclass(frozen=True)
@@ -43,8 +44,8 @@ class CategoryTable:
                     "category": r.category,
                     "article": r.article,
                     "count": r.count,
-                    "probability": f"{r.count}/{self.total}",
-                    "probability_decimal": f"{r.count / self.total:.12f}",
+                    "probability": exact_json(Fraction(r.count, self.total)),
+                    "one_in": decimal_text(Fraction(self.total, r.count), 4) if r.count else None,
                 }
                 for r in self.rows
             ],

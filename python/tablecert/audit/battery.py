@@ -25,6 +25,7 @@ from tablecert import _core
 from tablecert.audit import exact
 from tablecert.equality import ContentEq
 from tablecert.errors import AuditError
+from tablecert.report.canonical import measured
 
 MIN_EXPECTED = 5.0
 DEFAULT_CONFIDENCE = 0.99
@@ -106,14 +107,14 @@ class CheckResult(ContentEq):
             "key": self.key,
             "name": self.name,
             "cites": self.cites,
-            "statistic": self.statistic,
+            "statistic": measured(self.statistic),
             "df": self.df,
-            "p_value": self.p_value,
+            "p_value": measured(self.p_value),
             "verdict": self.verdict,
-            "effect": self.effect,
+            "effect": measured(self.effect),
             "effect_name": self.effect_name,
             "detail": self.detail,
-            "level": self.level,
+            "level": measured(self.level),
         }
 
 

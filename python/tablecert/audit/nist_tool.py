@@ -32,6 +32,7 @@ import numpy as np
 from tablecert import _core
 from tablecert.audit import rng as nist
 from tablecert.errors import RngAuditError
+from tablecert.report.canonical import measured
 
 #: The parameters with which the core's p-values equal the tool's to the printed digits.
 TOOL_PARAMETERS = nist.NistParameters(
@@ -99,7 +100,7 @@ class ToolColumn:
             "passed": self.passed,
             "proportion_bounds": list(self.bounds) if self.bounds else None,
             "proportion_marked": self.proportion_marked,
-            "uniformity_p": self.uniformity_p,
+            "uniformity_p": measured(self.uniformity_p),
             "uniformity_marked": self.uniformity_marked,
         }
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, Literal
 
@@ -22,6 +23,7 @@ from tablecert import _core
 from tablecert.equality import ContentEq
 from tablecert.errors import RngAuditError
 from tablecert.pathlike import PathsArg, as_paths
+from tablecert.report.canonical import exact_json, measured
 
 #: The fifteen tests, in the order of the NIST tool's finalAnalysisReport.
 TEST_NAMES: tuple[str, ...] = tuple(_core.nist_test_names())
@@ -229,10 +231,15 @@ class ColumnResult:
             "histogram": list(self.histogram),
             "sample_size": self.sample_size,
             "passed": self.passed,
-            "proportion": self.proportion if self.applicable else None,
-            "proportion_bounds": list(self.proportion_bounds) if self.applicable else None,
+            "proportion": (
+                exact_json(Fraction(self.passed, self.sample_size)) if self.applicable else None
+            ),
+            "proportion_bounds": (
+                [measured(b) for b in self.proportion_bounds] if self.applicable else None
+            ),
             "proportion_ok": self.proportion_ok if self.applicable else None,
-            "uniformity_p": self.uniformity_p,
+            "uniformity_p": measured(self.uniformity_p),
+            "ok": self.ok,
             "uniformity_ok": self.uniformity_ok,
         }
 
@@ -359,7 +366,7 @@ class NistReport(ContentEq):
             "standard": "NIST SP 800-22 rev1a",
             "bits_per_sequence": self.bits,
             "sequences": self.sequences,
-            "alpha": self.alpha,
+            "alpha": measured(self.alpha),
             "min_cycles": self.min_cycles,
             "parameters": self.parameters_used(),
             "columns": [c.as_json() for c in self.columns],

@@ -42,6 +42,7 @@ import numpy as np
 from tablecert.audit import battery
 from tablecert.audit import rng as nist
 from tablecert.errors import RngAuditError
+from tablecert.report.canonical import measured
 
 #: Left out of the extreme p-value rule (their tails are approximate; see `decide`).
 EXCURSION_TESTS = ("RandomExcursions", "RandomExcursionsVariant")
@@ -81,10 +82,10 @@ class RuleResult:
             "min_sequences": self.min_sequences,
             "can_reject": self.can_reject,
             "reason": self.reason,
-            "alpha": self.alpha,
-            "threshold": self.threshold,
+            "alpha": measured(self.alpha),
+            "threshold": measured(self.threshold),
             "rejected": list(self.rejected),
-            "smallest": self.smallest,
+            "smallest": measured(self.smallest),
         }
 
 
@@ -109,7 +110,7 @@ class RngDecision:
     def as_json(self) -> dict[str, Any]:
         return {
             "verdict": self.verdict,
-            "family_alpha": self.family_alpha,
+            "family_alpha": measured(self.family_alpha),
             "summary": self.summary,
             "rules": [r.as_json() for r in self.rules],
             "rejected": list(self.rejected),

@@ -34,6 +34,7 @@ from tablecert.distributed import Executor
 from tablecert.equality import ContentEq
 from tablecert.errors import AuditError
 from tablecert.pathlike import PathsArg, as_paths
+from tablecert.report.canonical import measured
 
 INPUT_ORDERS = ("logged", "previous", "none")
 DEFAULT_BATCH = 10_000
@@ -161,7 +162,7 @@ class ShufflerAudit(ContentEq):
             "shuffles": self.tally.shuffles,
             "shuffles_with_input": self.tally.referenced,
             "integrity": self.integrity.as_json(),
-            "alpha": self.battery.alpha,
+            "alpha": measured(self.battery.alpha),
             "tests": [t.as_json() for t in self.battery.tests],
             "holm_rejected": list(self.battery.rejected),
             "batches": len(self.batches),

@@ -23,6 +23,7 @@ from tablecert.cli.common import (
     stderr,
     stdout,
 )
+from tablecert.report.canonical import measured
 
 
 def rng(
@@ -116,8 +117,9 @@ def rng(
     raise exit_for(decision.verdict)
 
 
-def _nullable(values: Any) -> list[Any]:
-    return [None if isinstance(v, float) and math.isnan(v) else v for v in values]
+def _nullable(values: Any) -> list[str | None]:
+    """P-values as every JSON of tablecert writes a measured float; NaN (not applied): null."""
+    return [None if math.isnan(v) else measured(v) for v in values]
 
 
 def rng_json(
@@ -138,11 +140,9 @@ def rng_json(
     }
     if tool_cols is not None:
         data["nist_tool_columns"] = [c.as_json() for c in tool_cols]
-    data["input"] = {
-        "files": list(source.sources),
-        "format": source.format,
-        "total_bits": source.total_bits,
-    }
+    data["files"] = list(source.sources)
+    data["format"] = source.format
+    data["total_bits"] = source.total_bits
     return data
 
 

@@ -211,29 +211,23 @@ def crosscheck_native(
     t = HandTable(game, rules)
     say(f"scoring all {len(t.hands):,} hands with {native} ...")
     started = time.perf_counter()
+    checks: list[CheckResult] = []
+    complete: int | None = None
     try:
         with NativeEvaluator(native, timeout_s) as evaluator:
             scores = evaluator.scores(t.hands)
     except EvaluatorError as exc:
         # The vendor's code crashed, hung, failed to load or returned an error: a failed
         # check naming the library, never a pass and never a crash of tablecert.
-        failed = CheckResult(
-            "every hand scored", 0, 0, (), (), time.perf_counter() - started, error=str(exc)
-        )
-        return CrosscheckReport(
-            game=t.order.game,
-            rules_file=t.order.rules.path.name,
-            rules_sha256=t.order.rules.sha256,
-            evaluator=str(native),
-            seed=seed,
-            checks=(failed,),
-        )
-    scoring = time.perf_counter() - started
-    say(f"scored in {scoring:.2f} s; checking every disjoint pair ...")
-    boundary_check, pair_check = class_order_check(t, scores, keep)
-    checks = [boundary_check, pair_check]
-    if random_pairs:
-        checks.append(random_pair_check(t, scores, random_pairs, seed, keep))
+        seconds = time.perf_counter() - started
+        checks.append(CheckResult("every hand scored", 0, 0, (), (), seconds, error=str(exc)))
+    else:
+        say(f"scored in {time.perf_counter() - started:.2f} s; checking every disjoint pair ...")
+        boundary_check, pair_check = class_order_check(t, scores, keep)
+        checks += [boundary_check, pair_check]
+        complete = pair_check.checked
+        if random_pairs:
+            checks.append(random_pair_check(t, scores, random_pairs, seed, keep))
     return CrosscheckReport(
         game=t.order.game,
         rules_file=t.order.rules.path.name,
@@ -241,5 +235,5 @@ def crosscheck_native(
         evaluator=str(native),
         seed=seed,
         checks=tuple(checks),
-        complete_suit_pairs=pair_check.checked,
+        complete_suit_pairs=complete,
     )

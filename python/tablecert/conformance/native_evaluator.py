@@ -27,8 +27,12 @@ from types import TracebackType
 import numpy as np
 import numpy.typing as npt
 
+from tablecert.conformance import native_worker
 from tablecert.conformance.evaluator_protocol import DEFAULT_TIMEOUT_S, EvaluatorError
-from tablecert.conformance.native_worker import LOAD_FAILED, MAGIC, REQUEST, STATUS
+from tablecert.conformance.native_worker import LOAD_FAILED, MAGIC, READY, REQUEST, STATUS
+
+#: Seconds the worker may take to start and load the library (not the vendor's call time).
+START_TIMEOUT_S = 60.0
 
 PREFIX = "so:"
 DEFAULT_SYMBOL = "tablecert_evaluate"
@@ -79,8 +83,8 @@ class NativeEvaluator:
         self._proc = subprocess.Popen(
             [
                 sys.executable,
-                "-m",
-                "tablecert.conformance.native_worker",
+                "-I",
+                native_worker.__file__,
                 str(spec.library.resolve()),
                 spec.symbol,
             ],
@@ -88,6 +92,15 @@ class NativeEvaluator:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
         )
+        assert self._proc.stdout is not None
+        deadline = time.monotonic() + max(START_TIMEOUT_S, timeout_s)
+        try:
+            ready = self._read(self._proc.stdout.fileno(), len(READY), deadline, "while loading")
+            if ready != READY:
+                raise EvaluatorError(f"{spec}: the worker did not start ({ready!r})")
+        except EvaluatorError:
+            self.close()
+            raise
 
     def __enter__(self) -> NativeEvaluator:
         return self

@@ -10,7 +10,9 @@ little-endian:
     response: status (i32, the function's return value), timings (u32 count, then u64 ns
               each), then n_hands int32 scores when the status is 0.
 
-Run as ``python -m tablecert.conformance.native_worker LIBRARY SYMBOL``.
+Once the library is loaded the worker writes one byte, ``R``, so that the parent times each
+call from then on (start-up is not the vendor's time). Run as ``python -I native_worker.py
+LIBRARY SYMBOL``: by path, importing nothing but the standard library.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ REQUEST = struct.Struct("<4sQQI")
 MAGIC = b"TCEV"
 STATUS = struct.Struct("<iI")
 LOAD_FAILED = 3
+READY = b"R"
 
 
 def _read_exact(stream: BinaryIO, size: int) -> bytes | None:
@@ -54,6 +57,8 @@ def _load(library: str, symbol: str) -> Any:
 def serve(library: str, symbol: str, inp: BinaryIO, out: BinaryIO) -> None:
     """Answer requests until stdin closes."""
     function = _load(library, symbol)
+    out.write(READY)
+    out.flush()
     while True:
         header = _read_exact(inp, REQUEST.size)
         if header is None:

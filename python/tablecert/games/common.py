@@ -16,6 +16,7 @@ from typing import Any
 from tablecert import _core
 from tablecert.equality import ContentEq
 from tablecert.errors import TableCertError
+from tablecert.report.canonical import exact_json
 from tablecert.rules import RuleFile
 
 RANK_CODES = "23456789TJQKA"
@@ -64,7 +65,8 @@ def decimal(value: Fraction, places: int = 6) -> str:
 
 
 def fraction_json(value: Fraction) -> dict[str, Any]:
-    return {"exact": f"{value.numerator}/{value.denominator}", "decimal": decimal(value, 9)}
+    """An exact value in the one JSON form (:func:`tablecert.report.canonical.exact_json`)."""
+    return dict(exact_json(value))
 
 
 @dataclass(frozen=True)

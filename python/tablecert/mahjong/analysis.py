@@ -16,7 +16,7 @@ from typing import Any
 from tablecert import _core
 from tablecert.mahjong.fan import Context, FanRules, rules_for, score_signature
 from tablecert.mahjong.hands import TILE_SET, check_game
-from tablecert.report.canonical import decimal_text
+from tablecert.report.canonical import exact_json
 from tablecert.rules import RuleFile
 
 
@@ -58,9 +58,6 @@ class MahjongAnalysis:
         return Fraction(self.combinations_standard + self.combinations_orphans, self.dealt_hands)
 
     def as_json(self) -> dict[str, Any]:
-        def frac(p: Fraction) -> dict[str, Any]:  # as every par sheet writes a probability
-            return {"exact": f"{p.numerator}/{p.denominator}", "decimal": decimal_text(p, 12)}
-
         def rows(rs: tuple[PatternRow, ...]) -> list[dict[str, Any]]:
             return [
                 {
@@ -68,7 +65,7 @@ class MahjongAnalysis:
                     "article": r.article,
                     "distinct_hands": r.distinct,
                     "combinations": r.combinations,
-                    "probability": frac(Fraction(r.combinations, self.dealt_hands)),
+                    "probability": exact_json(Fraction(r.combinations, self.dealt_hands)),
                 }
                 for r in rs
             ]
@@ -83,8 +80,8 @@ class MahjongAnalysis:
             "combinations_standard": self.combinations_standard,
             "distinct_thirteen_orphans": self.distinct_orphans,
             "combinations_thirteen_orphans": self.combinations_orphans,
-            "heavenly_hand_standard": frac(self.heavenly_standard),
-            "heavenly_hand_any": frac(self.heavenly_any),
+            "heavenly_hand_standard": exact_json(self.heavenly_standard),
+            "heavenly_hand_any": exact_json(self.heavenly_any),
             "context": {
                 "seat": self.context.seat,
                 "round_wind": self.context.round_wind,

@@ -107,14 +107,26 @@ def float_decimal(value: float | None, digits: int = 6) -> Decimal | None:
     return Decimal(format(value, f".{digits - 1}e")).normalize() if value else Decimal(0)
 
 
+def measured(value: float | None) -> str | None:
+    """A float measured elsewhere (a p-value, a statistic, a level) as every JSON of tablecert
+    writes it, the CLI's and report.json's alike: the decimal string of
+    :func:`float_decimal` (six significant digits), None staying null."""
+    exact = float_decimal(value)
+    return None if exact is None else str(exact)
+
+
+#: Decimal places of the ``decimal`` member of an exact value (:func:`exact_json`).
+EXACT_JSON_PLACES = 12
+
+
+def exact_json(value: Fraction) -> dict[str, str]:
+    """An exact value (a probability, a house edge, a return) as every JSON of tablecert writes
+    it: ``{"exact": "n/d", "decimal": "0.000001539077"}`` (12 places, half-even; for people)."""
+    return {"exact": fraction_text(value), "decimal": decimal_text(value, EXACT_JSON_PLACES)}
+
+
 def canonical_bytes(value: Any) -> bytes:
     """The compact canonical form (RFC 8785): what is signed and hashed."""
     return json.dumps(
         jcs_order(plain(value)), ensure_ascii=False, separators=(",", ":"), allow_nan=False
     ).encode("utf-8")
-
-
-def canonical_pretty(value: Any) -> bytes:
-    """The same data, in the same order and exact, indented for people; ends with a newline."""
-    text = json.dumps(jcs_order(plain(value)), ensure_ascii=False, indent=2, allow_nan=False)
-    return (text + "\n").encode("utf-8")

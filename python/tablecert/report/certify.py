@@ -25,7 +25,7 @@ from tablecert import _core
 from tablecert.distributed import Executor
 from tablecert.errors import PlanError, ReportError, TableCertError
 from tablecert.report import dsse
-from tablecert.report.canonical import canonical_pretty, plain
+from tablecert.report.canonical import canonical_bytes, plain
 from tablecert.report.certificate import PAPER_SIZES
 from tablecert.report.html import display, render_report
 from tablecert.report.pdf import render_pdf
@@ -386,7 +386,7 @@ def certify(
         if repeated:
             raise PlanError(f"{plan.path}: two sections export {repeated[0]}; one per game")
         report["outputs"] = sorted([*names, *([REPORT_PDF] if pdf else [])])
-        _write_complete(stage.out / REPORT_JSON, canonical_pretty(report))  # final from here
+        _write_complete(stage.out / REPORT_JSON, canonical_bytes(report))  # final from here
         for name, content in exports:
             _write_complete(stage.out / name, content)
             subjects.append(dsse.Subject(name, hashlib.sha256(content).hexdigest()))

@@ -32,7 +32,7 @@ from tablecert import strict_json as strict_json_text
 from tablecert.bundled import SCHEMA_FILE
 from tablecert.errors import EnvelopeError
 from tablecert.inputs import read_input
-from tablecert.report.canonical import canonical_bytes, canonical_pretty
+from tablecert.report.canonical import canonical_bytes
 from tablecert.report.certificate import signatory_check
 from tablecert.report.signing import key_id
 from tablecert.rules import RULES_DIR
@@ -521,12 +521,13 @@ def verify_file(
 
 
 def check_report(stmt: Mapping[str, Any], report: Path) -> list[str]:
-    """Problems if ``report`` is not byte for byte the signed predicate (as certify writes it)."""
+    """Problems if ``report`` is not byte for byte the signed predicate: its RFC 8785 (JCS)
+    bytes, exactly as certify writes report.json."""
     try:
         data = read_input(report)
     except OSError as exc:
         return [f"{report}: cannot read: {exc.strerror}"]
-    if data == canonical_pretty(stmt.get("predicate")):
+    if data == canonical_bytes(stmt.get("predicate")):
         return []
     try:
         same = json.loads(data.decode("utf-8")) == stmt.get("predicate")

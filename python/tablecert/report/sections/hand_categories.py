@@ -77,24 +77,8 @@ def hand_categories_section(entry: PlanEntry, context: Context) -> Section:
 
 
 def _data(tab: CategoryTable, variant: str) -> dict[str, object]:
-    return {
-        "game": tab.game,
-        "title": tab.title,
-        "variant": variant,
-        "rules_sha256": tab.rules_sha256,
-        "hands": tab.total,
-        "categories": [
-            {
-                "category": r.category,
-                "article": r.article,
-                "count": r.count,
-                "probability": Fraction(r.count, tab.total),
-                "probability_decimal": decimal_text(Fraction(r.count, tab.total), 12),
-                "one_in": decimal_text(Fraction(tab.total, r.count), 4) if r.count else None,
-            }
-            for r in tab.rows
-        ],
-    }
+    """What ``tablecert hands --json`` writes (one dialect), with the rule file's variant."""
+    return {**tab.as_json(), "variant": variant}
 
 
 def _verdicts(tab: CategoryTable, prefix: str, article: str) -> tuple[Verdict, ...]:

@@ -78,39 +78,10 @@ def _fan(row: PatternRow) -> int:
     return int(row.name.split()[0])
 
 
-def _rows(rows: tuple[PatternRow, ...], dealt: int) -> list[dict[str, Any]]:
-    return [
-        {
-            "name": r.name,
-            "article": r.article,
-            "distinct_hands": r.distinct,
-            "combinations": r.combinations,
-            "probability": Fraction(r.combinations, dealt),
-        }
-        for r in rows
-    ]
-
-
 def _data(a: MahjongAnalysis, complete: int, fan_rules: FanRules) -> dict[str, Any]:
-    return {
-        "game": a.game,
-        "rules_sha256": a.rules_sha256,
-        "hand_size": a.hand_size,
-        "tiles": a.tiles,
-        "dealt_hands": a.dealt_hands,
-        "distinct_complete_standard": a.distinct_standard,
-        "combinations_standard": a.combinations_standard,
-        "distinct_thirteen_orphans": a.distinct_orphans,
-        "combinations_thirteen_orphans": a.combinations_orphans,
-        "complete_dealt_hands": complete,
-        "heavenly_hand_standard": a.heavenly_standard,
-        "heavenly_hand_any": a.heavenly_any,
-        "heavenly_hand_any_decimal": decimal_text(a.heavenly_any, 12),
-        "fan_cap": fan_rules.cap,
-        "context": {"seat": a.context.seat, "round_wind": a.context.round_wind},
-        "fan_items": _rows(a.items, a.dealt_hands),
-        "fan_totals": _rows(a.fan_totals, a.dealt_hands),
-    }
+    """What ``tablecert analyze mahjong-* --json`` writes (one dialect), with the count of
+    complete dealt hands and the fan cap."""
+    return {**a.as_json(), "complete_dealt_hands": complete, "fan_cap": fan_rules.cap}
 
 
 def _html(a: MahjongAnalysis, complete: int) -> str:

@@ -15,7 +15,6 @@ battery are carried as decimals of six significant digits.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from tablecert.audit import nist_tool
@@ -144,46 +143,6 @@ def _label(c: nist.ColumnResult) -> str:
     return f"{c.test} {c.label}".strip()
 
 
-def _column(c: nist.ColumnResult) -> dict[str, Any]:
-    lo, hi = c.proportion_bounds
-    return {
-        "test": c.test,
-        "label": c.label,
-        "histogram": list(c.histogram),
-        "sample_size": c.sample_size,
-        "passed": c.passed,
-        "proportion": Fraction(c.passed, c.sample_size) if c.applicable else None,
-        "proportion_bounds": [float_decimal(lo), float_decimal(hi)] if c.applicable else None,
-        "proportion_ok": c.proportion_ok if c.applicable else None,
-        "uniformity_p": float_decimal(c.uniformity_p),
-        "uniformity_ok": c.uniformity_ok,
-        "ok": c.ok,
-    }
-
-
-def _decision(decision: RngDecision) -> dict[str, Any]:
-    return {
-        "verdict": decision.verdict,
-        "family_alpha": float_decimal(decision.family_alpha),
-        "summary": decision.summary,
-        "rules": [
-            {
-                "rule": r.key,
-                "statement": r.statement,
-                "alpha": float_decimal(r.alpha),
-                "threshold": float_decimal(r.threshold),
-                "min_sequences": r.min_sequences,
-                "can_reject": r.can_reject,
-                "reason": r.reason,
-                "rejected": list(r.rejected),
-                "smallest": float_decimal(r.smallest),
-            }
-            for r in decision.rules
-        ],
-        "not_judged": [{"test": t, "judged_from_bits": b} for t, b in decision.not_judged],
-    }
-
-
 def _data(
     report: nist.NistReport,
     source: nist.BitSource,
@@ -192,35 +151,15 @@ def _data(
     tool_cols: tuple[nist_tool.ToolColumn, ...] | None,
 ) -> dict[str, Any]:
     data: dict[str, Any] = {
-        "standard": "NIST SP 800-22 rev1a",
+        **report.as_json(),
         "mode": "nist-tool" if tool_cols is not None else "document",
         "files": names,
         "format": source.format,
         "total_bits": source.total_bits,
-        "bits_per_sequence": report.bits,
-        "sequences": report.sequences,
-        "alpha": float_decimal(report.alpha),
-        "min_cycles": report.min_cycles,
-        "parameters": report.parameters_used(),
-        "columns": [_column(c) for c in report.columns],
-        "skipped": [{"test": t, "reason": r} for t, r in report.skipped],
-        "tests_marked": list(report.tests_failed()),
-        "decision": _decision(decision),
+        "decision": decision.as_json(),
     }
     if tool_cols is not None:
-        data["nist_tool_columns"] = [
-            {
-                "label": _label_of(c.test, c.label),
-                "histogram": list(c.histogram),
-                "sample_size": c.sample_size,
-                "passed": c.passed,
-                "proportion_bounds": list(c.bounds) if c.bounds else None,
-                "proportion_marked": c.proportion_marked,
-                "uniformity_p": float_decimal(c.uniformity_p),
-                "uniformity_marked": c.uniformity_marked,
-            }
-            for c in tool_cols
-        ]
+        data["nist_tool_columns"] = [c.as_json() for c in tool_cols]
     return data
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tablecert.audit.battery import DECK_SIZES, CheckResult
+from tablecert.audit.battery import DECK_SIZES
 from tablecert.audit.power import detectable
 from tablecert.audit.shuffler import DEFAULT_BATCH, ShufflerAudit, audit_shuffler
 from tablecert.errors import RuleFileError
@@ -142,44 +142,16 @@ def shuffler_audit_section(entry: PlanEntry, context: Context) -> Section:
 OUTCOMES: dict[str, Outcome] = {"pass": "pass", "fail": "fail", "inconclusive": "inconclusive"}
 
 
-def battery_test_json(t: CheckResult) -> dict[str, Any]:
-    """One battery test with its floats as six-significant-digit decimals."""
-    return {
-        "key": t.key,
-        "name": t.name,
-        "cites": t.cites,
-        "statistic": float_decimal(t.statistic),
-        "df": t.df,
-        "p_value": float_decimal(t.p_value),
-        "verdict": t.verdict,
-        "effect": float_decimal(t.effect),
-        "effect_name": t.effect_name,
-        "detail": t.detail,
-        "level": float_decimal(t.level),
-    }
-
-
 def _data(result: ShufflerAudit, files: list[str]) -> dict[str, Any]:
-    integrity = result.integrity.as_json()
+    """What ``tablecert audit shuffler --json`` writes (one dialect), with the logs named as
+    the signed subjects and the power of the battery at this sample size."""
+    data = result.as_json()
+    integrity = data["integrity"]
     integrity["files"] = files  # signed subjects, by name
     bad = integrity["bad_records"]
     for record, name in zip(bad, [f for f, _, _ in result.integrity.bad_records], strict=True):
         record["file"] = name.rsplit("/", 1)[-1]
-    return {
-        "deck": result.deck,
-        "input_order": result.input_order,
-        "game": result.game,
-        "shuffles": result.tally.shuffles,
-        "shuffles_with_input": result.tally.referenced,
-        "integrity": integrity,
-        "alpha": float_decimal(result.battery.alpha),
-        "tests": [battery_test_json(t) for t in result.battery.tests],
-        "holm_rejected": list(result.battery.rejected),
-        "batches": len(result.batches),
-        "verdict": result.outcome,
-        "verdict_text": result.verdict,
-        "power": detectable(result.deck, result.tally.shuffles),
-    }
+    return {**data, "power": detectable(result.deck, result.tally.shuffles)}
 
 
 _CAPTIONS = {
