@@ -57,8 +57,10 @@ def test_deprecated_spellings_still_work(tmp_path: Path) -> None:
     assert old.exit_code == 0, old.output
     assert "--decks is deprecated; use --shuffles" in old.stderr
     assert len(out.read_text().splitlines()) == 4
+    # The same output file again: replacing it takes --force (simulate never overwrites).
     new = runner.invoke(
-        app, ["simulate", "shuffler", "--model", "fair", "--shuffles", "2", "-o", str(out)]
+        app,
+        ["simulate", "shuffler", "--model", "fair", "--shuffles", "2", "-o", str(out), "--force"],
     )
     assert new.exit_code == 0, new.output
     assert "is deprecated" not in new.stderr
