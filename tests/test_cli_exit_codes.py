@@ -179,7 +179,7 @@ def _log(tablecert: Callable[..., Run], tmp_path: Path, model: str, decks: int) 
     path = tmp_path / f"{model.replace(':', '-')}-{decks}.csv"
     made = tablecert(
         "simulate", "shuffler", "--model", model, "--shuffles", str(decks), "--seed", "5",
-        "-o", path,
+        "-o", path, "--force",
     )  # fmt: skip
     assert made.code == 0, made.err
     return path
@@ -420,15 +420,19 @@ def test_computing_commands(
     bad: tuple[str, ...],
     patched: str,
 ) -> None:
-    def fill(args: tuple[str, ...]) -> list[str]:
-        return [a.replace("{tmp}", str(tmp_path)) for a in args]
+    def fill(args: tuple[str, ...], folder: Path = tmp_path) -> list[str]:
+        return [a.replace("{tmp}", str(folder)) for a in args]
 
     assert tablecert(*fill(good)).code == 0
     refused = tablecert(*fill(bad))
     assert refused.code == 2, refused.err
     assert refused.err.count("\n") >= 1
     _internal(monkeypatch, patched)
-    _internal_error(tablecert(*fill(good)))
+    # A fresh folder: outputs are never overwritten, so the good run's file would be an input
+    # error before the patched bug is reached.
+    again = tmp_path / "again"
+    again.mkdir()
+    _internal_error(tablecert(*fill(good, again)))
 
 
 def test_mahjong_settle(

@@ -72,6 +72,9 @@ enum Format {
     JsonLines,
 }
 
+/// The `format` of a mahjong game record, whose wall a shuffler audit reads.
+const GAME_RECORD: &str = "tablecert-mahjong-game/1";
+
 const FIELDS: [(&str, &[&str]); 6] = [
     ("device_id", &["device_id", "device", "machine", "table"]),
     ("timestamp", &["timestamp", "time", "ts", "datetime"]),
@@ -517,11 +520,17 @@ impl Audit {
         // Each field once, under one of its names; any other key is an error, as a CSV
         // header's unknown column is.
         let mut slots: [Option<(String, Value)>; 6] = Default::default();
+        // A mahjong game record (README, "Whole hands replayed") is read for its wall: its
+        // other fields belong to the game record, which `mahjong replay` checks.
+        let game_record = matches!(m.get("format"), Some(Value::String(f)) if f == GAME_RECORD);
         for (key, value) in m {
             let Some(f) = FIELDS
                 .iter()
                 .position(|(_, names)| names.contains(&key.as_str()))
             else {
+                if game_record {
+                    continue;
+                }
                 return Err(format!(
                     "unknown field {key:?} (expected device_id, timestamp, shuffle_id, \
                      output, and optionally input, events)"
@@ -839,6 +848,33 @@ mod tests {
             reasons[2].starts_with("unknown field \"Output\""),
             "{}",
             reasons[2]
+        );
+    }
+
+    #[test]
+    fn a_game_record_is_read_for_its_wall_and_only_a_game_record() {
+        let d = deck_text();
+        let log = format!(
+            "{{\"format\":\"tablecert-mahjong-game/1\",\"device_id\":\"A\",\"timestamp\":1,\
+             \"shuffle_id\":1,\"output\":\"{d}\",\"dice\":[1,2,3],\"play\":[]}}\n\
+             {{\"format\":\"other/1\",\"device_id\":\"A\",\"timestamp\":1,\
+             \"shuffle_id\":2,\"output\":\"{d}\",\"dice\":[1,2,3]}}\n\
+             {{\"format\":\"tablecert-mahjong-game/1\",\"device_id\":\"A\",\"device\":\"B\",\
+             \"timestamp\":1,\"shuffle_id\":3,\"output\":\"{d}\"}}\n"
+        );
+        let a = read_all(log.as_bytes(), 4096).unwrap();
+        // The game record's own fields are its own; a look-alike format is not a game record,
+        // and conflicting aliases are refused in a game record too.
+        assert_eq!((a.records, a.bad_count), (1, 2));
+        assert!(
+            a.bad[0].reason.starts_with("unknown field \"dice\""),
+            "{}",
+            a.bad[0].reason
+        );
+        assert!(
+            a.bad[1].reason.contains("both give the device_id"),
+            "{}",
+            a.bad[1].reason
         );
     }
 
