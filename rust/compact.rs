@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use crate::cards::DECK_SIZE;
 use crate::enumerate::{choose, hand_at};
-use crate::ranking::{TieBreaks, CATEGORY_SHIFT};
+use crate::ranking::TieBreaks;
 
 /// How the suit field of one class is found.
 const NONE: u8 = 0;
@@ -298,34 +298,19 @@ impl CompactKeys {
             flush: flush?,
             select,
         };
-        // The derivation already checked every hand; this check costs one pass and makes the
-        // equality with the table a fact of every build, not of the derivation's logic.
+        // The derivation already checked every hand; this check runs the evaluation path
+        // itself over every hand, making the equality with the table a fact of every build,
+        // not of the derivation's logic.
         let same = (0..keys.len())
             .into_par_iter()
-            .all(|index| compact.key_unchecked(&hand_at(index as u64, hand_size)) == keys[index]);
+            .all(|index| compact.key(&hand_at(index as u64, hand_size)) == Some(keys[index]));
         same.then_some(compact)
     }
 
-    /// The key of a valid hand (cards distinct, below 52, `hand_size` of them).
-    #[inline]
-    #[must_use]
-    pub fn key_unchecked(&self, hand: &[u8]) -> u32 {
-        let (counts, by_suit) = shape(hand);
-        let (flush, class) = class_of(self.hand_size, counts, &by_suit);
-        let e = if flush {
-            self.flush[class]
-        } else {
-            self.multiset[class]
-        };
-        if e.mode == NONE {
-            return e.base;
-        }
-        let v = suits_of_rank(&by_suit, e.rank);
-        e.base | u32::from(self.select[usize::from(e.mode)][v])
-    }
-
-    /// [`CompactKeys::key`] for a hand of a size known at compile time: branch-free but for
-    /// the validity and flush tests (the ranks sorted by a sorting network, no loops over
+    /// The key of a hand of a size known at compile time, or `None` when a card is out of
+    /// range or repeated. Distinct cards below 52: the bits 1 << card, OR-ed and added, agree
+    /// (no carry) and stay below bit 52 (no popcount: the core is built for baseline x86-64).
+    /// Branch-free but for the validity and flush tests (the ranks sorted by a sorting network, no loops over
     /// counts), so random hands cost no mispredicted branches.
     #[inline]
     #[must_use]
@@ -364,29 +349,16 @@ impl CompactKeys {
         Some(e.base | u32::from(self.select[usize::from(e.mode)][v]))
     }
 
-    /// The key of a hand, or `None` when a card is out of range or repeated.
+    /// The key of a hand, or `None` when a card is out of range or repeated or the hand has
+    /// the wrong size (the path [`CompactKeys::key_array`] takes, for any slice).
     #[inline]
     #[must_use]
     pub fn key(&self, hand: &[u8]) -> Option<u32> {
-        // Distinct cards below 52: the bits 1 << card, OR-ed and added, agree (no carry) and
-        // stay below bit 52. No popcount: the core is built for baseline x86-64.
-        let (mut or, mut sum, mut high) = (0u64, 0u64, 0u8);
-        for &c in hand {
-            let bit = 1u64 << (c & 63);
-            or |= bit;
-            sum = sum.wrapping_add(bit);
-            high |= c;
+        match hand.len() {
+            3 => self.key_array::<3>(hand.try_into().ok()?),
+            5 => self.key_array::<5>(hand.try_into().ok()?),
+            _ => None,
         }
-        if high >= 64 || or != sum || or >> DECK_SIZE != 0 || hand.len() != self.hand_size {
-            return None;
-        }
-        Some(self.key_unchecked(hand))
-    }
-
-    /// The category field of a base key (for tests and reports).
-    #[must_use]
-    pub fn category(key: u32) -> u32 {
-        key >> CATEGORY_SHIFT
     }
 }
 
