@@ -156,7 +156,6 @@ def random_pair_check(
     checked = wrong = 0
     first: list[Mismatch] = []
     groups: dict[tuple[str, str, str, str], int] = {}
-    cases: dict[tuple[str, str, str], int] = {}
     while checked < count:
         size = min(1 << 21, 2 * (count - checked) + 16)
         a = rng.integers(0, n, size)
@@ -168,7 +167,7 @@ def random_pair_check(
         sa, sb = scores[a].astype(np.int64), scores[b].astype(np.int64)
         bad = np.sign(ka - kb) != np.sign(sa - sb)
         wrong += int(bad.sum())
-        # Cases per deciding step: only the wrongly answered pairs are named one by one.
+        # Only the wrongly answered pairs are named one by one, grouped by deciding step.
         for i in np.flatnonzero(bad):
             m = _mismatch(t, int(a[i]), int(b[i]), scores)
             answer = "answers PUSH" if m.got == "PUSH" else "reverses the order"
@@ -176,7 +175,6 @@ def random_pair_check(
                 answer = "splits a push"
             key = (m.category, m.step, m.article, answer)
             groups[key] = groups.get(key, 0) + 1
-            cases.setdefault(key[:3], 0)
             if len(first) < keep:
                 first.append(m)
     return CheckResult(
