@@ -17,6 +17,10 @@ crates=(
   rayon rayon-core crossbeam-deque crossbeam-epoch crossbeam-utils either
   libc once-cell memoffset cfg-if portable-atomic indoc unindent heck
   proc-macro2 quote syn unicode-ident target-lexicon autocfg
+  flate2 miniz-oxide adler crc32fast simd-adler32
+  rustfft realfft num-complex num-traits num-integer primal-check strength-reduce transpose
+  version-check libm
+  serde-json serde serde-derive itoa ryu memchr
 )
 stamp_text="${crates[*]} $registry"
 
