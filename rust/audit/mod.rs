@@ -6,4 +6,5 @@ pub mod deck;
 pub mod json;
 pub mod log;
 pub mod simulate;
+pub mod stream;
 pub mod tally;
