@@ -25,6 +25,7 @@ from tablecert import _core
 from tablecert.games.common import fraction_json
 from tablecert.hand_arrays import key_table
 from tablecert.poker import Ordering
+from tablecert.rounds.hold import HoldAnalysis, HoldParameters, HoldResult
 from tablecert.rounds.log import SCALE, SPOTS, RoundChunk, amount_text, read_rounds
 from tablecert.rounds.settle import (
     CATEGORY_SHIFT,
@@ -122,6 +123,8 @@ class RoundAudit:
     counts: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     findings: list[Finding] = field(default_factory=list)
     flagged: set[tuple[str, str]] = field(default_factory=set)
+    #: The hold analysis (rounds/hold.py), when asked for: its verdict joins the audit's.
+    hold: HoldResult | None = None
 
     def add(self, finding: Finding) -> None:
         self.counts[finding.kind] += 1
@@ -136,7 +139,11 @@ class RoundAudit:
         examined; pass only when every spot of every round was re-settled and agreed."""
         if any(k != "not-examined" for k in self.counts):
             return "fail"
+        if self.hold is not None and self.hold.verdict == "fail":
+            return "fail"
         if self.rounds == 0 or self.counts.get("not-examined"):
+            return "inconclusive"
+        if self.hold is not None and self.hold.verdict != "pass":
             return "inconclusive"
         return "pass"
 
@@ -171,6 +178,7 @@ class RoundAudit:
             },
             "findings": [f.as_json() for f in self.findings],
             "findings_listed": len(self.findings),
+            "hold": None if self.hold is None else self.hold.as_json(),
         }
 
 
@@ -196,6 +204,10 @@ class _ChunkAudit:
         self.bets = np.asarray(chunk.bets, dtype=np.int64).reshape(-1, len(self.spots))
         self.paid = np.asarray(chunk.paid, dtype=np.int64).reshape(-1, len(self.spots))
         self.decision = np.asarray(chunk.decision, dtype=np.int64)
+        # what the hold analysis may use: rounds dealt as one deck and not void, and the seats
+        # of those whose bets matched their decision (set by run)
+        self.judged_rounds: npt.NDArray[np.bool_] = np.zeros(len(chunk), dtype=bool)
+        self.judged_seats: npt.NDArray[np.bool_] = np.zeros(chunk.seats, dtype=bool)
 
     def finding(self, kind: str, seat_row: int | None, round_index: int, **kw: Any) -> None:
         c = self.c
@@ -294,6 +306,7 @@ class _ChunkAudit:
             ),
         ).astype(np.int64)
         self.check_bets(judged)
+        self.judged_rounds, self.judged_seats = judged_round, judged.copy()
         void_seat = self.void[self.seat_round]
         for i, spot in enumerate(self.spots):
             bet, paid = self.bets[:, i], self.paid[:, i]
@@ -488,14 +501,22 @@ def audit_rounds(
     paths: Sequence[str | Path],
     order: Ordering,
     progress: Callable[[int], None] | None = None,
+    hold: HoldParameters | None = None,
 ) -> RoundAudit:
-    """Audit every round of the logs under the ordering's rule file."""
+    """Audit every round of the logs under the ordering's rule file; with ``hold``, also the
+    observed hold against its exact expectation and the dealt-hand frequencies."""
     table = settlement_table(order)
     audit = RoundAudit(order.game, str(order.rules.path), order.rules.sha256)
+    analysis = None if hold is None else HoldAnalysis(order, hold)
     for path in paths:
         audit.files.append(str(path))
         for chunk in read_rounds(path, order.game):
-            _ChunkAudit(chunk, table, audit).run()
+            checked = _ChunkAudit(chunk, table, audit)
+            checked.run()
+            if analysis is not None:
+                analysis.add(chunk, checked.judged_rounds, checked.judged_seats)
             if progress is not None:
                 progress(len(chunk))
+    if analysis is not None:
+        audit.hold = analysis.result()
     return audit
