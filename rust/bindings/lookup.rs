@@ -244,7 +244,9 @@ impl KeyTable {
         // items kept alive by `outs` for the whole call; the two are distinct buffers (checked
         // below), and nothing else is given them.
         if outs[0].buf_ptr() == outs[1].buf_ptr() {
-            return Err(PyValueError::new_err("below and equal must be distinct buffers"));
+            return Err(PyValueError::new_err(
+                "below and equal must be distinct buffers",
+            ));
         }
         let (lo, eq) = unsafe {
             (

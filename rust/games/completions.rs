@@ -38,7 +38,10 @@ impl std::fmt::Display for SplitError {
         match self {
             SplitError::Hidden(h) => write!(f, "{h} hidden dealer cards (3 or 4 supported)"),
             SplitError::Fixed { round, card } => {
-                write!(f, "round {round}: fixed card {card} is not one of its dealt cards")
+                write!(
+                    f,
+                    "round {round}: fixed card {card} is not one of its dealt cards"
+                )
             }
             SplitError::Short { round, left } => write!(f, "round {round}: only {left} cards left"),
             SplitError::Mask { round } => write!(f, "round {round}: dead-card mask beyond 52"),
@@ -142,7 +145,11 @@ pub fn dealer_splits(
 ) -> Result<(), SplitError> {
     let rounds = fixed.len();
     assert_eq!(dead.len(), rounds, "one dead-card mask per round");
-    assert_eq!(offsets.len(), rounds + 1, "offsets bound every round's thresholds");
+    assert_eq!(
+        offsets.len(),
+        rounds + 1,
+        "offsets bound every round's thresholds"
+    );
     assert_eq!(below.len(), thresholds.len(), "one count per threshold");
     assert_eq!(equal.len(), thresholds.len(), "one count per threshold");
     let mut rests = Vec::with_capacity(rounds);
@@ -277,7 +284,11 @@ mod tests {
             assert_eq!(lo[3], total);
             assert_eq!(lo[0] + eq[0], 0);
             for (j, &t) in thresholds.iter().enumerate() {
-                assert_eq!((lo[j], eq[j]), brute(&table, &rest, fixed, hidden, t), "{j}");
+                assert_eq!(
+                    (lo[j], eq[j]),
+                    brute(&table, &rest, fixed, hidden, t),
+                    "{j}"
+                );
             }
         }
     }

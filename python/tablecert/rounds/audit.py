@@ -199,20 +199,21 @@ class _ChunkAudit:
         self.order: Ordering = table.order
         self.size = self.order.hand_size
         self.spots = SPOTS[chunk.game]
-        self.seat_round = np.asarray(chunk.seat_round, dtype=np.int64)
-        self.void = chunk.void()
-        self.bets = np.asarray(chunk.bets, dtype=np.int64).reshape(-1, len(self.spots))
-        self.paid = np.asarray(chunk.paid, dtype=np.int64).reshape(-1, len(self.spots))
-        self.decision = np.asarray(chunk.decision, dtype=np.int64)
+        arrays = chunk.arrays
+        self.seat_round = arrays.seat_round
+        self.void = arrays.void
+        self.bets = arrays.bets
+        self.paid = arrays.paid
+        self.decision = arrays.decision
         # what the hold analysis may use: rounds dealt as one deck and not void, and the seats
         # of those whose bets matched their decision (set by run)
         self.judged_rounds: npt.NDArray[np.bool_] = np.zeros(len(chunk), dtype=bool)
         self.judged_seats: npt.NDArray[np.bool_] = np.zeros(chunk.seats, dtype=bool)
 
     def finding(self, kind: str, seat_row: int | None, round_index: int, **kw: Any) -> None:
-        c = self.c
-        line = c.seat_line[seat_row] if seat_row is not None else c.line[round_index]
-        seat = c.seat_number[seat_row] if seat_row is not None else 0
+        c, arrays = self.c, self.c.arrays
+        line = int(arrays.seat_line[seat_row] if seat_row is not None else arrays.line[round_index])
+        seat = int(arrays.seat_number[seat_row]) if seat_row is not None else 0
         self.a.add(
             Finding(
                 kind=kind,
@@ -248,9 +249,11 @@ class _ChunkAudit:
                 detail = f"{seats[r]} player seats; the table has {players_allowed} (table.seats)"
                 rule = "table.seats"
             else:
-                dealt = list(self.c.dealer[r])
+                arrays = self.c.arrays
+                dealt = arrays.dealer[r].tolist()
                 for row in np.flatnonzero(self.seat_round == r):
-                    dealt.extend(self.c.seat_cards[int(row)])
+                    dealt.extend(arrays.seat_cards[row].tolist())
+                dealt = [x for x in dealt if x >= 0]
                 twice = sorted({_core.card_code(x) for x in dealt if dealt.count(x) > 1})
                 detail = f"not one deck: {', '.join(twice)} dealt twice"
                 rule = "game.hand_size"
@@ -271,8 +274,8 @@ class _ChunkAudit:
         a.rounds += rounds
         a.void_rounds += int(self.void.sum())
         a.seats += seats
-        dealer = c.cards_array(c.dealer)
-        players = c.cards_array(c.seat_cards)
+        dealer = c.arrays.dealer
+        players = c.arrays.seat_cards
         dealt = self.deck(dealer, players)
         judged_round = dealt & ~self.void
         judged = judged_round[self.seat_round]
@@ -426,7 +429,7 @@ class _ChunkAudit:
         den = lcm(*(s.denominator for s in t.meter_share), *(f.denominator for f in t.fixed_prize))
         fixed = np.array([int(f * den * SCALE) for f in t.fixed_prize], dtype=np.int64)
         share = np.array([int(s * den) for s in t.meter_share], dtype=np.int64)
-        meter = np.asarray(self.c.meter_before, dtype=np.int64)[self.seat_round]
+        meter = self.c.arrays.meter_before[self.seat_round]
         due = np.maximum(fixed[category], share[category] * meter) - bet * den
         due = np.where(bet == 0, 0, due)
         names = tuple(

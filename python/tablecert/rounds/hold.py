@@ -362,22 +362,23 @@ class HoldAnalysis:
     ) -> None:
         """One chunk: ``dealt_round`` marks the rounds dealt as one deck and not void,
         ``judged_seat`` the seats whose bets matched their decision (the audit's masks)."""
-        seat_round = np.asarray(chunk.seat_round, dtype=np.int64)
+        arrays = chunk.arrays
+        seat_round = np.asarray(arrays.seat_round, dtype=np.int64)
         dealt_round = np.asarray(dealt_round, dtype=bool)
         judged = np.asarray(judged_seat, dtype=bool) & dealt_round[seat_round]
         rounds = len(chunk)
-        dealer = chunk.cards_array(list(chunk.dealer)).astype(np.int64)
-        players = chunk.cards_array(list(chunk.seat_cards)).astype(np.int64)
+        dealer = np.asarray(arrays.dealer, dtype=np.int64)
+        players = np.asarray(arrays.seat_cards, dtype=np.int64)
         spots = SPOTS[self.game]
-        bets = np.asarray(chunk.bets, dtype=np.int64).reshape(-1, len(spots))
-        paid = np.asarray(chunk.paid, dtype=np.int64).reshape(-1, len(spots))
-        decision = np.asarray(chunk.decision, dtype=np.int64)
-        upcard = np.asarray(chunk.upcard, dtype=np.int64)
+        bets = np.asarray(arrays.bets, dtype=np.int64).reshape(-1, len(spots))
+        paid = np.asarray(arrays.paid, dtype=np.int64).reshape(-1, len(spots))
+        decision = np.asarray(arrays.decision, dtype=np.int64)
+        upcard = np.asarray(arrays.upcard, dtype=np.int64)
         placeholder = np.arange(self.size, dtype=np.int64)
 
         dk = self._keys(np.where(dealt_round[:, None], dealer, placeholder))
         pk = self._keys(np.where(dealt_round[seat_round][:, None], players, placeholder))
-        self._dealt(chunk, dealt_round, seat_round, dk, pk)
+        self._dealt(np.asarray(arrays.seat_number), dealt_round, seat_round, dk, pk)
 
         analysed = dealt_round & (np.bincount(seat_round[judged], minlength=rounds) > 0)
         self.rounds_skipped += int((~analysed).sum())
@@ -469,7 +470,7 @@ class HoldAnalysis:
 
     def _dealt(
         self,
-        chunk: RoundChunk,
+        seat_number: _Int,
         dealt_round: npt.NDArray[np.bool_],
         seat_round: _Int,
         dk: _Int,
@@ -480,7 +481,7 @@ class HoldAnalysis:
             dk[dealt_round] >> CATEGORY_SHIFT, minlength=cats
         )[:cats]
         seat_ok = dealt_round[seat_round]
-        numbers = np.asarray(chunk.seat_number, dtype=np.int64)[seat_ok]
+        numbers = seat_number.astype(np.int64)[seat_ok]
         seat_cat = pk[seat_ok] >> CATEGORY_SHIFT
         for n in np.unique(numbers).tolist():
             self.dealt_counts[f"seat {n}"] += np.bincount(seat_cat[numbers == n], minlength=cats)[
