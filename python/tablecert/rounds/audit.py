@@ -24,6 +24,7 @@ from tablecert import _core
 from tablecert.games.common import fraction_json
 from tablecert.hand_arrays import key_table
 from tablecert.poker import Ordering
+from tablecert.rounds.hold import HoldAnalysis, HoldParameters, HoldResult
 from tablecert.rounds.log import SCALE, SPOTS, RoundChunk, amount_text, read_rounds
 from tablecert.rounds.progressive import ChunkMeter, MeterTotals, SeatDues
 from tablecert.rounds.settle import (
@@ -127,6 +128,8 @@ class RoundAudit:
     meter: MeterTotals = field(default_factory=MeterTotals)
     #: Caribbean Stud: the progressive's long-run return under the audit's rules (JSON)
     long_run: dict[str, Any] | None = None
+    #: The hold analysis (rounds/hold.py), when asked for: its verdict joins the audit's.
+    hold: HoldResult | None = None
 
     def add(self, finding: Finding) -> None:
         self.counts[finding.kind] += 1
@@ -141,7 +144,11 @@ class RoundAudit:
         meter accounted for)."""
         if self.counts:
             return "fail"
+        if self.hold is not None and self.hold.verdict == "fail":
+            return "fail"
         if self.rounds == 0:
+            return "inconclusive"
+        if self.hold is not None and self.hold.verdict != "pass":
             return "inconclusive"
         return "pass"
 
@@ -176,6 +183,7 @@ class RoundAudit:
             },
             "findings": [f.as_json() for f in self.findings],
             "findings_listed": len(self.findings),
+            "hold": None if self.hold is None else self.hold.as_json(),
             **(
                 {"progressive": {"meter": self.meter.as_json(), "long_run": self.long_run}}
                 if self.long_run is not None
@@ -201,11 +209,16 @@ class _ChunkAudit:
         self.order: Ordering = table.order
         self.size = self.order.hand_size
         self.spots = SPOTS[chunk.game]
-        self.seat_round = np.asarray(chunk.seat_round, dtype=np.int64)
-        self.void = chunk.void()
-        self.bets = np.asarray(chunk.bets, dtype=np.int64).reshape(-1, len(self.spots))
-        self.paid = np.asarray(chunk.paid, dtype=np.int64).reshape(-1, len(self.spots))
-        self.decision = np.asarray(chunk.decision, dtype=np.int64)
+        arrays = chunk.arrays
+        self.seat_round = arrays.seat_round
+        self.void = arrays.void
+        self.bets = arrays.bets
+        self.paid = arrays.paid
+        self.decision = arrays.decision
+        # what the hold analysis may use: rounds dealt as one deck and not void, and the seats
+        # of those whose bets matched their decision (set by run)
+        self.judged_rounds: npt.NDArray[np.bool_] = np.zeros(len(chunk), dtype=bool)
+        self.judged_seats: npt.NDArray[np.bool_] = np.zeros(chunk.seats, dtype=bool)
         self.meter = (
             None
             if table.progressive is None
@@ -215,9 +228,9 @@ class _ChunkAudit:
         )
 
     def finding(self, kind: str, seat_row: int | None, round_index: int, **kw: Any) -> None:
-        c = self.c
-        line = c.seat_line[seat_row] if seat_row is not None else c.line[round_index]
-        seat = c.seat_number[seat_row] if seat_row is not None else 0
+        c, arrays = self.c, self.c.arrays
+        line = int(arrays.seat_line[seat_row] if seat_row is not None else arrays.line[round_index])
+        seat = int(arrays.seat_number[seat_row]) if seat_row is not None else 0
         self.a.add(
             Finding(
                 kind=kind,
@@ -253,9 +266,11 @@ class _ChunkAudit:
                 detail = f"{seats[r]} player seats; the table has {players_allowed} (table.seats)"
                 rule = "table.seats"
             else:
-                dealt = list(self.c.dealer[r])
+                arrays = self.c.arrays
+                dealt = arrays.dealer[r].tolist()
                 for row in np.flatnonzero(self.seat_round == r):
-                    dealt.extend(self.c.seat_cards[int(row)])
+                    dealt.extend(arrays.seat_cards[row].tolist())
+                dealt = [x for x in dealt if x >= 0]
                 twice = sorted({_core.card_code(x) for x in dealt if dealt.count(x) > 1})
                 detail = f"not one deck: {', '.join(twice)} dealt twice"
                 rule = "game.hand_size"
@@ -276,8 +291,8 @@ class _ChunkAudit:
         a.rounds += rounds
         a.void_rounds += int(self.void.sum())
         a.seats += seats
-        dealer = c.cards_array(c.dealer)
-        players = c.cards_array(c.seat_cards)
+        dealer = c.arrays.dealer
+        players = c.arrays.seat_cards
         dealt = self.deck(dealer, players)
         judged_round = dealt & ~self.void
         judged = judged_round[self.seat_round]
@@ -311,6 +326,7 @@ class _ChunkAudit:
             ),
         ).astype(np.int64)
         self.check_bets(judged)
+        self.judged_rounds, self.judged_seats = judged_round, judged.copy()
         void_seat = self.void[self.seat_round]
         for i, spot in enumerate(self.spots):
             bet, paid = self.bets[:, i], self.paid[:, i]
@@ -479,16 +495,24 @@ def audit_rounds(
     paths: Sequence[str | Path],
     order: Ordering,
     progress: Callable[[int], None] | None = None,
+    hold: HoldParameters | None = None,
 ) -> RoundAudit:
-    """Audit every round of the logs under the ordering's rule file."""
+    """Audit every round of the logs under the ordering's rule file; with ``hold``, also the
+    observed hold against its exact expectation and the dealt-hand frequencies."""
     table = settlement_table(order)
     audit = RoundAudit(order.game, str(order.rules.path), order.rules.sha256)
     if table.progressive is not None:
         audit.long_run = table.progressive.long_run_json()
+    analysis = None if hold is None else HoldAnalysis(order, hold)
     for path in paths:
         audit.files.append(str(path))
         for chunk in read_rounds(path, order.game):
-            _ChunkAudit(chunk, table, audit).run()
+            checked = _ChunkAudit(chunk, table, audit)
+            checked.run()
+            if analysis is not None:
+                analysis.add(chunk, checked.judged_rounds, checked.judged_seats)
             if progress is not None:
                 progress(len(chunk))
+    if analysis is not None:
+        audit.hold = analysis.result()
     return audit

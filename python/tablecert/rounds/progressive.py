@@ -91,10 +91,11 @@ class ChunkMeter:
         self.categories = categories
         self.totals = totals
         self.report = report
-        self.seat_round = np.asarray(chunk.seat_round, dtype=np.int64)
-        self.seat_number = np.asarray(chunk.seat_number, dtype=np.int64)
-        self.meter_before = np.asarray(chunk.meter_before, dtype=np.int64)
-        self.meter_after = np.asarray(chunk.meter_after, dtype=np.int64)
+        arrays = chunk.arrays
+        self.seat_round = np.asarray(arrays.seat_round, dtype=np.int64)
+        self.seat_number = np.asarray(arrays.seat_number, dtype=np.int64)
+        self.meter_before = np.asarray(arrays.meter_before, dtype=np.int64)
+        self.meter_after = np.asarray(arrays.meter_after, dtype=np.int64)
         prizes = {p.category: p for p in prog.prizes}
         self.fixed = [prizes[c].fixed if c in prizes else Fraction(0) for c in categories]
         #: categories whose prize involves the meter: a share of it, or paid from it
