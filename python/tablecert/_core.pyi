@@ -70,6 +70,15 @@ class KeyTable:
     def suit_decided_pairs(self) -> int: ...
     def hands(self) -> bytes: ...
     def table(self) -> bytes: ...
+    def dealer_splits(
+        self,
+        fixed: object,
+        dead: object,
+        offsets: object,
+        thresholds: object,
+        below: object,
+        equal: object,
+    ) -> None: ...
 
 # --- mahjong tiles (rust/bindings/mahjong.rs) ---
 
