@@ -15,6 +15,7 @@ from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, stderr,
 from tablecert.cli.tables import Column, print_table
 from tablecert.conformance.configuration import check_configuration
 from tablecert.games.common import decimal
+from tablecert.games.progressive import long_run_text
 from tablecert.poker import GAMES, Ordering, ordering
 from tablecert.rounds.audit import RoundAudit, audit_rounds
 from tablecert.rounds.hold import HoldParameters, HoldResult, HoldTest
@@ -94,6 +95,11 @@ def print_round_audit(result: RoundAudit) -> None:
     )
     for kind, n in sorted(result.counts.items()):
         stdout.print(f"{kind}: {n:,}")
+    if result.progressive is not None:
+        stdout.print(result.meter.text)
+        stdout.print(
+            f"progressive over the meter's cycles: {plain(long_run_text(result.progressive))}"
+        )
     if result.hold is not None:
         print_hold(result.hold)
     for f in result.findings[:50]:

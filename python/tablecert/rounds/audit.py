@@ -22,6 +22,7 @@ import numpy.typing as npt
 
 from tablecert import _core
 from tablecert.games.common import fraction_json
+from tablecert.games.progressive import Progressive
 from tablecert.hand_arrays import key_table
 from tablecert.poker import Ordering
 from tablecert.rounds.hold import HoldAnalysis, HoldParameters, HoldResult
@@ -126,8 +127,8 @@ class RoundAudit:
     findings: list[Finding] = field(default_factory=list)
     flagged: set[tuple[str, str]] = field(default_factory=set)
     meter: MeterTotals = field(default_factory=MeterTotals)
-    #: Caribbean Stud: the progressive's long-run return under the audit's rules (JSON)
-    long_run: dict[str, Any] | None = None
+    #: Caribbean Stud: the progressive under the audit's rules (its long-run return reported)
+    progressive: Progressive | None = None
     #: The hold analysis (rounds/hold.py), when asked for: its verdict joins the audit's.
     hold: HoldResult | None = None
 
@@ -185,8 +186,13 @@ class RoundAudit:
             "findings_listed": len(self.findings),
             "hold": None if self.hold is None else self.hold.as_json(),
             **(
-                {"progressive": {"meter": self.meter.as_json(), "long_run": self.long_run}}
-                if self.long_run is not None
+                {
+                    "progressive": {
+                        "meter": self.meter.as_json(),
+                        "long_run": self.progressive.long_run_json(),
+                    }
+                }
+                if self.progressive is not None
                 else {}
             ),
         }
@@ -501,8 +507,7 @@ def audit_rounds(
     observed hold against its exact expectation and the dealt-hand frequencies."""
     table = settlement_table(order)
     audit = RoundAudit(order.game, str(order.rules.path), order.rules.sha256)
-    if table.progressive is not None:
-        audit.long_run = table.progressive.long_run_json()
+    audit.progressive = table.progressive
     analysis = None if hold is None else HoldAnalysis(order, hold)
     for path in paths:
         audit.files.append(str(path))

@@ -47,6 +47,14 @@ class MeterTotals:
     #: table id -> (meter_after in 1/SCALE units, round id) of the table's last round read
     last: dict[str, tuple[int, str]] = field(default_factory=dict)
 
+    @property
+    def text(self) -> str:
+        return (
+            f"progressive meter: {self.rounds:,} rounds accounted for, "
+            f"{self.rounds_with_meter_prizes:,} with meter prizes ({self.several_winners:,} with "
+            f"several winners), {self.restarts:,} restarts from the seed"
+        )
+
     def as_json(self) -> dict[str, Any]:
         return {
             "rounds_checked": self.rounds,
@@ -96,6 +104,8 @@ class ChunkMeter:
         self.seat_number = np.asarray(arrays.seat_number, dtype=np.int64)
         self.meter_before = np.asarray(arrays.meter_before, dtype=np.int64)
         self.meter_after = np.asarray(arrays.meter_after, dtype=np.int64)
+        # round r's seats are rows start[r]:start[r + 1] (every round has a seat)
+        self.start = np.searchsorted(self.seat_round, np.arange(len(chunk) + 1))
         prizes = {p.category: p for p in prog.prizes}
         self.fixed = [prizes[c].fixed if c in prizes else Fraction(0) for c in categories]
         #: categories whose prize involves the meter: a share of it, or paid from it
@@ -125,9 +135,10 @@ class ChunkMeter:
         self.due_after: dict[int, Fraction] = {}
         self.payments: dict[int, Any] = {}
         for r in np.unique(self.seat_round[self.meter_rows]).tolist():
-            rows = np.flatnonzero((self.seat_round == r) & betting)
+            lo, hi = int(self.start[r]), int(self.start[r + 1])
+            rows = lo + np.flatnonzero(betting[lo:hi])
             seats = [(int(self.seat_number[i]), self.categories[int(category[i])]) for i in rows]
-            contributed = Fraction(int(bets[self.seat_round == r].sum()), SCALE)
+            contributed = Fraction(int(bets[lo:hi].sum()), SCALE)
             payment = prog.pay_round(Fraction(int(self.meter_before[r]), SCALE), seats, contributed)
             self.payments[r] = payment
             self.due_after[r] = payment.meter_after
@@ -161,7 +172,7 @@ class ChunkMeter:
         previous round ended."""
         c, prog, totals = self.c, self.prog, self.totals
         rounds = len(c)
-        bet_sum = np.bincount(self.seat_round, weights=bets, minlength=rounds).astype(np.int64)
+        bet_sum = np.add.reduceat(bets.astype(np.int64), self.start[:-1]) if rounds else bets
         # exact: meter_after * den == meter_before * den + num * bets (in 1/SCALE units)
         num, den = prog.contribution.numerator, prog.contribution.denominator
         expected = np.where(void, self.meter_before * den, self.meter_before * den + num * bet_sum)
@@ -220,10 +231,13 @@ class ChunkMeter:
 
     def continuity(self) -> None:
         c, totals = self.c, self.totals
-        tables = np.asarray(c.table_id)
-        names, codes = np.unique(tables, return_inverse=True)
-        for k, table in enumerate(names.tolist()):
-            idx = np.flatnonzero(codes == k)
+        distinct = set(c.table_id)
+        if len(distinct) == 1:  # the usual log: one table
+            groups = [(distinct.pop(), np.arange(len(c)))]
+        else:
+            names, codes = np.unique(np.asarray(c.table_id), return_inverse=True)
+            groups = [(str(n), np.flatnonzero(codes == k)) for k, n in enumerate(names.tolist())]
+        for table, idx in groups:
             before = self.meter_before[idx]
             previous = np.empty_like(before)
             previous[1:] = self.meter_after[idx[:-1]]
