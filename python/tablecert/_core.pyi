@@ -1,7 +1,7 @@
 """Type stubs of the Rust core, ``tablecert._core`` (rust/bindings/)."""
 
 from collections.abc import Callable
-from typing import Final, final
+from typing import Final, Literal, final
 
 __version__: Final[str]
 
@@ -71,6 +71,15 @@ class KeyTable:
     def suit_decided_pairs(self) -> int: ...
     def hands(self) -> bytes: ...
     def table(self) -> bytes: ...
+    def dealer_splits(
+        self,
+        fixed: object,
+        dead: object,
+        offsets: object,
+        thresholds: object,
+        below: object,
+        equal: object,
+    ) -> None: ...
 
 # --- mahjong tiles (rust/bindings/mahjong.rs) ---
 
@@ -147,7 +156,10 @@ def nist_run(
 def aperiodic_templates(m: int) -> list[int]: ...
 def igamc(a: float, x: float) -> float: ...
 def erfc(x: float) -> float: ...
-def dft_magnitudes(values: list[float]) -> list[float]: ...
+def dft_magnitudes(values: list[float], fft: Literal["hand", "crate"] = "hand") -> list[float]: ...
+def dft_peak_counts(
+    data: bytes, bits: int, sequences: int, fft: Literal["hand", "crate", "test"]
+) -> list[tuple[int, Literal["hand", "crate"]]]: ...
 def linear_complexity_of(bits: bytes) -> int: ...
 
 # --- shuffler audit (rust/bindings/audit.rs) ---

@@ -80,11 +80,133 @@ def csv_columns(game: str) -> tuple[str, ...]:
     )
 
 
+@dataclass(frozen=True)
+class RoundArrays:
+    """The numeric columns of a chunk as NumPy arrays (the form to compute with). Round r's
+    seats are rows ``seat_start[r]:seat_start[r + 1]`` of the seat arrays, in log order;
+    amounts in 1/SCALE units; cards are ids 0..51, -1 where a void round logged fewer cards."""
+
+    #: Per round (length = rounds): the line of its record (CSV: its first seat row).
+    line: npt.NDArray[np.int64]
+    #: (rounds, hand_size) dealer's cards.
+    dealer: npt.NDArray[np.int16]
+    #: The dealer's upcard, -1 when none was logged.
+    upcard: npt.NDArray[np.int16]
+    meter_before: npt.NDArray[np.int64]
+    meter_after: npt.NDArray[np.int64]
+    #: True where an event makes the round void (VOID_EVENTS).
+    void: npt.NDArray[np.bool_]
+    #: Per seat row (length = seats): the index of its round in the chunk.
+    seat_round: npt.NDArray[np.int64]
+    seat_number: npt.NDArray[np.int64]
+    seat_line: npt.NDArray[np.int64]
+    #: (seats, hand_size) player's cards.
+    seat_cards: npt.NDArray[np.int16]
+    #: Index into DECISIONS[game] (0: none).
+    decision: npt.NDArray[np.int64]
+    #: (seats, spots) in SPOTS[game] order.
+    bets: npt.NDArray[np.int64]
+    paid: npt.NDArray[np.int64]
+
+    @property
+    def seat_start(self) -> npt.NDArray[np.int64]:
+        """(rounds + 1,) offsets of each round's seat rows."""
+        counts = np.bincount(self.seat_round, minlength=len(self.line))
+        out = np.zeros(len(self.line) + 1, dtype=np.int64)
+        np.cumsum(counts, out=out[1:])
+        return out
+
+
+def _tuples(rows: npt.NDArray[np.integer[Any]]) -> list[tuple[int, ...]]:
+    return [tuple(x for x in row if x >= 0) for row in rows.tolist()]
+
+
 @dataclass
 class RoundChunk:
-    """Up to ROUNDS_PER_CHUNK rounds as arrays: round r's seats are rows
-    ``seat_start[r]:seat_start[r + 1]`` of the seat arrays. Amounts in 1/SCALE units; cards
-    are ids 0..51, -1 where a void round logged fewer cards."""
+    """Up to ROUNDS_PER_CHUNK rounds of one log: the text columns as lists, the numeric ones
+    as NumPy arrays in ``arrays`` (see RoundArrays). The numeric columns are also readable
+    under their own names as Python lists (``chunk.dealer``: a tuple of card ids per round,
+    ``chunk.bets``: a tuple of amounts per seat row...): convenient for a few rounds, slow
+    for many; computations use ``chunk.arrays``."""
+
+    game: str
+    path: str
+    table_id: list[str]
+    round_id: list[str]
+    timestamp: list[str]
+    events: list[tuple[str, ...]]
+    arrays: RoundArrays
+
+    def __len__(self) -> int:
+        return len(self.round_id)
+
+    @property
+    def seats(self) -> int:
+        return len(self.arrays.seat_round)
+
+    @property
+    def line(self) -> list[int]:
+        return [int(x) for x in self.arrays.line.tolist()]
+
+    @property
+    def dealer(self) -> list[tuple[int, ...]]:
+        return _tuples(self.arrays.dealer)
+
+    @property
+    def upcard(self) -> list[int]:
+        return [int(x) for x in self.arrays.upcard.tolist()]
+
+    @property
+    def meter_before(self) -> list[int]:
+        return [int(x) for x in self.arrays.meter_before.tolist()]
+
+    @property
+    def meter_after(self) -> list[int]:
+        return [int(x) for x in self.arrays.meter_after.tolist()]
+
+    @property
+    def seat_round(self) -> list[int]:
+        return [int(x) for x in self.arrays.seat_round.tolist()]
+
+    @property
+    def seat_number(self) -> list[int]:
+        return [int(x) for x in self.arrays.seat_number.tolist()]
+
+    @property
+    def seat_line(self) -> list[int]:
+        return [int(x) for x in self.arrays.seat_line.tolist()]
+
+    @property
+    def seat_cards(self) -> list[tuple[int, ...]]:
+        return _tuples(self.arrays.seat_cards)
+
+    @property
+    def decision(self) -> list[int]:
+        return [int(x) for x in self.arrays.decision.tolist()]
+
+    @property
+    def bets(self) -> list[tuple[int, ...]]:
+        return [tuple(row) for row in self.arrays.bets.tolist()]
+
+    @property
+    def paid(self) -> list[tuple[int, ...]]:
+        return [tuple(row) for row in self.arrays.paid.tolist()]
+
+    def cards_array(self, hands: Sequence[tuple[int, ...]]) -> npt.NDArray[np.int16]:
+        """Hands as an (n, hand_size) array; a short hand (void rounds only) padded with -1."""
+        size = check_game(self.game)
+        out = np.full((len(hands), size), -1, dtype=np.int16)
+        for i, hand in enumerate(hands):
+            out[i, : len(hand)] = hand[:size]
+        return out
+
+    def void(self) -> npt.NDArray[np.bool_]:
+        return self.arrays.void
+
+
+@dataclass
+class _Columns:
+    """The rounds read so far into the current chunk, as lists (the Python reader)."""
 
     game: str
     path: str
@@ -108,20 +230,44 @@ class RoundChunk:
     def __len__(self) -> int:
         return len(self.round_id)
 
-    @property
-    def seats(self) -> int:
-        return len(self.seat_round)
-
-    def cards_array(self, hands: Sequence[tuple[int, ...]]) -> npt.NDArray[np.int16]:
-        """Hands as an (n, hand_size) array; a short hand (void rounds only) padded with -1."""
+    def chunk(self) -> RoundChunk:
         size = check_game(self.game)
-        out = np.full((len(hands), size), -1, dtype=np.int16)
-        for i, hand in enumerate(hands):
-            out[i, : len(hand)] = hand[:size]
-        return out
+        spots = len(SPOTS[self.game])
 
-    def void(self) -> npt.NDArray[np.bool_]:
-        return np.array([any(e in VOID_EVENTS for e in ev) for ev in self.events], dtype=bool)
+        def hands(rows: list[tuple[int, ...]]) -> npt.NDArray[np.int16]:
+            out = np.full((len(rows), size), -1, dtype=np.int16)
+            for i, hand in enumerate(rows):
+                out[i, : len(hand)] = hand[:size]
+            return out
+
+        def ints(values: list[int]) -> npt.NDArray[np.int64]:
+            return np.asarray(values, dtype=np.int64)
+
+        return RoundChunk(
+            self.game,
+            self.path,
+            self.table_id,
+            self.round_id,
+            self.timestamp,
+            self.events,
+            RoundArrays(
+                line=ints(self.line),
+                dealer=hands(self.dealer),
+                upcard=np.asarray(self.upcard, dtype=np.int16),
+                meter_before=ints(self.meter_before),
+                meter_after=ints(self.meter_after),
+                void=np.array(
+                    [any(e in VOID_EVENTS for e in ev) for ev in self.events], dtype=bool
+                ),
+                seat_round=ints(self.seat_round),
+                seat_number=ints(self.seat_number),
+                seat_line=ints(self.seat_line),
+                seat_cards=hands(self.seat_cards),
+                decision=ints(self.decision),
+                bets=np.asarray(self.bets, dtype=np.int64).reshape(-1, spots),
+                paid=np.asarray(self.paid, dtype=np.int64).reshape(-1, spots),
+            ),
+        )
 
 
 def amount_text(units: int) -> str:
@@ -250,7 +396,7 @@ class _Reader:
             out.append(item.strip())
         return tuple(out)
 
-    def add_round(self, chunk: RoundChunk, record: dict[str, Any], line: int) -> None:
+    def add_round(self, chunk: _Columns, record: dict[str, Any], line: int) -> None:
         """The round's own fields; its seats are added with add_seat."""
         table = self.text(record.get("table_id"), line, "table_id")
         round_id = self.text(record.get("round_id"), line, "round_id")
@@ -292,7 +438,7 @@ class _Reader:
 
     def add_seat(
         self,
-        chunk: RoundChunk,
+        chunk: _Columns,
         seat: dict[str, Any],
         bets: dict[str, Any],
         paid: dict[str, Any],
@@ -385,7 +531,7 @@ def read_rounds(path: str | Path, game: str) -> Iterator[RoundChunk]:
 
 
 def _jsonl(reader: _Reader, first: str, text: io.TextIOWrapper) -> Iterator[RoundChunk]:
-    chunk = RoundChunk(reader.game, str(reader.path))
+    chunk = _Columns(reader.game, str(reader.path))
     lines = _prepend(first, text)
     for number, line in enumerate(lines, start=1):
         reader.lines = number
@@ -421,10 +567,10 @@ def _jsonl(reader: _Reader, first: str, text: io.TextIOWrapper) -> Iterator[Roun
                     )
             reader.add_seat(chunk, seat, bets, paid, number, prefix)
         if len(chunk) >= ROUNDS_PER_CHUNK:
-            yield chunk
-            chunk = RoundChunk(reader.game, str(reader.path))
+            yield chunk.chunk()
+            chunk = _Columns(reader.game, str(reader.path))
     if len(chunk):
-        yield chunk
+        yield chunk.chunk()
 
 
 def _prepend(first: str, text: io.TextIOWrapper) -> Iterator[str]:
@@ -453,7 +599,7 @@ def _csv(reader: _Reader, first: str, text: io.TextIOWrapper) -> Iterator[RoundC
         )
         raise reader.error(1, "", f"{problem}; a {reader.game} log has {','.join(expected)}")
     reader.lines = 1
-    chunk = RoundChunk(reader.game, str(reader.path))
+    chunk = _Columns(reader.game, str(reader.path))
     current: tuple[str, ...] | None = None
     round_fields = [header.index(c) for c in ROUND_FIELDS]
     while True:
@@ -471,8 +617,8 @@ def _csv(reader: _Reader, first: str, text: io.TextIOWrapper) -> Iterator[RoundC
         key = tuple(row[i] for i in round_fields)
         if current is None or key[:2] != current[:2]:
             if len(chunk) >= ROUNDS_PER_CHUNK:
-                yield chunk
-                chunk = RoundChunk(reader.game, str(reader.path))
+                yield chunk.chunk()
+                chunk = _Columns(reader.game, str(reader.path))
             reader.add_round(chunk, record, number)
             current = key
         elif key != current:
@@ -484,4 +630,4 @@ def _csv(reader: _Reader, first: str, text: io.TextIOWrapper) -> Iterator[RoundC
         paid = {s: record[f"{s}_paid"] for s in reader.spots}
         reader.add_seat(chunk, record, bets, paid, number)
     if len(chunk):
-        yield chunk
+        yield chunk.chunk()
