@@ -512,6 +512,21 @@ class _ChunkAudit:
                 detail=f"bets do not match the decision: expected {text}",
             )
             judged[row] = False
+        if c.game == "caribbean-stud":
+            # Art. 10(1): the progressive needs an accepted ante as well
+            prog = self.bets[:, spots.index("progressive")]
+            orphan = (prog > 0) & (self.bets[:, spots.index("ante")] == 0) & judged
+            for row in np.flatnonzero(orphan).tolist():
+                self.finding(
+                    "bet",
+                    row,
+                    int(self.seat_round[row]),
+                    spot="progressive",
+                    article=t.article("progressive.bet"),
+                    rule="progressive.bet",
+                    detail="a progressive bet without an ante is not accepted (Art. 10(1))",
+                )
+                judged[row] = False
 
     def describe(self, spot: str, outcome: int, category: int) -> str:
         name = self.order.categories[category]
