@@ -1,7 +1,7 @@
 """Type stubs of the Rust core, ``tablecert._core`` (rust/bindings/)."""
 
 from collections.abc import Callable
-from typing import Final, Literal, final
+from typing import Any, Final, Literal, final
 
 __version__: Final[str]
 
@@ -224,3 +224,27 @@ class ShuffleSimulator:
     def model(self) -> str: ...
     def csv_rows(self, count: int, device: str, first_id: int) -> str: ...
     def orders(self, count: int) -> bytes: ...
+
+#: The fields of a round log's round and of its seats, in CSV column order.
+ROUND_LOG_FIELDS: Final[tuple[list[str], list[str]]]
+
+@final
+class RoundReader:
+    """A streaming strict reader of one round log: bytes in, chunks of columns out."""
+
+    def __new__(
+        cls,
+        path: str,
+        game: str,
+        hand_size: int,
+        spots: list[str],
+        decisions: list[str],
+        events: list[str],
+        void_events: int,
+        upcard_required: bool,
+        rounds_per_chunk: int,
+    ) -> RoundReader: ...
+    def feed(self, data: bytes) -> list[dict[str, Any]]: ...
+    def finish(self) -> list[dict[str, Any]]: ...
+    @property
+    def rounds(self) -> int: ...

@@ -125,6 +125,8 @@ class LongRun:
     restart_probability: Fraction
     error_bound: Fraction
     bet: Fraction
+    #: what the meter's level adds per bet (the numerical method's term; 0 in the closed form)
+    meter_level_per_bet: Fraction = Fraction(0)
 
     @property
     def return_per_bet(self) -> Fraction:
@@ -146,6 +148,7 @@ class LongRun:
             "fixed_prizes_per_bet": fraction_json(self.fixed_per_bet),
             "contribution_per_bet": fraction_json(self.contribution_per_bet),
             "seed_per_bet": fraction_json(self.seed_per_bet),
+            "meter_level_per_bet": fraction_json(self.meter_level_per_bet),
             "restart_probability_per_round": fraction_json(self.restart_probability),
             "mean_cycle_rounds": None if cycle is None else fraction_json(cycle),
         }
@@ -222,7 +225,8 @@ class Progressive:
             amount = max(royal.fixed, share)
             if ROYAL in self.meter_pays:
                 m -= amount * len(royals)
-                emptied |= m <= 0 or (royal.meter_share == 1 and share >= royal.fixed)
+                # 100% of the meter: the royals take all of it, as a share or a larger fixed prize
+                emptied |= m <= 0 or royal.meter_share == 1
             article = (
                 ROYALS_SHARE
                 if len(royals) > 1
@@ -441,27 +445,40 @@ def round_law(players: int) -> dict[tuple[int, int], Fraction]:
     return seat_law(players, disjoint_counts(*meter_hands()), 52)
 
 
+#: The numerical method's cycles (royal to royal) and generator seed: fixed, so that the same
+#: rules give the same figure and bound.
+CYCLES = 4000
+CYCLE_SEED = 20260301
+
+
+@cache
 def long_run(prog: Progressive, players: int) -> LongRun:
-    """The long-run return with ``players`` bets each round: a closed form when every prize
-    paid from the meter is a share of it (no fixed royal or straight flush prize, no fixed
-    prize paid from the meter, and the straight flushes of one round never take the whole
-    meter); otherwise refused (no numerical method is implemented)."""
+    """The long-run return with ``players`` bets each round.
+
+    Every round with a royal empties the meter (100% of it; the reading ``meter_pays`` takes
+    the royal's prize from the meter), so the rounds with a royal cut time into independent
+    cycles of 1/P(royal round) rounds on average. Over a cycle the meter pays out what flowed
+    in: the seed once and the contributions. So the long-run prizes per bet are the fixed
+    prizes the house pays, the contribution, the seed x P(royal round) / players, and what
+    the meter's level adds: the house's part of prizes above what the meter holds (a fixed
+    royal or straight-flush prize larger than its share) or of shares it pays itself
+    (``meter_pays`` without the straight flush), and a seed for every other emptying. That
+    last term is 0 (a closed form, exact) when no fixed royal or straight-flush prize is
+    posted, straight flushes are paid from the meter and cannot take all of it; otherwise it
+    is estimated by simulating CYCLES cycles of the meter (regenerative method: the cycles are
+    independent, each drawn from the exact law of royals and straight flushes per round; the
+    cycle's length and its square, of known means, as control variates), with a bound of 3
+    standard errors. Fixed prizes of other categories paid from the meter, or a royal that
+    does not empty the meter, are not computed (refused with the reason)."""
     if not 1 <= players <= 7:
         raise AnalysisError(f"players: {players} is not between 1 and 7 player seats")
     royal, flush = prog.prize_of(ROYAL), prog.prize_of(STRAIGHT_FLUSH)
     assert royal is not None
     assert flush is not None
     law = round_law(players)
-    most_flushes = max(b for _, b in law)
-    sf_whole = (
-        prog.straight_flush_base == STRAIGHT_FLUSH_BASES[0]
-        and most_flushes * flush.meter_share >= 1
-    ) or flush.meter_share >= 1
-    open_points = [
+    refused = [
         name
         for name, blocked in (
-            ("a fixed royal prize", royal.fixed > 0 and royal.meter_share > 0),
-            ("a fixed straight-flush prize", flush.fixed > 0 and flush.meter_share > 0),
             (
                 "fixed prizes paid from the meter",
                 any(
@@ -470,41 +487,129 @@ def long_run(prog: Progressive, players: int) -> LongRun:
                     if p.category not in SHARE_KEYS
                 ),
             ),
-            ("straight flushes that can take the whole meter", sf_whole),
             (
-                "meter shares paid by the house, not from the meter",
-                any(p.meter_share > 0 and p.category not in prog.meter_pays for p in prog.prizes),
+                "a royal that does not empty the meter",
+                royal.meter_share != 1 or ROYAL not in prog.meter_pays,
             ),
         )
         if blocked
     ]
-    if open_points:
+    if refused:
         raise AnalysisError(
-            "the long-run return has no closed form with "
-            + ", ".join(open_points)
-            + " (the meter's level then decides a prize); no numerical method is implemented"
+            "the long-run return is not computed with "
+            + " and ".join(refused)
+            + " (the meter's cycles are then not cut by the royals)"
         )
-    fixed = sum((p.probability * p.fixed for p in prog.prizes if p.meter_share == 0), Fraction(0))
-    # The meter is emptied exactly in rounds with a royal that takes all of it.
-    empties = royal.meter_share == 1 and ROYAL in prog.meter_pays
-    restart = (
-        1 - sum((q for (a, _), q in law.items() if a == 0), Fraction(0)) if empties else Fraction(0)
+    most_flushes = max(b for _, b in law)
+    meter_decides = (
+        royal.fixed > 0
+        or flush.fixed > 0
+        or STRAIGHT_FLUSH not in prog.meter_pays
+        or most_flushes * flush.meter_share >= 1
     )
+    fixed = sum((p.probability * p.fixed for p in prog.prizes if p.meter_share == 0), Fraction(0))
+    restart = 1 - sum((q for (a, _), q in law.items() if a == 0), Fraction(0))
     contribution = prog.contribution * prog.bet
     seed = prog.seed * restart / players
-    # Rounding: a royal emptying the meter leaves less than one prize unit per royal behind,
-    # not carried over; per bet at most prize_unit x the royals per round / players.
-    royals_per_bet = sum((a * q for (a, _), q in law.items()), Fraction(0)) / players
+    extra, bound = Fraction(0), Fraction(0)
+    if meter_decides:
+        mean, spread = _cycles(prog, players, law)
+        extra = mean * restart / players
+        bound = 3 * spread * restart / players / prog.bet
+        method = (
+            f"renewal-reward, the meter's part simulated over {CYCLES:,} independent royal-to-"
+            f"royal cycles (seed {CYCLE_SEED}, the cycle's length as control variate); bound: "
+            "3 standard errors"
+        )
+    else:
+        # Rounding: a royal emptying the meter leaves less than one prize unit per royal, not
+        # carried over; per bet at most prize_unit x the royals per round / players.
+        royals_per_bet = sum((a * q for (a, _), q in law.items()), Fraction(0)) / players
+        bound = prog.prize_unit * royals_per_bet / prog.bet
+        method = "closed form (renewal-reward: meter prizes = seed per cycle + contributions)"
     return LongRun(
         players=players,
-        method="closed form (renewal-reward: meter prizes = seed per cycle + contributions)",
-        prizes_per_bet=fixed + contribution + seed,
+        method=method,
+        prizes_per_bet=fixed + contribution + seed + extra,
         fixed_per_bet=fixed,
         contribution_per_bet=contribution,
         seed_per_bet=seed,
         restart_probability=restart,
-        error_bound=prog.prize_unit * royals_per_bet / prog.bet if empties else Fraction(0),
+        error_bound=bound,
         bet=prog.bet,
+        meter_level_per_bet=extra,
+    )
+
+
+def _draw(cumulative: Any, u: float) -> int:
+    """The index an inverse-CDF draw of ``u`` picks (the last one for rounding slack)."""
+    return min(int(cumulative.searchsorted(u, side="right")), len(cumulative) - 1)
+
+
+def _cycles(
+    prog: Progressive, players: int, law: dict[tuple[int, int], Fraction]
+) -> tuple[Fraction, Fraction]:
+    """Mean and standard error, over CYCLES simulated royal-to-royal cycles, of what a cycle
+    pays beyond the meter's inflow: the house's part of each round's prizes (prize minus what
+    the meter gave) plus a seed for each emptying without a royal. A cycle starts from the
+    meter a royal round leaves; its rounds without a royal are 1/P(royal round) - 1 on
+    average (geometric), each holding straight flushes with their exact law given no royal,
+    at seats drawn at random; the cycle ends with a royal round drawn from its exact law."""
+    import numpy as np
+
+    rng = np.random.default_rng(CYCLE_SEED)
+    none = {b: q for (a, b), q in law.items() if a == 0}
+    p_royal = 1 - sum(none.values(), Fraction(0))
+    p_flush = 1 - none[0] / (1 - p_royal)
+    flush_counts = sorted(b for b in none if b)
+    flush_law = np.cumsum([float(none[b] / (1 - p_royal - none[0])) for b in flush_counts])
+    royal_rounds = sorted(k for k in law if k[0])
+    royal_law = np.cumsum([float(law[k] / p_royal) for k in royal_rounds])
+    step = prog.contribution * prog.bet * players
+    bets = prog.bet * players
+    after_contribution = step if prog.contribution_timing == CONTRIBUTION_TIMINGS[0] else 0
+
+    def play(meter: Fraction, royals: int, flushes: int) -> tuple[Fraction, Fraction]:
+        seats = (rng.permutation(players)[: royals + flushes] + 1).tolist()
+        hands = [(s, ROYAL) for s in seats[:royals]] + [(s, STRAIGHT_FLUSH) for s in seats[royals:]]
+        payment = prog.pay_round(meter, hands, bets)
+        available = meter + (step - after_contribution)
+        kept = 0 if payment.emptied else payment.meter_after - after_contribution
+        house = sum((p.prize for p in payment.prizes), Fraction(0)) - (available - kept)
+        if payment.emptied and not royals:
+            house += prog.seed  # an emptying the renewal term does not count
+        return payment.meter_after, house
+
+    start, _ = play(prog.seed, 1, 0)  # the meter a royal round leaves (it empties it)
+    totals: list[Fraction] = []
+    lengths: list[int] = []
+    for _ in range(CYCLES):
+        meter, house = start, Fraction(0)
+        quiet = int(rng.geometric(float(p_royal))) - 1
+        flush_rounds = int(rng.binomial(quiet, float(p_flush)))
+        at: list[int] = sorted(rng.choice(quiet, flush_rounds, replace=False).tolist())
+        last = 0
+        for r in at:
+            meter += step * (int(r) - last)
+            flushes = flush_counts[_draw(flush_law, rng.random())]
+            meter, paid = play(meter, 0, flushes)
+            house += paid
+            last = int(r) + 1
+        meter += step * (quiet - last)
+        royals, flushes = royal_rounds[_draw(royal_law, rng.random())]
+        _, paid = play(meter, royals, flushes)
+        totals.append(house + paid)
+        lengths.append(quiet + 1)
+    # Control variates: a cycle's length R and R^2, geometric with exactly known means.
+    h = np.array([float(x) for x in totals])
+    length = np.array(lengths, dtype=float)
+    known = np.array([float(1 / p_royal), float((2 - p_royal) / p_royal**2)])
+    controls = np.column_stack([length, length * length]) - known
+    centred = controls - controls.mean(axis=0)
+    beta = np.linalg.lstsq(centred, h - h.mean(), rcond=None)[0]
+    adjusted = h - controls @ beta
+    return Fraction(float(adjusted.mean())), Fraction(
+        float(adjusted.std(ddof=1)) / len(adjusted) ** 0.5
     )
 
 
