@@ -9,8 +9,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
 from rich.text import Text
 
+from tablecert.cli import common
 from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, stderr, stdout
 from tablecert.cli.tables import Column, print_table
 from tablecert.conformance.configuration import check_configuration
@@ -62,12 +64,32 @@ def audit_rounds_command(
             "and decisions, and the dealt-hand frequencies (README, 'Hold analysis').",
         ),
     ] = False,
+    cluster: common.ClusterOption = None,
+    workers: common.WorkersOption = None,
 ) -> None:
     """Re-settle every round of the logs under the statute (or --config) and name every
     difference; exit 0 pass, 1 fail, 2 unreadable input, 3 nothing audited (or, with --hold,
-    too few rounds for the hold analysis' power)."""
+    too few rounds for the hold analysis' power).
+
+    With --cluster or --workers, each log is one shard on the Dask cluster (read where it
+    runs: the path must be valid on the workers), largest first, merged in file order; each
+    log is then its own stream for the meter's continuity (the local answer whenever no
+    table's rounds span two logs)."""
     order = _order(game, rules, config)
-    result = audit_rounds(logs, order, hold=HoldParameters() if hold else None)
+    columns = (
+        TextColumn(f"auditing {len(logs)} round logs, one shard each"),
+        BarColumn(),
+        MofNCompleteColumn(),
+    )
+    with common.cluster_progress(cluster, workers, *columns) as (executor, bar):
+        task = bar.add_task("", total=len(logs), visible=executor is not None)
+        result = audit_rounds(
+            logs,
+            order,
+            hold=HoldParameters() if hold else None,
+            executor=executor,
+            shard_progress=lambda done, total: bar.update(task, completed=done, total=total),
+        )
     if json_out:
         emit_json(result.as_json())
     else:

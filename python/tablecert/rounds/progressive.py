@@ -55,6 +55,16 @@ class MeterTotals:
             f"several winners), {self.restarts:,} restarts from the seed"
         )
 
+    def absorb(self, part: MeterTotals) -> None:
+        """Add a later file's accounting (its tables' last rounds replace this one's)."""
+        self.rounds += part.rounds
+        self.rounds_with_meter_prizes += part.rounds_with_meter_prizes
+        self.several_winners += part.several_winners
+        self.restarts += part.restarts
+        self.contributions += part.contributions
+        self.meter_prizes += part.meter_prizes
+        self.last.update(part.last)
+
     def as_json(self) -> dict[str, Any]:
         return {
             "rounds_checked": self.rounds,
