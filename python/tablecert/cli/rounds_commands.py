@@ -21,7 +21,7 @@ from tablecert.games.progressive import long_run_text
 from tablecert.poker import GAMES, Ordering, ordering
 from tablecert.rounds.audit import RoundAudit, audit_rounds
 from tablecert.rounds.hold import HoldParameters, HoldResult, HoldTest
-from tablecert.rounds.simulate import write_rounds
+from tablecert.rounds.simulate import MULTI_SHARE, write_rounds
 
 GameOption = Annotated[str, typer.Option("--game", help="q-poker or caribbean-stud.")]
 RulesOpt = Annotated[
@@ -208,12 +208,30 @@ def simulate_rounds_command(
     ] = None,
     rules: RulesOpt = None,
     config: ConfigOption = None,
+    multi_share: Annotated[
+        float,
+        typer.Option(
+            "--multi-share",
+            min=0.0,
+            max=0.5,
+            help="Caribbean Stud: share of clean rounds dealt with several meter winners "
+            "(straight flushes and royals together).",
+        ),
+    ] = MULTI_SHARE,
 ) -> None:
     """Write a seeded round log (optimal play, statute settlement, planted errors) and the
     list of planted rounds to OUTPUT.planted.json."""
     order = _order(game, rules, config)
     chosen = None if kinds is None else tuple(k.strip() for k in kinds.split(",") if k.strip())
-    side = write_rounds(output, order, rounds, seed=seed, share=error_share, kinds=chosen)
+    side = write_rounds(
+        output,
+        order,
+        rounds,
+        seed=seed,
+        share=error_share,
+        kinds=chosen,
+        multi_share=multi_share,
+    )
     stderr.print(
         f"wrote {rounds:,} rounds to {plain(str(output))}; planted errors in {plain(str(side))}"
     )

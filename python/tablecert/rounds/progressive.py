@@ -25,7 +25,7 @@ import numpy.typing as npt
 
 from tablecert.games.common import fraction_json
 from tablecert.games.progressive import Progressive
-from tablecert.rounds.log import SCALE, RoundChunk
+from tablecert.rounds.log import SCALE, RoundChunk, amount_text
 
 _Int = npt.NDArray[np.int64]
 _Bool = npt.NDArray[np.bool_]
@@ -89,8 +89,11 @@ class SeatDues:
 
 
 def _money(units: Fraction) -> str:
-    value = units / SCALE if isinstance(units, Fraction) else Fraction(units, SCALE)
-    return str(value.numerator) if value.denominator == 1 else f"{float(value):,.4f}".rstrip("0")
+    """An amount given in 1/SCALE units, exactly (as the log writes amounts)."""
+    if units.denominator == 1:
+        return amount_text(int(units))
+    value = units / SCALE
+    return f"{value.numerator}/{value.denominator}"
 
 
 class ChunkMeter:
