@@ -46,6 +46,11 @@ N = 52
 
 @pytest.fixture(scope="module")
 def log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The fair log (``TABLECERT_BENCH_LOG``: one already written by ``tablecert simulate
+    shuffler --model fair --shuffles DECKS``, to save writing it again)."""
+    given = os.environ.get("TABLECERT_BENCH_LOG")
+    if given:
+        return Path(given)
     path = tmp_path_factory.mktemp("audit") / "fair.csv.gz"
     return write_log(path, "fair", DECKS, seed=42)
 
