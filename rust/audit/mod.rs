@@ -5,5 +5,6 @@
 pub mod deck;
 pub mod json;
 pub mod log;
+pub mod simlog;
 pub mod simulate;
 pub mod tally;
