@@ -180,26 +180,22 @@ impl LogWriter {
             FIRST_TIMESTAMP + id * SECONDS_PER_SHUFFLE,
             &mut digits,
         ));
-        match self.format {
-            LogFormat::Csv => {
-                text.push(b',');
-                text.extend_from_slice(decimal(id, &mut digits));
-                text.push(b',');
-                self.write_order(text, output);
-                text.push(b',');
-                self.write_order(text, input);
-                text.push(b'\n');
-            }
-            LogFormat::JsonLines => {
-                text.extend_from_slice(b", \"shuffle_id\": ");
-                text.extend_from_slice(decimal(id, &mut digits));
-                text.extend_from_slice(b", \"output\": [");
-                self.write_order(text, output);
-                text.extend_from_slice(b"], \"input\": [");
-                self.write_order(text, input);
-                text.extend_from_slice(b"]}\n");
-            }
-        }
+        let [to_id, to_output, to_input, end] = match self.format {
+            LogFormat::Csv => [&b","[..], b",", b",", b"\n"],
+            LogFormat::JsonLines => [
+                &b", \"shuffle_id\": "[..],
+                b", \"output\": [",
+                b"], \"input\": [",
+                b"]}\n",
+            ],
+        };
+        text.extend_from_slice(to_id);
+        text.extend_from_slice(decimal(id, &mut digits));
+        text.extend_from_slice(to_output);
+        self.write_order(text, output);
+        text.extend_from_slice(to_input);
+        self.write_order(text, input);
+        text.extend_from_slice(end);
     }
 
     /// The codes of `order`, separated (each code is stored with the separator after it; the
