@@ -8,4 +8,5 @@ pub mod log;
 pub mod rounds;
 pub mod simlog;
 pub mod simulate;
+pub mod stream;
 pub mod tally;

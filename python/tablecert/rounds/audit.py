@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -24,8 +24,8 @@ from tablecert import _core
 from tablecert.games.common import fraction_json
 from tablecert.games.progressive import Progressive
 from tablecert.hand_arrays import key_table
-from tablecert.poker import Ordering
-from tablecert.rounds.hold import HoldAnalysis, HoldParameters, HoldResult
+from tablecert.poker import Ordering, ordering
+from tablecert.rounds.hold import HoldAnalysis, HoldParameters, HoldResult, HoldState
 from tablecert.rounds.log import SCALE, SPOTS, RoundChunk, amount_text, read_rounds
 from tablecert.rounds.progressive import ChunkMeter, MeterTotals, SeatDues
 from tablecert.rounds.settle import (
@@ -39,6 +39,10 @@ from tablecert.rounds.settle import (
     SettlementTable,
     settlement_table,
 )
+from tablecert.rules import RuleFile
+
+if TYPE_CHECKING:
+    from tablecert.distributed import Executor, ShardProgress
 
 MAX_LISTED = 1000  # findings kept in full; all are counted
 _Int = npt.NDArray[np.int64]
@@ -131,6 +135,27 @@ class RoundAudit:
     progressive: Progressive | None = None
     #: The hold analysis (rounds/hold.py), when asked for: its verdict joins the audit's.
     hold: HoldResult | None = None
+
+    def absorb(self, part: RoundAudit) -> None:
+        """Add another file's audit (under the same rules) after this one's."""
+        self.files.extend(part.files)
+        self.rounds += part.rounds
+        self.void_rounds += part.void_rounds
+        self.seats += part.seats
+        for mine, theirs in ((self.bets, part.bets), (self.paid, part.paid), (self.due, part.due)):
+            for spot, amount in theirs.items():
+                mine[spot] = mine.get(spot, Fraction(0)) + amount
+        for name, t in part.by_article.items():
+            total = self.by_article[name]
+            total.spots += t.spots
+            total.paid += t.paid
+            total.due += t.due
+            total.differences += t.differences
+        for kind, n in part.counts.items():
+            self.counts[kind] += n
+        self.findings.extend(part.findings[: MAX_LISTED - len(self.findings)])
+        self.flagged |= part.flagged
+        self.meter.absorb(part.meter)
 
     def add(self, finding: Finding) -> None:
         self.counts[finding.kind] += 1
@@ -512,27 +537,100 @@ class _ChunkAudit:
         return f"{OUTCOMES[outcome]} (player's {name})"
 
 
+@dataclass(frozen=True)
+class RoundShard:
+    """One log and the audit's options as plain values (sent to a worker)."""
+
+    path: str
+    game: str
+    rules: RuleFile
+    hold: HoldParameters | None
+
+
+@dataclass
+class FileAudit:
+    """What one log's audit returns: its totals, findings and meter accounting (no long-run
+    return, no hold verdict) and the hold analysis's exact sums."""
+
+    audit: RoundAudit
+    hold: HoldState | None
+
+
+def _audit_file(
+    path: str | Path,
+    order: Ordering,
+    table: SettlementTable,
+    hold: HoldParameters | None,
+    last: dict[str, tuple[int, str]],
+    progress: Callable[[int], None] | None = None,
+) -> FileAudit:
+    """One log, from the meter state ``last`` (table id -> its last round's meter)."""
+    audit = RoundAudit(order.game, str(order.rules.path), order.rules.sha256)
+    audit.files.append(str(path))
+    audit.meter.last = last
+    analysis = None if hold is None else HoldAnalysis(order, hold)
+    for chunk in read_rounds(path, order.game):
+        checked = _ChunkAudit(chunk, table, audit)
+        checked.run()
+        if analysis is not None:
+            analysis.add(chunk, checked.judged_rounds, checked.judged_seats)
+        if progress is not None:
+            progress(len(chunk))
+    return FileAudit(audit, None if analysis is None else analysis.state())
+
+
+def audit_shard(shard: RoundShard) -> FileAudit:
+    """One log audited where it runs (a Dask worker reads the file itself), as its own
+    stream: the meter's continuity starts afresh at the file's first round of each table."""
+    order = ordering(shard.game, shard.rules)
+    return _audit_file(shard.path, order, settlement_table(order), shard.hold, {})
+
+
+def _merge(
+    order: Ordering, table: SettlementTable, parts: Sequence[FileAudit], hold: HoldParameters | None
+) -> RoundAudit:
+    """The files' audits added up in file order (every total is exact: integers and
+    fractions; the first MAX_LISTED findings in file order are listed)."""
+    audit = RoundAudit(order.game, str(order.rules.path), order.rules.sha256)
+    audit.progressive = table.progressive
+    analysis = None if hold is None else HoldAnalysis(order, hold)
+    for part in parts:
+        audit.absorb(part.audit)
+        if analysis is not None and part.hold is not None:
+            analysis.absorb(part.hold)
+    if analysis is not None:
+        audit.hold = analysis.result()
+    return audit
+
+
 def audit_rounds(
     paths: Sequence[str | Path],
     order: Ordering,
     progress: Callable[[int], None] | None = None,
     hold: HoldParameters | None = None,
+    executor: Executor | None = None,
+    shard_progress: ShardProgress | None = None,
 ) -> RoundAudit:
     """Audit every round of the logs under the ordering's rule file; with ``hold``, also the
-    observed hold against its exact expectation and the dealt-hand frequencies."""
+    observed hold against its exact expectation and the dealt-hand frequencies.
+
+    Each log is audited on its own and the results are added up in file order. Locally the
+    meter's continuity runs on from file to file; with ``executor`` (a Dask cluster) each
+    log is one shard, largest first, read where it runs, and is its own stream. The two
+    answers are identical whenever no table's rounds span two files (one log per table)."""
     table = settlement_table(order)
-    audit = RoundAudit(order.game, str(order.rules.path), order.rules.sha256)
-    audit.progressive = table.progressive
-    analysis = None if hold is None else HoldAnalysis(order, hold)
-    for path in paths:
-        audit.files.append(str(path))
-        for chunk in read_rounds(path, order.game):
-            checked = _ChunkAudit(chunk, table, audit)
-            checked.run()
-            if analysis is not None:
-                analysis.add(chunk, checked.judged_rounds, checked.judged_seats)
-            if progress is not None:
-                progress(len(chunk))
-    if analysis is not None:
-        audit.hold = analysis.result()
-    return audit
+    if executor is None:
+        parts: list[FileAudit] = []
+        last: dict[str, tuple[int, str]] = {}
+        for path in paths:
+            part = _audit_file(path, order, table, hold, last, progress)
+            last = part.audit.meter.last
+            parts.append(part)
+    else:
+        from tablecert.audit.sharded import largest_first
+
+        shards = [RoundShard(str(p), order.game, order.rules, hold) for p in paths]
+        ranked = largest_first(paths)
+        done = executor.map(audit_shard, [shards[i] for i in ranked], shard_progress)
+        parts = [done[ranked.index(i)] for i in range(len(shards))]  # back in file order
+    return _merge(order, table, parts, hold)

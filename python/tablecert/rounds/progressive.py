@@ -25,7 +25,7 @@ import numpy.typing as npt
 
 from tablecert.games.common import fraction_json
 from tablecert.games.progressive import Progressive
-from tablecert.rounds.log import SCALE, RoundChunk
+from tablecert.rounds.log import SCALE, RoundChunk, amount_text
 
 _Int = npt.NDArray[np.int64]
 _Bool = npt.NDArray[np.bool_]
@@ -55,6 +55,16 @@ class MeterTotals:
             f"several winners), {self.restarts:,} restarts from the seed"
         )
 
+    def absorb(self, part: MeterTotals) -> None:
+        """Add a later file's accounting (its tables' last rounds replace this one's)."""
+        self.rounds += part.rounds
+        self.rounds_with_meter_prizes += part.rounds_with_meter_prizes
+        self.several_winners += part.several_winners
+        self.restarts += part.restarts
+        self.contributions += part.contributions
+        self.meter_prizes += part.meter_prizes
+        self.last.update(part.last)
+
     def as_json(self) -> dict[str, Any]:
         return {
             "rounds_checked": self.rounds,
@@ -79,8 +89,11 @@ class SeatDues:
 
 
 def _money(units: Fraction) -> str:
-    value = units / SCALE if isinstance(units, Fraction) else Fraction(units, SCALE)
-    return str(value.numerator) if value.denominator == 1 else f"{float(value):,.4f}".rstrip("0")
+    """An amount given in 1/SCALE units, exactly (as the log writes amounts)."""
+    if units.denominator == 1:
+        return amount_text(int(units))
+    value = units / SCALE
+    return f"{value.numerator}/{value.denominator}"
 
 
 class ChunkMeter:
