@@ -1,6 +1,6 @@
 """Type stubs of the Rust core, ``tablecert._core`` (rust/bindings/)."""
 
-from typing import Final, final
+from typing import Any, Final, Literal, final
 
 __version__: Final[str]
 
@@ -70,6 +70,15 @@ class KeyTable:
     def suit_decided_pairs(self) -> int: ...
     def hands(self) -> bytes: ...
     def table(self) -> bytes: ...
+    def dealer_splits(
+        self,
+        fixed: object,
+        dead: object,
+        offsets: object,
+        thresholds: object,
+        below: object,
+        equal: object,
+    ) -> None: ...
 
 # --- mahjong tiles (rust/bindings/mahjong.rs) ---
 
@@ -147,7 +156,10 @@ def nist_run(
 def aperiodic_templates(m: int) -> list[int]: ...
 def igamc(a: float, x: float) -> float: ...
 def erfc(x: float) -> float: ...
-def dft_magnitudes(values: list[float]) -> list[float]: ...
+def dft_magnitudes(values: list[float], fft: Literal["hand", "crate"] = "hand") -> list[float]: ...
+def dft_peak_counts(
+    data: bytes, bits: int, sequences: int, fft: Literal["hand", "crate", "test"]
+) -> list[tuple[int, Literal["hand", "crate"]]]: ...
 def linear_complexity_of(bits: bytes) -> int: ...
 
 # --- shuffler audit (rust/bindings/audit.rs) ---
@@ -206,3 +218,27 @@ class ShuffleSimulator:
     def model(self) -> str: ...
     def csv_rows(self, count: int, device: str, first_id: int) -> str: ...
     def orders(self, count: int) -> bytes: ...
+
+#: The fields of a round log's round and of its seats, in CSV column order.
+ROUND_LOG_FIELDS: Final[tuple[list[str], list[str]]]
+
+@final
+class RoundReader:
+    """A streaming strict reader of one round log: bytes in, chunks of columns out."""
+
+    def __new__(
+        cls,
+        path: str,
+        game: str,
+        hand_size: int,
+        spots: list[str],
+        decisions: list[str],
+        events: list[str],
+        void_events: int,
+        upcard_required: bool,
+        rounds_per_chunk: int,
+    ) -> RoundReader: ...
+    def feed(self, data: bytes) -> list[dict[str, Any]]: ...
+    def finish(self) -> list[dict[str, Any]]: ...
+    @property
+    def rounds(self) -> int: ...

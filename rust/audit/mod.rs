@@ -5,5 +5,6 @@
 pub mod deck;
 pub mod json;
 pub mod log;
+pub mod rounds;
 pub mod simulate;
 pub mod tally;

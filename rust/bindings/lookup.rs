@@ -7,6 +7,7 @@ use pyo3::types::PyBytes;
 
 use super::cards::TieBreaks;
 use super::{u32_bytes, CardError};
+use crate::games::completions;
 use crate::lookup;
 use crate::order_check;
 
@@ -175,6 +176,90 @@ impl KeyTable {
         let n = self.0.hand_size();
         let hands = py.allow_threads(|| lookup::all_hands(n));
         PyBytes::new_bound(py, &hands)
+    }
+
+    /// The dealer's unseen cards of logged rounds (see `games::completions::dealer_splits`):
+    /// for round `r` the dealer holds `fixed[r]` (255: none) and the rest of a `hand_size` hand
+    /// from the cards outside `dead[r]` (52-bit masks); for each threshold `j` in
+    /// `offsets[r]..offsets[r + 1]` the completions whose key is below / equal to
+    /// `thresholds[j]` are written to `below[j]` / `equal[j]` (writable uint64 buffers).
+    /// Buffers: `fixed` uint8, `dead` and `offsets` uint64, `thresholds` uint32.
+    #[allow(clippy::too_many_arguments)]
+    fn dealer_splits(
+        &self,
+        py: Python<'_>,
+        fixed: &Bound<'_, PyAny>,
+        dead: &Bound<'_, PyAny>,
+        offsets: &Bound<'_, PyAny>,
+        thresholds: &Bound<'_, PyAny>,
+        below: &Bound<'_, PyAny>,
+        equal: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let fixed_buffer = PyBuffer::<u8>::get_bound(fixed)?;
+        let fixed = contiguous(&fixed_buffer, "fixed")?;
+        let dead_buffer = PyBuffer::<u64>::get_bound(dead)?;
+        let dead = contiguous(&dead_buffer, "dead")?;
+        let offsets_buffer = PyBuffer::<u64>::get_bound(offsets)?;
+        let offsets: Vec<usize> = contiguous(&offsets_buffer, "offsets")?
+            .iter()
+            .map(|&o| o as usize)
+            .collect();
+        let thresholds_buffer = PyBuffer::<u32>::get_bound(thresholds)?;
+        let thresholds = contiguous(&thresholds_buffer, "thresholds")?;
+        let rounds = fixed.len();
+        if dead.len() != rounds || offsets.len() != rounds + 1 {
+            return Err(PyValueError::new_err(format!(
+                "{rounds} fixed cards, {} dead-card masks and {} offsets: expected one mask per \
+                 round and one offset more than rounds",
+                dead.len(),
+                offsets.len()
+            )));
+        }
+        if offsets[0] != 0
+            || offsets.windows(2).any(|w| w[0] > w[1])
+            || offsets[rounds] != thresholds.len()
+        {
+            return Err(PyValueError::new_err(format!(
+                "offsets must rise from 0 to the {} thresholds",
+                thresholds.len()
+            )));
+        }
+        let mut outs = Vec::new();
+        for (buffer, name) in [(below, "below"), (equal, "equal")] {
+            let out = PyBuffer::<u64>::get_bound(buffer)?;
+            if out.readonly() {
+                return Err(PyTypeError::new_err(format!(
+                    "{name} must be a writable uint64 buffer"
+                )));
+            }
+            if contiguous(&out, name)?.len() != thresholds.len() {
+                return Err(PyValueError::new_err(format!(
+                    "{name} must hold one count per threshold ({})",
+                    thresholds.len()
+                )));
+            }
+            outs.push(out);
+        }
+        // SAFETY: each output is a writable, C-contiguous buffer of `thresholds.len()` u64
+        // items kept alive by `outs` for the whole call; the two are distinct buffers (checked
+        // below), and nothing else is given them.
+        if outs[0].buf_ptr() == outs[1].buf_ptr() {
+            return Err(PyValueError::new_err(
+                "below and equal must be distinct buffers",
+            ));
+        }
+        let (lo, eq) = unsafe {
+            (
+                std::slice::from_raw_parts_mut(outs[0].buf_ptr().cast::<u64>(), thresholds.len()),
+                std::slice::from_raw_parts_mut(outs[1].buf_ptr().cast::<u64>(), thresholds.len()),
+            )
+        };
+        let keys = self.0.keys();
+        let size = self.0.hand_size();
+        py.allow_threads(|| {
+            completions::dealer_splits(keys, size, fixed, dead, &offsets, thresholds, lo, eq)
+        })
+        .map_err(|e| PyValueError::new_err(e.to_string()))
     }
 
     /// The whole table as little-endian u32 bytes (colex order).

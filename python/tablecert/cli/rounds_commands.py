@@ -3,18 +3,24 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+from math import sqrt
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
 from rich.text import Text
 
+from tablecert.cli import common
 from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, stderr, stdout
 from tablecert.cli.tables import Column, print_table
 from tablecert.conformance.configuration import check_configuration
 from tablecert.games.common import decimal
+from tablecert.games.progressive import long_run_text
 from tablecert.poker import GAMES, Ordering, ordering
 from tablecert.rounds.audit import RoundAudit, audit_rounds
+from tablecert.rounds.hold import HoldParameters, HoldResult, HoldTest
 from tablecert.rounds.simulate import write_rounds
 
 GameOption = Annotated[str, typer.Option("--game", help="q-poker or caribbean-stud.")]
@@ -50,11 +56,40 @@ def audit_rounds_command(
     rules: RulesOpt = None,
     config: ConfigOption = None,
     json_out: JsonOption = False,
+    hold: Annotated[
+        bool,
+        typer.Option(
+            "--hold",
+            help="Also judge the observed hold against its exact expectation given the cards "
+            "and decisions, and the dealt-hand frequencies (README, 'Hold analysis').",
+        ),
+    ] = False,
+    cluster: common.ClusterOption = None,
+    workers: common.WorkersOption = None,
 ) -> None:
     """Re-settle every round of the logs under the statute (or --config) and name every
-    difference; exit 0 pass, 1 fail, 2 unreadable input, 3 nothing audited."""
+    difference; exit 0 pass, 1 fail, 2 unreadable input, 3 nothing audited (or, with --hold,
+    too few rounds for the hold analysis' power).
+
+    With --cluster or --workers, each log is one shard on the Dask cluster (read where it
+    runs: the path must be valid on the workers), largest first, merged in file order; each
+    log is then its own stream for the meter's continuity (the local answer whenever no
+    table's rounds span two logs)."""
     order = _order(game, rules, config)
-    result = audit_rounds(logs, order)
+    columns = (
+        TextColumn(f"auditing {len(logs)} round logs, one shard each"),
+        BarColumn(),
+        MofNCompleteColumn(),
+    )
+    with common.cluster_progress(cluster, workers, *columns) as (executor, bar):
+        task = bar.add_task("", total=len(logs), visible=executor is not None)
+        result = audit_rounds(
+            logs,
+            order,
+            hold=HoldParameters() if hold else None,
+            executor=executor,
+            shard_progress=lambda done, total: bar.update(task, completed=done, total=total),
+        )
     if json_out:
         emit_json(result.as_json())
     else:
@@ -82,6 +117,13 @@ def print_round_audit(result: RoundAudit) -> None:
     )
     for kind, n in sorted(result.counts.items()):
         stdout.print(f"{kind}: {n:,}")
+    if result.progressive is not None:
+        stdout.print(result.meter.text)
+        stdout.print(
+            f"progressive over the meter's cycles: {plain(long_run_text(result.progressive))}"
+        )
+    if result.hold is not None:
+        print_hold(result.hold)
     for f in result.findings[:50]:
         stdout.print("  " + plain(f.text))
     if len(result.findings) > 50:
@@ -90,6 +132,61 @@ def print_round_audit(result: RoundAudit) -> None:
         )
     style = {"pass": "bold green", "fail": "bold red"}.get(result.verdict, "bold yellow")
     stdout.print(Text(f"verdict: {result.verdict}", style=style))
+
+
+def _p(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3g}"
+
+
+def print_hold(h: HoldResult) -> None:
+    """The hold analysis block of ``audit rounds --hold``."""
+    stdout.print(
+        f"hold analysis: {h.rounds:,} rounds, {h.seats:,} seats analysed "
+        f"({h.rounds_skipped:,} rounds, {h.seats_skipped:,} seats not: void, not one deck, or "
+        "bets not matching the decision); the progressive bet is not part of it"
+    )
+    print_table(
+        [
+            "spot",
+            Column("wagered", "right"),
+            Column("players' net", "right"),
+            Column("expected (decisions)", "right"),
+            Column("expected (optimal)", "right"),
+        ],
+        [
+            [
+                s.spot,
+                decimal(s.wagered, 2),
+                decimal(s.observed_net, 2),
+                decimal(s.expected_net, 2),
+                decimal(s.optimal_net, 2),
+            ]
+            for s in h.spots
+        ],
+    )
+
+    def line(t: HoldTest) -> str:
+        sd = decimal(Fraction(sqrt(t.variance)), 2) if t.variance else "0"
+        return (
+            f"{t.rule}: expected hold {decimal(t.expected, 2)} +- {sd} (1 sd), observed "
+            f"{decimal(t.observed, 2)}, z = {_p(t.z)}, p = {_p(t.p_value)} (normal; "
+            f"Berry-Esseen bound {_p(t.berry_esseen)}), power {_p(t.power)}"
+        )
+
+    stdout.print("  " + line(h.given_decisions))
+    stdout.print("  " + line(h.optimal) + " (descriptive)")
+    stdout.print(
+        f"  hold from the players' decisions: {decimal(h.decision_hold, 2)} "
+        f"({h.decisions_off_optimal:,} decisions differ from optimal)"
+    )
+    d = h.dealt
+    powers = ", ".join(f"{k} {_p(v)}" for k, v in d.power.items())
+    stdout.print(f"  dealt hands: p = {_p(d.check.p_value)}; {plain(d.check.detail)}")
+    stdout.print(f"  power at w = {d.effect}: {powers}")
+    style = {"pass": "bold green", "fail": "bold red"}.get(h.verdict, "bold yellow")
+    stdout.print(Text(f"  hold verdict: {h.verdict}", style=style))
+    for reason in h.reasons:
+        stdout.print(f"    {reason}")
 
 
 def simulate_rounds_command(
