@@ -111,26 +111,24 @@ fn subset_rows<const K: usize>(
     }
 }
 
-/// Cards in each 5-bit mask and its highest bit (tables: the baseline x86-64 target has no
+/// Cards in each 5-bit mask, and its highest bit (a table: the baseline x86-64 target has no
 /// population-count instruction).
-const SUBSET_SIZE: [u8; 32] = {
-    let mut t = [0u8; 32];
-    let mut m = 0;
-    while m < 32 {
-        t[m] = (m as u32).count_ones() as u8;
-        m += 1;
-    }
-    t
-};
-const TOP_CARD: [u8; 32] = {
+const SUBSET_SIZE: [u8; 32] = mask_table(false);
+const TOP_CARD: [u8; 32] = mask_table(true);
+
+const fn mask_table(top: bool) -> [u8; 32] {
     let mut t = [0u8; 32];
     let mut m = 1;
     while m < 32 {
-        t[m] = (m as u32).ilog2() as u8;
+        t[m] = if top {
+            (m as u32).ilog2()
+        } else {
+            (m as u32).count_ones()
+        } as u8;
         m += 1;
     }
     t
-};
+}
 
 /// What the histogram counts per subset row.
 #[derive(Clone, Copy, Debug)]
