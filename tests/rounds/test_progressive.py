@@ -269,6 +269,20 @@ def test_meter_continuity_across_files_and_tables(tmp_path: Path) -> None:
     assert [(f.table_id, f.round_id, f.paid, f.due) for f in result.findings] == [
         ("T2", "2", Fraction(5000), Fraction("5000.7"))
     ]
+    assert result.findings[0].detail.endswith("previous round (1, in an earlier file)")
+    assert result.findings[0].line == 2
+
+    class InProcess:
+        """An executor that runs each shard here, in the given order (as Dask would)."""
+
+        description = "in process"
+        parallelism = 1
+
+        def map(self, fn: Any, shards: Any, progress: Any = None) -> list[Any]:
+            return [fn(s) for s in shards]
+
+    sharded = audit_rounds([one, two], ordering("caribbean-stud"), executor=InProcess())
+    assert sharded.as_json() == result.as_json()
 
 
 # --- the law of a round's meter hands ---------------------------------------------------------
