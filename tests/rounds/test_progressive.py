@@ -529,3 +529,22 @@ def test_simulated_meter_errors_are_found_and_clean_multi_winner_rounds_pass(
         (f,) = by_round[p["round_id"]]
         assert (f.seat, f.spot) == (p["seat"], "progressive"), p
         assert (f.kind, f.article, f.rule) == expected[p["kind"]], (p, f)
+
+
+@pytest.mark.parametrize("name", ["caribbean-stud.macau", "caribbean-stud.standard"])
+def test_every_open_point_of_article_10_is_a_named_reading(name: str) -> None:
+    """The points Art. 10 leaves open are rule values marked as readings, citing Art. 10."""
+    from tablecert.rules import load_rules
+
+    rules = load_rules(name)
+    for key in (
+        "payment_order",
+        "straight_flush_base",
+        "meter_pays",
+        "contribution_timing",
+        "prize_unit",
+    ):
+        value = rules.require(f"progressive.{key}")
+        assert value.reading, key
+        assert value.article.startswith("第十条"), key
+        assert value.note, key
