@@ -7,4 +7,5 @@ pub mod json;
 pub mod log;
 pub mod rounds;
 pub mod simulate;
+pub mod stream;
 pub mod tally;

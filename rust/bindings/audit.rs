@@ -7,7 +7,7 @@ use pyo3::types::{PyBytes, PyDict};
 
 use super::{LogError, RulesError};
 use crate::audit::deck::DeckKind;
-use crate::audit::log::{Audit, InputMode};
+use crate::audit::log::{Audit, InputMode, ReadFailure};
 use crate::audit::simulate::{Model, Simulator};
 use crate::audit::tally::{Game, Tally};
 
@@ -110,6 +110,47 @@ impl ShuffleAudit {
         let inner = &mut self.inner;
         py.allow_threads(|| inner.feed(data))
             .map_err(|e| LogError::new_err(e.to_string()))
+    }
+
+    /// Read one whole log file in the core (plain or gzip, a FIFO too; the GIL released):
+    /// decompressed on a reader thread while its lines are parsed and tallied in parallel.
+    /// After each group of lines, `on_batches(batches, orders)` receives the batches completed
+    /// since the last call and the kept orders (when there are any; without it they wait for
+    /// `take_batches` / `take_orders`), then `progress(bytes used, size on disk or 0)`.
+    #[pyo3(signature = (path, progress = None, on_batches = None))]
+    fn read_file(
+        &mut self,
+        py: Python<'_>,
+        path: &str,
+        progress: Option<PyObject>,
+        on_batches: Option<PyObject>,
+    ) -> PyResult<()> {
+        let inner = &mut self.inner;
+        let between = |audit: &mut Audit, used: u64, size: Option<u64>| {
+            Python::with_gil(|py| -> PyResult<()> {
+                py.check_signals()?;
+                if let Some(hook) = &on_batches {
+                    let orders = audit.kept.as_mut().map(std::mem::take).unwrap_or_default();
+                    if !audit.finished_batches.is_empty() || !orders.is_empty() {
+                        let batches = std::mem::take(&mut audit.finished_batches)
+                            .iter()
+                            .map(|t| tally_dict(py, t))
+                            .collect::<PyResult<Vec<_>>>()?;
+                        hook.call1(py, (batches, PyBytes::new_bound(py, &orders)))?;
+                    }
+                }
+                if let Some(hook) = &progress {
+                    hook.call1(py, (used, size.unwrap_or(0)))?;
+                }
+                Ok(())
+            })
+        };
+        py.allow_threads(|| inner.read_file(path, between))
+            .map_err(|e| match e {
+                ReadFailure::Read(e) => LogError::new_err(e.to_string()),
+                ReadFailure::Log(e) => LogError::new_err(e.to_string()),
+                ReadFailure::Hook(e) => e,
+            })
     }
 
     fn end_file(&mut self) -> PyResult<()> {

@@ -130,11 +130,19 @@ def optimal_decider(
 
 
 class _Simulator:
-    def __init__(self, order: Ordering, seed: int, share: float, kinds: tuple[str, ...]) -> None:
+    def __init__(
+        self,
+        order: Ordering,
+        seed: int,
+        share: float,
+        kinds: tuple[str, ...],
+        multi_share: float = MULTI_SHARE,
+    ) -> None:
         self.order = order
         self.table: SettlementTable = settlement_table(order)
         self.rng = np.random.default_rng(seed)
         self.share = share
+        self.multi_share = multi_share
         self.kinds = kinds
         self.size = order.hand_size
         self.spots = SPOTS[order.game]
@@ -329,7 +337,7 @@ class _Simulator:
             elif draw < self.share * len(planted_kinds) + VOID_SHARE:
                 kind = "void"
             elif self.prog is not None and draw < (
-                self.share * len(planted_kinds) + VOID_SHARE + MULTI_SHARE
+                self.share * len(planted_kinds) + VOID_SHARE + self.multi_share
             ):
                 kind = "multi"  # clean: several meter prizes settled by the statute
             dealt = self.deal(
@@ -556,6 +564,7 @@ def write_rounds(
     *,
     seed: int = 0,
     share: float = 0.0,
+    multi_share: float = MULTI_SHARE,
     kinds: tuple[str, ...] | None = None,
     table_id: str = "T1",
     progress: Callable[[int], None] | None = None,
@@ -578,7 +587,11 @@ def write_rounds(
         chosen = tuple(k for k in chosen if k != "cap")  # no cap in force: nothing to exceed
     if not 0 <= share * max(len(chosen), 1) <= 0.5:
         raise AuditError(f"error share {share} x {len(chosen)} kinds must be within 0..0.5")
-    sim = _Simulator(order, seed, share if chosen else 0.0, chosen)
+    if not 0 <= multi_share <= 0.5:
+        raise AuditError(
+            f"the share of rounds with several meter winners {multi_share} must be within 0..0.5"
+        )
+    sim = _Simulator(order, seed, share if chosen else 0.0, chosen, multi_share)
     jsonl = ".jsonl" in path.name
     buffer = io.StringIO()
     planted: list[Planted] = []
@@ -593,6 +606,7 @@ def write_rounds(
         "seed": seed,
         "rounds": rounds,
         "share": share,
+        **({"multi_share": multi_share} if order.game == "caribbean-stud" else {}),
         "kinds": list(chosen),
         "planted": [p.as_json() for p in planted],
     }
