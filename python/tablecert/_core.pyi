@@ -113,6 +113,7 @@ def caribbean_analyze(
     chunks: int = 0,
     progress: Progress | None = None,
     upcards: tuple[int, int] | None = None,
+    part: tuple[int, int] | None = None,
 ) -> tuple[list[tuple[int, ...]], bytes]: ...
 def caribbean_situation(
     tie_breaks: TieBreaks, qualifier_ranks: list[int], hand: list[int], upcard: int
