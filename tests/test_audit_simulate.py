@@ -46,14 +46,25 @@ def gzip_members(data: bytes) -> int:
     return count
 
 
-def test_seeded_sequence_is_the_one_of_the_fixture() -> None:
-    """The committed fixture log was written by the simulator with seed 7: the core's writer
-    draws the same decks (same text, byte for byte, once decompressed)."""
-    fixture = FIXTURES / "logs" / "shuffler-fair-52-small.csv.gz"
-    writer = _core.ShuffleLogWriter("fair", "cards52", 7, 2_000, "SIM-QP-2")
+@pytest.mark.parametrize(
+    ("name", "deck", "seed", "device", "shuffles"),
+    [
+        ("shuffler-fair-52-small", "cards52", 7, "SIM-QP-2", 2_000),
+        ("shuffler-fair-52", "cards52", 20261129, "SIM-QP-1", 20_000),
+        ("mahjong-fair-136", "mahjong136", 20261129, "SIM-MJ-1", 2_000),
+    ],
+)
+def test_seeded_sequence_is_the_one_of_the_fixtures(
+    name: str, deck: str, seed: int, device: str, shuffles: int
+) -> None:
+    """The committed fixture logs were written by the simulator (scripts/make-fixture-logs.sh)
+    with the Python writer before the core wrote logs: the core's writer draws the same decks
+    and writes the same text, byte for byte once decompressed."""
+    fixture = FIXTURES / "logs" / f"{name}.csv.gz"
+    writer = _core.ShuffleLogWriter("fair", deck, seed, shuffles, device)
     text = b"".join(iter(lambda: writer.next_block(3), b""))
     assert text == gzip.decompress(fixture.read_bytes())
-    assert writer.done == 2_000
+    assert writer.done == shuffles
 
 
 @pytest.mark.parametrize("deck", ["cards52", "mahjong136"])
