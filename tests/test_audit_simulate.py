@@ -13,6 +13,7 @@ import zlib
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from tablecert import _core
 from tablecert.audit import audit_shuffler
@@ -20,6 +21,7 @@ from tablecert.audit import simulate as simulate_module
 from tablecert.audit.battery import Tally
 from tablecert.audit.power import simulated_battery
 from tablecert.audit.simulate import HEADER, write_log
+from tablecert.cli import app
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 MODELS = (
@@ -178,3 +180,18 @@ def test_progress_counts_every_shuffle(tmp_path: Path, monkeypatch: pytest.Monke
     steps: list[int] = []
     write_log(tmp_path / "p.csv.gz", "fair", 95, progress=steps.append)
     assert steps == [30, 30, 30, 5]
+
+
+def test_cli_writes_json_lines_that_its_audit_passes(tmp_path: Path) -> None:
+    runner = CliRunner()
+    log = tmp_path / "walls.jsonl.gz"
+    args = ["simulate", "shuffler", "--model", "fair", "--shuffles", "400", "--seed", "4"]
+    made = runner.invoke(app, [*args, "--deck", "mahjong136", "-o", str(log)])
+    assert made.exit_code == 0, made.output
+    assert json.loads(gzip.decompress(log.read_bytes()).splitlines()[399])["shuffle_id"] == 400
+    again = runner.invoke(app, [*args, "--deck", "mahjong136", "-o", str(log)])
+    assert again.exit_code == 2  # never overwritten without --force
+    audit = ["audit", "shuffler", str(log), "--deck", "mahjong136", "--input-order", "logged"]
+    judged = runner.invoke(app, [*audit, "--json"])
+    assert judged.exit_code == 0, judged.output
+    assert json.loads(judged.stdout)["verdict"] == "pass"
