@@ -4,6 +4,8 @@ Run: .venv/bin/python -m pytest benches/bench_nist.py --benchmark-enable
 Side by side on the same input (one sequence of 100,000 bits, every test that applies at that
 length: all but Universal), then the issue's full run, 1,000 sequences of 10^6 bits through all
 fifteen tests (set NIST_FULL=1; it needs 125 MB of os.urandom output and a few minutes).
+The spectral test's two transforms side by side on 10^6-bit sequences (issue 16 item 5):
+.venv/bin/python -m pytest benches/bench_nist.py --benchmark-enable -k transforms -s
 """
 
 from __future__ import annotations
@@ -11,11 +13,13 @@ from __future__ import annotations
 import hashlib
 import os
 import time
+from typing import Literal
 
 import numpy as np
 import pytest
 from pytest_benchmark.fixture import BenchmarkFixture
 
+from tablecert import _core
 from tablecert.audit.rng import run_nist
 from tablecert.audit.rng_decision import decide
 from tests.reference import nist_reference as ref
@@ -86,3 +90,43 @@ def test_core_and_verdict_100_sequences_of_a_million_bits(benchmark: BenchmarkFi
     verdict = benchmark.pedantic(_battery_and_verdict, args=(data,), rounds=1, iterations=1)
     benchmark.extra_info["process_cpu_s"] = time.process_time() - cpu
     assert verdict == "pass"
+
+
+FFT_SEQUENCES = 20
+
+
+def _measure(data: bytes, fft: Literal["hand", "crate", "test"]) -> tuple[float, float, list[int]]:
+    """(wall s, process CPU s, N1 per sequence) of the spectral test's peak counts."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    counts = _core.dft_peak_counts(data, 1_000_000, FFT_SEQUENCES, fft)
+    return time.perf_counter() - wall, time.process_time() - cpu, [c for c, _ in counts]
+
+
+def test_spectral_transforms_hand_against_crate(benchmark: BenchmarkFixture) -> None:
+    """The hand-written mixed-radix FFT against realfft/rustfft on the same 20 sequences of
+    10^6 bits (N1 of each: unpack, ±1, transform, count), alternating over 7 rounds; best wall
+    (both threads) and best process CPU per sequence, and the ratio. "test" is the battery's
+    path: the crate's transform with the margin check, the hand one where a magnitude is near T."""
+    data = np.random.default_rng(16).integers(0, 256, FFT_SEQUENCES * 125_000, np.uint8).tobytes()
+    load_before = os.getloadavg()
+    best: dict[str, list[float]] = {}
+    counts: dict[str, list[int]] = {}
+    kinds: tuple[Literal["hand", "crate", "test"], ...] = ("hand", "crate", "test")
+    for _ in range(7):
+        for fft in kinds:
+            wall, cpu, counts[fft] = _measure(data, fft)
+            old = best.get(fft, [float("inf"), float("inf")])
+            best[fft] = [min(old[0], wall), min(old[1], cpu)]
+    load_after = os.getloadavg()
+    assert counts["hand"] == counts["crate"] == counts["test"]
+    for fft in kinds:
+        wall, cpu = best[fft]
+        benchmark.extra_info[f"{fft}_sequences_per_s_wall"] = round(FFT_SEQUENCES / wall, 1)
+        benchmark.extra_info[f"{fft}_ms_cpu_per_sequence"] = round(cpu / FFT_SEQUENCES * 1e3, 2)
+    benchmark.extra_info["hand_over_crate_wall"] = round(best["hand"][0] / best["crate"][0], 2)
+    benchmark.extra_info["hand_over_crate_cpu"] = round(best["hand"][1] / best["crate"][1], 2)
+    benchmark.extra_info["hand_over_test_path_cpu"] = round(best["hand"][1] / best["test"][1], 2)
+    benchmark.extra_info["load_average_before"] = load_before
+    benchmark.extra_info["load_average_after"] = load_after
+    print("\nspectral test, 20 x 10^6 bits:", benchmark.extra_info)
+    benchmark.pedantic(_measure, args=(data, "test"), rounds=1, iterations=1)

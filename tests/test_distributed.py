@@ -38,6 +38,9 @@ from tablecert.games.sweep import sweep
 from tablecert.poker import ordering
 from tablecert.report.plan import PlanEntry
 from tablecert.report.registry import REGISTRY, Context, Section, section_kinds
+from tablecert.rounds.audit import audit_rounds
+from tablecert.rounds.hold import HoldParameters
+from tablecert.rounds.simulate import write_rounds
 
 pytest.importorskip("distributed")
 
@@ -77,13 +80,15 @@ def test_q_poker_on_a_cluster_is_the_local_answer(cluster: DaskExecutor) -> None
 
 
 def _reduced_plan(
-    rules: str, first: int, end: int, shards: int
+    rules: str, first: int, end: int, shards: int, parts: int = 1
 ) -> list[caribbean_stud.UpcardShard]:
+    """Upcards ``first..end`` in ``shards`` ranges, each in ``parts`` parts of the hands."""
     order = ordering("caribbean-stud", rules)
     (whole,) = caribbean_stud.upcard_shards(order, caribbean_stud.payouts(order), 1)
     return [
-        caribbean_stud.UpcardShard(whole.tie_breaks, whole.qualifier, whole.values, r)
+        replace(whole, upcards=r, part=(k, parts))
         for r in split_range(first, end, shards)
+        for k in range(parts)
     ]
 
 
@@ -114,8 +119,9 @@ def _one_local_run(
 def test_caribbean_upcard_shards_on_a_cluster_equal_one_local_run(
     cluster: DaskExecutor,
 ) -> None:
-    # A reduced shard set: upcards 2c, 2h, 2s, 3d (ids 1..4) in three shards.
-    plan = _reduced_plan("caribbean-stud.standard", 1, 5, 3)
+    # A reduced shard set: upcards 2c, 2h, 2s, 3d (ids 1..4) in three ranges, each in two
+    # parts of the player hands.
+    plan = _reduced_plan("caribbean-stud.standard", 1, 5, 3, parts=2)
     rows, bits = caribbean_stud.merge_upcard_shards(
         plan, cluster.map(caribbean_stud.run_upcard_shard, plan)
     )
@@ -258,6 +264,53 @@ def test_sharded_audit_keeps_bad_records_and_a_biased_device(
     assert sharded.integrity.bad_count > 0
     assert sharded.verdict == stream.verdict == "FAIL (integrity)"
     assert not sharded.battery.passed
+
+
+def _tables(tmp: Path, game: str, rounds: tuple[int, ...]) -> list[Path]:
+    """One simulated round log per table (the fleet layout), errors planted, the meter on."""
+    order = ordering(game)
+    logs = []
+    for i, n in enumerate(rounds):
+        path = tmp / (f"table-{i}.jsonl" if i % 2 else f"table-{i}.csv.gz")
+        write_rounds(path, order, n, seed=300 + i, share=0.01, table_id=f"T{i}")
+        logs.append(path)
+    return logs
+
+
+@pytest.mark.parametrize("game", ["q-poker", "caribbean-stud"])
+def test_round_audit_on_a_cluster_is_the_local_answer(
+    cluster: DaskExecutor, tmp_path: Path, game: str
+) -> None:
+    """One shard per log, largest first, merged in file order: the local audit bit for bit,
+    findings, totals, the meter's accounting and the hold analysis included."""
+    logs = _tables(tmp_path, game, (300, 900, 500, 900))
+    order = ordering(game)
+    hold = HoldParameters()
+    local = audit_rounds(logs, order, hold=hold)
+    assert local.verdict == "fail"
+    assert local.counts["settlement"] > 0
+    recording = _RecordingExecutor()
+    in_process = audit_rounds(logs, order, hold=hold, executor=recording)
+    by_size = sorted(logs, key=lambda p: -p.stat().st_size)
+    assert recording.ran == [p.name for p in by_size]
+    assert recording.ran != [p.name for p in logs]
+    remote = audit_rounds(logs, order, hold=hold, executor=cluster)
+    expected = json.dumps(local.as_json(), sort_keys=True, default=str)
+    assert json.dumps(in_process.as_json(), sort_keys=True, default=str) == expected
+    assert json.dumps(remote.as_json(), sort_keys=True, default=str) == expected
+    assert remote.rounds == 2600
+    assert [f.file for f in remote.findings] == [f.file for f in local.findings]
+
+
+def test_cli_round_audit_on_a_cluster(cluster: DaskExecutor, tmp_path: Path) -> None:
+    logs = [str(p) for p in _tables(tmp_path, "caribbean-stud", (200, 300))]
+    runner = CliRunner()
+    args = ["audit", "rounds", *logs, "--game", "caribbean-stud", "--json"]
+    local = runner.invoke(app, args)
+    remote = runner.invoke(app, [*args, "--cluster", cluster.client.scheduler.address])
+    assert local.exit_code == remote.exit_code == 1
+    assert remote.stdout == local.stdout
+    assert json.loads(remote.stdout)["rounds"] == 500
 
 
 def test_cli_audit_on_a_cluster(cluster: DaskExecutor, tmp_path: Path) -> None:

@@ -154,6 +154,13 @@ DIALECT_PAIRS = {
         "cards52",
     ],
     "rng-audit": ["audit", "rng", str(FIXTURES / "nist/pi.bin"), "--bits", "100000", "-N", "10"],
+    "round-audit": [
+        "audit",
+        "rounds",
+        str(FIXTURES / "rounds/q-poker-clean.csv"),
+        "--game",
+        "q-poker",
+    ],
 }
 
 #: Fields a command and its section both hold but legitimately name different things by: the

@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from tablecert import _core
 from tablecert.audit import nist_tool
 from tablecert.audit.rng import TEST_NAMES, run_nist, second_level
 from tablecert.cli import app
@@ -125,6 +126,48 @@ def test_core_pvalues_equal_the_tools_on_the_first_sequences(
         assert lines == want[: len(lines)], test
         compared += len(lines)
     assert compared == sequences * 188
+
+
+def tool_peak_counts(reference: Path, name: str) -> list[int]:
+    """N_l (the DFT test's N1) per sequence from the tool's FFT/stats.txt."""
+    lines = (reference / name / "FFT" / "stats.txt").read_text().splitlines()
+    values = [line.split("=")[1] for line in lines if "(b) N_l" in line]
+    counts = [int(float(v)) for v in values]
+    assert [float(v) for v in values] == counts
+    return counts
+
+
+def check_spectral_transforms(reference: Path, name: str, sequences: int, folder: Path) -> None:
+    """N1 of each sequence by the hand-written FFT, by realfft/rustfft, and as the battery
+    takes it, all equal to the tool's N_l; the battery takes every one from the crate (no
+    magnitude near the threshold)."""
+    data = regenerate(reference, name, sequences * 125_000, folder).read_bytes()
+    want = tool_peak_counts(reference, name)[:sequences]
+    assert len(want) == sequences
+    hand = _core.dft_peak_counts(data, 1_000_000, sequences, "hand")
+    fast = _core.dft_peak_counts(data, 1_000_000, sequences, "crate")
+    test = _core.dft_peak_counts(data, 1_000_000, sequences, "test")
+    assert [c for c, _ in hand] == want
+    assert [c for c, _ in fast] == want
+    assert test == [(c, "crate") for c in want]
+
+
+@pytest.mark.parametrize("name", list(INPUTS))
+def test_both_transforms_count_the_tools_peaks_on_the_first_sequences(
+    reference: Path, name: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    check_spectral_transforms(reference, name, 12, tmp_path_factory.mktemp("nist-inputs"))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not os.environ.get("TABLECERT_SLOW"), reason="long run: set TABLECERT_SLOW=1 (and -m slow)"
+)
+@pytest.mark.parametrize("name", list(INPUTS))
+def test_both_transforms_count_the_tools_peaks_on_every_sequence(
+    reference: Path, name: str, tmp_path: Path
+) -> None:
+    check_spectral_transforms(reference, name, 100, tmp_path)
 
 
 @pytest.mark.slow

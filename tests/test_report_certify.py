@@ -66,7 +66,7 @@ def test_report_matches_the_published_schema(main_run: Certification) -> None:
 def test_smoke_plan_verdicts_and_articles(main_run: Certification) -> None:
     report = main_run.data
     assert report["verdict"] == "pass"
-    assert report["summary"] == {"requirements": 36, "pass": 36, "fail": 0, "inconclusive": 0}
+    assert report["summary"] == {"requirements": 39, "pass": 39, "fail": 0, "inconclusive": 0}
     kinds = [s["kind"] for s in report["sections"]]
     assert kinds == [
         "hand-categories",
@@ -76,6 +76,7 @@ def test_smoke_plan_verdicts_and_articles(main_run: Certification) -> None:
         "evaluator-crosscheck",
         "shuffler-audit",
         "rng-audit",
+        "round-audit",
     ]
     assert all(r["article"] for r in report["requirements"])
     assert report["requirements"][0]["requirement"] == "hand-categories.q-poker.macau.complete"
@@ -86,6 +87,14 @@ def test_smoke_plan_verdicts_and_articles(main_run: Certification) -> None:
     assert qp["categories"][0]["probability"] == {"exact": "12/5525", "decimal": "0.002171945701"}
     par = sections["par-sheet/q-poker/q-poker.macau"]["data"]
     assert par["pair_plus"]["house_edge"]["exact"] == "128/5525"
+    rounds = sections["round-audit/q-poker/q-poker-clean.csv"]
+    assert (rounds["data"]["rounds"], rounds["data"]["files"]) == (60, ["q-poker-clean.csv"])
+    judged = [r for r in report["requirements"] if r["section"] == rounds["id"]]
+    assert [(r["requirement"].rsplit(".", 1)[1], r["article"]) for r in judged] == [
+        ("deck", "第七條"),
+        ("bet", "第九條"),
+        ("settlement", "第九條"),
+    ]
     assert sections["rng-audit/pi.bin"]["inputs"] == [
         "../nist/pi.bin",
         "../rules/q-poker.macau.toml",
@@ -137,6 +146,7 @@ def test_inputs_and_rule_data(main_run: Certification) -> None:
         "../evaluators/vendor_poker.py",
         "../logs/shuffler-fair-52-small.csv.gz",
         "../nist/pi.bin",
+        "../rounds/q-poker-clean.csv",
         "../rules/mahjong-simple.macau.toml",
         "../rules/q-poker.macau.toml",
         "smoke.toml",

@@ -206,7 +206,7 @@ def test_renders_in_chromium_with_visible_verdict(run: Certification) -> None:
     result = browser.load(run.html, _VERDICT_PROBE)
     assert result.problems == []
     probe = result.value
-    assert probe["text"].startswith("Verdict: PASS (36 passed, 0 failed")
+    assert probe["text"].startswith("Verdict: PASS (39 passed, 0 failed")
     assert probe["width"] > 400
     assert probe["height"] > 30
     assert 0 <= probe["top"] < 300  # in the first screen, above everything else
@@ -214,7 +214,7 @@ def test_renders_in_chromium_with_visible_verdict(run: Certification) -> None:
     assert probe["onTop"] is True
     assert probe["color"] == "rgb(255, 255, 255)"
     assert probe["background"] == "rgb(30, 123, 52)"
-    assert probe["sections"] == 8  # seven sections and the NIST appendix
+    assert probe["sections"] == 9  # eight sections and the NIST appendix
     assert len(probe["charts"]) == 3
     assert all(w > 100 for w in probe["charts"])
     assert probe["title"] == "TC-SMOKE-001: Smoke plan: every section kind on small inputs: PASS"
@@ -224,6 +224,6 @@ def test_renders_in_chromium_with_visible_verdict(run: Certification) -> None:
     for line in ("TC-SMOKE-001 rev. 1", "2026-11-30", "Casino C (example)", "T. Tester"):
         assert line in i_text
     assert "model SIM-QP, serial SIM-QP-2, firmware 1.0" in i_text
-    assert "No deviation: every one of the 36 requirements passed." in d_text
+    assert "No deviation: every one of the 39 requirements passed." in d_text
     assert probe["ridBreak"] == "keep-all"  # no break inside 第九條 either
     assert probe["ridPiece"] == "nowrap"  # nor at the hyphen of q-poker

@@ -37,6 +37,7 @@ UNORDERED = (
     "payment.limits",
     "fan.supersedes.",
     "liability.exempt_hands",
+    "progressive.meter_pays",
 )
 
 
@@ -178,7 +179,17 @@ def poker_outcome(game: str, path: Path, full: bool) -> Any:
     )
     out["payouts"] = pay
     out["values"] = shard.values
-    out["progressive"] = progressive(order.rules, order.tie_breaks).as_json()
+    prog = progressive(order.rules, order.tie_breaks)
+    out["progressive"] = prog.as_json()
+    # Rounds with several meter winners, paid by Art. 10's order under the file's readings.
+    out["meter rounds"] = [
+        repr(prog.pay_round(Fraction("123456.7"), seats, Fraction(len(seats))))
+        for seats in (
+            [(1, "straight flush"), (2, "royal flush"), (4, "straight flush"), (6, "flush")],
+            [(3, "royal flush"), (5, "royal flush")],
+            [(2, "straight flush"), (3, "four of a kind")],
+        )
+    ]
     return out
 
 

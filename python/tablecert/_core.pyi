@@ -1,6 +1,7 @@
 """Type stubs of the Rust core, ``tablecert._core`` (rust/bindings/)."""
 
-from typing import Final, final
+from collections.abc import Callable
+from typing import Any, Final, Literal, final
 
 __version__: Final[str]
 
@@ -112,6 +113,7 @@ def caribbean_analyze(
     chunks: int = 0,
     progress: Progress | None = None,
     upcards: tuple[int, int] | None = None,
+    part: tuple[int, int] | None = None,
 ) -> tuple[list[tuple[int, ...]], bytes]: ...
 def caribbean_situation(
     tie_breaks: TieBreaks, qualifier_ranks: list[int], hand: list[int], upcard: int
@@ -155,7 +157,10 @@ def nist_run(
 def aperiodic_templates(m: int) -> list[int]: ...
 def igamc(a: float, x: float) -> float: ...
 def erfc(x: float) -> float: ...
-def dft_magnitudes(values: list[float]) -> list[float]: ...
+def dft_magnitudes(values: list[float], fft: Literal["hand", "crate"] = "hand") -> list[float]: ...
+def dft_peak_counts(
+    data: bytes, bits: int, sequences: int, fft: Literal["hand", "crate", "test"]
+) -> list[tuple[int, Literal["hand", "crate"]]]: ...
 def linear_complexity_of(bits: bytes) -> int: ...
 
 # --- shuffler audit (rust/bindings/audit.rs) ---
@@ -180,6 +185,12 @@ class ShuffleAudit:
     ) -> ShuffleAudit: ...
     def begin_file(self, name: str) -> None: ...
     def feed(self, chunk: bytes) -> None: ...
+    def read_file(
+        self,
+        path: str,
+        progress: Callable[[int, int], object] | None = None,
+        on_batches: Callable[[list[dict[str, object]], bytes], object] | None = None,
+    ) -> None: ...
     def end_file(self) -> None: ...
     def finish(self) -> None: ...
     def add_simulated(self, model: str, decks: int, seed: int, device: str = "SIM-1") -> None: ...
@@ -212,5 +223,50 @@ class ShuffleSimulator:
     def __new__(cls, model: str, deck: str = "cards52", seed: int = 0) -> ShuffleSimulator: ...
     @property
     def model(self) -> str: ...
-    def csv_rows(self, count: int, device: str, first_id: int) -> str: ...
     def orders(self, count: int) -> bytes: ...
+
+@final
+class ShuffleLogWriter:
+    """A simulated device's log (CSV or JSON Lines, optionally gzip), made in the core a block
+    of chunks at a time; each chunk of ``chunk`` shuffles is one gzip member, and the bytes
+    depend on the arguments only, not on the thread count or the blocks asked for."""
+
+    def __new__(
+        cls,
+        model: str,
+        deck: str,
+        seed: int,
+        shuffles: int,
+        device: str = "SIM-1",
+        format: str = "csv",
+        gzip: bool = False,
+        level: int = 2,
+        chunk: int = 4096,
+    ) -> ShuffleLogWriter: ...
+    @property
+    def done(self) -> int: ...
+    def next_block(self, chunks: int) -> bytes: ...
+
+#: The fields of a round log's round and of its seats, in CSV column order.
+ROUND_LOG_FIELDS: Final[tuple[list[str], list[str]]]
+
+@final
+class RoundReader:
+    """A streaming strict reader of one round log: bytes in, chunks of columns out."""
+
+    def __new__(
+        cls,
+        path: str,
+        game: str,
+        hand_size: int,
+        spots: list[str],
+        decisions: list[str],
+        events: list[str],
+        void_events: int,
+        upcard_required: bool,
+        rounds_per_chunk: int,
+    ) -> RoundReader: ...
+    def feed(self, data: bytes) -> list[dict[str, Any]]: ...
+    def finish(self) -> list[dict[str, Any]]: ...
+    @property
+    def rounds(self) -> int: ...

@@ -109,6 +109,27 @@ impl DeckKind {
     /// Parse an order written as codes separated by spaces, commas or semicolons.
     pub fn parse_text(self, text: &str, out: &mut Vec<u8>) -> Result<(), String> {
         out.clear();
+        if self == DeckKind::Cards52 && text.is_ascii() {
+            // The same separators as below, byte by byte (ASCII has no other whitespace).
+            let b = text.as_bytes();
+            let separator = |c: u8| matches!(c, b' ' | b'\t'..=b'\r' | b',' | b';');
+            let mut i = 0;
+            while i < b.len() {
+                if separator(b[i]) {
+                    i += 1;
+                    continue;
+                }
+                let start = i;
+                while i < b.len() && !separator(b[i]) {
+                    i += 1;
+                }
+                match fast_card(&b[start..i]) {
+                    Some(c) => out.push(c),
+                    None => self.parse_token(&text[start..i], out)?,
+                }
+            }
+            return Ok(());
+        }
         for token in text.split(|c: char| c.is_whitespace() || c == ',' || c == ';') {
             if !token.is_empty() {
                 self.parse_token(token, out)?;
@@ -216,6 +237,28 @@ mod tests {
         }
         assert_eq!(fast_card(b"10h"), cards::parse_card("Th").ok());
         assert_eq!(fast_card(b"1h"), None);
+    }
+
+    #[test]
+    fn ascii_separators_are_the_generic_ones() {
+        let d = DeckKind::Cards52;
+        let (mut fast, mut generic) = (Vec::new(), Vec::new());
+        for text in [
+            "As\u{b}Kh\u{c}2d\r3c;4h,,5s\t 6d",
+            "AsKh 2d",
+            "As Kx",
+            " , ;",
+            "1s 2d",
+        ] {
+            let a = d.parse_text(text, &mut fast);
+            // The same text with one non-ASCII space takes the generic path.
+            let b = d.parse_text(&format!("{text}\u{a0}"), &mut generic);
+            assert_eq!(a, b, "{text:?}");
+            assert_eq!(fast, generic, "{text:?}");
+        }
+        d.parse_text("As\u{b}Kh\u{c}2d\r3c;4h,,5s\t 6d", &mut fast)
+            .unwrap();
+        assert_eq!(fast.len(), 7);
     }
 
     #[test]

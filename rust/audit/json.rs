@@ -68,8 +68,15 @@ impl Reader<'_> {
             Some(b't') => self.word("true", Value::Bool(true)),
             Some(b'f') => self.word("false", Value::Bool(false)),
             Some(b'n') => self.word("null", Value::Null),
-            Some(b'-' | b'0'..=b'9') => Ok(self.number()),
-            Some(_) => Err(self.err("expected a value")),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            Some(_) => {
+                for word in ["NaN", "Infinity", "-Infinity"] {
+                    if self.s[self.i..].starts_with(word.as_bytes()) {
+                        return Err(format!("{word} is not a number JSON allows"));
+                    }
+                }
+                Err(self.err("expected a value"))
+            }
         }
     }
 
@@ -82,17 +89,46 @@ impl Reader<'_> {
         }
     }
 
-    fn number(&mut self) -> Value {
+    /// A number as RFC 8259 writes it: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?`.
+    fn number(&mut self) -> Result<Value, String> {
         let start = self.i;
-        while self.i < self.s.len()
-            && matches!(
-                self.s[self.i],
-                b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'
-            )
-        {
+        if self.s[self.i..].starts_with(b"-Infinity") {
+            return Err("-Infinity is not a number JSON allows".to_string());
+        }
+        if self.s[self.i] == b'-' {
             self.i += 1;
         }
-        Value::Number(String::from_utf8_lossy(&self.s[start..self.i]).into_owned())
+        match self.s.get(self.i) {
+            Some(b'0') => self.i += 1,
+            Some(b'1'..=b'9') => self.digits(),
+            _ => return Err(self.err("bad number")),
+        }
+        if self.s.get(self.i) == Some(&b'.') {
+            self.i += 1;
+            if !self.s.get(self.i).is_some_and(u8::is_ascii_digit) {
+                return Err(self.err("bad number"));
+            }
+            self.digits();
+        }
+        if matches!(self.s.get(self.i), Some(b'e' | b'E')) {
+            self.i += 1;
+            if matches!(self.s.get(self.i), Some(b'-' | b'+')) {
+                self.i += 1;
+            }
+            if !self.s.get(self.i).is_some_and(u8::is_ascii_digit) {
+                return Err(self.err("bad number"));
+            }
+            self.digits();
+        }
+        Ok(Value::Number(
+            String::from_utf8_lossy(&self.s[start..self.i]).into_owned(),
+        ))
+    }
+
+    fn digits(&mut self) {
+        while self.s.get(self.i).is_some_and(u8::is_ascii_digit) {
+            self.i += 1;
+        }
     }
 
     fn string(&mut self) -> Result<String, String> {
@@ -139,6 +175,7 @@ impl Reader<'_> {
                         _ => return Err(self.err("bad escape")),
                     }
                 }
+                0..=0x1f => return Err(self.err("control character in a string")),
                 _ => out.push(b),
             }
         }
@@ -199,9 +236,15 @@ impl Reader<'_> {
             }
             self.i += 1;
             let v = self.value(depth + 1)?;
-            if map.insert(key.clone(), v).is_some() {
-                return Err(self.err(&format!("duplicate key {key:?}")));
+            if map.contains_key(&key) {
+                let quoted = if key.contains('\'') && !key.contains('"') {
+                    format!("\"{key}\"")
+                } else {
+                    format!("'{}'", key.replace('\\', "\\\\").replace('\'', "\\'"))
+                };
+                return Err(format!("duplicate key {quoted}"));
             }
+            map.insert(key, v);
             self.ws();
             match self.s.get(self.i) {
                 Some(b',') => self.i += 1,
@@ -247,5 +290,19 @@ mod tests {
         );
         assert!(parse(r#"{"a": "x"#).unwrap_err().contains("unterminated"));
         assert!(parse(r#"{"a": 1} x"#).unwrap_err().contains("column 10"));
+        assert_eq!(
+            parse(r#"{"a": 1, "a": 2}"#).unwrap_err(),
+            "duplicate key 'a'"
+        );
+        for bad in ["01", "1.", "-", "1e", "+1", ".5", "1-2"] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
+        assert!(parse("NaN")
+            .unwrap_err()
+            .starts_with("NaN is not a number JSON allows"));
+        assert!(parse("-Infinity")
+            .unwrap_err()
+            .starts_with("-Infinity is not"));
+        assert!(parse("\"a\tb\"").unwrap_err().contains("control character"));
     }
 }

@@ -1,12 +1,21 @@
-//! Reading shuffler logs: CSV/TSV (with a header) and JSON Lines, fed in byte chunks of any
-//! size (the caller decompresses), checked record by record, and tallied as it goes.
+//! Reading shuffler logs: CSV/TSV (with a header) and JSON Lines, checked record by record and
+//! tallied. The bytes arrive as pieces of whole lines (`stream`): a file the core reads itself
+//! (gzip decompressed on its own thread) or chunks of any size fed by the caller. The lines of
+//! each group of pieces are parsed in parallel; one thread then puts them in file order (line
+//! numbers, bad records, events, device chains, batches, repeated orders); the orders are
+//! tallied in parallel by segments that never straddle a batch, and the segment tallies are
+//! added in file order. Every count, line number and result is the same whatever the number of
+//! threads or the cut of the pieces.
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
+use rayon::prelude::*;
+
 use super::deck::DeckKind;
 use super::json::{self, Value};
+use super::stream::{LineCutter, Piece, Pieces, ReadError};
 use super::tally::{self, Game, RepeatSampler, Tally};
 
 /// The longest line read (a 136-tile wall with long spellings is a few kilobytes); a longer
@@ -14,6 +23,12 @@ use super::tally::{self, Game, RepeatSampler, Tally};
 pub const MAX_LINE: usize = 1 << 20;
 /// Bad records kept with their reasons; all are counted.
 pub const MAX_BAD_KEPT: usize = 1000;
+/// Bytes of lines parsed as one parallel task.
+const PARSE_SPAN: usize = 1 << 18;
+/// Pieces of about this size come from the reader thread.
+const PIECE: usize = 1 << 19;
+/// Bytes gathered into one group when more are already waiting.
+const GROUP: usize = 4 << 20;
 
 /// What each shuffle's output is judged against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,6 +60,17 @@ impl fmt::Display for LogError {
 }
 
 impl std::error::Error for LogError {}
+
+/// Why reading a file stopped.
+#[derive(Debug)]
+pub enum ReadFailure<E> {
+    /// The bytes could not be had (open, read, gzip): the message names the file.
+    Read(ReadError),
+    /// The text is not a shuffle log.
+    Log(LogError),
+    /// The caller's hook between groups failed.
+    Hook(E),
+}
 
 /// A record that was read but rejected.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -141,6 +167,413 @@ fn split_csv<'a>(line: &'a str, delimiter: u8, out: &mut Vec<Cow<'a, str>>) -> R
     }
 }
 
+/// A line's text, without its CR (and, on a file's first line, a UTF-8 byte-order mark); for
+/// UTF-16, a NUL byte or invalid UTF-8, the byte within the line and the message.
+fn line_text(raw: &[u8], first: bool) -> Result<&str, (usize, &'static str)> {
+    let mut raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+    if first {
+        if raw.starts_with(&[0xFF, 0xFE]) || raw.starts_with(&[0xFE, 0xFF]) {
+            return Err((0, "UTF-16 text (byte-order mark): logs must be UTF-8"));
+        }
+        raw = raw.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(raw);
+    }
+    if let Some(k) = memchr::memchr(0, raw) {
+        return Err((
+            k,
+            "NUL byte: not a UTF-8 text log (UTF-16, binary, or a corrupt file?)",
+        ));
+    }
+    std::str::from_utf8(raw)
+        .map_err(|e| (e.valid_up_to(), "invalid UTF-8: logs must be UTF-8 text"))
+}
+
+fn overlong_reason() -> String {
+    format!("line longer than {MAX_LINE} bytes")
+}
+
+/// The orders of the record being read.
+#[derive(Default)]
+struct Scratch {
+    out: Vec<u8>,
+    input: Vec<u8>,
+}
+
+struct Record<'a> {
+    device: Cow<'a, str>,
+    has_input: bool,
+    events: Vec<String>,
+}
+
+/// What one record line gives.
+enum Outcome<'a> {
+    /// A complete deck (and a complete input order when one is logged), in the scratch orders.
+    Complete(Record<'a>),
+    /// Read, but not a complete deck: its events count and its device's chain breaks.
+    Incomplete(Record<'a>, String),
+    /// Unreadable: the device it names, if that can be read.
+    Bad(Option<String>, String),
+}
+
+/// Read one record line of a file whose format is known; no state but the scratch orders.
+fn read_record<'a>(deck: DeckKind, format: &Format, text: &'a str, s: &mut Scratch) -> Outcome<'a> {
+    let parsed = match format {
+        Format::JsonLines => parse_json(deck, text, s),
+        Format::Csv(cols) => parse_csv(deck, text, cols, s),
+    };
+    let rec = match parsed {
+        Ok(rec) => rec,
+        Err(reason) => return Outcome::Bad(device_of(format, text), reason),
+    };
+    if let Err(e) = deck.check_complete(&s.out) {
+        return Outcome::Incomplete(rec, format!("output order: {e}"));
+    }
+    if rec.has_input {
+        if let Err(e) = deck.check_complete(&s.input) {
+            return Outcome::Incomplete(rec, format!("input order: {e}"));
+        }
+    }
+    Outcome::Complete(rec)
+}
+
+/// The device a rejected record names, if it can be read (the error path only).
+fn device_of(format: &Format, text: &str) -> Option<String> {
+    match format {
+        Format::Csv(cols) => {
+            let mut f = Vec::new();
+            split_csv(text, cols.delimiter, &mut f).ok()?;
+            f.get(cols.device).map(ToString::to_string)
+        }
+        Format::JsonLines => match json::parse(text).ok()? {
+            Value::Object(m) => FIELDS[0]
+                .1
+                .iter()
+                .find_map(|k| m.get(*k).and_then(Value::as_text).map(str::to_string)),
+            _ => None,
+        },
+    }
+}
+
+fn parse_csv<'a>(
+    deck: DeckKind,
+    text: &'a str,
+    cols: &Columns,
+    s: &mut Scratch,
+) -> Result<Record<'a>, String> {
+    let mut f = Vec::with_capacity(cols.count);
+    split_csv(text, cols.delimiter, &mut f)?;
+    if f.len() != cols.count {
+        return Err(format!("{} fields, the header has {}", f.len(), cols.count));
+    }
+    for (name, i) in [
+        ("device_id", cols.device),
+        ("timestamp", cols.timestamp),
+        ("shuffle_id", cols.shuffle),
+    ] {
+        if f[i].trim().is_empty() {
+            return Err(format!("missing {name}"));
+        }
+    }
+    deck.parse_text(&f[cols.output], &mut s.out)
+        .map_err(|e| format!("output order: {e}"))?;
+    let has_input = match cols.input {
+        Some(i) if !f[i].trim().is_empty() => {
+            deck.parse_text(&f[i], &mut s.input)
+                .map_err(|e| format!("input order: {e}"))?;
+            true
+        }
+        _ => false,
+    };
+    let events = cols.events.map_or_else(Vec::new, |i| {
+        f[i].split([';', '|'])
+            .map(str::trim)
+            .filter(|e| !e.is_empty())
+            .map(str::to_string)
+            .collect()
+    });
+    let device = std::mem::replace(&mut f[cols.device], Cow::Borrowed(""));
+    Ok(Record {
+        device,
+        has_input,
+        events,
+    })
+}
+
+fn parse_json(deck: DeckKind, text: &str, s: &mut Scratch) -> Result<Record<'static>, String> {
+    let Value::Object(m) = json::parse(text)? else {
+        return Err("a JSON Lines record must be an object".into());
+    };
+    // Each field once, under one of its names; any other key is an error, as a CSV
+    // header's unknown column is.
+    let mut slots: [Option<(String, Value)>; 6] = Default::default();
+    // A mahjong game record (README, "Whole hands replayed") is read for its wall: its
+    // other fields belong to the game record, which `mahjong replay` checks.
+    let game_record = matches!(m.get("format"), Some(Value::String(f)) if f == GAME_RECORD);
+    for (key, value) in m {
+        let Some(f) = FIELDS
+            .iter()
+            .position(|(_, names)| names.contains(&key.as_str()))
+        else {
+            if game_record {
+                continue;
+            }
+            return Err(format!(
+                "unknown field {key:?} (expected device_id, timestamp, shuffle_id, \
+                 output, and optionally input, events)"
+            ));
+        };
+        if let Some((other, _)) = &slots[f] {
+            return Err(format!(
+                "fields {other:?} and {key:?} both give the {}",
+                FIELDS[f].0
+            ));
+        }
+        slots[f] = Some((key, value));
+    }
+    let mut get = |f: usize| -> Option<Value> { slots[f].take().map(|(_, v)| v) };
+    let mut text_of = |f: usize| -> Result<String, String> {
+        match get(f) {
+            Some(v) => match v.as_text() {
+                Some(t) if !t.trim().is_empty() => Ok(t.to_string()),
+                _ => Err(format!(
+                    "{} must be a non-empty string or number",
+                    FIELDS[f].0
+                )),
+            },
+            None => Err(format!("missing {}", FIELDS[f].0)),
+        }
+    };
+    let device = text_of(0)?;
+    text_of(1)?;
+    text_of(2)?;
+    let order = |v: Value, out: &mut Vec<u8>| -> Result<(), String> {
+        match v {
+            Value::String(s) => deck.parse_text(&s, out),
+            Value::Array(items) => {
+                let texts: Option<Vec<&str>> = items.iter().map(Value::as_text).collect();
+                let texts = texts.ok_or("codes must be strings")?;
+                deck.parse_list(texts.into_iter(), out)
+            }
+            _ => Err("must be a string or an array of codes".into()),
+        }
+    };
+    match get(3) {
+        Some(v) => order(v, &mut s.out).map_err(|e| format!("output order: {e}"))?,
+        None => return Err("missing output".into()),
+    }
+    let has_input = match get(4) {
+        None | Some(Value::Null) => false,
+        Some(v) => {
+            order(v, &mut s.input).map_err(|e| format!("input order: {e}"))?;
+            true
+        }
+    };
+    let events = match get(5) {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::String(s)) => s
+            .split([';', '|', ','])
+            .map(str::trim)
+            .filter(|e| !e.is_empty())
+            .map(str::to_string)
+            .collect(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|v| {
+                v.as_text()
+                    .map(str::to_string)
+                    .ok_or("events must be strings")
+            })
+            .collect::<Result<_, _>>()?,
+        Some(_) => return Err("events must be a string or an array of strings".into()),
+    };
+    Ok(Record {
+        device: Cow::Owned(device),
+        has_input,
+        events,
+    })
+}
+
+/// One record line as read without the audit's state.
+struct Item {
+    /// Line within its span, from 1.
+    line: u64,
+    events: Vec<String>,
+    kind: Kind,
+}
+
+enum Kind {
+    /// A complete deck of device `names[device]`: its orders are next in `orders`.
+    Complete { device: usize, input: bool },
+    Rejected {
+        device: Option<String>,
+        reason: String,
+    },
+}
+
+/// A span of whole lines of a file whose format is known, read in parallel.
+#[derive(Default)]
+struct Parsed {
+    /// Lines read (up to and including an unreadable one), and the blank ones among them.
+    lines: u64,
+    blank: u64,
+    items: Vec<Item>,
+    /// Each complete record's output order, then its input order when one is logged.
+    orders: Vec<u8>,
+    names: Vec<String>,
+    /// Each complete record's `hash128` of its output, and of its permutation relative to its
+    /// logged input when that is what it is judged against.
+    hashes: Vec<(u128, Option<u128>)>,
+    /// An unreadable line: its line within the span, its byte in the file, the message.
+    fatal: Option<(u64, u64, &'static str)>,
+}
+
+impl Parsed {
+    /// A line longer than `MAX_LINE`, dropped by the reader: one bad record.
+    fn overlong() -> Parsed {
+        Parsed {
+            lines: 1,
+            items: vec![Item {
+                line: 1,
+                events: Vec::new(),
+                kind: Kind::Rejected {
+                    device: None,
+                    reason: overlong_reason(),
+                },
+            }],
+            ..Parsed::default()
+        }
+    }
+
+    fn name(&mut self, device: &str) -> usize {
+        if let Some(i) = self.names.iter().rposition(|n| n == device) {
+            return i;
+        }
+        self.names.push(device.to_string());
+        self.names.len() - 1
+    }
+
+    /// Read the lines of `data` (starting at byte `offset` of the file).
+    fn read(deck: DeckKind, mode: InputMode, format: &Format, data: &[u8], offset: u64) -> Parsed {
+        let mut p = Parsed::default();
+        let mut s = Scratch::default();
+        let mut rel = vec![0u8; deck.size()];
+        let mut at = 0;
+        while at < data.len() {
+            let start = at;
+            let end = memchr::memchr(b'\n', &data[at..]).map_or(data.len(), |k| at + k);
+            at = end + 1;
+            let raw = &data[start..end];
+            p.lines += 1;
+            let line = p.lines;
+            if raw.len() > MAX_LINE {
+                p.items.push(Item {
+                    line,
+                    events: Vec::new(),
+                    kind: Kind::Rejected {
+                        device: None,
+                        reason: overlong_reason(),
+                    },
+                });
+                continue;
+            }
+            let text = match line_text(raw, false) {
+                Ok(t) => t,
+                Err((k, message)) => {
+                    p.fatal = Some((line, offset + (start + k) as u64, message));
+                    break;
+                }
+            };
+            if text.trim().is_empty() {
+                p.blank += 1;
+                continue;
+            }
+            let (kind, events) = match read_record(deck, format, text, &mut s) {
+                Outcome::Complete(rec) => {
+                    let device = p.name(&rec.device);
+                    p.orders.extend_from_slice(&s.out);
+                    if rec.has_input {
+                        p.orders.extend_from_slice(&s.input);
+                    }
+                    let judged = mode == InputMode::Logged && rec.has_input && deck.distinct();
+                    let against = judged.then(|| {
+                        tally::relative(&s.out, &s.input, &mut rel);
+                        tally::hash128(1, &rel)
+                    });
+                    p.hashes.push((tally::hash128(0, &s.out), against));
+                    let input = rec.has_input;
+                    (Kind::Complete { device, input }, rec.events)
+                }
+                Outcome::Incomplete(rec, reason) => (
+                    Kind::Rejected {
+                        device: Some(rec.device.into_owned()),
+                        reason,
+                    },
+                    rec.events,
+                ),
+                Outcome::Bad(device, reason) => (Kind::Rejected { device, reason }, Vec::new()),
+            };
+            p.items.push(Item { line, events, kind });
+        }
+        p
+    }
+}
+
+/// Where a placed order's tally finds an order: in its span's `orders` or in the job's copies
+/// of previous orders.
+#[derive(Clone, Copy)]
+enum At {
+    Orders(usize),
+    Previous(usize),
+}
+
+/// One placed order, to be tallied: its output, the order it is judged against, and its
+/// device's previous output.
+struct Slot {
+    out: usize,
+    reference: Option<At>,
+    previous: Option<usize>,
+}
+
+/// Orders of one batch (at most) within one span, tallied as one task.
+#[derive(Default)]
+struct Segment {
+    end: usize,
+    /// The batch is complete after this segment.
+    closes: bool,
+    /// Completed coupon collections (histogram indices).
+    coupons: Vec<usize>,
+}
+
+/// A span's placed orders.
+#[derive(Default)]
+struct Job {
+    slots: Vec<Slot>,
+    previous: Vec<u8>,
+    segments: Vec<Segment>,
+}
+
+/// What the order of an added shuffle decided.
+struct Placed {
+    /// The device's previous output was appended to the caller's buffer.
+    previous: bool,
+    reference: Reference,
+    coupon: Option<usize>,
+    closes: bool,
+}
+
+enum Reference {
+    Input,
+    Previous,
+    None,
+}
+
+/// One device: its last output while its chain of orders is unbroken, its coupon collection.
+struct Device {
+    name: String,
+    last: Vec<u8>,
+    chained: bool,
+    collector: Option<tally::Collector>,
+}
+
 /// The streaming audit of one or more log files.
 pub struct Audit {
     pub deck: DeckKind,
@@ -166,26 +599,19 @@ pub struct Audit {
     /// When set, every accepted order is also appended here for the caller to drain (hooks
     /// that need the orders themselves, such as the mahjong deal).
     pub kept: Option<Vec<u8>>,
-    devices: HashMap<String, Vec<u8>>,
-    collectors: HashMap<String, tally::Collector>,
+    names: HashMap<String, usize>,
+    devices: Vec<Device>,
+    /// Orders placed in the batch being filled.
+    in_batch: u64,
     // Per-file reading state.
     line: u64,
     offset: u64,
     line_start: u64,
     file_records: u64,
-    partial: Vec<u8>,
-    /// Inside a line longer than `MAX_LINE`: its bytes are dropped up to the next newline.
-    skipping: bool,
+    cutter: LineCutter,
     format: Option<Format>,
-    out: Vec<u8>,
-    input: Vec<u8>,
+    scratch: Scratch,
     rel: Vec<u8>,
-}
-
-struct Record<'a> {
-    device: Cow<'a, str>,
-    has_input: bool,
-    events: Vec<String>,
 }
 
 impl Audit {
@@ -193,7 +619,12 @@ impl Audit {
     /// identification of what was examined).
     #[must_use]
     pub fn device_ids(&self) -> Vec<String> {
-        let mut ids: Vec<String> = self.collectors.keys().cloned().collect();
+        let mut ids: Vec<String> = self
+            .devices
+            .iter()
+            .filter(|d| d.collector.is_some())
+            .map(|d| d.name.clone())
+            .collect();
         ids.sort_unstable();
         ids
     }
@@ -219,17 +650,16 @@ impl Audit {
             events: BTreeMap::new(),
             records_with_events: 0,
             kept: None,
-            devices: HashMap::new(),
-            collectors: HashMap::new(),
+            names: HashMap::new(),
+            devices: Vec::new(),
+            in_batch: 0,
             line: 0,
             offset: 0,
             line_start: 0,
             file_records: 0,
-            partial: Vec::new(),
-            skipping: false,
+            cutter: LineCutter::new(0, MAX_LINE),
             format: None,
-            out: Vec::new(),
-            input: Vec::new(),
+            scratch: Scratch::default(),
             rel: Vec::new(),
         }
     }
@@ -249,75 +679,69 @@ impl Audit {
         self.line = 0;
         self.offset = 0;
         self.file_records = 0;
-        self.partial.clear();
-        self.skipping = false;
+        self.cutter = LineCutter::new(0, MAX_LINE);
         self.format = None;
     }
 
     /// Feed the next bytes of the current file.
     pub fn feed(&mut self, chunk: &[u8]) -> Result<(), LogError> {
-        let mut rest = chunk;
-        while !rest.is_empty() {
-            let newline = rest.iter().position(|&c| c == b'\n');
-            let piece = &rest[..newline.unwrap_or(rest.len())];
-            if self.partial.is_empty() && !self.skipping {
-                self.line_start = self.offset;
-            }
-            if !self.skipping && self.partial.len() + piece.len() > MAX_LINE {
-                self.partial.clear();
-                self.skipping = true;
-            }
-            self.offset += piece.len() as u64;
-            let Some(k) = newline else {
-                if !self.skipping {
-                    self.partial.extend_from_slice(piece);
-                }
-                break;
-            };
-            self.offset += 1;
-            rest = &rest[k + 1..];
-            if self.skipping {
-                self.skipping = false;
-                self.overlong_line()?;
-            } else if self.partial.is_empty() {
-                self.process_line(piece)?;
-            } else {
-                let mut line = std::mem::take(&mut self.partial);
-                line.extend_from_slice(piece);
-                self.process_line(&line)?;
-                line.clear();
-                self.partial = line;
-            }
-        }
-        Ok(())
+        let mut pieces = Vec::new();
+        self.cutter.push(chunk, &mut pieces);
+        self.process(&pieces)
     }
 
-    /// A line longer than `MAX_LINE`: one bad record (its device unknown), or, before the
-    /// header is known, an unreadable file.
-    fn overlong_line(&mut self) -> Result<(), LogError> {
+    /// Read one whole file in the core (plain or gzip, a FIFO too): decompressed on a reader
+    /// thread while the lines already read are parsed and tallied in parallel; `between` is
+    /// called after each group of lines with the file bytes used so far and the size on disk
+    /// (`None` for a FIFO), for progress and for draining batches.
+    pub fn read_file<E>(
+        &mut self,
+        path: &str,
+        mut between: impl FnMut(&mut Audit, u64, Option<u64>) -> Result<(), E>,
+    ) -> Result<(), ReadFailure<E>> {
+        let mut pieces = Pieces::open(path, PIECE, MAX_LINE).map_err(ReadFailure::Read)?;
+        self.begin_file(path);
+        while let Some(first) = pieces.next_batch() {
+            let mut group = first.map_err(ReadFailure::Read)?;
+            let mut failed = None;
+            while group_bytes(&group) < GROUP {
+                match pieces.try_next() {
+                    Some(Ok(more)) => group.extend(more),
+                    Some(Err(e)) => {
+                        failed = Some(e);
+                        break;
+                    }
+                    None => break,
+                }
+            }
+            // The lines before a read error are read first: their own errors come first.
+            self.process(&group).map_err(ReadFailure::Log)?;
+            if let Some(e) = failed {
+                return Err(ReadFailure::Read(e));
+            }
+            between(self, pieces.consumed(), pieces.size).map_err(ReadFailure::Hook)?;
+        }
+        self.end_file().map_err(ReadFailure::Log)
+    }
+
+    /// A line longer than `MAX_LINE` before the header is known: an unreadable file.
+    fn overlong_first_line(&mut self) -> LogError {
         self.line += 1;
         self.lines += 1;
-        let reason = format!("line longer than {MAX_LINE} bytes");
-        if self.format.is_none() {
-            return Err(self.fatal(
-                self.line_start,
-                format!("{reason} before a header or first record: not a shuffle log"),
-            ));
-        }
-        self.file_records += 1;
-        self.reject(None, reason);
-        Ok(())
+        self.fatal(
+            self.line_start,
+            format!(
+                "{} before a header or first record: not a shuffle log",
+                overlong_reason()
+            ),
+        )
     }
 
     /// Finish the current file: read a last line without a newline; an empty file is an error.
     pub fn end_file(&mut self) -> Result<(), LogError> {
-        if self.skipping {
-            self.skipping = false;
-            self.overlong_line()?;
-        } else if !self.partial.is_empty() {
-            let line = std::mem::take(&mut self.partial);
-            self.process_line(&line)?;
-        }
+        let mut pieces = Vec::new();
+        self.cutter.finish(&mut pieces);
+        self.process(&pieces)?;
         if self.file_records == 0 {
             return Err(self.fatal(
                 self.offset,
@@ -337,73 +761,225 @@ impl Audit {
             self.total.merge(&self.batch);
             self.batch = Tally::new(self.deck, self.total.game);
         }
+        self.in_batch = 0;
     }
 
+    /// Read pieces of whole lines of the current file, in order: the lines before the format
+    /// is known one by one, the rest in parallel.
+    fn process(&mut self, pieces: &[Piece]) -> Result<(), LogError> {
+        enum Span<'a> {
+            Lines(&'a [u8], u64),
+            Overlong,
+        }
+        let mut spans = Vec::new();
+        for piece in pieces {
+            match piece {
+                Piece::Overlong { offset } => {
+                    if self.format.is_none() {
+                        self.line_start = *offset;
+                        return Err(self.overlong_first_line());
+                    }
+                    spans.push(Span::Overlong);
+                }
+                Piece::Lines { data, offset } => {
+                    let mut at = 0;
+                    while self.format.is_none() && at < data.len() {
+                        let end = memchr::memchr(b'\n', &data[at..]).map_or(data.len(), |k| at + k);
+                        self.line_start = offset + at as u64;
+                        if end - at > MAX_LINE {
+                            return Err(self.overlong_first_line());
+                        }
+                        self.process_line(&data[at..end])?;
+                        at = end + 1;
+                    }
+                    while at < data.len() {
+                        let mut end = (at + PARSE_SPAN).min(data.len());
+                        if end < data.len() {
+                            end = memchr::memchr(b'\n', &data[end..])
+                                .map_or(data.len(), |k| end + k + 1);
+                        }
+                        spans.push(Span::Lines(&data[at..end], offset + at as u64));
+                        at = end;
+                    }
+                    self.offset = offset + data.len() as u64;
+                }
+            }
+        }
+        let Some(format) = self.format.clone() else {
+            return Ok(());
+        };
+        let (deck, mode) = (self.deck, self.mode);
+        let read = |span: &Span<'_>| match span {
+            Span::Lines(data, offset) => Parsed::read(deck, mode, &format, data, *offset),
+            Span::Overlong => Parsed::overlong(),
+        };
+        let mut parsed: Vec<Parsed> = if spans.len() > 1 {
+            spans.par_iter().map(read).collect()
+        } else {
+            spans.iter().map(read).collect()
+        };
+        let mut jobs = Vec::with_capacity(parsed.len());
+        let mut failed = None;
+        for p in &mut parsed {
+            match self.place_span(p) {
+                Ok(job) => jobs.push(job),
+                Err(e) => {
+                    failed = Some(e);
+                    break;
+                }
+            }
+        }
+        self.tally_jobs(&parsed, &jobs);
+        failed.map_or(Ok(()), Err)
+    }
+
+    /// Put a parsed span in file order: line numbers, events, bad records, device chains,
+    /// batches and repeated orders; its orders are tallied later.
+    fn place_span(&mut self, p: &mut Parsed) -> Result<Job, LogError> {
+        let n = self.deck.size();
+        let mut job = Job::default();
+        job.segments.push(Segment::default());
+        let mut ids: Vec<Option<usize>> = vec![None; p.names.len()];
+        let base = self.line;
+        let mut cursor = 0;
+        let mut hashes = p.hashes.iter();
+        for item in std::mem::take(&mut p.items) {
+            self.line = base + item.line;
+            self.file_records += 1;
+            self.count_events(&item.events);
+            match item.kind {
+                Kind::Complete { device, input } => {
+                    let d = if let Some(d) = ids[device] {
+                        d
+                    } else {
+                        let d = self.device(&p.names[device]);
+                        ids[device] = Some(d);
+                        d
+                    };
+                    let out = cursor;
+                    cursor += n;
+                    let input = input.then(|| {
+                        cursor += n;
+                        cursor - n
+                    });
+                    let at = job.previous.len();
+                    let placed = self.place(
+                        d,
+                        &p.orders[out..out + n],
+                        input.map(|i| &p.orders[i..i + n]),
+                        &mut job.previous,
+                        hashes.next().copied(),
+                    );
+                    let reference = match placed.reference {
+                        Reference::Input => input.map(At::Orders),
+                        Reference::Previous => Some(At::Previous(at)),
+                        Reference::None => None,
+                    };
+                    job.slots.push(Slot {
+                        out,
+                        reference,
+                        previous: placed.previous.then_some(at),
+                    });
+                    let segment = job.segments.last_mut().expect("one segment at least");
+                    segment.coupons.extend(placed.coupon);
+                    if placed.closes {
+                        segment.end = job.slots.len();
+                        segment.closes = true;
+                        job.segments.push(Segment::default());
+                    }
+                }
+                Kind::Rejected { device, reason } => self.reject(device.as_deref(), reason),
+            }
+        }
+        if let Some(last) = job.segments.last_mut() {
+            last.end = job.slots.len();
+        }
+        self.line = base + p.lines;
+        self.lines += p.lines;
+        self.blank_lines += p.blank;
+        if let Some((line, byte, message)) = p.fatal {
+            self.line = base + line;
+            return Err(self.fatal(byte, message));
+        }
+        Ok(job)
+    }
+
+    /// Tally the placed orders by segments in parallel, then add the segment tallies to the
+    /// batches in file order.
+    fn tally_jobs(&mut self, parsed: &[Parsed], jobs: &[Job]) {
+        let n = self.deck.size();
+        let (deck, game) = (self.deck, self.total.game);
+        let mut tasks = Vec::new();
+        for (j, job) in jobs.iter().enumerate() {
+            let mut start = 0;
+            for segment in &job.segments {
+                tasks.push((j, start, segment));
+                start = segment.end;
+            }
+        }
+        let tally = |&(j, start, segment): &(usize, usize, &Segment)| {
+            let (orders, job) = (&parsed[j].orders, &jobs[j]);
+            let mut t = Tally::new(deck, game);
+            let order = |at: At| match at {
+                At::Orders(a) => &orders[a..a + n],
+                At::Previous(a) => &job.previous[a..a + n],
+            };
+            for slot in &job.slots[start..segment.end] {
+                let previous = slot.previous.map(|a| order(At::Previous(a)));
+                t.add(
+                    &orders[slot.out..slot.out + n],
+                    slot.reference.map(order),
+                    previous,
+                );
+            }
+            for &c in &segment.coupons {
+                t.coupon[c] += 1;
+            }
+            t
+        };
+        let tallies: Vec<Tally> = if tasks.len() > 1 {
+            tasks.par_iter().map(tally).collect()
+        } else {
+            tasks.iter().map(tally).collect()
+        };
+        for ((_, start, segment), t) in tasks.iter().zip(&tallies) {
+            if segment.end > *start || !segment.coupons.is_empty() {
+                self.batch.merge(t);
+            }
+            if segment.closes {
+                self.close_batch();
+            }
+        }
+    }
+
+    fn close_batch(&mut self) {
+        let done = std::mem::replace(&mut self.batch, Tally::new(self.deck, self.total.game));
+        self.total.merge(&done);
+        self.finished_batches.push(done);
+    }
+
+    fn count_events(&mut self, events: &[String]) {
+        for e in events {
+            *self.events.entry(e.clone()).or_insert(0) += 1;
+        }
+        if !events.is_empty() {
+            self.records_with_events += 1;
+        }
+    }
+
+    /// A line read before the format is known: blank, the CSV header, or a first JSON record.
     fn process_line(&mut self, raw: &[u8]) -> Result<(), LogError> {
         self.line += 1;
         self.lines += 1;
-        let mut raw = raw.strip_suffix(b"\r").unwrap_or(raw);
-        if self.line == 1 {
-            if raw.starts_with(&[0xFF, 0xFE]) || raw.starts_with(&[0xFE, 0xFF]) {
-                return Err(self.fatal(0, "UTF-16 text (byte-order mark): logs must be UTF-8"));
-            }
-            raw = raw.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(raw);
-        }
-        if let Some(k) = raw.iter().position(|&c| c == 0) {
-            return Err(self.fatal(
-                self.line_start + k as u64,
-                "NUL byte: not a UTF-8 text log (UTF-16, binary, or a corrupt file?)",
-            ));
-        }
-        let text = match std::str::from_utf8(raw) {
+        let text = match line_text(raw, self.line == 1) {
             Ok(t) => t,
-            Err(e) => {
-                return Err(self.fatal(
-                    self.line_start + e.valid_up_to() as u64,
-                    "invalid UTF-8: logs must be UTF-8 text",
-                ))
-            }
+            Err((k, message)) => return Err(self.fatal(self.line_start + k as u64, message)),
         };
         if text.trim().is_empty() {
             self.blank_lines += 1;
             return Ok(());
         }
-        if self.format.is_none() {
-            return self.read_header(text);
-        }
-        self.file_records += 1;
-        let parsed = match self.format.clone() {
-            Some(Format::JsonLines) => self.parse_json(text),
-            Some(Format::Csv(cols)) => self.parse_csv(text, &cols),
-            None => unreachable!(),
-        };
-        match parsed {
-            Ok(rec) => self.accept(&rec),
-            Err(reason) => {
-                let device = self.device_of(text);
-                self.reject(device.as_deref(), reason);
-            }
-        }
-        Ok(())
-    }
-
-    /// The device a rejected record names, if it can be read (the error path only).
-    fn device_of(&self, text: &str) -> Option<String> {
-        match &self.format {
-            Some(Format::Csv(cols)) => {
-                let mut f = Vec::new();
-                split_csv(text, cols.delimiter, &mut f).ok()?;
-                f.get(cols.device).map(ToString::to_string)
-            }
-            Some(Format::JsonLines) => match json::parse(text).ok()? {
-                Value::Object(m) => FIELDS[0]
-                    .1
-                    .iter()
-                    .find_map(|k| m.get(*k).and_then(Value::as_text).map(str::to_string)),
-                _ => None,
-            },
-            None => None,
-        }
+        self.read_header(text)
     }
 
     fn read_header(&mut self, text: &str) -> Result<(), LogError> {
@@ -462,156 +1038,25 @@ impl Audit {
 
     fn process_first_json(&mut self, text: &str) {
         self.file_records += 1;
-        match self.parse_json(text) {
-            Ok(rec) => self.accept(&rec),
-            Err(reason) => {
-                let device = self.device_of(text);
-                self.reject(device.as_deref(), reason);
+        let mut s = std::mem::take(&mut self.scratch);
+        match read_record(self.deck, &Format::JsonLines, text, &mut s) {
+            Outcome::Complete(rec) => {
+                self.count_events(&rec.events);
+                self.add_direct(&rec.device, &s.out, rec.has_input.then_some(&s.input[..]));
             }
+            Outcome::Incomplete(rec, reason) => {
+                self.count_events(&rec.events);
+                self.reject(Some(&rec.device), reason);
+            }
+            Outcome::Bad(device, reason) => self.reject(device.as_deref(), reason),
         }
-    }
-
-    fn parse_csv<'a>(&mut self, text: &'a str, cols: &Columns) -> Result<Record<'a>, String> {
-        let mut f = Vec::with_capacity(cols.count);
-        split_csv(text, cols.delimiter, &mut f)?;
-        if f.len() != cols.count {
-            return Err(format!("{} fields, the header has {}", f.len(), cols.count));
-        }
-        for (name, i) in [
-            ("device_id", cols.device),
-            ("timestamp", cols.timestamp),
-            ("shuffle_id", cols.shuffle),
-        ] {
-            if f[i].trim().is_empty() {
-                return Err(format!("missing {name}"));
-            }
-        }
-        self.deck
-            .parse_text(&f[cols.output], &mut self.out)
-            .map_err(|e| format!("output order: {e}"))?;
-        let has_input = match cols.input {
-            Some(i) if !f[i].trim().is_empty() => {
-                self.deck
-                    .parse_text(&f[i], &mut self.input)
-                    .map_err(|e| format!("input order: {e}"))?;
-                true
-            }
-            _ => false,
-        };
-        let events = cols.events.map_or_else(Vec::new, |i| {
-            f[i].split([';', '|'])
-                .map(str::trim)
-                .filter(|e| !e.is_empty())
-                .map(str::to_string)
-                .collect()
-        });
-        let device = std::mem::replace(&mut f[cols.device], Cow::Borrowed(""));
-        Ok(Record {
-            device,
-            has_input,
-            events,
-        })
-    }
-
-    fn parse_json(&mut self, text: &str) -> Result<Record<'static>, String> {
-        let Value::Object(m) = json::parse(text)? else {
-            return Err("a JSON Lines record must be an object".into());
-        };
-        // Each field once, under one of its names; any other key is an error, as a CSV
-        // header's unknown column is.
-        let mut slots: [Option<(String, Value)>; 6] = Default::default();
-        // A mahjong game record (README, "Whole hands replayed") is read for its wall: its
-        // other fields belong to the game record, which `mahjong replay` checks.
-        let game_record = matches!(m.get("format"), Some(Value::String(f)) if f == GAME_RECORD);
-        for (key, value) in m {
-            let Some(f) = FIELDS
-                .iter()
-                .position(|(_, names)| names.contains(&key.as_str()))
-            else {
-                if game_record {
-                    continue;
-                }
-                return Err(format!(
-                    "unknown field {key:?} (expected device_id, timestamp, shuffle_id, \
-                     output, and optionally input, events)"
-                ));
-            };
-            if let Some((other, _)) = &slots[f] {
-                return Err(format!(
-                    "fields {other:?} and {key:?} both give the {}",
-                    FIELDS[f].0
-                ));
-            }
-            slots[f] = Some((key, value));
-        }
-        let mut get = |f: usize| -> Option<Value> { slots[f].take().map(|(_, v)| v) };
-        let mut text_of = |f: usize| -> Result<String, String> {
-            match get(f) {
-                Some(v) => match v.as_text() {
-                    Some(t) if !t.trim().is_empty() => Ok(t.to_string()),
-                    _ => Err(format!(
-                        "{} must be a non-empty string or number",
-                        FIELDS[f].0
-                    )),
-                },
-                None => Err(format!("missing {}", FIELDS[f].0)),
-            }
-        };
-        let device = text_of(0)?;
-        text_of(1)?;
-        text_of(2)?;
-        let deck = self.deck;
-        let order = |v: Value, out: &mut Vec<u8>| -> Result<(), String> {
-            match v {
-                Value::String(s) => deck.parse_text(&s, out),
-                Value::Array(items) => {
-                    let texts: Option<Vec<&str>> = items.iter().map(Value::as_text).collect();
-                    let texts = texts.ok_or("codes must be strings")?;
-                    deck.parse_list(texts.into_iter(), out)
-                }
-                _ => Err("must be a string or an array of codes".into()),
-            }
-        };
-        match get(3) {
-            Some(v) => order(v, &mut self.out).map_err(|e| format!("output order: {e}"))?,
-            None => return Err("missing output".into()),
-        }
-        let has_input = match get(4) {
-            None | Some(Value::Null) => false,
-            Some(v) => {
-                order(v, &mut self.input).map_err(|e| format!("input order: {e}"))?;
-                true
-            }
-        };
-        let events = match get(5) {
-            None | Some(Value::Null) => Vec::new(),
-            Some(Value::String(s)) => s
-                .split([';', '|', ','])
-                .map(str::trim)
-                .filter(|e| !e.is_empty())
-                .map(str::to_string)
-                .collect(),
-            Some(Value::Array(items)) => items
-                .iter()
-                .map(|v| {
-                    v.as_text()
-                        .map(str::to_string)
-                        .ok_or("events must be strings")
-                })
-                .collect::<Result<_, _>>()?,
-            Some(_) => return Err("events must be a string or an array of strings".into()),
-        };
-        Ok(Record {
-            device: Cow::Owned(device),
-            has_input,
-            events,
-        })
+        self.scratch = s;
     }
 
     fn reject(&mut self, device: Option<&str>, reason: String) {
-        if let Some(d) = device {
+        if let Some(&d) = device.and_then(|d| self.names.get(d)) {
             // The device's chain of orders is broken: the next shuffle has no known input.
-            self.devices.remove(d);
+            self.devices[d].chained = false;
         }
         self.bad_count += 1;
         if self.bad.len() < MAX_BAD_KEPT {
@@ -623,79 +1068,136 @@ impl Audit {
         }
     }
 
-    fn accept(&mut self, rec: &Record<'_>) {
-        for e in &rec.events {
-            *self.events.entry(e.clone()).or_insert(0) += 1;
+    /// The index of a device, known from now on.
+    fn device(&mut self, name: &str) -> usize {
+        if let Some(&d) = self.names.get(name) {
+            return d;
         }
-        if !rec.events.is_empty() {
-            self.records_with_events += 1;
-        }
-        if let Err(e) = self.deck.check_complete(&self.out) {
-            return self.reject(Some(&rec.device), format!("output order: {e}"));
-        }
-        if rec.has_input {
-            if let Err(e) = self.deck.check_complete(&self.input) {
-                return self.reject(Some(&rec.device), format!("input order: {e}"));
-            }
-        }
-        let out = std::mem::take(&mut self.out);
-        self.add_order(&rec.device, &out, rec.has_input);
-        self.out = out;
+        self.devices.push(Device {
+            name: name.to_string(),
+            last: Vec::new(),
+            chained: false,
+            collector: None,
+        });
+        self.names.insert(name.to_string(), self.devices.len() - 1);
+        self.devices.len() - 1
     }
 
-    /// Tally one complete order of `device` (also the simulator's direct path).
-    pub fn add_order(&mut self, device: &str, out: &[u8], has_input: bool) {
+    /// Everything about one complete order of device `d` that depends on the orders before
+    /// it (counts, its device's chain and coupon collection, repeated orders, batches); the
+    /// device's previous output, if any, is appended to `previous`. The tally is the caller's.
+    fn place(
+        &mut self,
+        d: usize,
+        out: &[u8],
+        input: Option<&[u8]>,
+        previous: &mut Vec<u8>,
+        hashes: Option<(u128, Option<u128>)>,
+    ) -> Placed {
         self.records += 1;
         if let Some(kept) = &mut self.kept {
             kept.extend_from_slice(out);
         }
-        let previous = self.devices.get(device).map(Vec::as_slice);
+        let symbols = self.deck.symbols();
+        let device = &mut self.devices[d];
+        let chained = device.chained;
+        let at = previous.len();
+        if chained {
+            previous.extend_from_slice(&device.last);
+        }
+        let coupon = device
+            .collector
+            .get_or_insert_with(tally::Collector::default)
+            .add(out[0], symbols);
+        device.last.clear();
+        device.last.extend_from_slice(out);
+        device.chained = true;
         let reference = match self.mode {
-            InputMode::Logged if has_input => Some(self.input.as_slice()),
+            InputMode::Logged if input.is_some() => Reference::Input,
             InputMode::Logged => {
                 self.without_input += 1;
-                None
+                Reference::None
             }
-            InputMode::Previous => previous,
-            InputMode::None => None,
+            InputMode::Previous if chained => Reference::Previous,
+            InputMode::Previous | InputMode::None => Reference::None,
+        };
+        let (hash, relative) = hashes.unwrap_or_else(|| (tally::hash128(0, out), None));
+        self.repeats.offer_hash(0, hash);
+        let against = match reference {
+            Reference::Input => input,
+            Reference::Previous => Some(&previous[at..]),
+            Reference::None => None,
+        };
+        if let (Some(against), true) = (against, self.deck.distinct()) {
+            let h = relative.unwrap_or_else(|| {
+                self.rel.resize(out.len(), 0);
+                tally::relative(out, against, &mut self.rel);
+                tally::hash128(1, &self.rel)
+            });
+            self.repeats.offer_hash(1, h);
+        }
+        self.in_batch += 1;
+        let closes = self.batch_size > 0 && self.in_batch >= self.batch_size;
+        if closes {
+            self.in_batch = 0;
+        }
+        Placed {
+            previous: chained,
+            reference,
+            coupon,
+            closes,
+        }
+    }
+
+    /// Place and tally one complete order at once.
+    fn add_direct(&mut self, device: &str, out: &[u8], input: Option<&[u8]>) {
+        let d = self.device(device);
+        let mut previous = Vec::new();
+        let placed = self.place(d, out, input, &mut previous, None);
+        let previous = placed.previous.then_some(&previous[..]);
+        let reference = match placed.reference {
+            Reference::Input => input,
+            Reference::Previous => previous,
+            Reference::None => None,
         };
         self.batch.add(out, reference, previous);
-        if !self.collectors.contains_key(device) {
-            self.collectors
-                .insert(device.to_string(), tally::Collector::default());
+        if let Some(c) = placed.coupon {
+            self.batch.coupon[c] += 1;
         }
-        if let Some(c) = self.collectors.get_mut(device) {
-            c.add(out[0], &mut self.batch);
+        if placed.closes {
+            self.close_batch();
         }
-        self.repeats.offer(0, out);
-        if let (Some(reference), true) = (reference, self.deck.distinct()) {
-            self.rel.resize(out.len(), 0);
-            tally::relative(out, reference, &mut self.rel);
-            self.repeats.offer(1, &self.rel);
-        }
-        match self.devices.get_mut(device) {
-            Some(prev) => prev.copy_from_slice(out),
-            None => {
-                self.devices.insert(device.to_string(), out.to_vec());
-            }
-        }
-        if self.batch_size > 0 && self.batch.shuffles >= self.batch_size {
-            let done = std::mem::replace(&mut self.batch, Tally::new(self.deck, self.total.game));
-            self.total.merge(&done);
-            self.finished_batches.push(done);
-        }
+    }
+
+    /// Tally one complete order of `device` (the simulator's direct path); with `has_input`,
+    /// its input order is the one last given to `set_input`.
+    pub fn add_order(&mut self, device: &str, out: &[u8], has_input: bool) {
+        let input = std::mem::take(&mut self.scratch.input);
+        self.add_direct(device, out, has_input.then_some(&input[..]));
+        self.scratch.input = input;
     }
 
     /// Set the logged input order used by the next `add_order` call.
     pub fn set_input(&mut self, input: &[u8]) {
-        self.input.clear();
-        self.input.extend_from_slice(input);
+        self.scratch.input.clear();
+        self.scratch.input.extend_from_slice(input);
     }
+}
+
+fn group_bytes(pieces: &[Piece]) -> usize {
+    pieces
+        .iter()
+        .map(|p| match p {
+            Piece::Lines { data, .. } => data.len(),
+            Piece::Overlong { .. } => 0,
+        })
+        .sum()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fmt::Write as _;
 
     fn audit() -> Audit {
         Audit::new(DeckKind::Cards52, InputMode::Previous, None, 0)
@@ -915,5 +1417,296 @@ mod tests {
         let err = read_all(long.as_bytes(), 1000).err().unwrap();
         assert_eq!((err.line, err.byte), (1, 0));
         assert!(err.message.contains("not a shuffle log"));
+    }
+
+    /// A log of `records` shuffles from three devices with logged inputs, with blank lines,
+    /// events, bad tokens, incomplete decks and overlong lines mixed in; the expected reading
+    /// is built record by record on the direct (one order at a time) path.
+    fn mixed_log(records: u64, mode: InputMode, game: Option<Game>) -> (String, Audit) {
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        let mut expected = Audit::new(DeckKind::Cards52, mode, game, 97);
+        expected.files.push("x.log".into());
+        let mut text = String::from("device_id,timestamp,shuffle_id,output,input,events\n");
+        let mut lines = 1;
+        let mut decks: Vec<Vec<u8>> = vec![(0..52).collect(); 3];
+        let codes = |d: &[u8]| {
+            d.iter()
+                .map(|&c| crate::cards::code(c))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        for k in 0..records {
+            let dev = next(3) as usize;
+            let name = ["A", "B", "C"][dev];
+            let input = decks[dev].clone();
+            for i in (1..52).rev() {
+                decks[dev].swap(i, next(i as u64 + 1) as usize);
+            }
+            let out = decks[dev].clone();
+            let events = if next(10) == 0 { "jam;door" } else { "" };
+            lines += 1;
+            expected.line = lines;
+            match next(40) {
+                0 => {
+                    writeln!(
+                        text,
+                        "{name},{k},{k},{},{},",
+                        codes(&out[1..]),
+                        codes(&input)
+                    )
+                    .unwrap();
+                    expected.file_records += 1;
+                    let e = DeckKind::Cards52.check_complete(&out[1..]).unwrap_err();
+                    expected.reject(Some(name), format!("output order: {e}"));
+                }
+                1 => {
+                    writeln!(
+                        text,
+                        "{name},{k},{k},Zz {},{},",
+                        codes(&out[1..]),
+                        codes(&input)
+                    )
+                    .unwrap();
+                    expected.file_records += 1;
+                    let e = DeckKind::Cards52
+                        .parse_text("Zz", &mut Vec::new())
+                        .unwrap_err();
+                    expected.reject(Some(name), format!("output order: {e}"));
+                }
+                2 => {
+                    text.push_str(" \t\r\n");
+                    expected.blank_lines += 1;
+                }
+                _ => {
+                    writeln!(
+                        text,
+                        "{name},{k},{k},{},{},{events}",
+                        codes(&out),
+                        codes(&input)
+                    )
+                    .unwrap();
+                    expected.file_records += 1;
+                    let ev: Vec<String> = events
+                        .split(';')
+                        .filter(|e| !e.is_empty())
+                        .map(String::from)
+                        .collect();
+                    expected.count_events(&ev);
+                    expected.set_input(&input);
+                    expected.add_order(name, &out, true);
+                }
+            }
+        }
+        expected.lines = lines;
+        expected.header_lines = 1;
+        expected.finish();
+        (text, expected)
+    }
+
+    /// Everything an audit reports, as text.
+    fn report(a: &Audit) -> String {
+        format!(
+            "{:?}\n{:?}\n{:?}\n{} {} {} {} {} {} {}\n{:?}\n{:?} {:?} {}\n{:?}",
+            a.total,
+            a.finished_batches,
+            a.bad,
+            a.records,
+            a.bad_count,
+            a.lines,
+            a.header_lines,
+            a.blank_lines,
+            a.without_input,
+            a.records_with_events,
+            a.events,
+            a.repeats.offered,
+            a.repeats.repeats,
+            a.repeats.threshold,
+            a.device_ids(),
+        )
+    }
+
+    /// Two reports are equal; else the first difference, in context.
+    fn same(got: &str, want: &str, what: &str) {
+        if got != want {
+            let k = got
+                .bytes()
+                .zip(want.bytes())
+                .take_while(|(a, b)| a == b)
+                .count();
+            let from = k.saturating_sub(100);
+            panic!(
+                "{what}: differs at {k}:\n got ...{}|{}\nwant ...{}|{}",
+                &got[from..k],
+                &got[k..(k + 300).min(got.len())],
+                &want[from..k],
+                &want[k..(k + 300).min(want.len())]
+            );
+        }
+    }
+
+    fn pool(threads: usize) -> rayon::ThreadPool {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+    }
+
+    fn game() -> Game {
+        Game {
+            hand_size: 5,
+            hands: 7,
+            round_robin: false,
+            tie_breaks: crate::ranking::TieBreaks::STATUTE,
+        }
+    }
+
+    #[test]
+    fn parallel_reading_is_the_sequential_reading() {
+        for mode in [InputMode::Logged, InputMode::Previous] {
+            let (log, expected) = mixed_log(3000, mode, Some(game()));
+            let want = report(&expected);
+            assert!(expected.bad_count > 50 && expected.blank_lines > 50);
+            assert!(expected.finished_batches.len() > 20);
+            for threads in [1, 2] {
+                // Pieces cut mid-line and mid-record, one line at a time, and whole.
+                for chunk in [1, 777, 65_536, log.len()] {
+                    let got = pool(threads).install(|| {
+                        let mut a = Audit::new(DeckKind::Cards52, mode, Some(game()), 97);
+                        a.begin_file("x.log");
+                        for c in log.as_bytes().chunks(chunk) {
+                            a.feed(c).unwrap();
+                        }
+                        a.end_file().unwrap();
+                        a.finish();
+                        a
+                    });
+                    same(
+                        &report(&got),
+                        &want,
+                        &format!("{mode:?}, {threads} threads, chunk {chunk}"),
+                    );
+                }
+            }
+        }
+    }
+
+    fn gzip_members(data: &[u8], cuts: &[usize]) -> Vec<u8> {
+        use std::io::Write;
+        let mut out = Vec::new();
+        let mut start = 0;
+        for &end in cuts.iter().chain([data.len()].iter()) {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            e.write_all(&data[start..end]).unwrap();
+            out.extend(e.finish().unwrap());
+            start = end;
+        }
+        out
+    }
+
+    #[test]
+    fn a_file_read_in_the_core_is_read_as_fed() {
+        let (log, expected) = mixed_log(6000, InputMode::Logged, Some(game()));
+        let want = report(&expected);
+        let dir = std::env::temp_dir().join(format!("tablecert-log-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let plain = dir.join("x.log");
+        std::fs::write(&plain, &log).unwrap();
+        // Members cut mid-line (as a simulator writing one member per chunk may not).
+        let gz = dir.join("x.log.gz");
+        std::fs::write(&gz, gzip_members(log.as_bytes(), &[10, 100_001, 777_777])).unwrap();
+        for path in [&plain, &gz] {
+            for threads in [1, 2] {
+                let mut calls = Vec::new();
+                let got = pool(threads).install(|| {
+                    let mut a = Audit::new(DeckKind::Cards52, InputMode::Logged, Some(game()), 97);
+                    a.read_file(path.to_str().unwrap(), |_, used, size| {
+                        calls.push((used, size));
+                        Ok::<(), ()>(())
+                    })
+                    .unwrap();
+                    a.finish();
+                    a
+                });
+                let size = std::fs::metadata(path).unwrap().len();
+                assert_eq!(calls.last(), Some(&(size, Some(size))));
+                // The file is named by its path.
+                assert_eq!(got.files, vec![path.to_str().unwrap().to_string()]);
+                same(
+                    &report(&got),
+                    &want,
+                    &format!("{path:?}, {threads} threads"),
+                );
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn errors_of_a_file_read_in_the_core_name_it() {
+        let dir = std::env::temp_dir().join(format!("tablecert-err-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (log, _) = mixed_log(2000, InputMode::Logged, None);
+        let read = |name: &str, bytes: &[u8]| {
+            let path = dir.join(name);
+            std::fs::write(&path, bytes).unwrap();
+            let mut a = Audit::new(DeckKind::Cards52, InputMode::Logged, None, 0);
+            match a.read_file(path.to_str().unwrap(), |_, _, _| Ok::<(), ()>(())) {
+                Ok(()) => "ok".to_string(),
+                Err(ReadFailure::Read(e)) => e.0.replace(dir.to_str().unwrap(), "D"),
+                Err(ReadFailure::Log(e)) => e.to_string().replace(dir.to_str().unwrap(), "D"),
+                Err(ReadFailure::Hook(())) => "hook".to_string(),
+            }
+        };
+        let gz = gzip_members(log.as_bytes(), &[]);
+        assert_eq!(read("a.gz", &gz), "ok");
+        let mut padded = gz.clone();
+        padded.extend_from_slice(&[0; 512]);
+        assert_eq!(
+            read("p.gz", &padded),
+            format!(
+                "D/p.gz: the bytes after the gzip data (from compressed byte {}) are not a gzip \
+                 member: trailing garbage or padding",
+                gz.len()
+            )
+        );
+        let cut = gz.len() / 2;
+        assert_eq!(
+            read("c.gz", &gz[..cut]),
+            format!(
+                "D/c.gz: corrupt or truncated gzip data: the file ends inside a member at \
+                 compressed byte {cut}"
+            )
+        );
+        // An invalid line deep in the file: its line and byte, after every piece before it.
+        let at = log.len() - 2000;
+        let line = log[..at].matches('\n').count() + 1;
+        let start = log[..at].rfind('\n').unwrap() + 1;
+        let mut bad = log.clone().into_bytes();
+        bad[start + 3] = 0xff;
+        assert_eq!(
+            read("u.log", &bad),
+            format!(
+                "D/u.log: line {line} (byte {}): invalid UTF-8: logs must be UTF-8 text",
+                start + 3
+            )
+        );
+        assert_eq!(
+            read("e.log", b""),
+            "D/e.log: line 0 (byte 0): empty file: no header and no records"
+        );
+        let mut a = Audit::new(DeckKind::Cards52, InputMode::Logged, None, 0);
+        let Err(ReadFailure::Read(e)) =
+            a.read_file(dir.to_str().unwrap(), |_, _, _| Ok::<(), ()>(()))
+        else {
+            panic!("a directory is refused")
+        };
+        assert!(e.0.ends_with("is a directory, not a log file"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -3,6 +3,7 @@
 //! deck size only, never on the number of shuffles.
 
 use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::deck::DeckKind;
 use crate::cards;
@@ -175,12 +176,13 @@ impl Tally {
         }
         let descents = out.windows(2).filter(|w| w[1] < w[0]).count();
         self.runs[descents + 1] += 1;
-        let serial: u128 = out
+        // At most 63 * 63 * 63 per shuffle, so its square fits in 64 bits.
+        let serial: u64 = out
             .windows(2)
-            .map(|w| u128::from(w[0]) * u128::from(w[1]))
+            .map(|w| u64::from(w[0]) * u64::from(w[1]))
             .sum();
-        self.serial_sum += serial;
-        self.serial_sumsq += serial * serial;
+        self.serial_sum += u128::from(serial);
+        self.serial_sumsq += u128::from(serial * serial);
     }
 
     /// `rel[p]` is the input position of the card at output position `p`.
@@ -309,16 +311,17 @@ pub struct Collector {
 }
 
 impl Collector {
-    /// Record the top symbol of the next shuffle; a completed collection goes into `tally`.
-    pub fn add(&mut self, top: u8, tally: &mut Tally) {
+    /// Record the top symbol of the next shuffle (of a deck of `symbols` symbols): a completed
+    /// collection gives its index in the coupon histogram.
+    pub fn add(&mut self, top: u8, symbols: usize) -> Option<usize> {
         self.seen |= 1u64 << top;
         self.shuffles += 1;
-        let symbols = tally.deck.symbols();
         if self.seen == (1u64 << symbols) - 1 {
-            let last = tally.coupon.len() - 1;
-            tally.coupon[self.shuffles.min(last)] += 1;
+            let at = self.shuffles.min(COUPON_SPAN * symbols);
             *self = Collector::default();
+            return Some(at);
         }
+        None
     }
 }
 
@@ -366,7 +369,8 @@ pub fn valley_guesser(rel: &[u8]) -> usize {
 }
 
 /// 128-bit hash of an order, for spotting repeated orders.
-fn hash128(kind: u8, data: &[u8]) -> u128 {
+#[must_use]
+pub fn hash128(kind: u8, data: &[u8]) -> u128 {
     fn mix(mut z: u64) -> u64 {
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
@@ -384,6 +388,26 @@ fn hash128(kind: u8, data: &[u8]) -> u128 {
     (u128::from(mix(a ^ data.len() as u64)) << 64) | u128::from(mix(b))
 }
 
+/// The set of sampled hashes hashes them by their low 64 bits: they are hashes already.
+#[derive(Default)]
+struct Low64(u64);
+
+impl Hasher for Low64 {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u128(&mut self, h: u128) {
+        self.0 = h as u64;
+    }
+}
+
 /// Repeated orders, in bounded memory: a distinct sample of order hashes (an order is kept when
 /// its hash falls below a threshold that halves whenever the sample is full), so two identical
 /// orders are either both sampled or both not, and a repeat among the sample is a repeat.
@@ -393,7 +417,7 @@ pub struct RepeatSampler {
     pub capacity: usize,
     pub offered: [u64; 2],
     pub repeats: [u64; 2],
-    set: HashSet<u128>,
+    set: HashSet<u128, BuildHasherDefault<Low64>>,
 }
 
 impl RepeatSampler {
@@ -404,14 +428,18 @@ impl RepeatSampler {
             capacity,
             offered: [0; 2],
             repeats: [0; 2],
-            set: HashSet::new(),
+            set: HashSet::default(),
         }
     }
 
     /// Offer an order: kind 0 is an output order, kind 1 a permutation relative to the input.
     pub fn offer(&mut self, kind: u8, order: &[u8]) {
+        self.offer_hash(kind, hash128(kind, order));
+    }
+
+    /// Offer an order by its `hash128(kind, order)`.
+    pub fn offer_hash(&mut self, kind: u8, h: u128) {
         self.offered[kind as usize] += 1;
-        let h = hash128(kind, order);
         if (h >> 64) as u64 > self.threshold {
             return;
         }

@@ -14,6 +14,7 @@ mod games;
 mod lookup;
 mod mahjong;
 mod nist;
+mod rounds;
 
 pyo3::create_exception!(
     _core,
@@ -78,5 +79,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     mahjong::register(m)?;
     nist::register(m)?;
     audit::register(m)?;
+    rounds::register(m)?;
     Ok(())
 }

@@ -4,8 +4,10 @@ use std::collections::HashMap;
 
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
+use rayon::prelude::*;
 
 use super::NistError;
+use crate::nist::spectral::{DftPlan, Transform};
 use crate::nist::{self, Battery, Params, TestKind};
 
 impl From<nist::NistError> for PyErr {
@@ -166,13 +168,82 @@ fn erfc(x: f64) -> f64 {
     nist::special::erfc(x)
 }
 
-/// |DFT| of a real sequence at frequencies 0 .. n/2 - 1 (the spectral test's magnitudes).
+fn transform_named(fft: &str) -> PyResult<Option<Transform>> {
+    match fft {
+        "hand" => Ok(Some(Transform::Hand)),
+        "crate" => Ok(Some(Transform::Crate)),
+        "test" => Ok(None),
+        other => Err(NistError::new_err(format!(
+            "fft={other:?}: expected \"hand\", \"crate\" or \"test\""
+        ))),
+    }
+}
+
+fn transform_name(t: Transform) -> &'static str {
+    match t {
+        Transform::Hand => "hand",
+        Transform::Crate => "crate",
+    }
+}
+
+/// |DFT| of a real sequence at frequencies 0 .. n/2 - 1 (the spectral test's magnitudes), by
+/// the hand-written transform or the crate's.
 #[pyfunction]
-fn dft_magnitudes(py: Python<'_>, values: Vec<f64>) -> PyResult<Vec<f64>> {
+#[pyo3(signature = (values, fft="hand"))]
+fn dft_magnitudes(py: Python<'_>, values: Vec<f64>, fft: &str) -> PyResult<Vec<f64>> {
     if values.is_empty() {
         return Err(NistError::new_err("DFT of an empty sequence"));
     }
-    Ok(py.allow_threads(|| nist::fft::RealFft::new(values.len()).half_magnitudes(&values)))
+    match transform_named(fft)? {
+        Some(Transform::Hand) => {
+            Ok(py.allow_threads(|| nist::fft::RealFft::new(values.len()).half_magnitudes(&values)))
+        }
+        Some(Transform::Crate) => Ok(py
+            .allow_threads(|| nist::fft::CrateRealFft::new(values.len()).half_magnitudes(&values))),
+        None => Err(NistError::new_err(
+            "fft=\"test\" chooses per bit sequence; use dft_peak_counts",
+        )),
+    }
+}
+
+/// The spectral test's N1 (magnitudes below T) of `sequences` consecutive `bits`-bit
+/// sequences of a packed stream, in parallel, with the transform that gave each: "hand" or
+/// "crate" forces one, "test" is the test's own choice.
+#[pyfunction]
+fn dft_peak_counts(
+    py: Python<'_>,
+    data: &[u8],
+    bits: usize,
+    sequences: usize,
+    fft: &str,
+) -> PyResult<Vec<(usize, &'static str)>> {
+    let forced = transform_named(fft)?;
+    if bits < 2 {
+        return Err(NistError::new_err(format!(
+            "bits={bits}: the spectral test needs at least 2"
+        )));
+    }
+    let needed = sequences as u128 * bits as u128;
+    if sequences == 0 || needed > data.len() as u128 * 8 {
+        return Err(NistError::new_err(format!(
+            "{sequences} sequences of {bits} bits need {needed} bits; the input has {}",
+            data.len() as u128 * 8
+        )));
+    }
+    Ok(py.allow_threads(|| {
+        let plan = DftPlan::new(bits);
+        (0..sequences)
+            .into_par_iter()
+            .map(|i| {
+                let seq = nist::unpack_bits(data, i * bits, bits);
+                let (count, t) = match forced {
+                    Some(t) => (plan.peak_count_by(&seq, t), t),
+                    None => plan.peak_count(&seq),
+                };
+                (count, transform_name(t))
+            })
+            .collect()
+    }))
 }
 
 /// Linear complexity of a bit sequence (bytes 0/1) by Berlekamp-Massey.
@@ -193,6 +264,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(igamc, m)?)?;
     m.add_function(wrap_pyfunction!(erfc, m)?)?;
     m.add_function(wrap_pyfunction!(dft_magnitudes, m)?)?;
+    m.add_function(wrap_pyfunction!(dft_peak_counts, m)?)?;
     m.add_function(wrap_pyfunction!(linear_complexity_of, m)?)?;
     Ok(())
 }

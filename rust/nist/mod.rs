@@ -269,7 +269,7 @@ pub struct Battery {
     templates: Vec<u32>,
     overlapping_template: u32,
     min_cycles: usize,
-    fft: Option<fft::RealFft>,
+    fft: Option<spectral::DftPlan>,
     columns: Vec<(TestKind, String)>,
 }
 
@@ -316,7 +316,9 @@ impl Battery {
         let min_cycles = params
             .min_cycles
             .unwrap_or_else(|| excursions::default_min_cycles(n));
-        let fft = tests.contains(&TestKind::Fft).then(|| fft::RealFft::new(n));
+        let fft = tests
+            .contains(&TestKind::Fft)
+            .then(|| spectral::DftPlan::new(n));
         let mut battery = Self {
             tests: Vec::new(),
             params,

@@ -336,34 +336,6 @@ def test_cli_exit_codes(tmp_path: Path) -> None:
     assert proc.stdout == ""
 
 
-def test_two_meter_prizes_in_a_round_are_inconclusive(tmp_path: Path) -> None:
-    """The meter's sharing between two winners is not computed yet: never a pass."""
-    seats = [
-        {"seat": 1, "cards": "As Ks Qs Js Ts", "decision": "raise",
-         "bets": {"ante": 10, "raise": 20, "progressive": 1},
-         "paid": {"ante": 10, "raise": 2000, "progressive": 199999}},
-        {"seat": 2, "cards": "9h 8h 7h 6h 5h", "decision": "raise",
-         "bets": {"ante": 10, "raise": 20, "progressive": 1},
-         "paid": {"ante": 10, "raise": 1000, "progressive": 19999}},
-    ]  # fmt: skip
-    record = {
-        "table_id": "T1",
-        "round_id": "1",
-        "timestamp": "t",
-        "dealer": "Ad Kd 7c 4c 2s",
-        "upcard": "7c",
-        "meter_before": 200000,
-        "meter_after": 50000,
-        "seats": seats,
-    }
-    path = _write(tmp_path, "c.jsonl", json.dumps(record) + "\n")
-    result = _audit(path, "caribbean-stud")
-    assert result.verdict == "inconclusive"
-    assert result.counts == {"not-examined": 2}
-    out = runner.invoke(app, ["audit", "rounds", str(path), "--game", "caribbean-stud"])
-    assert out.exit_code == 3
-
-
 def test_fixture_side_files_match_their_logs() -> None:
     for side in sorted(FIXTURES.glob("*.planted.json")):
         log = side.with_name(side.name.removesuffix(".planted.json"))

@@ -28,7 +28,6 @@ from tablecert.audit.battery import (
     shuffles_to_conclude,
 )
 from tablecert.audit.dealing import DEALINGS, WallDealer, poker_law, tally_walls
-from tablecert.audit.reading import LogBytes
 from tablecert.audit.wall_dealing import mahjong_dealer
 from tablecert.distributed import Executor
 from tablecert.equality import ContentEq
@@ -177,22 +176,14 @@ def stream_file(
     audit: _core.ShuffleAudit,
     path: Path,
     progress: Progress | None = None,
-    on_chunk: Callable[[], None] | None = None,
+    on_batches: Callable[[list[dict[str, object]], bytes], None] | None = None,
 ) -> None:
-    """Feed one log through the core in chunks; unreadable files raise AuditError."""
-    with LogBytes(path) as log:
-        audit.begin_file(str(path))
-        for chunk in log:
-            try:
-                audit.feed(chunk)
-            except _core.LogError as exc:
-                raise AuditError(str(exc)) from None
-            if on_chunk is not None:
-                on_chunk()
-            if progress is not None:
-                progress(log.consumed, log.size or 0)
+    """Read one log through the core (plain or gzip, a FIFO too): decompressed on one thread,
+    parsed and tallied on the others. After each group of lines ``on_batches`` gets the batches
+    completed and the orders kept since the last call, then ``progress`` the bytes read.
+    Unreadable files raise AuditError."""
     try:
-        audit.end_file()
+        audit.read_file(str(path), progress, on_batches)
     except _core.LogError as exc:
         raise AuditError(str(exc)) from None
 
@@ -289,15 +280,15 @@ def audit_shuffler(
         else None
     )
 
-    def drain() -> None:
-        for raw in core.take_batches():
+    def drain(raws: list[dict[str, object]], orders: bytes) -> None:
+        for raw in raws:
             batches.append(
                 run_battery(
                     Tally.from_core(deck, raw), dealt_law=law, alpha=alpha, confidence=confidence
                 )
             )
         if wall_dealer is not None and wall_table is not None:
-            tally_walls(wall_dealer, core.take_orders(), deck, wall_table)
+            tally_walls(wall_dealer, orders, deck, wall_table)
 
     for p in paths:
         path = Path(p)
@@ -305,7 +296,7 @@ def audit_shuffler(
             on_file(path)
         stream_file(core, path, progress, drain)
     core.finish()
-    drain()
+    drain(core.take_batches(), core.take_orders())
     tally = Tally.from_core(deck, core.tally())
     integrity = Integrity.from_core(paths, core, input_order)
     extra: list[CheckResult] = []

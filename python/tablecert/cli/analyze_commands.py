@@ -20,6 +20,7 @@ from tablecert.cli.tables import Column, print_table
 from tablecert.errors import OutputError
 from tablecert.games import caribbean_stud, par_export, q_poker
 from tablecert.games.common import OutcomeRow, decimal, fraction_json
+from tablecert.games.progressive import long_run_text
 from tablecert.games.sweep import sweep
 from tablecert.outputs import output_folder
 
@@ -223,6 +224,7 @@ def analyze_caribbean(
         f"with {prog.players} players sharing royals "
         f"{_percent(prog.return_with_sharing())}"
     )
+    stdout.print(f"progressive over the meter's cycles: {plain(long_run_text(prog))}")
 
 
 def _cap_values(spec: str | None) -> list[Fraction]:

@@ -3,22 +3,29 @@
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from math import sqrt
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
 from rich.text import Text
 
+from tablecert.cli import common, values
 from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, stderr, stdout
 from tablecert.cli.tables import Column, print_table
 from tablecert.conformance.configuration import check_configuration
 from tablecert.games.common import decimal
+from tablecert.games.progressive import long_run_text
 from tablecert.poker import GAMES, Ordering, ordering
 from tablecert.rounds.audit import RoundAudit, audit_rounds
 from tablecert.rounds.hold import HoldParameters, HoldResult, HoldTest
-from tablecert.rounds.simulate import write_rounds
+from tablecert.rounds.simulate import MULTI_SHARE, write_rounds
+
+#: The largest log simulate rounds makes (in memory, then written atomically).
+MAX_SIMULATED_ROUNDS = 1_000_000
 
 GameOption = Annotated[str, typer.Option("--game", help="q-poker or caribbean-stud.")]
 RulesOpt = Annotated[
@@ -61,12 +68,32 @@ def audit_rounds_command(
             "and decisions, and the dealt-hand frequencies (README, 'Hold analysis').",
         ),
     ] = False,
+    cluster: common.ClusterOption = None,
+    workers: common.WorkersOption = None,
 ) -> None:
     """Re-settle every round of the logs under the statute (or --config) and name every
     difference; exit 0 pass, 1 fail, 2 unreadable input, 3 nothing audited (or, with --hold,
-    too few rounds for the hold analysis' power)."""
+    too few rounds for the hold analysis' power).
+
+    With --cluster or --workers, each log is one shard on the Dask cluster (read where it
+    runs: the path must be valid on the workers), largest first, merged in file order; each
+    log is then its own stream for the meter's continuity (the local answer whenever no
+    table's rounds span two logs)."""
     order = _order(game, rules, config)
-    result = audit_rounds(logs, order, hold=HoldParameters() if hold else None)
+    columns = (
+        TextColumn(f"auditing {len(logs)} round logs, one shard each"),
+        BarColumn(),
+        MofNCompleteColumn(),
+    )
+    with common.cluster_progress(cluster, workers, *columns) as (executor, bar):
+        task = bar.add_task("", total=len(logs), visible=executor is not None)
+        result = audit_rounds(
+            logs,
+            order,
+            hold=HoldParameters() if hold else None,
+            executor=executor,
+            shard_progress=lambda done, total: bar.update(task, completed=done, total=total),
+        )
     if json_out:
         emit_json(result.as_json())
     else:
@@ -94,6 +121,11 @@ def print_round_audit(result: RoundAudit) -> None:
     )
     for kind, n in sorted(result.counts.items()):
         stdout.print(f"{kind}: {n:,}")
+    if result.progressive is not None:
+        stdout.print(result.meter.text)
+        stdout.print(
+            f"progressive over the meter's cycles: {plain(long_run_text(result.progressive))}"
+        )
     if result.hold is not None:
         print_hold(result.hold)
     for f in result.findings[:50]:
@@ -166,8 +198,10 @@ def simulate_rounds_command(
     output: Annotated[
         Path, typer.Option("-o", "--output", help="Log file (.jsonl: JSON Lines; .gz: gzip).")
     ],
-    rounds: Annotated[int, typer.Option("--rounds", min=1, help="Number of rounds.")],
-    seed: Annotated[int, typer.Option("--seed", help="Generator seed.")] = 0,
+    rounds: Annotated[
+        int, typer.Option("--rounds", min=1, help="Number of rounds (1 to 1,000,000).")
+    ],
+    seed: Annotated[int, typer.Option("--seed", help="Generator seed (0 to 2**64 - 1).")] = 0,
     error_share: Annotated[
         float,
         typer.Option(
@@ -180,12 +214,43 @@ def simulate_rounds_command(
     ] = None,
     rules: RulesOpt = None,
     config: ConfigOption = None,
+    multi_share: Annotated[
+        float,
+        typer.Option(
+            "--multi-share",
+            min=0.0,
+            max=0.5,
+            help="Caribbean Stud: share of clean rounds dealt with several meter winners "
+            "(straight flushes and royals together).",
+        ),
+    ] = MULTI_SHARE,
 ) -> None:
     """Write a seeded round log (optimal play, statute settlement, planted errors) and the
-    list of planted rounds to OUTPUT.planted.json."""
+    list of planted rounds to OUTPUT.planted.json (at most 1,000,000 rounds: the log is made
+    in memory and written atomically; larger logs are seeded logs of several tables)."""
+    values.whole(rounds, "--rounds", 1, MAX_SIMULATED_ROUNDS)
+    values.seed(seed)
+    for flag, share, top in (
+        ("--error-share", error_share, 0.1),
+        ("--multi-share", multi_share, 0.5),
+    ):
+        if not (math.isfinite(share) and 0 <= share <= top):
+            raise typer.BadParameter(
+                f"{share!r}: expected a share from 0 to {top}", param_hint=flag
+            )
+    values.new_file(output, "--output")
+    values.new_file(output.with_name(output.name + ".planted.json"), "--output")
     order = _order(game, rules, config)
     chosen = None if kinds is None else tuple(k.strip() for k in kinds.split(",") if k.strip())
-    side = write_rounds(output, order, rounds, seed=seed, share=error_share, kinds=chosen)
+    side = write_rounds(
+        output,
+        order,
+        rounds,
+        seed=seed,
+        share=error_share,
+        kinds=chosen,
+        multi_share=multi_share,
+    )
     stderr.print(
         f"wrote {rounds:,} rounds to {plain(str(output))}; planted errors in {plain(str(side))}"
     )

@@ -14,19 +14,20 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from math import lcm
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
 from tablecert import _core
 from tablecert.games.common import fraction_json
+from tablecert.games.progressive import Progressive
 from tablecert.hand_arrays import key_table
-from tablecert.poker import Ordering
-from tablecert.rounds.hold import HoldAnalysis, HoldParameters, HoldResult
+from tablecert.poker import Ordering, ordering
+from tablecert.rounds.hold import HoldAnalysis, HoldParameters, HoldResult, HoldState
 from tablecert.rounds.log import SCALE, SPOTS, RoundChunk, amount_text, read_rounds
+from tablecert.rounds.progressive import ChunkMeter, MeterTotals, SeatDues
 from tablecert.rounds.settle import (
     CATEGORY_SHIFT,
     FOLD,
@@ -38,16 +39,21 @@ from tablecert.rounds.settle import (
     SettlementTable,
     settlement_table,
 )
+from tablecert.rules import RuleFile
+
+if TYPE_CHECKING:
+    from tablecert.distributed import Executor, ShardProgress
 
 MAX_LISTED = 1000  # findings kept in full; all are counted
 _Int = npt.NDArray[np.int64]
+_Bool = npt.NDArray[np.bool_]
 
 
 @dataclass(frozen=True)
 class Finding:
     """One difference from the statute: where, which spot, what was paid and what was due."""
 
-    kind: str  # deck, settlement, bet, not-examined
+    kind: str  # deck, settlement, bet, meter
     file: str
     line: int
     table_id: str
@@ -81,8 +87,9 @@ class Finding:
         where = f"{self.file}:{self.line} table {self.table_id} round {self.round_id}"
         seat = f" seat {self.seat}" if self.seat else ""
         spot = f" {self.spot}" if self.spot else ""
+        logged = "logged" if self.kind == "meter" else "paid"
         money = (
-            f": paid {_money(self.paid)}, due {_money(self.due)}"
+            f": {logged} {_money(self.paid)}, due {_money(self.due)}"
             if self.paid is not None and self.due is not None
             else ""
         )
@@ -123,25 +130,71 @@ class RoundAudit:
     counts: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     findings: list[Finding] = field(default_factory=list)
     flagged: set[tuple[str, str]] = field(default_factory=set)
+    meter: MeterTotals = field(default_factory=MeterTotals)
+    #: Caribbean Stud: the progressive under the audit's rules (its long-run return reported)
+    progressive: Progressive | None = None
     #: The hold analysis (rounds/hold.py), when asked for: its verdict joins the audit's.
     hold: HoldResult | None = None
 
+    def absorb(self, part: RoundAudit) -> None:
+        """Add another file's audit (under the same rules) after this one's."""
+        self.files.extend(part.files)
+        self.rounds += part.rounds
+        self.void_rounds += part.void_rounds
+        self.seats += part.seats
+        for mine, theirs in ((self.bets, part.bets), (self.paid, part.paid), (self.due, part.due)):
+            for spot, amount in theirs.items():
+                mine[spot] = mine.get(spot, Fraction(0)) + amount
+        for name, t in part.by_article.items():
+            total = self.by_article[name]
+            total.spots += t.spots
+            total.paid += t.paid
+            total.due += t.due
+            total.differences += t.differences
+        # the meter between the files, then the later file's own findings
+        article = (
+            "第十条(八)"
+            if self.progressive is None
+            else self.progressive.articles_of("progressive.contribution")
+        )
+        for seam in self.meter.absorb(part.meter):
+            self.add(
+                Finding(
+                    "meter",
+                    seam.file,
+                    seam.line,
+                    seam.table_id,
+                    seam.round_id,
+                    0,
+                    "progressive",
+                    article,
+                    "",
+                    seam.logged,
+                    seam.due,
+                    seam.detail,
+                )
+            )
+        for kind, n in part.counts.items():
+            self.counts[kind] += n
+        self.findings.extend(part.findings[: MAX_LISTED - len(self.findings)])
+        self.flagged |= part.flagged
+
     def add(self, finding: Finding) -> None:
         self.counts[finding.kind] += 1
-        if finding.kind != "not-examined":
-            self.flagged.add((finding.table_id, finding.round_id))
+        self.flagged.add((finding.table_id, finding.round_id))
         if len(self.findings) < MAX_LISTED:
             self.findings.append(finding)
 
     @property
     def verdict(self) -> str:
-        """fail on any difference; inconclusive if nothing was audited or a spot could not be
-        examined; pass only when every spot of every round was re-settled and agreed."""
-        if any(k != "not-examined" for k in self.counts):
+        """fail on any difference; inconclusive if nothing was audited; pass only when every
+        spot of every round was re-settled and agreed (and, in Caribbean Stud, every round's
+        meter accounted for)."""
+        if self.counts:
             return "fail"
         if self.hold is not None and self.hold.verdict == "fail":
             return "fail"
-        if self.rounds == 0 or self.counts.get("not-examined"):
+        if self.rounds == 0:
             return "inconclusive"
         if self.hold is not None and self.hold.verdict != "pass":
             return "inconclusive"
@@ -179,6 +232,16 @@ class RoundAudit:
             "findings": [f.as_json() for f in self.findings],
             "findings_listed": len(self.findings),
             "hold": None if self.hold is None else self.hold.as_json(),
+            **(
+                {
+                    "progressive": {
+                        "meter": self.meter.as_json(),
+                        "long_run": self.progressive.long_run_json(),
+                    }
+                }
+                if self.progressive is not None
+                else {}
+            ),
         }
 
 
@@ -209,6 +272,13 @@ class _ChunkAudit:
         # of those whose bets matched their decision (set by run)
         self.judged_rounds: npt.NDArray[np.bool_] = np.zeros(len(chunk), dtype=bool)
         self.judged_seats: npt.NDArray[np.bool_] = np.zeros(chunk.seats, dtype=bool)
+        self.meter = (
+            None
+            if table.progressive is None
+            else ChunkMeter(
+                chunk, table.progressive, self.order.categories, audit.meter, self.finding
+            )
+        )
 
     def finding(self, kind: str, seat_row: int | None, round_index: int, **kw: Any) -> None:
         c, arrays = self.c, self.c.arrays
@@ -316,9 +386,10 @@ class _ChunkAudit:
             a.bets[spot] = a.bets.get(spot, Fraction(0)) + Fraction(int(bet.sum()), SCALE)
             a.paid[spot] = a.paid.get(spot, Fraction(0)) + Fraction(int(paid.sum()), SCALE)
             if spot == "progressive":
-                due_scaled, den, codes, names = self.progressive(category, judged)
+                dues = self.progressive(category, bet, judged, void_seat)
             else:
-                due_scaled, den, codes, names = self.against(spot, outcome, category)
+                dues = self.against(spot, outcome, category)
+            due_scaled, den, codes, names = dues.due, dues.den, dues.codes, dues.names
             # void rounds: bets void (returned), the progressive carried over: nothing paid
             due_scaled = np.where(void_seat, 0, due_scaled)
             examined = judged | void_seat
@@ -334,19 +405,21 @@ class _ChunkAudit:
                 due_scaled,
                 den,
                 codes,
-                names,
+                dues.articles,
                 void_seat,
             )
             for row in np.flatnonzero(differs).tolist():
                 r = int(self.seat_round[row])
                 rule = "" if void_seat[row] else names[int(codes[row])]
-                article = self.void_article() if void_seat[row] else t.article(rule)
+                article = self.void_article() if void_seat[row] else dues.articles[int(codes[row])]
                 if void_seat[row]:
                     detail = f"void round ({', '.join(c.events[r])}): bets void, nothing paid"
                 elif bet[row] == 0:
                     detail = "paid on a spot without a bet"
                 else:
                     detail = self.describe(spot, int(outcome[row]), int(category[row]))
+                    if spot == "progressive" and self.meter is not None:
+                        detail += self.meter.describe(r)
                     if (
                         spot not in ("pair_plus", "progressive")
                         and outcome[row] in (WIN, LOSS)
@@ -365,6 +438,8 @@ class _ChunkAudit:
                     due=Fraction(int(due_scaled[row]), den * SCALE),
                     detail=detail,
                 )
+        if self.meter is not None:
+            self.meter.accounting(self.bets[:, self.spots.index("progressive")], self.void, dealt)
 
     def void_article(self) -> str:
         return "第十一條(一)(四)" if self.order.game == "q-poker" else "第十一条(一)(四)"
@@ -378,7 +453,7 @@ class _ChunkAudit:
         due_scaled: _Int,
         den: int,
         codes: _Int,
-        names: tuple[str, ...],
+        articles: tuple[str, ...],
         void_seat: npt.NDArray[np.bool_],
     ) -> None:
         rows = np.flatnonzero(settled)
@@ -388,8 +463,7 @@ class _ChunkAudit:
         group = np.where(void_seat[rows], -1, codes[rows])
         for code in np.unique(group).tolist():
             sel = rows[group == code]
-            rule = "" if code < 0 else names[code]
-            article = self.void_article() if not rule else self.t.article(rule)
+            article = self.void_article() if code < 0 else articles[code]
             name = f"{article} {spot}"
             total = self.a.by_article[name]
             total.spots += len(sel)
@@ -397,9 +471,7 @@ class _ChunkAudit:
             total.due += Fraction(int(due_scaled[sel].sum()), den * SCALE)
             total.differences += int(differs[sel].sum())
 
-    def against(
-        self, spot: str, outcome: _Int, category: _Int
-    ) -> tuple[_Int, int, _Int, tuple[str, ...]]:
+    def against(self, spot: str, outcome: _Int, category: _Int) -> SeatDues:
         """Due amounts in 1/(den*SCALE) units of a spot settled by the player's category and
         the outcome against the dealer, and each seat's deciding rule (a code into names)."""
         t = self.t
@@ -415,44 +487,16 @@ class _ChunkAudit:
             due = np.where(capped, np.minimum(due, int(cap)), due)
 
         names = tuple(key for by_category in st.keys for key in by_category)
-        return due, den, row * len(st.keys[0]) + category, names
+        articles = tuple(t.article(n) for n in names)
+        return SeatDues(due, den, row * len(st.keys[0]) + category, names, articles)
 
     def progressive(
-        self, category: _Int, judged: npt.NDArray[np.bool_]
-    ) -> tuple[_Int, int, _Int, tuple[str, ...]]:
-        """Caribbean Stud's progressive: the larger of the fixed prize and the meter's share
-        (meter before the round), less the bet. Two or more meter prizes in one round share
-        the meter (Art. 10): not computed yet, so those seats are reported not examined."""
-        t = self.t
-        col = self.spots.index("progressive")
-        bet = self.bets[:, col]
-        den = lcm(*(s.denominator for s in t.meter_share), *(f.denominator for f in t.fixed_prize))
-        fixed = np.array([int(f * den * SCALE) for f in t.fixed_prize], dtype=np.int64)
-        share = np.array([int(s * den) for s in t.meter_share], dtype=np.int64)
-        meter = self.c.arrays.meter_before[self.seat_round]
-        due = np.maximum(fixed[category], share[category] * meter) - bet * den
-        due = np.where(bet == 0, 0, due)
-        names = tuple(
-            f"progressive.fixed.{name.replace(' ', '-')}"
-            if t.fixed_prize[c] or t.meter_share[c]
-            else "progressive.bet"
-            for c, name in enumerate(self.order.categories)
-        )
-
-        meter_winner = (share[category] > 0) & (bet > 0) & judged
-        per_round = np.bincount(self.seat_round[meter_winner], minlength=len(self.c))
-        for row in np.flatnonzero(meter_winner & (per_round[self.seat_round] > 1)).tolist():
-            self.finding(
-                "not-examined",
-                row,
-                int(self.seat_round[row]),
-                spot="progressive",
-                article=t.article("progressive.royal_meter_share"),
-                rule="progressive.royal_meter_share",
-                detail="two or more meter prizes in one round: the sharing is not computed yet",
-            )
-            judged[row] = False
-        return due, den, category, names
+        self, category: _Int, bet: _Int, judged: npt.NDArray[np.bool_], void_seat: _Bool
+    ) -> SeatDues:
+        """Caribbean Stud's progressive (Art. 10): every seat's prize by the statute's order
+        (rounds/progressive.py), less the bet."""
+        assert self.meter is not None
+        return self.meter.dues(category, bet, judged, void_seat)
 
     def check_bets(self, judged: npt.NDArray[np.bool_]) -> None:
         """Bets consistent with the decision: a bet against the dealer exactly when a decision
@@ -490,6 +534,21 @@ class _ChunkAudit:
                 detail=f"bets do not match the decision: expected {text}",
             )
             judged[row] = False
+        if c.game == "caribbean-stud":
+            # Art. 10(1): the progressive needs an accepted ante as well
+            prog = self.bets[:, spots.index("progressive")]
+            orphan = (prog > 0) & (self.bets[:, spots.index("ante")] == 0) & judged
+            for row in np.flatnonzero(orphan).tolist():
+                self.finding(
+                    "bet",
+                    row,
+                    int(self.seat_round[row]),
+                    spot="progressive",
+                    article=t.article("progressive.bet"),
+                    rule="progressive.bet",
+                    detail="a progressive bet without an ante is not accepted (Art. 10(1))",
+                )
+                judged[row] = False
 
     def describe(self, spot: str, outcome: int, category: int) -> str:
         name = self.order.categories[category]
@@ -500,26 +559,96 @@ class _ChunkAudit:
         return f"{OUTCOMES[outcome]} (player's {name})"
 
 
+@dataclass(frozen=True)
+class RoundShard:
+    """One log and the audit's options as plain values (sent to a worker)."""
+
+    path: str
+    game: str
+    rules: RuleFile
+    hold: HoldParameters | None
+
+
+@dataclass
+class FileAudit:
+    """What one log's audit returns: its totals, findings and meter accounting (no long-run
+    return, no hold verdict) and the hold analysis's exact sums."""
+
+    audit: RoundAudit
+    hold: HoldState | None
+
+
+def _audit_file(
+    path: str | Path,
+    order: Ordering,
+    table: SettlementTable,
+    hold: HoldParameters | None,
+    last: dict[str, tuple[int, str]],
+    progress: Callable[[int], None] | None = None,
+) -> FileAudit:
+    """One log, from the meter state ``last`` (table id -> its last round's meter)."""
+    audit = RoundAudit(order.game, str(order.rules.path), order.rules.sha256)
+    audit.files.append(str(path))
+    audit.meter.last = last
+    analysis = None if hold is None else HoldAnalysis(order, hold)
+    for chunk in read_rounds(path, order.game):
+        checked = _ChunkAudit(chunk, table, audit)
+        checked.run()
+        if analysis is not None:
+            analysis.add(chunk, checked.judged_rounds, checked.judged_seats)
+        if progress is not None:
+            progress(len(chunk))
+    return FileAudit(audit, None if analysis is None else analysis.state())
+
+
+def audit_shard(shard: RoundShard) -> FileAudit:
+    """One log audited where it runs (a Dask worker reads the file itself), as its own
+    stream: the meter's continuity starts afresh at the file's first round of each table."""
+    order = ordering(shard.game, shard.rules)
+    return _audit_file(shard.path, order, settlement_table(order), shard.hold, {})
+
+
+def _merge(
+    order: Ordering, table: SettlementTable, parts: Sequence[FileAudit], hold: HoldParameters | None
+) -> RoundAudit:
+    """The files' audits added up in file order (every total is exact: integers and
+    fractions; the first MAX_LISTED findings in file order are listed)."""
+    audit = RoundAudit(order.game, str(order.rules.path), order.rules.sha256)
+    audit.progressive = table.progressive
+    analysis = None if hold is None else HoldAnalysis(order, hold)
+    for part in parts:
+        audit.absorb(part.audit)
+        if analysis is not None and part.hold is not None:
+            analysis.absorb(part.hold)
+    if analysis is not None:
+        audit.hold = analysis.result()
+    return audit
+
+
 def audit_rounds(
     paths: Sequence[str | Path],
     order: Ordering,
     progress: Callable[[int], None] | None = None,
     hold: HoldParameters | None = None,
+    executor: Executor | None = None,
+    shard_progress: ShardProgress | None = None,
 ) -> RoundAudit:
     """Audit every round of the logs under the ordering's rule file; with ``hold``, also the
-    observed hold against its exact expectation and the dealt-hand frequencies."""
+    observed hold against its exact expectation and the dealt-hand frequencies.
+
+    Each log is audited on its own (locally, or with ``executor`` on a Dask cluster: one
+    shard per log, largest first, read where it runs) and the results are added up in file
+    order; the meter's continuity between files is checked as they are added (a table's
+    first round in a file against its last round in the files before), so the two answers
+    are identical."""
     table = settlement_table(order)
-    audit = RoundAudit(order.game, str(order.rules.path), order.rules.sha256)
-    analysis = None if hold is None else HoldAnalysis(order, hold)
-    for path in paths:
-        audit.files.append(str(path))
-        for chunk in read_rounds(path, order.game):
-            checked = _ChunkAudit(chunk, table, audit)
-            checked.run()
-            if analysis is not None:
-                analysis.add(chunk, checked.judged_rounds, checked.judged_seats)
-            if progress is not None:
-                progress(len(chunk))
-    if analysis is not None:
-        audit.hold = analysis.result()
-    return audit
+    if executor is None:
+        parts = [_audit_file(path, order, table, hold, {}, progress) for path in paths]
+    else:
+        from tablecert.audit.sharded import largest_first
+
+        shards = [RoundShard(str(p), order.game, order.rules, hold) for p in paths]
+        ranked = largest_first(paths)
+        done = executor.map(audit_shard, [shards[i] for i in ranked], shard_progress)
+        parts = [done[ranked.index(i)] for i in range(len(shards))]  # back in file order
+    return _merge(order, table, parts, hold)

@@ -279,6 +279,19 @@ def _decider(order: Ordering) -> _Decider:
     return _DECIDERS[key]
 
 
+@dataclass(frozen=True)
+class HoldState:
+    """A HoldAnalysis's sums as plain values (what a shard returns): for each decision rule
+    (as logged, optimal) the expected nets by spot and completion count, the second moments
+    and the third-moment sum; the amounts, counts and dealt categories."""
+
+    sums: tuple[tuple[dict[str, dict[int, int]], dict[int, int], float], ...]
+    wagered: dict[str, int]
+    observed: dict[str, int]
+    counts: tuple[int, int, int, int, int]
+    dealt: dict[str, _Int]
+
+
 class HoldAnalysis:
     """Streams RoundChunks (with the audit's per-round and per-seat judgement masks) into
     exact sums; ``result()`` judges them."""
@@ -312,6 +325,43 @@ class HoldAnalysis:
         self.off_optimal = 0
         cats = len(order.categories)
         self.dealt_counts: dict[str, _Int] = defaultdict(lambda: np.zeros(cats, dtype=np.int64))
+
+    def state(self) -> HoldState:
+        """The sums so far, to be added into another analysis by ``absorb``."""
+        return HoldState(
+            tuple(
+                ({k: dict(v) for k, v in s.expected.items()}, dict(s.m2), s.rho)
+                for s in (self.given, self.optimal_sums)
+            ),
+            dict(self.wagered),
+            dict(self.observed),
+            (self.rounds, self.seats, self.rounds_skipped, self.seats_skipped, self.off_optimal),
+            {k: v.copy() for k, v in self.dealt_counts.items()},
+        )
+
+    def absorb(self, state: HoldState) -> None:
+        """Add another file's sums (under the same rules) after this analysis's own."""
+        for mine, (expected, m2, rho) in zip(
+            (self.given, self.optimal_sums), state.sums, strict=True
+        ):
+            for spot, by_n in expected.items():
+                for n, v in by_n.items():
+                    mine.expected[spot][n] += v
+            for n, v in m2.items():
+                mine.m2[n] += v
+            mine.rho += rho
+        for spot, v in state.wagered.items():
+            self.wagered[spot] += v
+        for spot, v in state.observed.items():
+            self.observed[spot] += v
+        rounds, seats, rounds_skipped, seats_skipped, off_optimal = state.counts
+        self.rounds += rounds
+        self.seats += seats
+        self.rounds_skipped += rounds_skipped
+        self.seats_skipped += seats_skipped
+        self.off_optimal += off_optimal
+        for name, counts in state.dealt.items():
+            self.dealt_counts[name] += counts
 
     # --- values --------------------------------------------------------------------------
 

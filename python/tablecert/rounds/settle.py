@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tablecert.games.common import common_denominator, qualifier_ranks, rational
-from tablecert.games.progressive import progressive
+from tablecert.games.progressive import Progressive, progressive
 from tablecert.poker import Ordering
 
 #: Outcomes of the bet against the dealer, by code.
@@ -114,6 +114,7 @@ class SettlementTable:
     progressive_bet: Fraction
     fixed_prize: tuple[Fraction, ...]
     meter_share: tuple[Fraction, ...]
+    progressive: Progressive | None = None
 
     def article(self, key: str) -> str:
         return str(self.order.rules.require(key).article)
@@ -154,4 +155,5 @@ def settlement_table(order: Ordering) -> SettlementTable:
         prog.bet,
         tuple(by_name[c].fixed if c in by_name else Fraction(0) for c in cats),
         tuple(by_name[c].meter_share if c in by_name else Fraction(0) for c in cats),
+        prog,
     )

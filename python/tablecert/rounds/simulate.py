@@ -23,6 +23,7 @@ import numpy.typing as npt
 
 from tablecert import _core
 from tablecert.errors import AuditError
+from tablecert.games.progressive import RoundPayment, meter_hands
 from tablecert.hand_arrays import key_table
 from tablecert.outputs import write_atomic
 from tablecert.poker import Ordering
@@ -40,9 +41,31 @@ KINDS: dict[str, tuple[str, ...]] = {
         "progressive",
         "duplicate",
         "void-paid",
+        "meter-contribution",
+        "meter-restart",
+        "meter-order",
+        "meter-sharing",
+        "meter-carry",
     ),
 }
 VOID_SHARE = 0.002  # clean void rounds (everything returned), so that voids are exercised
+#: Caribbean Stud: clean rounds dealt with several meter prizes (straight flushes and royals
+#: together), so that the statute's order and sharing are exercised; and the meter hands each
+#: kind is dealt with.
+MULTI_SHARE = 0.002
+MULTI_DEALS = (
+    ("straight flush", "straight flush", "royal flush"),
+    ("royal flush", "royal flush"),
+    ("straight flush", "straight flush"),
+    ("straight flush", "royal flush"),
+    ("royal flush",),
+    ("straight flush",),
+)
+METER_DEALS = {
+    "meter-restart": ("royal flush",),
+    "meter-order": ("straight flush", "royal flush"),
+    "meter-sharing": ("straight flush", "straight flush"),
+}
 START = datetime(2026, 3, 1, tzinfo=UTC)
 
 
@@ -107,28 +130,28 @@ def optimal_decider(
 
 
 class _Simulator:
-    def __init__(self, order: Ordering, seed: int, share: float, kinds: tuple[str, ...]) -> None:
+    def __init__(
+        self,
+        order: Ordering,
+        seed: int,
+        share: float,
+        kinds: tuple[str, ...],
+        multi_share: float = MULTI_SHARE,
+    ) -> None:
         self.order = order
         self.table: SettlementTable = settlement_table(order)
         self.rng = np.random.default_rng(seed)
         self.share = share
+        self.multi_share = multi_share
         self.kinds = kinds
         self.size = order.hand_size
         self.spots = SPOTS[order.game]
         self.kt = key_table(order.game, order.rules)
         self.decide = optimal_decider(order)
         self.players = order.rules.value_of("table.seats", int) - 1
-        self.meter = (
-            Fraction(0)
-            if order.game == "q-poker"
-            else self.table.order.rules.value_of("progressive.meter", int)
-        )
-        rules = order.rules
-        if order.game == "caribbean-stud":
-            from tablecert.games.common import rational
-
-            self.seed_meter = rational(rules, "progressive.seed")
-            self.contribution = rational(rules, "progressive.contribution")
+        self.prog = self.table.progressive
+        self.meter = Fraction(0) if self.prog is None else self.prog.meter
+        self.forced: tuple[int, ...] = ()  # seat rows dealt meter hands: progressive bets
 
     def keys(self, hands: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
         out = np.empty(len(hands), dtype=np.uint32)
@@ -139,6 +162,10 @@ class _Simulator:
         """(dealer, seats' hands, target seat row) for a planted kind, or a plain deal."""
         size, rng = self.size, self.rng
         n = int(rng.integers(1, self.players + 1))
+        self.forced = ()
+        if kind in METER_DEALS or kind == "multi":
+            hands = METER_DEALS.get(kind) or MULTI_DEALS[int(rng.integers(len(MULTI_DEALS)))]
+            return self.meter_deal(hands, max(n, len(hands)))
         if not kind:
             deck = rng.permutation(52).astype(np.int64)
             return deck[:size], deck[size : size + n * size].reshape(n, size), 0
@@ -190,6 +217,35 @@ class _Simulator:
                 return deck[:size].copy(), seats.copy(), 0
         return None
 
+    def meter_deal(
+        self, categories: tuple[str, ...], n: int
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int]:
+        """A deal where random seats hold disjoint hands of the given categories (royal or
+        straight flush), the rest of the deck shuffled to the dealer and the other seats."""
+        rng, size = self.rng, self.size
+        royals, flushes = meter_hands()
+        while True:
+            used, chosen = 0, []
+            for category in categories:
+                pool = royals if category == "royal flush" else flushes
+                mask = pool[int(rng.integers(len(pool)))]
+                if mask & used:
+                    break
+                used |= mask
+                chosen.append([c for c in range(52) if mask >> c & 1])
+            else:
+                break
+        rest = np.array([c for c in rng.permutation(52) if not used >> int(c) & 1])
+        rows = sorted(rng.choice(n, len(chosen), replace=False).tolist())
+        spare = (len(rest) - size) // size * size
+        others = iter(rest[size : size + spare].reshape(-1, size).tolist())
+        hands = np.array(
+            [rng.permutation(chosen.pop(0)) if i in rows else next(others) for i in range(n)],
+            dtype=np.int64,
+        )
+        self.forced = tuple(rows)
+        return rest[:size].astype(np.int64), hands, rows[0]
+
     def suit_twin(
         self, hand: npt.NDArray[np.int64], deck: npt.NDArray[np.int64]
     ) -> npt.NDArray[np.int64] | None:
@@ -238,7 +294,6 @@ class _Simulator:
         dealer_key: int,
         decision: str,
         bets: dict[str, Fraction],
-        meter: Fraction,
     ) -> dict[str, Fraction]:
         """One seat's net results by the statute (scalar reading of per_unit)."""
         order, t = self.order, self.table
@@ -254,10 +309,8 @@ class _Simulator:
         out = {}
         for spot in self.spots:
             bet = bets[spot]
-            if spot == "progressive":
-                cat = player_key >> CATEGORY_SHIFT
-                prize = max(t.fixed_prize[cat], t.meter_share[cat] * meter)
-                out[spot] = prize - bet if bet else Fraction(0)
+            if spot == "progressive":  # the round's prizes together: pay_round
+                out[spot] = Fraction(0)
                 continue
             if bet == 0 or (spot != "pair_plus" and not decision):
                 out[spot] = Fraction(0)
@@ -283,7 +336,13 @@ class _Simulator:
                 kind = planted_kinds[int(draw / self.share) % len(planted_kinds)]
             elif draw < self.share * len(planted_kinds) + VOID_SHARE:
                 kind = "void"
-            dealt = self.deal(kind if kind not in ("duplicate", "void-paid", "void") else "")
+            elif self.prog is not None and draw < (
+                self.share * len(planted_kinds) + VOID_SHARE + self.multi_share
+            ):
+                kind = "multi"  # clean: several meter prizes settled by the statute
+            dealt = self.deal(
+                kind if kind not in ("duplicate", "void-paid", "void", "meter-carry") else ""
+            )
             if dealt is None:
                 raise AuditError(f"could not deal a round for the planted kind {kind!r}")
             yield self.round(r, table_id, kind, *dealt)
@@ -307,13 +366,17 @@ class _Simulator:
             rng.choice(np.arange(1, self.players + 1), len(hands), replace=False).tolist()
         )
         void = kind in ("void", "void-paid")
+        if kind == "meter-carry" and number == 1:
+            kind = ""  # the first round has no previous round to differ from
+        if kind == "meter-carry":  # the table's meter jumps between two rounds
+            self.meter += 100
+        if kind == "meter-contribution":
+            self.forced = (target,)
         meter_before = self.meter
-        seats = []
-        planted: list[Planted] = []
         round_id = str(number)
-        prog_total = Fraction(0)
-        for i, hand in enumerate(hands):
-            bets = self.bets(kind if i == target else "")
+        all_bets, all_paid, decisions = [], [], []
+        for i in range(len(hands)):
+            bets = self.bets("progressive" if i in self.forced else (kind if i == target else ""))
             stake = "play" if game == "q-poker" else "ante"
             decision = ""
             if bets[stake]:
@@ -329,36 +392,60 @@ class _Simulator:
             paid = (
                 {s: Fraction(0) for s in self.spots}
                 if void
-                else self.settle(int(pks[i]), dk, decision, bets, meter_before)
+                else self.settle(int(pks[i]), dk, decision, bets)
             )
-            prog_total += bets.get("progressive", Fraction(0))
-            if i == target and kind:
-                spot = self.plant(kind, paid, bets, int(pks[i]), dk)
-                if kind == "duplicate":
-                    hand[0] = dealer[int(rng.integers(self.size))]
-                if kind != "void":
-                    planted.append(
-                        Planted(
-                            table_id,
-                            round_id,
-                            kind,
-                            0 if kind == "duplicate" else seat_numbers[i],
-                            spot,
-                        )
-                    )
-            seats.append(
-                {
-                    "seat": seat_numbers[i],
-                    "cards": " ".join(_core.card_code(int(c)) for c in hand),
-                    "decision": decision,
-                    "bets": {s: _amount(v) for s, v in bets.items()},
-                    "paid": {s: _amount(v) for s, v in paid.items()},
-                }
-            )
+            all_bets.append(bets)
+            all_paid.append(paid)
+            decisions.append(decision)
         meter_after = meter_before
-        if game == "caribbean-stud" and not void:
-            meter_after = meter_before + self.contribution * prog_total
+        contributed = Fraction(0)
+        if self.prog is not None and not void:
+            contributed = self.prog.contribution * sum(
+                (b["progressive"] for b in all_bets), Fraction(0)
+            )
+            payment = self.prog.pay_round(
+                meter_before,
+                [
+                    (seat_numbers[i], self.order.categories[int(pks[i]) >> CATEGORY_SHIFT])
+                    for i, b in enumerate(all_bets)
+                    if b["progressive"]
+                ],
+                sum((b["progressive"] for b in all_bets), Fraction(0)),
+            )
+            for i, b in enumerate(all_bets):
+                if b["progressive"]:
+                    won = payment.of(seat_numbers[i])
+                    all_paid[i]["progressive"] = (won.prize if won else 0) - b["progressive"]
+            meter_after = payment.meter_after
+            target = self.meter_target(kind, payment, seat_numbers, target)
+        planted: list[Planted] = []
+        if kind and kind not in ("void", "multi"):
+            spot = self.plant(kind, all_paid[target], all_bets[target], int(pks[target]), dk)
+            if kind.startswith("meter-"):
+                meter_after = self.plant_meter(kind, all_paid[target], payment, contributed)
+                spot = "progressive"
+            if kind == "duplicate":
+                hands[target][0] = dealer[int(rng.integers(self.size))]
+            whole_round = kind in (
+                "duplicate",
+                "meter-contribution",
+                "meter-restart",
+                "meter-carry",
+            )
+            planted.append(
+                Planted(table_id, round_id, kind, 0 if whole_round else seat_numbers[target], spot)
+            )
         self.meter = meter_after
+        seats = [
+            {
+                "seat": seat_numbers[i],
+                "cards": " ".join(_core.card_code(int(c)) for c in hand),
+                "decision": decisions[i],
+                "bets": {s: _amount(v) for s, v in all_bets[i].items()},
+                "paid": {s: _amount(v) for s, v in all_paid[i].items()},
+            }
+            for i, hand in enumerate(hands)
+        ]
         record: dict[str, Any] = {
             "table_id": table_id,
             "round_id": round_id,
@@ -371,6 +458,52 @@ class _Simulator:
             "seats": seats,
         }
         return record, planted
+
+    def meter_target(
+        self, kind: str, payment: RoundPayment, seat_numbers: list[int], target: int
+    ) -> int:
+        """The seat row a meter kind goes wrong at: the royal paid before the straight flush
+        (meter-order), the second straight flush in payment order (meter-sharing)."""
+        if kind == "meter-order":
+            royal = next(p for p in payment.prizes if p.category == "royal flush")
+            return seat_numbers.index(royal.seat)
+        if kind == "meter-sharing":
+            second = [p for p in payment.prizes if p.category == "straight flush"][1]
+            return seat_numbers.index(second.seat)
+        return target
+
+    def plant_meter(
+        self,
+        kind: str,
+        paid: dict[str, Fraction],
+        payment: RoundPayment,
+        contributed: Fraction,
+    ) -> Fraction:
+        """A meter error the way a table gets it wrong; returns the round's meter_after.
+        meter-contribution: the contributions never added; meter-restart: an emptied meter
+        restarted from 0, not the seed; meter-order: the royal paid the whole meter as if
+        before the straight flush; meter-sharing: the target straight flush paid its share
+        of the other base than the rule file's reading (meter before the round / what the
+        earlier straight flushes left)."""
+        prog = self.prog
+        assert prog is not None
+        after = payment.meter_after
+        if kind == "meter-contribution":
+            return after - contributed
+        if kind == "meter-restart":
+            return after - prog.seed
+        if kind == "meter-order":
+            paid["progressive"] += prog.down(payment.meter_before) - payment.prizes[-1].prize
+        elif kind == "meter-sharing":
+            first, second = [p for p in payment.prizes if p.category == "straight flush"][:2]
+            share = prog.prize_of("straight flush")
+            assert share is not None
+            base = payment.meter_before
+            if prog.straight_flush_base == "meter-before":
+                base -= first.prize
+            wrong = max(share.fixed, prog.down(share.meter_share * base))
+            paid["progressive"] += (wrong - second.prize) or prog.prize_unit
+        return after
 
     def plant(
         self, kind: str, paid: dict[str, Fraction], bets: dict[str, Fraction], pk: int, dk: int
@@ -407,6 +540,8 @@ class _Simulator:
             paid[spot] += bets[spot]
         elif kind == "duplicate":
             spot = ""
+        elif kind.startswith("meter-"):  # plant_meter
+            spot = "progressive"
         elif kind == "void-paid":  # a void round's stake taken
             spot = "pair_plus" if q_poker else "ante"
             paid[spot] = -bets[spot] if bets[spot] else Fraction(-1)
@@ -429,6 +564,7 @@ def write_rounds(
     *,
     seed: int = 0,
     share: float = 0.0,
+    multi_share: float = MULTI_SHARE,
     kinds: tuple[str, ...] | None = None,
     table_id: str = "T1",
     progress: Callable[[int], None] | None = None,
@@ -451,7 +587,11 @@ def write_rounds(
         chosen = tuple(k for k in chosen if k != "cap")  # no cap in force: nothing to exceed
     if not 0 <= share * max(len(chosen), 1) <= 0.5:
         raise AuditError(f"error share {share} x {len(chosen)} kinds must be within 0..0.5")
-    sim = _Simulator(order, seed, share if chosen else 0.0, chosen)
+    if not 0 <= multi_share <= 0.5:
+        raise AuditError(
+            f"the share of rounds with several meter winners {multi_share} must be within 0..0.5"
+        )
+    sim = _Simulator(order, seed, share if chosen else 0.0, chosen, multi_share)
     jsonl = ".jsonl" in path.name
     buffer = io.StringIO()
     planted: list[Planted] = []
@@ -466,6 +606,7 @@ def write_rounds(
         "seed": seed,
         "rounds": rounds,
         "share": share,
+        **({"multi_share": multi_share} if order.game == "caribbean-stud" else {}),
         "kinds": list(chosen),
         "planted": [p.as_json() for p in planted],
     }

@@ -7,6 +7,7 @@ from tablecert.report.sections import (
     mahjong_tables,
     par_sheet,
     rng_audit,
+    round_audit,
     shuffler_audit,
 )
 
@@ -17,5 +18,6 @@ __all__ = [
     "mahjong_tables",
     "par_sheet",
     "rng_audit",
+    "round_audit",
     "shuffler_audit",
 ]

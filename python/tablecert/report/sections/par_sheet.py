@@ -15,6 +15,7 @@ from typing import Any
 
 from tablecert.games import caribbean_stud, par_export, q_poker
 from tablecert.games.common import OutcomeRow
+from tablecert.games.progressive import long_run_text
 from tablecert.poker import GAMES
 from tablecert.report.canonical import decimal_text
 from tablecert.report.html import esc, table
@@ -159,6 +160,7 @@ def _caribbean(rules: RuleFile, context: Context) -> Section:
                     "progressive return at the meter",
                     _percent(prog.return_at(prog.meter)),
                 ),
+                ("progressive over the meter's cycles", long_run_text(prog)),
             ],
         )
         + "<h3>Optimal strategy (the table by category is in the appendix)</h3><ul>"

@@ -1,0 +1,211 @@
+"""Section ``round-audit``: what happened at the table, from its round logs (``tablecert audit
+rounds``): every deal checked as one deck, every spot re-settled under the rule file (or a
+submitted configuration), the bets against the decisions, the progressive meter's accounting
+(Caribbean Stud) and, when asked for, the observed hold against its exact expectation.
+
+One verdict per kind of check, each under its article: any difference is ``fail``; a log with
+no rounds (or a hold analysis without the power to fail) is ``inconclusive``, never a pass.
+``data`` is what ``tablecert audit rounds --json`` writes (one dialect), the logs named by
+their base names (the signed subjects).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tablecert.conformance.configuration import check_configuration
+from tablecert.games.common import decimal
+from tablecert.poker import GAMES, ordering
+from tablecert.report.html import esc, table
+from tablecert.report.plan import PlanEntry
+from tablecert.report.registry import (
+    Context,
+    Field,
+    Outcome,
+    Sample,
+    Scope,
+    Section,
+    Verdict,
+    register_section,
+)
+from tablecert.rounds.audit import RoundAudit, audit_rounds
+from tablecert.rounds.hold import HoldParameters
+from tablecert.rules import RuleFile
+
+FINDINGS_SHOWN = 20
+
+#: Each kind of check: the rule key whose article it is judged under, and what it requires.
+CHECKS: dict[str, tuple[dict[str, str], str]] = {
+    "deck": (
+        {"q-poker": "game.hand_size", "caribbean-stud": "game.hand_size"},
+        "every round is dealt from one deck with the statute's card counts",
+    ),
+    "bet": (
+        {"q-poker": "play.initial_bet", "caribbean-stud": "play.raise_multiple"},
+        "every seat's bets match its decision",
+    ),
+    "settlement": (
+        {"q-poker": "play.dealer_qualifier", "caribbean-stud": "play.dealer_qualifier"},
+        "every spot is paid or taken as the rule file settles it (void rounds refunded, Art. 11)",
+    ),
+    "meter": (
+        {"caribbean-stud": "progressive.contribution"},
+        "the progressive meter is accounted for round by round (contributions, prizes, "
+        "restarts from the seed)",
+    ),
+}
+
+
+def _article(rules: RuleFile, key: str) -> str:
+    """The article of a rule key, as a whole article (第九條(四) -> 第九條)."""
+    return rules.require(key).article.split("(")[0]
+
+
+def check_verdicts(result: RoundAudit, rules: RuleFile, prefix: str) -> tuple[Verdict, ...]:
+    """One verdict per kind of check the game has."""
+    out = []
+    for kind, (keys, requirement) in CHECKS.items():
+        if result.game not in keys:
+            continue
+        found = result.counts.get(kind, 0)
+        outcome: Outcome = "fail" if found else ("pass" if result.rounds else "inconclusive")
+        article = _article(rules, keys[result.game])
+        out.append(
+            Verdict(
+                f"{prefix}.{kind}",
+                article,
+                requirement,
+                outcome,
+                f"{result.rounds:,} rounds, {result.seats:,} seats; {found:,} {kind} findings",
+            )
+        )
+    if result.hold is not None:
+        hold = result.hold
+        outcomes: dict[str, Outcome] = {"pass": "pass", "fail": "fail"}
+        verdict = outcomes.get(hold.verdict, "inconclusive")
+        out.append(
+            Verdict(
+                f"{prefix}.hold",
+                _article(rules, CHECKS["settlement"][0][result.game]),
+                "the observed hold agrees with its exact expectation given the cards and the "
+                "decisions, and the dealt hands follow the exact category law",
+                verdict,
+                "; ".join(hold.reasons) or "no deviation found with the required power",
+            )
+        )
+    return tuple(out)
+
+
+def section_data(result: RoundAudit) -> dict[str, Any]:
+    """``audit rounds --json`` with the logs named by base name (the signed subjects)."""
+    data = result.as_json()
+    data["files"] = [Path(f).name for f in result.files]
+    for finding in data["findings"]:
+        finding["file"] = Path(finding["file"]).name
+    data["rules_file"] = Path(result.rules_file).name
+    return data
+
+
+@register_section(
+    "round-audit",
+    title="Round audit",
+    fields={
+        "logs": Field("files", help="the table's round logs (CSV or JSON Lines, .gz ok)"),
+        "rules": Field("rules", help="the game's rule file (the statute)"),
+        "game": Field("text", help="q-poker or caribbean-stud"),
+        "config": Field(
+            "file", required=False, help="a submitted configuration: settle under its values"
+        ),
+        "hold": Field(
+            "boolean",
+            required=False,
+            help="also judge the observed hold and the dealt hands (default false)",
+        ),
+    },
+)
+def round_audit_section(entry: PlanEntry, context: Context) -> Section:
+    game, rules = entry.game_rules(GAMES, "poker")
+    settled_under = rules
+    if "config" in entry.values:
+        report = check_configuration(entry.path("config"), str(rules.path))
+        if report.submission.game != game:
+            raise entry.error("config", f"a {report.submission.game} configuration")
+        settled_under = report.effective_rules
+    logs = entry.paths("logs")
+    hold = bool(entry.values.get("hold", False))
+    context.step(f"auditing {len(logs)} round log(s)")
+    result = audit_rounds(
+        logs,
+        ordering(game, settled_under),
+        hold=HoldParameters() if hold else None,
+        executor=context.executor,
+    )
+    names = "+".join(p.name for p in logs)
+    prefix = f"round-audit.{game}.{names}"
+    return Section(
+        id=f"round-audit/{game}/{names}",
+        title=f"Round audit: {game}, {result.rounds:,} rounds ({names})",
+        data=section_data(result),
+        verdicts=check_verdicts(result, rules, prefix),
+        html=_html(result),
+        scope=_scope(result, names, hold),
+    )
+
+
+def _scope(result: RoundAudit, names: str, hold: bool) -> Scope:
+    limitations = [
+        "the logs are taken as the table's record: that they are complete and unaltered is "
+        "the lab's custody, not the audit's",
+        "a void round (void, misdeal, shuffler failure) is checked for refunded bets only; its "
+        "cards are not judged",
+        "with a cluster, each log is its own stream: the meter's continuity is checked within "
+        "a log (the local answer whenever no table's rounds span two logs)",
+    ]
+    if not hold:
+        limitations.append(
+            "the hold analysis was not asked for (plan key hold = true): the observed hold is "
+            "not judged against its expectation"
+        )
+    power = () if result.hold is None else tuple(result.hold.reasons)
+    return Scope(
+        exhaustive=(
+            f"every one of the {result.rounds:,} logged rounds: the deal checked as one deck, "
+            f"every spot of its {result.seats:,} seats re-settled",
+        ),
+        sampled=(Sample(f"the table's rounds: the ones in the logs ({names})", result.rounds),),
+        power=power,
+        limitations=tuple(limitations),
+    )
+
+
+def _html(result: RoundAudit) -> str:
+    rows = [
+        (a, f"{t.spots:,}", decimal(t.paid, 2), decimal(t.due, 2), f"{t.differences:,}")
+        for a, t in sorted(result.by_article.items())
+    ]
+    counts = ", ".join(f"{kind}: {n:,}" for kind, n in sorted(result.counts.items())) or "none"
+    shown = "".join(f"<li>{esc(f.text)}</li>" for f in result.findings[:FINDINGS_SHOWN])
+    more = sum(result.counts.values()) - min(len(result.findings), FINDINGS_SHOWN)
+    meter = f"<p>{esc(result.meter.text)}</p>" if result.progressive is not None else ""
+    hold = ""
+    if result.hold is not None:
+        hold = (
+            f"<p>Hold analysis: <strong>{esc(result.hold.verdict)}</strong>"
+            + (f" ({esc('; '.join(result.hold.reasons))})" if result.hold.reasons else "")
+            + ".</p>"
+        )
+    return (
+        f"<p>{result.rounds:,} rounds ({result.void_rounds:,} void), {result.seats:,} seats "
+        f"from {len(result.files)} log(s). Findings by kind: {esc(counts)}. Verdict: "
+        f"<strong>{esc(result.verdict)}</strong>.</p>"
+        + table(["article / spot", "spots", "paid", "due", "differences"], rows, (1, 2, 3, 4))
+        + meter
+        + hold
+        + (f"<ul>{shown}</ul>" if shown else "")
+        + (
+            f"<p>... and {more:,} more findings (report.json lists the first 1000).</p>"
+            if more > 0
+            else ""
+        )
+    )

@@ -1,0 +1,699 @@
+//! A log's bytes, read in the core: regular files and FIFOs, plain or gzip (every member in
+//! turn, so `cat a.gz b.gz` is one log), cut into pieces of whole lines on a reader thread so
+//! that the lines can be parsed in parallel while the next bytes are decompressed. Shared by
+//! every line-oriented log reader (shuffler logs, round logs).
+//!
+//! gzip is recognised by its magic bytes, not the name. Anything after the last member, even
+//! zero padding, is an error naming the compressed byte where it starts, as is a truncated or
+//! corrupt member (header, deflate data, CRC-32 or length). A FIFO is opened without waiting
+//! for a writer (with none, it reads as empty instead of hanging); directories, devices and
+//! sockets are refused. Every message names the file as the caller spelled it.
+
+use std::fmt;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read};
+use std::os::fd::AsRawFd;
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{sync_channel, Receiver};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use flate2::{Crc, Decompress, FlushDecompress, Status};
+
+/// The two bytes that start every gzip member.
+pub const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+/// Bytes asked of the file per read.
+const READ_SIZE: usize = 1 << 20;
+
+/// A log that cannot be read: the whole message, naming the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadError(pub String);
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+/// The system's text for an I/O error, without Rust's " (os error N)".
+fn os_text(e: &io::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" (os error ") {
+        Some(k) => text[..k].to_string(),
+        None => text,
+    }
+}
+
+/// Open a log: a regular file or a FIFO (opened without waiting for a writer), with its size
+/// on disk (`None` for a FIFO). Directories, devices and sockets are refused.
+pub fn open(path: &str) -> Result<(File, Option<u64>), ReadError> {
+    let cannot = |e: &io::Error| ReadError(format!("{path}: cannot open: {}", os_text(e)));
+    let kind = std::fs::metadata(path).map_err(|e| cannot(&e))?.file_type();
+    let refused = if kind.is_file() || kind.is_fifo() {
+        None
+    } else if kind.is_dir() {
+        Some("a directory")
+    } else if kind.is_char_device() || kind.is_block_device() {
+        Some("a device")
+    } else if kind.is_socket() {
+        Some("a socket")
+    } else {
+        Some("not a regular file")
+    };
+    if let Some(what) = refused {
+        return Err(ReadError(format!("{path}: is {what}, not a log file")));
+    }
+    let fifo = kind.is_fifo();
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(if fifo { libc::O_NONBLOCK } else { 0 })
+        .open(path)
+        .map_err(|e| cannot(&e))?;
+    if fifo {
+        // Opened at once; from here on a read waits for the writer, as a pipe read does.
+        let fd = file.as_raw_fd();
+        // SAFETY: fcntl on a descriptor this function owns, with integer arguments only.
+        let ok = unsafe {
+            let flags = libc::fcntl(fd, libc::F_GETFL);
+            flags >= 0 && libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) >= 0
+        };
+        if !ok {
+            return Err(cannot(&io::Error::last_os_error()));
+        }
+        return Ok((file, None));
+    }
+    let size = file.metadata().map_err(|e| cannot(&e))?.len();
+    Ok((file, Some(size)))
+}
+
+/// Where a gzip stream is: between members, in a member's deflate data, or done.
+enum Gzip {
+    /// Plain text: the file's bytes as they are.
+    Plain,
+    /// At the start of a member (or after the last one).
+    Between,
+    /// Inside a member's deflate data; the CRC-32 of its output so far.
+    Inside(Box<Decompress>, Crc),
+    Done,
+}
+
+/// A log's decoded bytes: `read` fills a buffer with the next ones (plain or decompressed);
+/// `consumed` is the count of file bytes used so far.
+pub struct Decoder<R> {
+    path: String,
+    source: R,
+    buf: Box<[u8]>,
+    start: usize,
+    end: usize,
+    eof: bool,
+    /// File bytes read so far.
+    read: u64,
+    state: Gzip,
+}
+
+impl<R: Read> Decoder<R> {
+    /// A decoder of `source` (named `path` in messages); gzip or plain is decided by the first
+    /// two bytes.
+    pub fn new(path: &str, source: R) -> Result<Decoder<R>, ReadError> {
+        let mut d = Decoder {
+            path: path.to_string(),
+            source,
+            buf: vec![0; READ_SIZE].into_boxed_slice(),
+            start: 0,
+            end: 0,
+            eof: false,
+            read: 0,
+            state: Gzip::Plain,
+        };
+        // A pipe may deliver one byte first.
+        d.fill(GZIP_MAGIC.len())?;
+        if d.pending().starts_with(&GZIP_MAGIC) {
+            d.state = Gzip::Between;
+        }
+        Ok(d)
+    }
+
+    /// File bytes used so far (compressed bytes of a gzip log).
+    #[must_use]
+    pub fn consumed(&self) -> u64 {
+        self.read - (self.end - self.start) as u64
+    }
+
+    fn pending(&self) -> &[u8] {
+        &self.buf[self.start..self.end]
+    }
+
+    /// Read until at least `want` bytes are pending or the file ends.
+    fn fill(&mut self, want: usize) -> Result<(), ReadError> {
+        while self.end - self.start < want && !self.eof {
+            if self.start > 0 {
+                self.buf.copy_within(self.start..self.end, 0);
+                self.end -= self.start;
+                self.start = 0;
+            }
+            match self.source.read(&mut self.buf[self.end..]) {
+                Ok(0) => self.eof = true,
+                Ok(n) => {
+                    self.end += n;
+                    self.read += n as u64;
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    return Err(ReadError(format!(
+                        "{}: read error at byte {}: {}",
+                        self.path,
+                        self.read,
+                        os_text(&e)
+                    )))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn corrupt(&self, what: &str) -> ReadError {
+        ReadError(format!(
+            "{}: corrupt or truncated gzip data near compressed byte {}: {what}",
+            self.path,
+            self.consumed()
+        ))
+    }
+
+    fn truncated(&self) -> ReadError {
+        ReadError(format!(
+            "{}: corrupt or truncated gzip data: the file ends inside a member at compressed \
+             byte {}",
+            self.path, self.read
+        ))
+    }
+
+    /// The next byte of a member's header or trailer.
+    fn byte(&mut self) -> Result<u8, ReadError> {
+        self.fill(1)?;
+        if self.start == self.end {
+            return Err(self.truncated());
+        }
+        self.start += 1;
+        Ok(self.buf[self.start - 1])
+    }
+
+    fn le(&mut self, bytes: usize, crc: Option<&mut Crc>) -> Result<u32, ReadError> {
+        let mut v = 0u32;
+        let mut raw = [0u8; 4];
+        for (i, slot) in raw[..bytes].iter_mut().enumerate() {
+            *slot = self.byte()?;
+            v |= u32::from(*slot) << (8 * i);
+        }
+        if let Some(c) = crc {
+            c.update(&raw[..bytes]);
+        }
+        Ok(v)
+    }
+
+    /// Read a member's header (RFC 1952): the magic bytes were seen.
+    fn header(&mut self) -> Result<(), ReadError> {
+        let mut crc = Crc::new();
+        let mut fixed = [0u8; 10];
+        for slot in &mut fixed {
+            *slot = self.byte()?;
+        }
+        crc.update(&fixed);
+        if fixed[2] != 8 {
+            return Err(self.corrupt("unknown compression method"));
+        }
+        let flags = fixed[3];
+        if flags & 0xE0 != 0 {
+            return Err(self.corrupt("reserved header flags set"));
+        }
+        if flags & 0x04 != 0 {
+            let len = self.le(2, Some(&mut crc))?;
+            for _ in 0..len {
+                let b = self.byte()?;
+                crc.update(&[b]);
+            }
+        }
+        for flag in [0x08, 0x10] {
+            if flags & flag != 0 {
+                loop {
+                    let b = self.byte()?;
+                    crc.update(&[b]);
+                    if b == 0 {
+                        break;
+                    }
+                }
+            }
+        }
+        if flags & 0x02 != 0 {
+            let want = crc.sum() & 0xFFFF;
+            if self.le(2, None)? != want {
+                return Err(self.corrupt("header crc mismatch"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Fill `out` with the next decoded bytes; 0 at the end of the log.
+    pub fn read(&mut self, out: &mut [u8]) -> Result<usize, ReadError> {
+        if out.is_empty() {
+            return Ok(0);
+        }
+        loop {
+            match &mut self.state {
+                Gzip::Done => return Ok(0),
+                Gzip::Plain => {
+                    self.fill(1)?;
+                    let n = (self.end - self.start).min(out.len());
+                    out[..n].copy_from_slice(&self.buf[self.start..self.start + n]);
+                    self.start += n;
+                    return Ok(n);
+                }
+                Gzip::Between => {
+                    self.fill(GZIP_MAGIC.len())?;
+                    if self.start == self.end {
+                        self.state = Gzip::Done;
+                        return Ok(0);
+                    }
+                    if !self.pending().starts_with(&GZIP_MAGIC) {
+                        return Err(ReadError(format!(
+                            "{}: the bytes after the gzip data (from compressed byte {}) are \
+                             not a gzip member: trailing garbage or padding",
+                            self.path,
+                            self.consumed()
+                        )));
+                    }
+                    self.header()?;
+                    self.state = Gzip::Inside(Box::new(Decompress::new(false)), Crc::new());
+                }
+                Gzip::Inside(..) => {
+                    let Gzip::Inside(mut inflate, mut crc) =
+                        std::mem::replace(&mut self.state, Gzip::Done)
+                    else {
+                        unreachable!()
+                    };
+                    let made = self.inflate(&mut inflate, &mut crc, out);
+                    if matches!(self.state, Gzip::Done) {
+                        self.state = Gzip::Inside(inflate, crc);
+                    }
+                    let made = made?;
+                    if made > 0 {
+                        return Ok(made);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Inflate the next bytes of a member into `out`; at its end, check the trailer and move
+    /// on to the next member.
+    fn inflate(
+        &mut self,
+        inflate: &mut Decompress,
+        crc: &mut Crc,
+        out: &mut [u8],
+    ) -> Result<usize, ReadError> {
+        if self.start == self.end {
+            self.fill(1)?;
+        }
+        let (in0, out0) = (inflate.total_in(), inflate.total_out());
+        let status = inflate
+            .decompress(&self.buf[self.start..self.end], out, FlushDecompress::None)
+            .map_err(|e| e.to_string());
+        let used = (inflate.total_in() - in0) as usize;
+        let made = (inflate.total_out() - out0) as usize;
+        crc.update(&out[..made]);
+        self.start += used;
+        let status = status.map_err(|e| self.corrupt(&e))?;
+        if status == Status::StreamEnd {
+            let (sum, length) = (crc.sum(), crc.amount());
+            if self.le(4, None)? != sum {
+                return Err(self.corrupt("incorrect data check"));
+            }
+            if self.le(4, None)? != length {
+                return Err(self.corrupt("incorrect length check"));
+            }
+            self.state = Gzip::Between;
+        } else if made == 0 && used == 0 && self.eof && self.start == self.end {
+            return Err(self.truncated());
+        }
+        Ok(made)
+    }
+}
+
+/// What a line cutter hands on. A line longer than the cutter's `max_line` that arrived whole
+/// may also come inside `Lines`: readers check each line's length.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Piece {
+    /// Whole lines, each ending in a newline except perhaps the log's last; `offset` is the
+    /// decoded position of `data[0]`.
+    Lines { data: Vec<u8>, offset: u64 },
+    /// A line longer than the cutter's `max_line` bytes (not counting its newline), starting
+    /// at `offset`: its bytes were dropped.
+    Overlong { offset: u64 },
+}
+
+/// Cuts a byte stream into pieces of whole lines of about `target` bytes (at least one line);
+/// memory stays within `target + max_line` plus one read.
+pub struct LineCutter {
+    target: usize,
+    max_line: usize,
+    buf: Vec<u8>,
+    /// Decoded position of `buf[0]`.
+    offset: u64,
+    /// Inside a line longer than `max_line` (its start): dropped up to the next newline.
+    skipping: Option<u64>,
+}
+
+impl LineCutter {
+    /// `target` 0: every push hands on all the complete lines it has.
+    #[must_use]
+    pub fn new(target: usize, max_line: usize) -> LineCutter {
+        LineCutter {
+            target,
+            max_line,
+            buf: Vec::new(),
+            offset: 0,
+            skipping: None,
+        }
+    }
+
+    /// Bytes taken so far.
+    #[must_use]
+    pub fn position(&self) -> u64 {
+        self.offset + self.buf.len() as u64
+    }
+
+    /// Room for at least `min` more bytes, to be written and then `commit`ted.
+    pub fn room(&mut self, min: usize) -> &mut [u8] {
+        let len = self.buf.len();
+        self.buf.resize(len + min, 0);
+        &mut self.buf[len..]
+    }
+
+    /// Keep `n` of the bytes written into `room`, handing on what is ready.
+    pub fn commit(&mut self, room: usize, n: usize, out: &mut Vec<Piece>) {
+        let len = self.buf.len() - room + n;
+        let fresh = self.buf.len() - room;
+        self.buf.truncate(len);
+        self.cut(fresh, out);
+    }
+
+    /// Take `data`, handing on what is ready.
+    pub fn push(&mut self, data: &[u8], out: &mut Vec<Piece>) {
+        let fresh = self.buf.len();
+        self.buf.extend_from_slice(data);
+        self.cut(fresh, out);
+    }
+
+    fn cut(&mut self, fresh: usize, out: &mut Vec<Piece>) {
+        if let Some(start) = self.skipping {
+            match memchr::memchr(b'\n', &self.buf[fresh..]) {
+                None => {
+                    self.offset += self.buf.len() as u64;
+                    self.buf.clear();
+                    return;
+                }
+                Some(k) => {
+                    self.skipping = None;
+                    out.push(Piece::Overlong { offset: start });
+                    self.drop_front(fresh + k + 1);
+                }
+            }
+        }
+        if self.buf.len() < self.target.max(1) {
+            return;
+        }
+        match memchr::memrchr(b'\n', &self.buf) {
+            Some(k) => {
+                let rest = self.buf.split_off(k + 1);
+                let data = std::mem::replace(&mut self.buf, rest);
+                let offset = self.offset;
+                self.offset += data.len() as u64;
+                out.push(Piece::Lines { data, offset });
+                // The carried part line may already be too long.
+                self.check_overlong();
+            }
+            None => self.check_overlong(),
+        }
+    }
+
+    fn drop_front(&mut self, n: usize) {
+        self.buf.drain(..n);
+        self.offset += n as u64;
+    }
+
+    /// A part line already longer than `max_line`: dropped, and the rest of it up to the
+    /// next newline.
+    fn check_overlong(&mut self) {
+        if self.buf.len() > self.max_line {
+            self.skipping = Some(self.offset);
+            let all = self.buf.len();
+            self.drop_front(all);
+        }
+    }
+
+    /// The end of the stream: the last line, even without a newline.
+    pub fn finish(&mut self, out: &mut Vec<Piece>) {
+        if let Some(start) = self.skipping.take() {
+            out.push(Piece::Overlong { offset: start });
+        } else if !self.buf.is_empty() {
+            let data = std::mem::take(&mut self.buf);
+            let offset = self.offset;
+            self.offset += data.len() as u64;
+            out.push(Piece::Lines { data, offset });
+        }
+    }
+}
+
+/// A log read on its own thread: pieces of whole lines arrive in order, at most `bound`
+/// waiting, so memory stays flat whatever the log's size.
+pub struct Pieces {
+    rx: Receiver<Result<Vec<Piece>, ReadError>>,
+    consumed: Arc<AtomicU64>,
+    thread: Option<JoinHandle<()>>,
+    /// The file's size on disk (`None` for a FIFO).
+    pub size: Option<u64>,
+}
+
+impl Pieces {
+    /// Open `path` and start reading it: pieces of about `target` bytes, lines longer than
+    /// `max_line` reported as `Piece::Overlong`.
+    pub fn open(path: &str, target: usize, max_line: usize) -> Result<Pieces, ReadError> {
+        let (file, size) = open(path)?;
+        let (tx, rx) = sync_channel(4);
+        let consumed = Arc::new(AtomicU64::new(0));
+        let seen = Arc::clone(&consumed);
+        let path = path.to_string();
+        let thread = std::thread::Builder::new()
+            .name("log-reader".into())
+            .spawn(move || {
+                let run = || -> Result<(), ReadError> {
+                    let mut decoder = Decoder::new(&path, file)?;
+                    let mut cutter = LineCutter::new(target, max_line);
+                    loop {
+                        let mut ready = Vec::new();
+                        let room = READ_SIZE;
+                        let n = decoder.read(cutter.room(room))?;
+                        cutter.commit(room, n, &mut ready);
+                        if n == 0 {
+                            cutter.finish(&mut ready);
+                        }
+                        seen.store(decoder.consumed(), Ordering::Release);
+                        if !ready.is_empty() && tx.send(Ok(ready)).is_err() {
+                            return Ok(()); // the reader was dropped
+                        }
+                        if n == 0 {
+                            return Ok(());
+                        }
+                    }
+                };
+                if let Err(e) = run() {
+                    let _ = tx.send(Err(e));
+                }
+            })
+            .map_err(|e| ReadError(format!("cannot start a reader thread: {e}")))?;
+        Ok(Pieces {
+            rx,
+            consumed,
+            thread: Some(thread),
+            size,
+        })
+    }
+
+    /// The next pieces in order, waiting for them; `None` at the end of the log.
+    pub fn next_batch(&mut self) -> Option<Result<Vec<Piece>, ReadError>> {
+        let got = self.rx.recv().ok();
+        if got.is_none() {
+            if let Some(t) = self.thread.take() {
+                let _ = t.join();
+            }
+        }
+        got
+    }
+
+    /// Pieces already waiting, without blocking.
+    pub fn try_next(&mut self) -> Option<Result<Vec<Piece>, ReadError>> {
+        self.rx.try_recv().ok()
+    }
+
+    /// File bytes used so far (compressed bytes of a gzip log).
+    #[must_use]
+    pub fn consumed(&self) -> u64 {
+        self.consumed.load(Ordering::Acquire)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use flate2::write::GzEncoder;
+    use flate2::Compression;
+    use std::fmt::Write as _;
+    use std::io::Write;
+
+    fn gz(data: &[u8]) -> Vec<u8> {
+        let mut e = GzEncoder::new(Vec::new(), Compression::fast());
+        e.write_all(data).unwrap();
+        e.finish().unwrap()
+    }
+
+    fn decode(bytes: &[u8]) -> Result<Vec<u8>, ReadError> {
+        let mut d = Decoder::new("x.gz", bytes)?;
+        let mut out = Vec::new();
+        let mut buf = [0u8; 7];
+        loop {
+            let n = d.read(&mut buf)?;
+            if n == 0 {
+                return Ok(out);
+            }
+            out.extend_from_slice(&buf[..n]);
+        }
+    }
+
+    fn text() -> Vec<u8> {
+        (0..5000u32)
+            .flat_map(|i| format!("line {i} {}\n", i * 7919 % 1000).into_bytes())
+            .collect()
+    }
+
+    #[test]
+    fn members_in_turn_and_plain_as_is() {
+        let t = text();
+        assert_eq!(decode(&t).unwrap(), t);
+        let mut two = gz(&t[..100]);
+        two.extend(gz(&t[100..]));
+        two.extend(gz(b""));
+        assert_eq!(decode(&two).unwrap(), t);
+        assert_eq!(decode(b"").unwrap(), b"");
+        assert_eq!(decode(b"\x1f").unwrap(), b"\x1f");
+    }
+
+    #[test]
+    fn trailing_truncated_and_corrupt_are_named() {
+        let t = text();
+        let one = gz(&t);
+        for tail in [&b"\0\0\0"[..], b"garbage", b"\x1f"] {
+            let mut padded = one.clone();
+            padded.extend_from_slice(tail);
+            assert_eq!(
+                decode(&padded).unwrap_err().0,
+                format!(
+                    "x.gz: the bytes after the gzip data (from compressed byte {}) are not a \
+                     gzip member: trailing garbage or padding",
+                    one.len()
+                )
+            );
+        }
+        for cut in [5, one.len() / 2, one.len() - 3] {
+            assert_eq!(
+                decode(&one[..cut]).unwrap_err().0,
+                format!(
+                    "x.gz: corrupt or truncated gzip data: the file ends inside a member at \
+                     compressed byte {cut}"
+                )
+            );
+        }
+        let mut bad_crc = one.clone();
+        let k = bad_crc.len() - 6;
+        bad_crc[k] ^= 1;
+        let err = decode(&bad_crc).unwrap_err().0;
+        assert!(
+            err.starts_with("x.gz: corrupt or truncated gzip data near compressed byte"),
+            "{err}"
+        );
+        assert!(err.ends_with("incorrect data check"), "{err}");
+        let mut flipped = one.clone();
+        for b in &mut flipped[20..60] {
+            *b ^= 0x5A;
+        }
+        assert!(decode(&flipped)
+            .unwrap_err()
+            .0
+            .starts_with("x.gz: corrupt or truncated gzip data"));
+    }
+
+    fn cut_all(data: &[u8], step: usize, target: usize, max_line: usize) -> Vec<Piece> {
+        let mut c = LineCutter::new(target, max_line);
+        let mut out = Vec::new();
+        for part in data.chunks(step) {
+            c.push(part, &mut out);
+        }
+        c.finish(&mut out);
+        out
+    }
+
+    #[test]
+    fn pieces_are_whole_lines_whatever_the_reads() {
+        let t = text();
+        for step in [1, 3, 64, 1000, t.len()] {
+            for target in [0, 10, 4096] {
+                let pieces = cut_all(&t, step, target, 100);
+                let mut joined = Vec::new();
+                for p in &pieces {
+                    let Piece::Lines { data, offset } = p else {
+                        panic!("no line is overlong")
+                    };
+                    assert_eq!(*offset, joined.len() as u64);
+                    assert_eq!(data.last(), Some(&b'\n'));
+                    joined.extend_from_slice(data);
+                }
+                assert_eq!(joined, t);
+            }
+        }
+    }
+
+    #[test]
+    fn an_overlong_line_is_one_piece_of_its_own() {
+        let long = "x".repeat(250);
+        let log = format!("a\n{long}\nb\n{}\nc", "y".repeat(100));
+        for step in [1, 7, 100, log.len()] {
+            let pieces = cut_all(log.as_bytes(), step, 0, 100);
+            let mut text = String::new();
+            for p in pieces {
+                match p {
+                    Piece::Lines { data, offset } => {
+                        let mut at = offset;
+                        for line in std::str::from_utf8(&data).unwrap().split_inclusive('\n') {
+                            if line.trim_end_matches('\n').len() > 100 {
+                                writeln!(text, "<long at {at}>").unwrap();
+                            } else {
+                                text.push_str(line);
+                            }
+                            at += line.len() as u64;
+                        }
+                    }
+                    Piece::Overlong { offset } => writeln!(text, "<long at {offset}>").unwrap(),
+                }
+            }
+            assert_eq!(
+                text,
+                format!("a\n<long at 2>\nb\n{}\nc", "y".repeat(100)),
+                "step {step}"
+            );
+        }
+        let pieces = cut_all(format!("a\n{long}").as_bytes(), 5, 0, 100);
+        assert_eq!(pieces.last(), Some(&Piece::Overlong { offset: 2 }));
+    }
+}

@@ -1,0 +1,162 @@
+//! Bindings for the round-log reader: bytes in, chunks of columns out (lists of text, arrays
+//! as little-endian bytes for `numpy.frombuffer`).
+
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
+
+use super::LogError;
+use crate::audit::rounds::{
+    Columns, RoundReader as Reader, Spec, MAX_SPOTS, ROUND_FIELDS, SEAT_FIELDS,
+};
+
+/// A streaming strict reader of one round log (README, "Round logs").
+#[pyclass(module = "tablecert._core")]
+pub struct RoundReader {
+    inner: Reader,
+    events: Vec<String>,
+}
+
+fn bytes_of<'py, T: Copy, const N: usize>(
+    py: Python<'py>,
+    values: &[T],
+    to_le: impl Fn(T) -> [u8; N],
+) -> Bound<'py, PyByteArray> {
+    PyByteArray::new_bound_with(py, values.len() * N, |buf| {
+        for (chunk, v) in buf.chunks_exact_mut(N).zip(values) {
+            chunk.copy_from_slice(&to_le(*v));
+        }
+        Ok(())
+    })
+    .expect("writing into a fresh bytearray cannot fail")
+}
+
+fn chunk_dict<'py>(
+    py: Python<'py>,
+    c: &Columns,
+    events: &[String],
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new_bound(py);
+    d.set_item("table_id", PyList::new_bound(py, &c.table_id))?;
+    d.set_item("round_id", PyList::new_bound(py, &c.round_id))?;
+    d.set_item("timestamp", PyList::new_bound(py, &c.timestamp))?;
+    let names: Vec<Bound<'py, PyString>> =
+        events.iter().map(|e| PyString::new_bound(py, e)).collect();
+    let none = PyTuple::empty_bound(py);
+    let rows = PyList::empty_bound(py);
+    for e in &c.events {
+        if e.is_empty() {
+            rows.append(&none)?;
+        } else {
+            rows.append(PyTuple::new_bound(
+                py,
+                e.iter().map(|&i| names[usize::from(i)].clone()),
+            ))?;
+        }
+    }
+    d.set_item("events", rows)?;
+    let i64s = |v: &[i64]| bytes_of(py, v, i64::to_le_bytes);
+    let i16s = |v: &[i16]| bytes_of(py, v, i16::to_le_bytes);
+    d.set_item("line", i64s(&c.line))?;
+    d.set_item("dealer", i16s(&c.dealer))?;
+    d.set_item("upcard", i16s(&c.upcard))?;
+    d.set_item("meter_before", i64s(&c.meter_before))?;
+    d.set_item("meter_after", i64s(&c.meter_after))?;
+    let void: Vec<u8> = c.void.iter().map(|&v| u8::from(v)).collect();
+    d.set_item("void", bytes_of(py, &void, |v: u8| [v]))?;
+    d.set_item("seat_round", i64s(&c.seat_round))?;
+    d.set_item("seat_number", i64s(&c.seat_number))?;
+    d.set_item("seat_line", i64s(&c.seat_line))?;
+    d.set_item("seat_cards", i16s(&c.seat_cards))?;
+    d.set_item("decision", i64s(&c.decision))?;
+    d.set_item("bets", i64s(&c.bets))?;
+    d.set_item("paid", i64s(&c.paid))?;
+    Ok(d)
+}
+
+impl RoundReader {
+    fn chunks<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let out = PyList::empty_bound(py);
+        for c in self.inner.take() {
+            out.append(chunk_dict(py, &c, &self.events)?)?;
+        }
+        Ok(out)
+    }
+}
+
+#[pymethods]
+impl RoundReader {
+    #[new]
+    #[pyo3(signature = (path, game, hand_size, spots, decisions, events, void_events, upcard_required, rounds_per_chunk))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        path: &str,
+        game: &str,
+        hand_size: usize,
+        spots: Vec<String>,
+        decisions: Vec<String>,
+        events: Vec<String>,
+        void_events: usize,
+        upcard_required: bool,
+        rounds_per_chunk: usize,
+    ) -> PyResult<Self> {
+        if !(1..=MAX_SPOTS).contains(&spots.len())
+            || decisions.is_empty()
+            || events.len() > 255
+            || void_events > events.len()
+            || !(1..=52).contains(&hand_size)
+            || rounds_per_chunk == 0
+        {
+            return Err(pyo3::exceptions::PyValueError::new_err(
+                "RoundReader: a game needs 1-4 spots, a hand of 1-52 cards, at most 255 events and chunks of at least one round",
+            ));
+        }
+        let spec = Spec {
+            game: game.to_string(),
+            hand_size,
+            spots,
+            decisions,
+            events: events.clone(),
+            void_events,
+            upcard_required,
+            rounds_per_chunk,
+        };
+        Ok(RoundReader {
+            inner: Reader::new(spec, path),
+            events,
+        })
+    }
+
+    /// Read the next bytes of the file (the GIL is released); the chunks completed so far.
+    fn feed<'py>(
+        &mut self,
+        py: Python<'py>,
+        data: &Bound<'py, PyBytes>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let bytes = data.as_bytes();
+        let inner = &mut self.inner;
+        py.allow_threads(|| inner.feed(bytes))
+            .map_err(LogError::new_err)?;
+        self.chunks(py)
+    }
+
+    /// The end of the file: the last chunks.
+    fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        self.inner.finish().map_err(LogError::new_err)?;
+        self.chunks(py)
+    }
+
+    /// Rounds read so far.
+    #[getter]
+    fn rounds(&self) -> u64 {
+        self.inner.rounds
+    }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<RoundReader>()?;
+    m.add(
+        "ROUND_LOG_FIELDS",
+        (ROUND_FIELDS.to_vec(), SEAT_FIELDS.to_vec()),
+    )?;
+    Ok(())
+}
