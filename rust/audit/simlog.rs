@@ -54,6 +54,10 @@ pub struct LogWriter {
 }
 
 const CODE_STRIDE: usize = 16;
+/// The most shuffles one chunk may hold, and the most chunks one block makes (memory per call
+/// stays bounded whatever the caller asks).
+pub const MAX_CHUNK: usize = 1 << 20;
+pub const MAX_CHUNKS_PER_BLOCK: usize = 1024;
 
 impl LogWriter {
     /// A writer of `total` shuffles of `sim` on `deck` for `device`. The device id is refused
@@ -78,8 +82,10 @@ impl LogWriter {
                  breaks or control characters"
             ));
         }
-        if chunk == 0 {
-            return Err("chunk size must be at least one shuffle".into());
+        if !(1..=MAX_CHUNK).contains(&chunk) {
+            return Err(format!(
+                "chunk size {chunk}: expected 1 to {MAX_CHUNK} shuffles"
+            ));
         }
         if let Some(level) = gzip {
             if level > 9 {
@@ -125,11 +131,13 @@ impl LogWriter {
         self.done
     }
 
-    /// The next `chunks` chunks of the log (fewer at its end; empty once complete): the
-    /// header first if the format has one, then the records, compressed if asked.
+    /// The next `chunks` chunks of the log (at least one, at most `MAX_CHUNKS_PER_BLOCK`;
+    /// fewer at its end; empty once complete): the header first if the format has one, then
+    /// the records, compressed if asked.
     pub fn next_block(&mut self, chunks: usize) -> Vec<u8> {
         let left = self.total - self.done;
-        let shuffles = left.min(chunks.max(1) as u64 * self.chunk as u64) as usize;
+        let chunks = chunks.clamp(1, MAX_CHUNKS_PER_BLOCK);
+        let shuffles = left.min(chunks as u64 * self.chunk as u64) as usize;
         if shuffles == 0 {
             return Vec::new();
         }
@@ -393,6 +401,22 @@ mod tests {
                 LogWriter::new(sim, DeckKind::Cards52, bad, LogFormat::Csv, None, 1, 1).is_err()
             );
         }
+        let refused = |chunk: usize, level: Option<u32>| {
+            let sim = Simulator::new(Model::Fair, 1);
+            LogWriter::new(sim, DeckKind::Cards52, "A", LogFormat::Csv, level, chunk, 1)
+                .err()
+                .unwrap_or_default()
+        };
+        assert_eq!(
+            refused(0, None),
+            "chunk size 0: expected 1 to 1048576 shuffles"
+        );
+        assert_eq!(
+            refused(MAX_CHUNK + 1, None),
+            "chunk size 1048577: expected 1 to 1048576 shuffles"
+        );
+        assert_eq!(refused(1, Some(10)), "gzip level 10: expected 0 to 9");
+        assert_eq!(refused(MAX_CHUNK, Some(9)), "");
         assert_eq!(json_string("a\\b\u{1}"), "\"a\\\\b\\u0001\"");
         let mut buf = [0u8; 20];
         assert_eq!(decimal(0, &mut buf), b"0");
