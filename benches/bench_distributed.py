@@ -1,77 +1,148 @@
-"""Scaling on Dask: the full Caribbean Stud analysis and a fleet log audit on local clusters of
-1 and 2 single-threaded worker processes (the local path's timing is bench_game_math.py's).
+"""Scaling on Dask, side by side in one run: the full Caribbean Stud analysis (statute, no
+cache) and a fleet audit of gzip logs of unequal sizes, each run locally (this process, the
+core's threads on every core) and on running local clusters of 1 and 2 single-threaded worker
+processes (``--workers 1|2``). Cluster start-up is not counted: both clusters are started and
+each job is run once on them first ("first run": workers import tablecert and the Caribbean
+workers build their key tables, which they then keep); the rounds after that are interleaved
+(local, 1 worker, 2 workers, again) so that the machine's load hits all three alike. Every
+clustered answer is checked equal to the local one. The load average is printed before and
+after: on a shared machine read the ratios, not the seconds.
 
-Run: .venv/bin/python -m pytest benches/bench_distributed.py --benchmark-enable -p no:logging
-(``TABLECERT_BENCH_FLEET_FILES`` / ``TABLECERT_BENCH_FLEET_DECKS`` size the audit: default 8
-logs of 25,000 shuffles each). Every clustered answer is checked equal to the local one.
-BENCHMARKS.md turns the per-shard rates into a capacity estimate for a fleet audit.
+Run (one command; prints the table BENCHMARKS.md quotes):
+
+    .venv/bin/python benches/bench_distributed.py
+
+or through pytest with the other benches (``pytest benches/bench_distributed.py -s``).
+``TABLECERT_BENCH_ROUNDS`` (default 3) sets the rounds; ``TABLECERT_BENCH_FLEET_DECKS``
+(default ``50000,10000,40000,10000,30000,20000,10000,30000``) the shuffles per log.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import statistics
+import tempfile
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
-from pytest_benchmark.fixture import BenchmarkFixture
 
-from tablecert.audit.shuffler import ShufflerAudit, audit_shuffler
+from tablecert.audit.shuffler import audit_shuffler
 from tablecert.audit.simulate import write_log
 from tablecert.distributed import DaskExecutor, local_cluster
 from tablecert.games import caribbean_stud
 
 pytest.importorskip("distributed")
 
-FILES = int(os.environ.get("TABLECERT_BENCH_FLEET_FILES", "8"))
-DECKS = int(os.environ.get("TABLECERT_BENCH_FLEET_DECKS", "25000"))
+ROUNDS = int(os.environ.get("TABLECERT_BENCH_ROUNDS", "3"))
+DECKS = [
+    int(d)
+    for d in os.environ.get(
+        "TABLECERT_BENCH_FLEET_DECKS", "50000,10000,40000,10000,30000,20000,10000,30000"
+    ).split(",")
+]
 
 
-@pytest.fixture(scope="module")
-def fleet(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    root = tmp_path_factory.mktemp("fleet")
+@dataclass
+class Timings:
+    """Wall-clock seconds of one job on one executor: the first run, then the rounds."""
+
+    first: float = 0.0
+    rounds: list[float] = field(default_factory=list)
+
+    @property
+    def best(self) -> float:
+        return min(self.rounds)
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.rounds)
+
+
+def _load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.2f}, {five:.2f}, {fifteen:.2f}"
+
+
+def _caribbean(executor: DaskExecutor | None) -> caribbean_stud.CaribbeanAnalysis:
+    return caribbean_stud.analyze("caribbean-stud.macau", use_cache=False, executor=executor)
+
+
+def _fleet(root: Path) -> list[Path]:
     return [
-        write_log(root / f"dev-{i}.csv.gz", "fair", DECKS, seed=i, device=f"SM-{i:04d}")
-        for i in range(FILES)
+        write_log(root / f"dev-{i}.csv.gz", "fair", decks, seed=i, device=f"SM-{i:04d}")
+        for i, decks in enumerate(DECKS)
     ]
 
 
-@pytest.fixture(scope="module", params=[1, 2], ids=["1-worker", "2-workers"])
-def cluster(request: pytest.FixtureRequest) -> Iterator[DaskExecutor]:
-    executor = local_cluster(int(request.param))
-    yield executor
-    executor.close()
+def measure(rounds: int = ROUNDS) -> list[str]:
+    """Run every job side by side; the report as lines of text (a Markdown table)."""
+    lines = [f"load average before: {_load()}"]
+    jobs: dict[str, dict[str, Timings]] = {"caribbean": {}, "fleet": {}}
+    with tempfile.TemporaryDirectory() as tmp:
+        files = _fleet(Path(tmp))
+        clusters = {"1 worker": local_cluster(1), "2 workers": local_cluster(2)}
+        runs: dict[str, DaskExecutor | None] = {"local": None, **clusters}
+        answers: dict[str, Any] = {}
 
+        def run(job: str, name: str) -> float:
+            """One timed run, its answer checked against the first one of its kind."""
+            executor = runs[name]
+            start = time.perf_counter()
+            if job == "caribbean":
+                result: Any = _caribbean(executor)
+            else:
+                result = audit_shuffler(files, executor=executor)
+            seconds = time.perf_counter() - start
+            if job == "caribbean":
+                answer: Any = (result.categories, result.decisions)
+            else:
+                assert result.tally.shuffles == sum(DECKS)
+                # One stream locally, one stream per file on a cluster: compare like with like.
+                job = "fleet local" if executor is None else "fleet sharded"
+                answer = result.as_json()
+            assert answers.setdefault(job, answer) == answer, job
+            return seconds
 
-@pytest.fixture(scope="module")
-def caribbean_local() -> caribbean_stud.CaribbeanAnalysis:
-    return caribbean_stud.analyze("caribbean-stud.macau", use_cache=False)
-
-
-def test_caribbean_on_cluster(
-    benchmark: BenchmarkFixture,
-    cluster: DaskExecutor,
-    caribbean_local: caribbean_stud.CaribbeanAnalysis,
-) -> None:
-    result = benchmark.pedantic(
-        caribbean_stud.analyze,
-        args=("caribbean-stud.macau",),
-        kwargs={"use_cache": False, "executor": cluster},
-        rounds=1,
-        iterations=1,
+        try:
+            for job, timings in jobs.items():
+                for name in runs:
+                    timings[name] = Timings(first=run(job, name))
+            for _ in range(rounds):
+                for job, timings in jobs.items():
+                    for name in runs:
+                        timings[name].rounds.append(run(job, name))
+        finally:
+            for executor in clusters.values():
+                executor.close()
+    lines.append(f"load average after: {_load()}")
+    lines.append("")
+    lines.append(
+        "| job | run | first run | best of rounds | median | rounds | "
+        "1 worker / this (speed-up) | this / local |"
     )
-    assert result.categories == caribbean_local.categories
-    assert result.decisions == caribbean_local.decisions
-    benchmark.extra_info["workers"] = cluster.parallelism
-    benchmark.extra_info["shards"] = caribbean_stud.SHARDS_PER_THREAD * cluster.parallelism
+    lines.append("| --- | --- | ---: | ---: | ---: | --- | ---: | ---: |")
+    titles = {
+        "caribbean": "Caribbean Stud, statute, no cache",
+        "fleet": f"fleet audit, {len(DECKS)} gzip logs, {sum(DECKS):,} shuffles",
+    }
+    for job, timings in jobs.items():
+        local, one = timings["local"], timings["1 worker"]
+        for name, t in timings.items():
+            speedup = f"{one.best / t.best:.2f}" if name != "local" else "-"
+            lines.append(
+                f"| {titles[job]} | {name} | {t.first:.2f} s | {t.best:.2f} s | "
+                f"{t.median:.2f} s | {', '.join(f'{s:.2f}' for s in t.rounds)} | "
+                f"{speedup} | {t.best / local.best:.2f} |"
+            )
+    return lines
 
 
-def test_fleet_audit_on_cluster(
-    benchmark: BenchmarkFixture, cluster: DaskExecutor, fleet: list[Path]
-) -> None:
-    result: ShufflerAudit = benchmark.pedantic(
-        audit_shuffler, args=(fleet,), kwargs={"executor": cluster}, rounds=1, iterations=1
-    )
-    assert result.tally.shuffles == FILES * DECKS
-    benchmark.extra_info["shuffles"] = FILES * DECKS
-    benchmark.extra_info["workers"] = cluster.parallelism
+def test_distributed_side_by_side() -> None:
+    print("\n".join(measure()))
+
+
+if __name__ == "__main__":
+    print("\n".join(measure()))

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import replace
 from fractions import Fraction
+from math import comb
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from tablecert import _core
+from tablecert.distributed import split_range
 from tablecert.games import caribbean_stud
 from tablecert.games.common import AnalysisError
+from tablecert.poker import ordering
 from tests.games_support import caribbean
 from tests.reference import game_reference, poker_reference
 
@@ -217,5 +221,35 @@ def test_progress_reports_from_a_worker_thread(monkeypatch: pytest.MonkeyPatch) 
         "caribbean-stud.standard", use_cache=False, progress=lambda d, t: seen.append((d, t))
     )
     assert len(seen) >= 3
-    assert seen[-1] == (seen[-1][1], 2 * 2_598_960)
+    assert seen[-1] == (seen[-1][1], 2_598_960)
     assert again.as_json() == canned.as_json()
+
+
+def test_parts_of_the_hands_merge_to_exactly_one_run() -> None:
+    """Shards over parts of the player hands (swept up or down the key order), also crossed
+    with ranges of upcards, merge to exactly one core run over the same upcards, whatever
+    the number of parts; the core's threads (parts of a part) too. Reduced: 3 upcards."""
+    order = ordering("caribbean-stud", "caribbean-stud.macau")
+    (whole,) = caribbean_stud.upcard_shards(order, caribbean_stud.payouts(order), 1)
+    one = replace(whole, upcards=(20, 23))
+    expected = caribbean_stud.merge_upcard_shards([one], [caribbean_stud.run_upcard_shard(one)])
+    situations = 3 * comb(51, 5)
+    assert sum(r[0] for r in expected[0]) == situations
+    assert 0 < sum(r[1] for r in expected[0]) < situations
+    for parts, upcard_ranges in ((2, 1), (3, 2), (5, 1)):
+        plan = [
+            replace(whole, upcards=r, part=(k, parts))
+            for r in split_range(20, 23, upcard_ranges)
+            for k in range(parts)
+        ]
+        merged = caribbean_stud.merge_upcard_shards(
+            plan, [caribbean_stud.run_upcard_shard(s) for s in plan]
+        )
+        assert merged == expected, (parts, upcard_ranges)
+    fold, nq, tie, loss, floor, *win = whole.values
+    args = (_core.TieBreaks(*whole.tie_breaks), list(whole.qualifier), fold, nq, win, tie)
+    threaded = _core.caribbean_analyze(*args, loss, floor, chunks=3, upcards=(20, 23))
+    single = _core.caribbean_analyze(*args, loss, floor, chunks=1, upcards=(20, 23))
+    assert threaded == single
+    with pytest.raises(ValueError, match="part"):
+        _core.caribbean_analyze(*args, loss, floor, upcards=(20, 23), part=(2, 2))

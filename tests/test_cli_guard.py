@@ -275,10 +275,17 @@ def base(command: tuple[str, ...], given: Inputs) -> list[str] | None:
             "--sequences",
             "4",
         ],
-        # New in the rounds branch: their round logs are fuzzed below as an input kind; their
-        # options are not run here yet (a huge --rounds is real work: no bound on it yet).
-        ("audit", "rounds"): None,
-        ("simulate", "rounds"): None,
+        ("audit", "rounds"): ["audit", "rounds", "{rounds}", "--game", "q-poker"],
+        ("simulate", "rounds"): [
+            "simulate",
+            "rounds",
+            "--game",
+            "q-poker",
+            "--rounds",
+            "20",
+            "-o",
+            "sim.csv",
+        ],
         ("simulate", "shuffler"): [
             "simulate",
             "shuffler",
@@ -553,6 +560,10 @@ def input_kinds(given: Inputs) -> dict[str, tuple[Path, list[str]]]:
             given.folder / "rounds.jsonl",
             ["audit", "rounds", "{}", "--game", "q-poker"],
         ),
+        "round log (CSV)": (
+            FIX / "rounds" / "caribbean-stud-casino-a-planted.csv",
+            ["audit", "rounds", "{}", "--game", "caribbean-stud"],
+        ),
         "mahjong corpus": (
             FIX / "mahjong" / "corpus-simple.jsonl",
             [
@@ -584,6 +595,7 @@ KINDS = [
     "mahjong record",
     "mahjong game",
     "round log",
+    "round log (CSV)",
     "mahjong corpus",
     "evaluator answers",
     "plan",

@@ -80,13 +80,15 @@ def test_q_poker_on_a_cluster_is_the_local_answer(cluster: DaskExecutor) -> None
 
 
 def _reduced_plan(
-    rules: str, first: int, end: int, shards: int
+    rules: str, first: int, end: int, shards: int, parts: int = 1
 ) -> list[caribbean_stud.UpcardShard]:
+    """Upcards ``first..end`` in ``shards`` ranges, each in ``parts`` parts of the hands."""
     order = ordering("caribbean-stud", rules)
     (whole,) = caribbean_stud.upcard_shards(order, caribbean_stud.payouts(order), 1)
     return [
-        caribbean_stud.UpcardShard(whole.tie_breaks, whole.qualifier, whole.values, r)
+        replace(whole, upcards=r, part=(k, parts))
         for r in split_range(first, end, shards)
+        for k in range(parts)
     ]
 
 
@@ -117,8 +119,9 @@ def _one_local_run(
 def test_caribbean_upcard_shards_on_a_cluster_equal_one_local_run(
     cluster: DaskExecutor,
 ) -> None:
-    # A reduced shard set: upcards 2c, 2h, 2s, 3d (ids 1..4) in three shards.
-    plan = _reduced_plan("caribbean-stud.standard", 1, 5, 3)
+    # A reduced shard set: upcards 2c, 2h, 2s, 3d (ids 1..4) in three ranges, each in two
+    # parts of the player hands.
+    plan = _reduced_plan("caribbean-stud.standard", 1, 5, 3, parts=2)
     rows, bits = caribbean_stud.merge_upcard_shards(
         plan, cluster.map(caribbean_stud.run_upcard_shard, plan)
     )

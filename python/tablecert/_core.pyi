@@ -113,6 +113,7 @@ def caribbean_analyze(
     chunks: int = 0,
     progress: Progress | None = None,
     upcards: tuple[int, int] | None = None,
+    part: tuple[int, int] | None = None,
 ) -> tuple[list[tuple[int, ...]], bytes]: ...
 def caribbean_situation(
     tie_breaks: TieBreaks, qualifier_ranks: list[int], hand: list[int], upcard: int
@@ -222,8 +223,29 @@ class ShuffleSimulator:
     def __new__(cls, model: str, deck: str = "cards52", seed: int = 0) -> ShuffleSimulator: ...
     @property
     def model(self) -> str: ...
-    def csv_rows(self, count: int, device: str, first_id: int) -> str: ...
     def orders(self, count: int) -> bytes: ...
+
+@final
+class ShuffleLogWriter:
+    """A simulated device's log (CSV or JSON Lines, optionally gzip), made in the core a block
+    of chunks at a time; each chunk of ``chunk`` shuffles is one gzip member, and the bytes
+    depend on the arguments only, not on the thread count or the blocks asked for."""
+
+    def __new__(
+        cls,
+        model: str,
+        deck: str,
+        seed: int,
+        shuffles: int,
+        device: str = "SIM-1",
+        format: str = "csv",
+        gzip: bool = False,
+        level: int = 2,
+        chunk: int = 4096,
+    ) -> ShuffleLogWriter: ...
+    @property
+    def done(self) -> int: ...
+    def next_block(self, chunks: int) -> bytes: ...
 
 #: The fields of a round log's round and of its seats, in CSV column order.
 ROUND_LOG_FIELDS: Final[tuple[list[str], list[str]]]
@@ -245,6 +267,8 @@ class RoundReader:
         rounds_per_chunk: int,
     ) -> RoundReader: ...
     def feed(self, data: bytes) -> list[dict[str, Any]]: ...
+    def open(self, path: str) -> None: ...
+    def next_chunks(self) -> list[dict[str, Any]] | None: ...
     def finish(self) -> list[dict[str, Any]]: ...
     @property
     def rounds(self) -> int: ...

@@ -85,10 +85,12 @@ type CategoryRow = (u64, u64, u64, u64, u64, u64, u64, u64, u64, i64);
 /// over one common denominator. Returns one row per player category (lowest first) with the
 /// fields of `caribbean::CategoryTotals` in order, and the decision table (LE u64 per hand,
 /// bit `u` = raise against upcard `u`). `upcards = (first, end)` limits the analysis to the
-/// situations whose upcard is a card id in that range (a shard: disjoint shards' rows add up,
-/// `min_margin_at_floor` by minimum, and their decision tables combine by OR).
+/// situations whose upcard is a card id in that range, `part = (k, n)` to the player hands of
+/// part `k` of `n` parts of about equal work (a shard: disjoint shards' rows add up,
+/// `min_margin_at_floor` by minimum, and their decision tables combine by OR). `chunks`
+/// threads each sweep a part of the shard's hands; `progress` counts the hands finished.
 #[pyfunction]
-#[pyo3(signature = (tie_breaks, qualifier_ranks, fold, not_qualifying, win, tie, loss, win_floor, chunks = 0, progress = None, upcards = None))]
+#[pyo3(signature = (tie_breaks, qualifier_ranks, fold, not_qualifying, win, tie, loss, win_floor, chunks = 0, progress = None, upcards = None, part = None))]
 #[allow(clippy::too_many_arguments)]
 fn caribbean_analyze<'py>(
     py: Python<'py>,
@@ -103,10 +105,18 @@ fn caribbean_analyze<'py>(
     chunks: usize,
     progress: Option<Progress>,
     upcards: Option<(usize, usize)>,
+    part: Option<(usize, usize)>,
 ) -> PyResult<(Vec<CategoryRow>, Bound<'py, PyBytes>)> {
     check_ranks(&qualifier_ranks)?;
     let upcards = upcards.unwrap_or((0, crate::cards::DECK_SIZE));
     check_range("upcards", upcards, crate::cards::DECK_SIZE, false)?;
+    let part = part.unwrap_or((0, 1));
+    if part.0 >= part.1 || part.1 > caribbean::HANDS {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "part {part:?}: expected (k, n) with k < n <= {}",
+            caribbean::HANDS
+        )));
+    }
     let win: [i64; rank5::CATEGORIES] = win.try_into().map_err(|w: Vec<i64>| {
         RulesError::new_err(format!(
             "expected {} win payouts (one per category), got {}",
@@ -129,11 +139,11 @@ fn caribbean_analyze<'py>(
         chunks
     };
     let analysis = py.allow_threads(|| {
-        caribbean::analyze_upcards(
+        caribbean::analyze_shard(
             &tb,
             caribbean::qualifier_key(&qualifier_ranks),
             &pay,
-            upcards,
+            caribbean::Shard { upcards, part },
             chunks,
             progress.as_ref().map(|p| p.0.as_ref()),
         )

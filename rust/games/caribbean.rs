@@ -6,20 +6,24 @@
 //! from the rule file) decide raise or fold for every situation, and the outcomes of the
 //! optimal decision are summed by the player's category.
 
+use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use rayon::prelude::*;
 
 use crate::cards::DECK_SIZE;
 use crate::enumerate::keys5;
 pub use crate::games::showdown::qualifier_key;
-use crate::games::showdown::{statute_tables, sweep, Lanes};
+use crate::games::showdown::{outside_inserts, ranks_only, statute_tables, sweep, Lanes};
 use crate::rank5::CATEGORIES;
 use crate::ranking::{category, TieBreaks};
 
 /// Dealer completions of one situation (player hand + upcard): C(46, 4).
 pub const DEALER_COMPLETIONS: u64 = 163_185;
 const COMPLETIONS_I64: i64 = 163_185;
+/// Player hands: C(52, 5).
+pub const HANDS: usize = 2_598_960;
 /// Upcards a player hand can face: 52 - 5.
 pub const UPCARDS: u64 = 47;
 
@@ -102,9 +106,27 @@ pub struct Analysis {
     pub decisions: Vec<u64>,
 }
 
+/// A shard of the analysis: the situations whose upcard is a card id in `upcards` and whose
+/// player hand is in part `part.0` of `part.1` of the sweep's key order (parts of about equal
+/// work, see [`hand_parts`]). Disjoint shards' totals add up (`min_margin_at_floor` by
+/// minimum) and their decision bits combine by OR, to exactly `analyze`'s answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub upcards: (usize, usize),
+    pub part: (usize, usize),
+}
+
+impl Shard {
+    /// Every situation.
+    pub const WHOLE: Shard = Shard {
+        upcards: (0, DECK_SIZE),
+        part: (0, 1),
+    };
+}
+
 /// Analyse every situation. `tie_breaks.suit_decides` chooses the statute (suits decide every
-/// showdown) or standard rules (equal ranks push). `progress` counts finished player hands
-/// (summed over the lane chunks, so it ends at `2,598,960 * chunks`).
+/// showdown) or standard rules (equal ranks push). `chunks` threads each sweep a part of the
+/// hands; `progress` counts finished player hands (it ends at 2,598,960).
 #[must_use]
 pub fn analyze(
     tie_breaks: &TieBreaks,
@@ -113,46 +135,43 @@ pub fn analyze(
     chunks: usize,
     progress: Option<&AtomicU64>,
 ) -> Analysis {
-    analyze_upcards(tie_breaks, qualifier, pay, (0, DECK_SIZE), chunks, progress)
+    analyze_shard(tie_breaks, qualifier, pay, Shard::WHOLE, chunks, progress)
 }
 
-/// Analyse only the situations whose upcard is a card id in `first..end` (a shard of the
-/// whole analysis: the upcards are independent lanes of the sweep). The totals of disjoint
-/// upcard ranges add up, and their decision bits combine by OR, to exactly `analyze`'s
-/// answer. `first..end` must be a non-empty range within the deck.
+/// Analyse one shard (`upcards` a non-empty range within the deck, `part.0 < part.1`), its
+/// hands cut further into `chunks` parts swept by parallel threads. Every thread sweeps the
+/// hands from the start of the key order (inserting those before its part), and reads the
+/// key table and key order cached in this process ([`tables`]).
 #[must_use]
-pub fn analyze_upcards(
+pub fn analyze_shard(
     tie_breaks: &TieBreaks,
     qualifier: u32,
     pay: &Payouts,
-    (first, end): (usize, usize),
+    shard: Shard,
     chunks: usize,
     progress: Option<&AtomicU64>,
 ) -> Analysis {
+    let (first, end) = shard.upcards;
     assert!(first < end && end <= DECK_SIZE, "upcards {first}..{end}");
-    let (keys, hands, order) = statute_tables::<5>(tie_breaks, keys5);
-    let chunks = chunks.clamp(1, end - first);
-    let width = end - first;
-    let bounds: Vec<(usize, usize)> = (0..chunks)
-        .map(|c| (first + c * width / chunks, first + (c + 1) * width / chunks))
-        .collect();
+    let t = tables(tie_breaks);
+    let part = hand_parts(&t, qualifier, 0..t.order.len(), shard.part.1)[shard.part.0].clone();
+    let bounds = hand_parts(&t, qualifier, part, chunks.max(1));
     let parts: Vec<([CategoryTotals; CATEGORIES], Vec<u64>)> = bounds
-        .par_iter()
-        .map(|&(start, end)| {
+        .into_par_iter()
+        .map(|positions| {
             analyze_lanes(
-                &hands,
-                &keys,
-                &order,
+                &t,
                 qualifier,
                 pay,
                 tie_breaks.suit_decides,
-                (start, end),
+                (first, end),
+                positions,
                 progress,
             )
         })
         .collect();
     let mut categories = [CategoryTotals::default(); CATEGORIES];
-    let mut decisions = vec![0u64; hands.len()];
+    let mut decisions = vec![0u64; t.hands.len()];
     for (totals, bits) in &parts {
         for (a, b) in categories.iter_mut().zip(totals) {
             a.merge(b);
@@ -165,29 +184,135 @@ pub fn analyze_upcards(
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The sweep's inputs for five-card hands (see `showdown::statute_tables`).
+pub struct Tables {
+    pub keys: Vec<u32>,
+    pub hands: Vec<[u8; 5]>,
+    pub order: Vec<u32>,
+}
+
+/// The tables of the last tie-break rules asked for, kept for the life of the process (about
+/// 33 MB): a worker that runs several shards, or several analyses, builds them once.
+static TABLES: Mutex<Option<(TieBreaks, Arc<Tables>)>> = Mutex::new(None);
+
+/// This process's tables for `tie_breaks` (suits always resolved), built on first use.
+#[must_use]
+pub fn tables(tie_breaks: &TieBreaks) -> Arc<Tables> {
+    let tb = TieBreaks {
+        suit_decides: true,
+        ..*tie_breaks
+    };
+    let mut slot = TABLES.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some((cached, t)) = &*slot {
+        if *cached == tb {
+            return Arc::clone(t);
+        }
+    }
+    let (keys, hands, order) = statute_tables::<5>(&tb, keys5);
+    let t = Arc::new(Tables { keys, hands, order });
+    *slot = Some((tb, Arc::clone(&t)));
+    t
+}
+
+/// Relative work per hand of a sweep over all lanes (measured, single thread): inserting it,
+/// visiting it when it does not qualify (one query, the decisions), visiting it when it
+/// qualifies (four queries, the decisions). Only the balance of the parts depends on them.
+const INSERT_COST: u64 = 1;
+const NOT_QUALIFYING_COST: u64 = 5;
+const QUALIFYING_COST: u64 = 15;
+
+/// `range` (positions in the key order) cut into `parts` contiguous ranges of about equal
+/// sweep work (fewer only if the range has fewer hands), each range's work counting the
+/// hands it inserts without visiting them. Deterministic: the same cuts in every process.
+#[must_use]
+pub fn hand_parts(
+    t: &Tables,
+    qualifier: u32,
+    range: Range<usize>,
+    parts: usize,
+) -> Vec<Range<usize>> {
+    let split = t
+        .order
+        .partition_point(|&i| ranks_only(t.keys[i as usize]) < qualifier);
+    let visits = |p: usize| {
+        let nq = p.min(split) as u64;
+        nq * NOT_QUALIFYING_COST + (p.max(split) - split) as u64 * QUALIFYING_COST
+    };
+    // Work of sweeping the range a..b: the hands that do not qualify, the range's own and
+    // those on its cheaper side are inserted, the range's hands are visited.
+    let n = t.order.len();
+    let work = |a: usize, b: usize| {
+        let inserted = split + (b.max(split) - a.max(split)) + outside_inserts(&(a..b), split, n);
+        inserted as u64 * INSERT_COST + visits(b) - visits(a)
+    };
+    let parts = parts.clamp(1, range.len().max(1));
+    // The largest end from `a` whose work stays within `budget`.
+    let reach = |a: usize, budget: u64| {
+        let (mut lo, mut hi) = (a, range.end);
+        while lo < hi {
+            let mid = lo + (hi - lo).div_ceil(2);
+            if work(a, mid) <= budget {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        lo
+    };
+    // The smallest budget with which `parts` ranges cover the whole range.
+    let covers = |budget: u64| {
+        let mut a = range.start;
+        for _ in 0..parts {
+            a = reach(a, budget);
+        }
+        a == range.end
+    };
+    let (mut lo, mut hi) = (0, work(range.start, range.end));
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if covers(mid) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    let mut cuts = Vec::with_capacity(parts);
+    let mut a = range.start;
+    for p in 0..parts {
+        let b = if p + 1 == parts {
+            range.end
+        } else {
+            reach(a, lo)
+        };
+        cuts.push(a..b);
+        a = b;
+    }
+    cuts
+}
+
 fn analyze_lanes(
-    hands: &[[u8; 5]],
-    keys: &[u32],
-    order: &[u32],
+    t: &Tables,
     qualifier: u32,
     pay: &Payouts,
     suit_decides: bool,
     (start, end): (usize, usize),
+    positions: Range<usize>,
     progress: Option<&AtomicU64>,
 ) -> ([CategoryTotals; CATEGORIES], Vec<u64>) {
+    let keys = &t.keys;
     let mut totals = [CategoryTotals::default(); CATEGORIES];
-    let mut decisions = vec![0u64; hands.len()];
+    let mut decisions = vec![0u64; t.hands.len()];
     let total = COMPLETIONS_I64;
     let fold = pay.fold * total;
     let mut visited = 0u64;
     sweep(
-        hands,
+        &t.hands,
         keys,
-        order,
+        &t.order,
         qualifier,
         4,
         Lanes::Cards { start, end },
+        positions,
         |i, hand, c| {
             let cat = category(keys[i]) as usize;
             let t = &mut totals[cat];
@@ -325,6 +450,7 @@ mod tests {
             qualifier,
             4,
             Lanes::Cards { start: 44, end: 52 },
+            0..order.len(),
             |i, hand, c| {
                 if !picks.contains(&i) {
                     return;

@@ -55,6 +55,7 @@ pub fn hand_counts_range(
         qualifier,
         3,
         Lanes::Count,
+        0..order.len(),
         |i, _, c| {
             if !range.contains(&i) {
                 return;

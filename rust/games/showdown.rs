@@ -10,6 +10,8 @@
 //! share a card under the statute, so they cancel out of that sum; rank-only ties between
 //! disjoint hands are found by querying before and after each group of equal ranks.
 
+use std::ops::Range;
+
 use crate::cards::DECK_SIZE;
 use crate::enumerate::choose;
 use crate::ranking::TieBreaks;
@@ -67,29 +69,65 @@ fn size_offsets(max_subset: usize) -> Vec<usize> {
     offsets
 }
 
-/// The histogram rows (and inclusion–exclusion signs) of the subsets of a sorted hand.
+/// One subset of a hand: its histogram row and which of the hand's cards it holds (bit `j` =
+/// the hand's `j`-th card).
+#[derive(Clone, Copy)]
+struct Subset {
+    row: u32,
+    mask: u8,
+}
+
+impl Subset {
+    /// Inclusion–exclusion sign: odd sizes subtract.
+    #[inline]
+    fn odd(self) -> bool {
+        SUBSET_SIZE[self.mask as usize] % 2 == 1
+    }
+}
+
+/// The histogram rows of the subsets of at most `max_subset` cards of a sorted hand, appended
+/// to `out` in mask order. A subset's colex index is its index without its highest card plus
+/// that card's term, so each of the 2^K indices costs one addition.
 fn subset_rows<const K: usize>(
     hand: &[u8; K],
     offsets: &[usize],
     max_subset: usize,
-    out: &mut Vec<(usize, bool)>,
+    out: &mut Vec<Subset>,
 ) {
-    out.clear();
-    for mask in 0u32..(1 << K) {
-        let size = mask.count_ones() as usize;
-        if size > max_subset {
-            continue;
-        }
-        let mut index = 0u64;
-        let mut position = 0;
-        for (i, &card) in hand.iter().enumerate() {
-            if mask & (1 << i) != 0 {
-                position += 1;
-                index += choose(card as usize, position);
-            }
-        }
-        out.push((offsets[size] + index as usize, size % 2 == 1));
+    assert!(K <= 5, "hands of at most 5 cards");
+    let mut index = [0u32; 32];
+    for mask in 1..1 << K {
+        let (top, size) = (TOP_CARD[mask] as usize, SUBSET_SIZE[mask] as usize);
+        index[mask] = index[mask & !(1 << top)] + choose(hand[top] as usize, size) as u32;
     }
+    for (mask, &i) in index.iter().enumerate().take(1 << K) {
+        let size = SUBSET_SIZE[mask] as usize;
+        if size <= max_subset {
+            out.push(Subset {
+                row: offsets[size] as u32 + i,
+                mask: mask as u8,
+            });
+        }
+    }
+}
+
+/// Cards in each 5-bit mask, and its highest bit (a table: the baseline x86-64 target has no
+/// population-count instruction).
+const SUBSET_SIZE: [u8; 32] = mask_table(false);
+const TOP_CARD: [u8; 32] = mask_table(true);
+
+const fn mask_table(top: bool) -> [u8; 32] {
+    let mut t = [0u8; 32];
+    let mut m = 1;
+    while m < 32 {
+        t[m] = if top {
+            (m as u32).ilog2()
+        } else {
+            (m as u32).count_ones()
+        } as u8;
+        m += 1;
+    }
+    t
 }
 
 /// What the histogram counts per subset row.
@@ -138,17 +176,41 @@ impl Histogram {
         }
     }
 
-    fn insert<const K: usize>(&mut self, hand: &[u8; K], subsets: &[(usize, bool)]) {
+    fn snapshot(&self) -> Self {
+        Histogram {
+            lanes: self.lanes,
+            width: self.width,
+            rows: self.rows.clone(),
+        }
+    }
+
+    /// Count `hand` in the rows of its subsets. With card lanes, a row's lane for a card of
+    /// the subset itself is left out: a query only reads lanes of cards outside the player hand
+    /// (whose subsets the rows are), and zeroes the others.
+    fn insert<const K: usize>(&mut self, hand: &[u8; K], subsets: &[Subset]) {
         let w = self.width;
-        for &(row, _) in subsets {
-            let r = &mut self.rows[row * w..(row + 1) * w];
-            match self.lanes {
-                Lanes::Count => r[0] += 1,
-                Lanes::Cards { start, end } => {
-                    for &c in hand {
-                        let c = c as usize;
-                        if (start..end).contains(&c) {
-                            r[c - start] += 1;
+        match self.lanes {
+            Lanes::Count => {
+                for s in subsets {
+                    self.rows[s.row as usize] += 1;
+                }
+            }
+            Lanes::Cards { start, end } => {
+                // The hand's cards among the lanes, as (bit in the hand, lane).
+                let mut lanes = [(0u8, 0usize); K];
+                let mut n = 0;
+                for (j, &c) in hand.iter().enumerate() {
+                    let c = c as usize;
+                    if (start..end).contains(&c) {
+                        lanes[n] = (1 << j, c - start);
+                        n += 1;
+                    }
+                }
+                for s in subsets {
+                    let r = &mut self.rows[s.row as usize * w..(s.row as usize + 1) * w];
+                    for &(bit, lane) in &lanes[..n] {
+                        if s.mask & bit == 0 {
+                            r[lane] += 1;
                         }
                     }
                 }
@@ -156,26 +218,95 @@ impl Histogram {
         }
     }
 
-    fn query(&self, subsets: &[(usize, bool)], out: &mut [i32]) {
+    /// Insert the hands (colex order) for which `pick(colex index)` holds, in colex order:
+    /// inserts commute, and colex neighbours share most of their subsets' rows (the key order
+    /// scatters them over the histogram).
+    fn insert_colex<const K: usize>(
+        &mut self,
+        hands: &[[u8; K]],
+        offsets: &[usize],
+        max_subset: usize,
+        pick: impl Fn(usize) -> bool,
+    ) {
+        let mut subsets = Vec::with_capacity(1 << K);
+        for (i, hand) in hands.iter().enumerate() {
+            if pick(i) {
+                subsets.clear();
+                subset_rows(hand, offsets, max_subset, &mut subsets);
+                self.insert(hand, &subsets);
+            }
+        }
+    }
+
+    fn query<const K: usize>(&self, hand: &[u8; K], subsets: &[Subset], out: &mut [i32]) {
         let w = self.width;
         out.fill(0);
-        for &(row, odd) in subsets {
-            let r = &self.rows[row * w..(row + 1) * w];
-            if odd {
+        for &s in subsets {
+            let r = &self.rows[s.row as usize * w..(s.row as usize + 1) * w];
+            if s.odd() {
                 out.iter_mut().zip(r).for_each(|(o, x)| *o -= x);
             } else {
                 out.iter_mut().zip(r).for_each(|(o, x)| *o += x);
             }
         }
+        self.zero_own_cards(hand, out);
+    }
+
+    /// `out` = `total` - `out`, lane by lane (the player's own cards' lanes stay 0).
+    fn complement<const K: usize>(&self, hand: &[u8; K], total: i32, out: &mut [i32]) {
+        for x in out.iter_mut() {
+            *x = total - *x;
+        }
+        self.zero_own_cards(hand, out);
+    }
+
+    /// No dealer hand disjoint from the player holds one of the player's cards.
+    fn zero_own_cards<const K: usize>(&self, hand: &[u8; K], out: &mut [i32]) {
+        if let Lanes::Cards { start, end } = self.lanes {
+            for &c in hand {
+                let c = c as usize;
+                if (start..end).contains(&c) {
+                    out[c - start] = 0;
+                }
+            }
+        }
     }
 }
 
-/// Visit every hand (as player hand) with its showdown counts, in key order.
+/// Whether a sweep of `positions` runs down the key order from the top (see [`sweep`]): when
+/// fewer qualifying hands lie above the range than below it. `split` is the position of the
+/// first qualifying hand, `hands` the number of hands.
+#[must_use]
+pub fn sweeps_down(positions: &Range<usize>, split: usize, hands: usize) -> bool {
+    positions.start.saturating_sub(split) > hands - positions.end
+}
+
+/// The qualifying hands outside `positions` that a sweep of them must insert without
+/// visiting: those below the range (sweeping up) or above it (sweeping down).
+#[must_use]
+pub fn outside_inserts(positions: &Range<usize>, split: usize, hands: usize) -> usize {
+    positions
+        .start
+        .saturating_sub(split)
+        .min(hands - positions.end)
+}
+
+/// Visit the hands at `positions` of the key order (as player hands) with their showdown
+/// counts.
 ///
 /// `keys` are statute keys in colex order, `order` the colex indices sorted by key,
 /// `qualifier` the lowest rank-only key with which the dealer qualifies, `max_subset` the
 /// largest subset that can be contained in a dealer hand disjoint from the player (and its
-/// upcard). `visit(colex_index, hand, counts)` is called once per hand.
+/// upcard). `visit(colex_index, hand, counts)` is called once per hand in `positions`
+/// (`0..order.len()`: every hand), in no promised order.
+///
+/// Every sweep inserts all the hands that do not qualify. A range is then swept up the key
+/// order (the qualifying hands below it only inserted: their histogram is what "below" reads)
+/// or, when fewer lie above it, down from the top (those above only inserted, and the counts
+/// taken as complements of "above": every dealer hand disjoint from the player is below,
+/// equal or above). Either way disjoint ranges visit disjoint hands with exactly the counts a
+/// whole sweep gives them, and a range costs its own hands plus the fewer of the two sides.
+#[allow(clippy::too_many_arguments, clippy::too_many_lines)]
 pub fn sweep<const K: usize, F>(
     hands: &[[u8; K]],
     keys: &[u32],
@@ -183,33 +314,38 @@ pub fn sweep<const K: usize, F>(
     qualifier: u32,
     max_subset: usize,
     lanes: Lanes,
+    positions: Range<usize>,
     mut visit: F,
 ) where
     F: FnMut(usize, &[u8; K], &Counts<'_>),
 {
+    let n = order.len();
+    assert!(
+        positions.start <= positions.end && positions.end <= n,
+        "positions {positions:?} of {n}"
+    );
+    if positions.is_empty() {
+        return;
+    }
+    let ranks = |p: usize| ranks_only(keys[order[p] as usize]);
     let offsets = size_offsets(max_subset);
     let mut hist = Histogram::new(lanes, offsets[max_subset + 1]);
     let w = hist.width;
     let mut subsets = Vec::with_capacity(1 << K);
     let split = order.partition_point(|&i| ranks_only(keys[i as usize]) < qualifier);
 
-    // Dealer hands that do not qualify, then a snapshot of their histogram.
-    for &i in &order[..split] {
-        let hand = &hands[i as usize];
-        subset_rows(hand, &offsets, max_subset, &mut subsets);
-        hist.insert(hand, &subsets);
-    }
-    let not_qualifying = Histogram {
-        lanes,
-        width: w,
-        rows: hist.rows.clone(),
-    };
+    // Dealer hands that do not qualify (all of them: every count reads them), then the
+    // visits of those in the range against that histogram.
+    hist.insert_colex(hands, &offsets, max_subset, |i| {
+        ranks_only(keys[i]) < qualifier
+    });
     let zeros = vec![0i32; w];
     let mut nq = vec![0i32; w];
-    for &i in &order[..split] {
+    for &i in &order[positions.start.min(split)..positions.end.min(split)] {
         let hand = &hands[i as usize];
+        subsets.clear();
         subset_rows(hand, &offsets, max_subset, &mut subsets);
-        not_qualifying.query(&subsets, &mut nq);
+        hist.query(hand, &subsets, &mut nq);
         let counts = Counts {
             qualifies: false,
             not_qualifying: &nq,
@@ -219,46 +355,126 @@ pub fn sweep<const K: usize, F>(
         };
         visit(i as usize, hand, &counts);
     }
+    if positions.end <= split {
+        return;
+    }
 
-    // Qualifying hands, one group of equal ranks at a time.
-    let mut start = split;
-    let mut below = Vec::new();
+    // The groups of equal ranks that the range reaches: positions low..high.
+    let mut low = positions.start.max(split);
+    while low > split && ranks(low - 1) == ranks(low) {
+        low -= 1;
+    }
+    let mut high = positions.end;
+    while high < n && ranks(high) == ranks(high - 1) {
+        high += 1;
+    }
+    // The qualifying hands outside them, only inserted (in colex order: inserts commute).
+    // Position `p` is before position `b` exactly when (key, colex index) is smaller.
+    let down = sweeps_down(&positions, split, n);
+    let (not_qualifying, mut hist) = if down {
+        let above = Histogram::new(lanes, offsets[max_subset + 1]);
+        (hist, above)
+    } else {
+        (hist.snapshot(), hist)
+    };
+    let at = |p: usize| (keys[order[p] as usize], order[p]);
+    if down && high < n {
+        let bound = at(high);
+        hist.insert_colex(hands, &offsets, max_subset, |i| {
+            (keys[i], i as u32) >= bound
+        });
+    } else if !down && low > split {
+        let bound = at(low);
+        hist.insert_colex(hands, &offsets, max_subset, |i| {
+            ranks_only(keys[i]) >= qualifier && (keys[i], i as u32) < bound
+        });
+    }
+    // Sweeping down, counts are complements of this total: the dealer hands disjoint from
+    // the player (and holding the lane's card).
+    let total = match lanes {
+        Lanes::Count => choose(DECK_SIZE - K, K),
+        Lanes::Cards { .. } => choose(DECK_SIZE - K - 1, K - 1),
+    } as i32;
+
+    // One group of equal ranks at a time, each hand's subset rows computed once for the
+    // group's three passes: before the group's inserts (strictly below / above its ranks),
+    // each member before its own insert (statute key below / above), after them all.
+    let per_hand = (0..=max_subset.min(K))
+        .map(|s| choose(K, s) as usize)
+        .sum::<usize>();
+    let mut outer = Vec::new();
     let mut statute = Vec::new();
-    let mut upper = vec![0i32; w];
-    while start < order.len() {
-        let group_key = ranks_only(keys[order[start] as usize]);
-        let mut end = start + 1;
-        while end < order.len() && ranks_only(keys[order[end] as usize]) == group_key {
-            end += 1;
-        }
+    let mut inner = vec![0i32; w];
+    let mut cursor = if down { high } else { low };
+    loop {
+        let (start, end) = if down {
+            if cursor <= low {
+                break;
+            }
+            let mut start = cursor - 1;
+            while start > low && ranks(start - 1) == ranks(cursor - 1) {
+                start -= 1;
+            }
+            (start, cursor)
+        } else {
+            if cursor >= high {
+                break;
+            }
+            let mut end = cursor + 1;
+            while end < high && ranks(end) == ranks(cursor) {
+                end += 1;
+            }
+            (cursor, end)
+        };
+        cursor = if down { start } else { end };
         let group = &order[start..end];
-        below.resize(group.len() * w, 0);
-        statute.resize(group.len() * w, 0);
-        for (g, &i) in group.iter().enumerate() {
+        subsets.clear();
+        for &i in group {
             subset_rows(&hands[i as usize], &offsets, max_subset, &mut subsets);
-            hist.query(&subsets, &mut below[g * w..(g + 1) * w]);
         }
-        for (g, &i) in group.iter().enumerate() {
-            let hand = &hands[i as usize];
-            subset_rows(hand, &offsets, max_subset, &mut subsets);
-            hist.query(&subsets, &mut statute[g * w..(g + 1) * w]);
-            hist.insert(hand, &subsets);
+        let rows = |g: usize| &subsets[g * per_hand..(g + 1) * per_hand];
+        let hand = |g: usize| &hands[group[g] as usize];
+        let visited = positions.start.max(start) - start..positions.end.min(end) - start;
+        outer.resize(group.len() * w, 0);
+        statute.resize(group.len() * w, 0);
+        for g in visited.clone() {
+            hist.query(hand(g), rows(g), &mut outer[g * w..(g + 1) * w]);
         }
-        for (g, &i) in group.iter().enumerate() {
-            let hand = &hands[i as usize];
-            subset_rows(hand, &offsets, max_subset, &mut subsets);
-            hist.query(&subsets, &mut upper);
-            not_qualifying.query(&subsets, &mut nq);
+        for step in 0..group.len() {
+            let g = if down { group.len() - 1 - step } else { step };
+            if visited.contains(&g) {
+                hist.query(hand(g), rows(g), &mut statute[g * w..(g + 1) * w]);
+            }
+            hist.insert(hand(g), rows(g));
+        }
+        for g in visited {
+            hist.query(hand(g), rows(g), &mut inner);
+            not_qualifying.query(hand(g), rows(g), &mut nq);
+            let (outer, statute) = (
+                &mut outer[g * w..(g + 1) * w],
+                &mut statute[g * w..(g + 1) * w],
+            );
+            if down {
+                // above -> below: strictly above the ranks -> below or equal; above or equal
+                // -> strictly below; statute key above -> below.
+                for x in [&mut *outer, &mut *statute, &mut inner[..]] {
+                    hist.complement(hand(g), total, x);
+                }
+            }
+            let (below, below_or_equal) = if down {
+                (&inner[..], &outer[..])
+            } else {
+                (&outer[..], &inner[..])
+            };
             let counts = Counts {
                 qualifies: true,
                 not_qualifying: &nq,
-                below: &below[g * w..(g + 1) * w],
-                below_or_equal: &upper,
-                below_statute: &statute[g * w..(g + 1) * w],
+                below,
+                below_or_equal,
+                below_statute: statute,
             };
-            visit(i as usize, hand, &counts);
+            visit(group[g] as usize, hand(g), &counts);
         }
-        start = end;
     }
 }
 
@@ -290,6 +506,7 @@ pub fn key_order(keys: &[u32]) -> Vec<u32> {
 mod tests {
     use super::*;
     use crate::enumerate::{colex_index, keys3};
+    use std::ops::Range;
 
     #[test]
     fn all_hands_are_in_colex_order() {
@@ -316,6 +533,7 @@ mod tests {
             qualifier,
             3,
             Lanes::Count,
+            0..order.len(),
             |i, h, c| {
                 if i % 211 != 0 {
                     return;
@@ -342,5 +560,79 @@ mod tests {
             },
         );
         assert_eq!(checked, 22_100_usize.div_ceil(211));
+    }
+
+    /// Every hand's counts (not qualifying, below, below or equal, statute below; per lane)
+    /// from sweeps of the given position ranges, checking each hand is visited once.
+    fn swept_counts(lanes: Lanes, max_subset: usize, ranges: &[Range<usize>]) -> Vec<Vec<i32>> {
+        let keys = keys3(&TieBreaks::STATUTE);
+        let hands = all_hands::<3>();
+        let order = key_order(&keys);
+        let qualifier = crate::ranking::pack(0, &[10], 0);
+        let mut out = vec![Vec::new(); hands.len()];
+        for range in ranges {
+            sweep(
+                &hands,
+                &keys,
+                &order,
+                qualifier,
+                max_subset,
+                lanes,
+                range.clone(),
+                |i, _, c| {
+                    assert!(out[i].is_empty(), "hand {i} visited twice");
+                    out[i] =
+                        [c.not_qualifying, c.below, c.below_or_equal, c.below_statute].concat();
+                    out[i].push(i32::from(c.qualifies));
+                },
+            );
+        }
+        assert!(out.iter().all(|c| !c.is_empty()), "a hand was not visited");
+        out
+    }
+
+    /// Ranges of the key order, swept up or down, give every hand exactly the counts of one
+    /// whole sweep: cuts inside groups of equal ranks, below and above the qualifier, ranges
+    /// nearer the top (swept down) and the bottom (swept up), with one lane and card lanes.
+    #[test]
+    fn ranges_of_the_key_order_give_the_whole_sweeps_counts() {
+        let keys = keys3(&TieBreaks::STATUTE);
+        let order = key_order(&keys);
+        let qualifier = crate::ranking::pack(0, &[10], 0);
+        let split = order.partition_point(|&i| ranks_only(keys[i as usize]) < qualifier);
+        let n = order.len();
+        // A cut inside a group of equal ranks (the high-card group above the split).
+        let mid_group = (split + 1..n)
+            .find(|&p| {
+                ranks_only(keys[order[p] as usize]) == ranks_only(keys[order[p - 1] as usize])
+            })
+            .unwrap();
+        let cuts: Vec<Vec<usize>> = vec![
+            vec![
+                0,
+                split / 2,
+                split,
+                split + 7,
+                mid_group,
+                n - 1000,
+                n - 3,
+                n,
+            ],
+            vec![0, 5000, 15_000, 21_000, n],
+            vec![0, 11_050, n],
+            vec![0, mid_group, n],
+        ];
+        for (lanes, max_subset) in [(Lanes::Count, 3), (Lanes::Cards { start: 3, end: 40 }, 2)] {
+            let whole = swept_counts(lanes, max_subset, std::slice::from_ref(&(0..n)));
+            for cut in &cuts {
+                let mut cut = cut.clone();
+                cut.sort_unstable();
+                cut.dedup();
+                let ranges: Vec<Range<usize>> = cut.windows(2).map(|c| c[0]..c[1]).collect();
+                assert!(ranges.iter().any(|r| sweeps_down(r, split, n)));
+                assert!(ranges.iter().any(|r| !sweeps_down(r, split, n)));
+                assert_eq!(swept_counts(lanes, max_subset, &ranges), whole, "{cut:?}");
+            }
+        }
     }
 }

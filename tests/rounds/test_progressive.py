@@ -269,6 +269,20 @@ def test_meter_continuity_across_files_and_tables(tmp_path: Path) -> None:
     assert [(f.table_id, f.round_id, f.paid, f.due) for f in result.findings] == [
         ("T2", "2", Fraction(5000), Fraction("5000.7"))
     ]
+    assert result.findings[0].detail.endswith("previous round (1, in an earlier file)")
+    assert result.findings[0].line == 2
+
+    class InProcess:
+        """An executor that runs each shard here, in the given order (as Dask would)."""
+
+        description = "in process"
+        parallelism = 1
+
+        def map(self, fn: Any, shards: Any, progress: Any = None) -> list[Any]:
+            return [fn(s) for s in shards]
+
+    sharded = audit_rounds([one, two], ordering("caribbean-stud"), executor=InProcess())
+    assert sharded.as_json() == result.as_json()
 
 
 # --- the law of a round's meter hands ---------------------------------------------------------
@@ -515,3 +529,37 @@ def test_simulated_meter_errors_are_found_and_clean_multi_winner_rounds_pass(
         (f,) = by_round[p["round_id"]]
         assert (f.seat, f.spot) == (p["seat"], "progressive"), p
         assert (f.kind, f.article, f.rule) == expected[p["kind"]], (p, f)
+
+
+@pytest.mark.parametrize("name", ["caribbean-stud.macau", "caribbean-stud.standard"])
+def test_every_open_point_of_article_10_is_a_named_reading(name: str) -> None:
+    """The points Art. 10 leaves open are rule values marked as readings, citing Art. 10."""
+    from tablecert.rules import load_rules
+
+    rules = load_rules(name)
+    for key in (
+        "payment_order",
+        "straight_flush_base",
+        "meter_pays",
+        "contribution_timing",
+        "prize_unit",
+    ):
+        value = rules.require(f"progressive.{key}")
+        assert value.reading, key
+        assert value.article.startswith("第十条"), key
+        assert value.note, key
+
+
+def test_a_contribution_with_large_terms_is_exact(tmp_path: Path) -> None:
+    """A contribution of 1,234,567/10,000,000 per bet: the meter's due is exact (Python
+    integers, not int64), and a log that rounds it to its 4 places is named."""
+    rules = _rules(tmp_path, contribution='"1234567/10000000"')
+    result = _audit(
+        tmp_path, [_round(1, "99999999999", "100000000000.1235", [_seat(1, FLUSH, 50)])], rules
+    )
+    (f,) = result.findings
+    assert (f.kind, f.paid, f.due) == (
+        "meter",
+        Fraction("100000000000.1235"),
+        99999999999 + Fraction(1234567, 10000000),
+    )

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from math import sqrt
 from pathlib import Path
@@ -12,7 +13,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
 from rich.text import Text
 
-from tablecert.cli import common
+from tablecert.cli import common, values
 from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, stderr, stdout
 from tablecert.cli.tables import Column, print_table
 from tablecert.conformance.configuration import check_configuration
@@ -22,6 +23,9 @@ from tablecert.poker import GAMES, Ordering, ordering
 from tablecert.rounds.audit import RoundAudit, audit_rounds
 from tablecert.rounds.hold import HoldParameters, HoldResult, HoldTest
 from tablecert.rounds.simulate import MULTI_SHARE, write_rounds
+
+#: The largest log simulate rounds makes (in memory, then written atomically).
+MAX_SIMULATED_ROUNDS = 1_000_000
 
 GameOption = Annotated[str, typer.Option("--game", help="q-poker or caribbean-stud.")]
 RulesOpt = Annotated[
@@ -194,8 +198,10 @@ def simulate_rounds_command(
     output: Annotated[
         Path, typer.Option("-o", "--output", help="Log file (.jsonl: JSON Lines; .gz: gzip).")
     ],
-    rounds: Annotated[int, typer.Option("--rounds", min=1, help="Number of rounds.")],
-    seed: Annotated[int, typer.Option("--seed", help="Generator seed.")] = 0,
+    rounds: Annotated[
+        int, typer.Option("--rounds", min=1, help="Number of rounds (1 to 1,000,000).")
+    ],
+    seed: Annotated[int, typer.Option("--seed", help="Generator seed (0 to 2**64 - 1).")] = 0,
     error_share: Annotated[
         float,
         typer.Option(
@@ -220,7 +226,20 @@ def simulate_rounds_command(
     ] = MULTI_SHARE,
 ) -> None:
     """Write a seeded round log (optimal play, statute settlement, planted errors) and the
-    list of planted rounds to OUTPUT.planted.json."""
+    list of planted rounds to OUTPUT.planted.json (at most 1,000,000 rounds: the log is made
+    in memory and written atomically; larger logs are seeded logs of several tables)."""
+    values.whole(rounds, "--rounds", 1, MAX_SIMULATED_ROUNDS)
+    values.seed(seed)
+    for flag, share, top in (
+        ("--error-share", error_share, 0.1),
+        ("--multi-share", multi_share, 0.5),
+    ):
+        if not (math.isfinite(share) and 0 <= share <= top):
+            raise typer.BadParameter(
+                f"{share!r}: expected a share from 0 to {top}", param_hint=flag
+            )
+    values.new_file(output, "--output")
+    values.new_file(output.with_name(output.name + ".planted.json"), "--output")
     order = _order(game, rules, config)
     chosen = None if kinds is None else tuple(k.strip() for k in kinds.split(",") if k.strip())
     side = write_rounds(

@@ -60,7 +60,7 @@ STRATEGY_FILES = (
     "caribbean-decisions.u64le",
     "caribbean-upcard-dependent.csv",
 )
-SHARDS_PER_THREAD = 1  # a sweep has a fixed cost of about 25 upcards of work: few, wide shards
+SHARDS_PER_THREAD = 1  # parts of the hands, all upcards: one per worker thread, none idle
 
 
 @dataclass(frozen=True)
@@ -523,12 +523,15 @@ class CaribbeanAnalysis(ParSheet):
 @dataclass(frozen=True)
 class UpcardShard:
     """One shard of the analysis: the situations whose dealer upcard is a card id in
-    ``upcards`` (first, end). Plain values only, so it travels to any worker."""
+    ``upcards`` (first, end) and whose player hand is in part ``part`` (k, n) of the core's
+    cut of the hands into n parts of about equal work. Plain values only, so it travels to
+    any worker."""
 
     tie_breaks: TieBreakSpec
     qualifier: tuple[int, ...]
     values: tuple[int, ...]  # fold, not qualifying, tie, loss, win floor, wins by category
     upcards: tuple[int, int]
+    part: tuple[int, int] = (0, 1)
 
 
 def _core_values(order: Ordering, p: Payouts) -> tuple[tuple[int, ...], list[int]]:
@@ -552,10 +555,20 @@ def _core_args(shard: UpcardShard) -> CoreArgs:
 
 
 def upcard_shards(order: Ordering, p: Payouts, shards: int) -> list[UpcardShard]:
-    """The whole analysis cut into ``shards`` contiguous upcard ranges."""
+    """The whole analysis cut into ``shards`` contiguous upcard ranges (every player hand)."""
     values, qual = _core_values(order, p)
     spec = tie_break_spec(order.tie_breaks)
     return [UpcardShard(spec, tuple(qual), values, r) for r in split_range(0, 52, shards)]
+
+
+def hand_shards(order: Ordering, p: Payouts, shards: int) -> list[UpcardShard]:
+    """The whole analysis cut into ``shards`` parts of the player hands (every upcard): the
+    way to split it over workers. Every sweep visits all hands, so a cut by upcards repeats
+    most of the work in each shard; a part of the hands costs only its hands (BENCHMARKS.md)."""
+    values, qual = _core_values(order, p)
+    spec = tie_break_spec(order.tie_breaks)
+    count = max(1, min(shards, HANDS))
+    return [UpcardShard(spec, tuple(qual), values, (0, 52), (k, count)) for k in range(count)]
 
 
 def _lane_dtype(width: int) -> str:
@@ -566,7 +579,9 @@ def run_upcard_shard(shard: UpcardShard) -> tuple[list[tuple[int, ...]], bytes]:
     """Run one shard on this machine: its category rows, and its decision bits shifted down to
     the shard's first upcard in the narrowest integer that holds them (less to ship back)."""
     first, end = shard.upcards
-    rows, bits = _core.caribbean_analyze(*_core_args(shard), chunks=1, upcards=(first, end))
+    rows, bits = _core.caribbean_analyze(
+        *_core_args(shard), chunks=1, upcards=(first, end), part=shard.part
+    )
     lanes = np.frombuffer(bits, dtype="<u8") >> np.uint64(first)
     return [tuple(r) for r in rows], lanes.astype(_lane_dtype(end - first)).tobytes()
 
@@ -601,9 +616,9 @@ def _run_core(
     shards: int | None = None,
 ) -> tuple[list[tuple[int, ...]], bytes]:
     if executor is not None:
-        plan = upcard_shards(order, p, shards or SHARDS_PER_THREAD * executor.parallelism)
+        plan = hand_shards(order, p, shards or SHARDS_PER_THREAD * executor.parallelism)
         return merge_upcard_shards(plan, executor.map(run_upcard_shard, plan, progress))
-    (whole,) = upcard_shards(order, p, 1)
+    (whole,) = hand_shards(order, p, 1)
     chunks = 2
     counter = _core.Progress()
     args = (*_core_args(whole), chunks, counter)
@@ -612,7 +627,7 @@ def _run_core(
     result: list[tuple[list[tuple[int, ...]], bytes]] = []
     worker = threading.Thread(target=lambda: result.append(_core.caribbean_analyze(*args)))
     worker.start()
-    total = HANDS * chunks
+    total = HANDS
     while worker.is_alive():
         progress(counter.done, total)
         worker.join(0.1)
@@ -637,8 +652,8 @@ def analyze(
     ``royal`` / ``cap`` override the royal payout and the per-round maximum payout
     (``royal_in_range=False``: a royal payout outside the statute's range is computed, not
     refused). With an
-    ``executor`` the sweep runs there as ``shards`` upcard ranges (default: one per worker
-    thread); the answer is the same."""
+    ``executor`` the sweep runs there as ``shards`` shards (default: one per worker
+    thread, each a part of the player hands); the answer is the same."""
     order = ordering("caribbean-stud", rules)
     rf = order.rules
     p = payouts(

@@ -151,11 +151,33 @@ class RoundAudit:
             total.paid += t.paid
             total.due += t.due
             total.differences += t.differences
+        # the meter between the files, then the later file's own findings
+        article = (
+            "第十条(八)"
+            if self.progressive is None
+            else self.progressive.articles_of("progressive.contribution")
+        )
+        for seam in self.meter.absorb(part.meter):
+            self.add(
+                Finding(
+                    "meter",
+                    seam.file,
+                    seam.line,
+                    seam.table_id,
+                    seam.round_id,
+                    0,
+                    "progressive",
+                    article,
+                    "",
+                    seam.logged,
+                    seam.due,
+                    seam.detail,
+                )
+            )
         for kind, n in part.counts.items():
             self.counts[kind] += n
         self.findings.extend(part.findings[: MAX_LISTED - len(self.findings)])
         self.flagged |= part.flagged
-        self.meter.absorb(part.meter)
 
     def add(self, finding: Finding) -> None:
         self.counts[finding.kind] += 1
@@ -614,18 +636,14 @@ def audit_rounds(
     """Audit every round of the logs under the ordering's rule file; with ``hold``, also the
     observed hold against its exact expectation and the dealt-hand frequencies.
 
-    Each log is audited on its own and the results are added up in file order. Locally the
-    meter's continuity runs on from file to file; with ``executor`` (a Dask cluster) each
-    log is one shard, largest first, read where it runs, and is its own stream. The two
-    answers are identical whenever no table's rounds span two files (one log per table)."""
+    Each log is audited on its own (locally, or with ``executor`` on a Dask cluster: one
+    shard per log, largest first, read where it runs) and the results are added up in file
+    order; the meter's continuity between files is checked as they are added (a table's
+    first round in a file against its last round in the files before), so the two answers
+    are identical."""
     table = settlement_table(order)
     if executor is None:
-        parts: list[FileAudit] = []
-        last: dict[str, tuple[int, str]] = {}
-        for path in paths:
-            part = _audit_file(path, order, table, hold, last, progress)
-            last = part.audit.meter.last
-            parts.append(part)
+        parts = [_audit_file(path, order, table, hold, {}, progress) for path in paths]
     else:
         from tablecert.audit.sharded import largest_first
 

@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tablecert.games.common import fraction_json
-from tablecert.games.progressive import Progressive
+from tablecert.games.progressive import Progressive, RoundPayment
 from tablecert.rounds.log import SCALE, RoundChunk, amount_text
 
 _Int = npt.NDArray[np.int64]
@@ -46,6 +46,9 @@ class MeterTotals:
     meter_prizes: Fraction = Fraction(0)
     #: table id -> (meter_after in 1/SCALE units, round id) of the table's last round read
     last: dict[str, tuple[int, str]] = field(default_factory=dict)
+    #: table id -> (meter_before in 1/SCALE units, round id, file, line) of the table's first
+    #: round in this stream, whose previous round is in an earlier file (checked by absorb)
+    first: dict[str, tuple[int, str, str, int]] = field(default_factory=dict)
 
     @property
     def text(self) -> str:
@@ -55,8 +58,21 @@ class MeterTotals:
             f"several winners), {self.restarts:,} restarts from the seed"
         )
 
-    def absorb(self, part: MeterTotals) -> None:
-        """Add a later file's accounting (its tables' last rounds replace this one's)."""
+    def absorb(self, part: MeterTotals) -> list[Seam]:
+        """Add a later file's accounting (its tables' last rounds replace this one's) and
+        return the seams where a table's first round in it does not start from the meter its
+        previous round (in an earlier file) ended with."""
+        seams = [
+            Seam(
+                table, round_id, path, line, Fraction(before, SCALE), Fraction(after, SCALE), prior
+            )
+            for table, (before, round_id, path, line) in part.first.items()
+            for after, prior in [self.last.get(table, (before, ""))]
+            if after != before
+        ]
+        for table, start in part.first.items():
+            if table not in self.last and table not in self.first:
+                self.first[table] = start
         self.rounds += part.rounds
         self.rounds_with_meter_prizes += part.rounds_with_meter_prizes
         self.several_winners += part.several_winners
@@ -64,6 +80,7 @@ class MeterTotals:
         self.contributions += part.contributions
         self.meter_prizes += part.meter_prizes
         self.last.update(part.last)
+        return seams
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -74,6 +91,27 @@ class MeterTotals:
             "contributions": fraction_json(self.contributions),
             "meter_prizes_due": fraction_json(self.meter_prizes),
         }
+
+
+@dataclass(frozen=True)
+class Seam:
+    """A table's meter that does not run on between two files: the later file's first round
+    of the table starts from another meter than the earlier file's last round ended with."""
+
+    table_id: str
+    round_id: str
+    file: str
+    line: int
+    logged: Fraction
+    due: Fraction
+    prior_round: str
+
+    @property
+    def detail(self) -> str:
+        return (
+            f"meter_before is not the meter_after of the table's previous round "
+            f"({self.prior_round}, in an earlier file)"
+        )
 
 
 @dataclass(frozen=True)
@@ -145,8 +183,7 @@ class ChunkMeter:
         due = np.where(betting, fixed[category] - bets * den, 0)
         codes = category.copy()
         self.meter_rows = betting & self.from_meter[category]
-        self.due_after: dict[int, Fraction] = {}
-        self.payments: dict[int, Any] = {}
+        self.payments: dict[int, RoundPayment] = {}
         for r in np.unique(self.seat_round[self.meter_rows]).tolist():
             lo, hi = int(self.start[r]), int(self.start[r + 1])
             rows = lo + np.flatnonzero(betting[lo:hi])
@@ -154,12 +191,13 @@ class ChunkMeter:
             contributed = Fraction(int(bets[lo:hi].sum()), SCALE)
             payment = prog.pay_round(Fraction(int(self.meter_before[r]), SCALE), seats, contributed)
             self.payments[r] = payment
-            self.due_after[r] = payment.meter_after
             for i in rows.tolist():
                 won = payment.of(int(self.seat_number[i]))
                 if won is None:
                     continue
-                due[i] = int((won.prize * SCALE - int(bets[i])) * den)
+                scaled = (won.prize * SCALE - int(bets[i])) * den
+                assert scaled.denominator == 1  # prizes are whole prize units or fixed prizes
+                due[i] = int(scaled)
                 key = (won.rule, won.article)
                 if key not in zip(names, articles, strict=True):
                     names.append(won.rule)
@@ -188,13 +226,16 @@ class ChunkMeter:
         bet_sum = np.add.reduceat(bets.astype(np.int64), self.start[:-1]) if rounds else bets
         # exact: meter_after * den == meter_before * den + num * bets (in 1/SCALE units)
         num, den = prog.contribution.numerator, prog.contribution.denominator
-        expected = np.where(void, self.meter_before * den, self.meter_before * den + num * bet_sum)
+        before, after = self.meter_before, self.meter_after
+        if max(num, den) > 2**20:  # beyond int64's room for 10^16-unit meters: Python integers
+            before, after, bet_sum = (x.astype(object) for x in (before, after, bet_sum))
+        expected = np.where(void, before * den, before * den + num * bet_sum)
         checked = ~void & dealt
         totals.rounds += int(checked.sum()) + int(void.sum())
         totals.contributions += Fraction(int(bet_sum[checked].sum()), SCALE) * prog.contribution
         special = np.zeros(rounds, dtype=bool)
         special[list(self.payments)] = True
-        differs = (void | (dealt & ~special)) & (self.meter_after * den != expected)
+        differs = (void | (dealt & ~special)) & (after * den != expected)
         for r in np.flatnonzero(differs).tolist():
             due = Fraction(int(expected[r]), den * SCALE)
             if void[r]:
@@ -258,6 +299,13 @@ class ChunkMeter:
             check = np.ones(len(idx), dtype=bool)
             if last is None:
                 check[0] = False
+                first = int(idx[0])
+                totals.first[table] = (
+                    int(self.meter_before[first]),
+                    str(c.round_id[first]),
+                    c.path,
+                    int(c.arrays.line[first]),
+                )
             else:
                 previous[0] = last[0]
             for j in np.flatnonzero(check & (before != previous)).tolist():
