@@ -259,15 +259,26 @@ def test_wall_dealer_hook(tmp_path: Path) -> None:
         audit_shuffler([LOGS / "shuffler-sample.csv"], wall_dealer=FirstTileDealer())
 
 
-def _mixed_log(shuffles: int) -> bytes:
+def _mixed_log(shuffles: int, jsonl: bool = False) -> bytes:
     """Shuffles of two simulated devices with logged inputs, blank lines and bad records."""
     sims = [_core.ShuffleSimulator("riffle:3", seed=s) for s in (1, 2)]
-    rows = [sims[k % 2].csv_rows(1, f"D{k % 2}", k).rstrip("\n") for k in range(shuffles)]
-    for k in range(0, shuffles, 37):
-        rows[k] = rows[k].replace(" ", " Zz ", 1)  # a bad record: its device's chain breaks
+    last = [list(range(52)), list(range(52))]
+    rows = []
+    for k in range(shuffles):
+        d = k % 2
+        out = list(sims[d].orders(1))
+        bad = "Zz " if k % 37 == 0 else ""  # a bad record: its device's chain breaks
+        if jsonl:
+            rows.append(
+                f'{{"device_id": "D{d}", "timestamp": {k}, "shuffle_id": {k}, '
+                f'"output": "{bad}{codes(out)}", "input": "{codes(last[d])}"}}'
+            )
+        else:
+            rows.append(f"D{d},{k},{k},{bad}{codes(out)},{codes(last[d])}")
+        last[d] = out
     for k in range(5, shuffles, 53):
         rows[k] = " \t"  # a blank line
-    return (HEADER + "\n".join(rows) + "\n").encode()
+    return ("" if jsonl else HEADER).encode() + "\n".join(rows).encode() + b"\n"
 
 
 def _members(data: bytes, cuts: Sequence[int]) -> bytes:
@@ -305,18 +316,25 @@ def test_read_in_the_core_whatever_the_threads(tmp_path: Path) -> None:
     )
     assert integrity["blank_lines"] == len(range(5, 2500, 53))
     assert integrity["lines"] == 2501
-    # The same tallies as the plain text fed to the core in chunks that cut lines anywhere.
-    fed = _core.ShuffleAudit("cards52", "logged", batch_size=97)
-    fed.begin_file("mixed.csv")
-    for k in range(0, len(data), 1001):
-        fed.feed(data[k : k + 1001])
-    fed.end_file()
-    fed.finish()
-    read = _core.ShuffleAudit("cards52", "logged", batch_size=97)
-    read.read_file(str(log))
-    read.finish()
-    assert fed.tally() == read.tally()
-    assert fed.take_batches() == read.take_batches()
-    assert [r[1:] for r in fed.bad_records()] == [r[1:] for r in read.bad_records()]
-    assert read.bad_records()[0] == (str(log), 2, fed.bad_records()[0][2])
-    assert fed.repeats() == read.repeats()
+    # CSV and JSON Lines: the same tallies as the plain text fed to the core in chunks that
+    # cut lines anywhere.
+    for jsonl in (False, True):
+        data = _mixed_log(2500, jsonl)
+        log.write_bytes(_members(data, [7, 1000, len(data) // 2 + 3]))
+        fed = _core.ShuffleAudit("cards52", "logged", batch_size=97)
+        fed.begin_file("mixed.csv")
+        for k in range(0, len(data), 1001):
+            fed.feed(data[k : k + 1001])
+        fed.end_file()
+        fed.finish()
+        read = _core.ShuffleAudit("cards52", "logged", batch_size=97)
+        read.read_file(str(log))
+        read.finish()
+        assert read.records == 2500 - len(range(0, 2500, 37)) - len(range(5, 2500, 53)) + len(
+            set(range(0, 2500, 37)) & set(range(5, 2500, 53))
+        )
+        assert fed.tally() == read.tally()
+        assert fed.take_batches() == read.take_batches()
+        assert [r[1:] for r in fed.bad_records()] == [r[1:] for r in read.bad_records()]
+        assert read.bad_records()[0] == (str(log), 2 - jsonl, fed.bad_records()[0][2])
+        assert fed.repeats() == read.repeats()
