@@ -437,6 +437,22 @@ impl RoundReader {
         }
     }
 
+    /// Whether a chunk is complete.
+    #[must_use]
+    pub fn has_ready(&self) -> bool {
+        !self.ready.is_empty()
+    }
+
+    /// The error for a line longer than `max` bytes (the next line).
+    #[must_use]
+    pub fn overlong(&self, max: usize) -> ReadError {
+        self.error(
+            self.line + 1,
+            "",
+            &format!("a line longer than {max} bytes (a round is a few kilobytes)"),
+        )
+    }
+
     /// Chunks completed so far.
     pub fn take(&mut self) -> Vec<Columns> {
         std::mem::take(&mut self.ready)
