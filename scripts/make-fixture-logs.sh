@@ -5,7 +5,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-sim() { .venv/bin/tablecert simulate shuffler --model fair "$@"; }
+sim() { .venv/bin/tablecert simulate shuffler --model fair --force "$@"; }
 sim --deck cards52 --shuffles 20000 --seed 20261129 --device SIM-QP-1 \
   -o fixtures/logs/shuffler-fair-52.csv.gz
 sim --deck cards52 --shuffles 2000 --seed 7 --device SIM-QP-2 \

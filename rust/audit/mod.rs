@@ -6,6 +6,7 @@ pub mod deck;
 pub mod json;
 pub mod log;
 pub mod rounds;
+pub mod simlog;
 pub mod simulate;
 pub mod stream;
 pub mod tally;

@@ -9,9 +9,34 @@
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::json::{self, Value};
 use crate::cards;
+
+/// A fast hash for the set of round ids (`FxHash`'s multiply-rotate, then splitmix64's
+/// finaliser; the hash only decides where a key sits in the set, not whether two are equal).
+#[derive(Default)]
+struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word))
+                .wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        // splitmix64's finaliser: every bit of the state reaches the low and the high bits
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
 
 /// The longest CSV field, in characters (Python's `csv.field_size_limit()`).
 const FIELD_LIMIT: usize = 131_072;
@@ -351,9 +376,13 @@ pub struct RoundReader {
     ends: Vec<usize>,
     field_start: usize,
     header_done: bool,
-    /// The current round's raw round fields (CSV: the rows of a round must agree).
-    current: Option<Vec<String>>,
-    seen: HashSet<(String, String)>,
+    /// The current round's raw round fields, each length-prefixed (CSV: the rows of a round
+    /// must agree), and the same of the row being read (a reused buffer).
+    current: Vec<u8>,
+    row_key: Vec<u8>,
+    row_key_split: usize,
+    /// Every (table id, round id) read, length-prefixed: a round is logged once.
+    seen: HashSet<Vec<u8>, BuildHasherDefault<FxHasher>>,
     round_seats: [u64; 2],
     pub rounds: u64,
     chunk: Columns,
@@ -384,8 +413,10 @@ impl RoundReader {
             ends: Vec::new(),
             field_start: 0,
             header_done: false,
-            current: None,
-            seen: HashSet::new(),
+            current: Vec::new(),
+            row_key: Vec::new(),
+            row_key_split: 0,
+            seen: HashSet::default(),
             round_seats: [0; 2],
             rounds: 0,
             chunk: Columns::default(),
@@ -404,6 +435,22 @@ impl RoundReader {
         } else {
             format!("{}:{line}: {field}: {message}", self.path)
         }
+    }
+
+    /// Whether a chunk is complete.
+    #[must_use]
+    pub fn has_ready(&self) -> bool {
+        !self.ready.is_empty()
+    }
+
+    /// The error for a line longer than `max` bytes (the next line).
+    #[must_use]
+    pub fn overlong(&self, max: usize) -> ReadError {
+        self.error(
+            self.line + 1,
+            "",
+            &format!("a line longer than {max} bytes (a round is a few kilobytes)"),
+        )
     }
 
     /// Chunks completed so far.
@@ -517,12 +564,20 @@ impl RoundReader {
             && body.len() <= FIELD_LIMIT
         {
             // The common line: no quotes, one record; fields split at commas.
-            let fields: Vec<&str> = if body.is_empty() {
-                Vec::new()
-            } else {
-                body.split(',').collect()
-            };
-            return self.csv_fields(&fields);
+            if body.is_empty() {
+                return self.csv_fields(&[]);
+            }
+            let mut buf = [""; 32];
+            let mut n = 0;
+            for field in body.split(',') {
+                if n == buf.len() {
+                    let fields: Vec<&str> = body.split(',').collect();
+                    return self.csv_fields(&fields);
+                }
+                buf[n] = field;
+                n += 1;
+            }
+            return self.csv_fields(&buf[..n]);
         }
         for c in text.chars() {
             self.csv_char(Some(c))?;
@@ -637,27 +692,36 @@ impl RoundReader {
             ));
         }
         let key: [&str; 8] = std::array::from_fn(|i| fields[layout.round[i]]);
-        let same_round = self
-            .current
-            .as_ref()
-            .is_some_and(|cur| cur[0] == key[0] && cur[1] == key[1]);
-        if same_round {
-            let cur = self.current.as_ref().expect("checked");
-            if let Some(i) = (0..8).find(|&i| cur[i] != key[i]) {
-                return Err(self.error(
-                    line,
-                    ROUND_FIELDS[i],
-                    "differs from the round's first row (round fields must agree)",
-                ));
+        let mut joined = std::mem::take(&mut self.row_key);
+        joined.clear();
+        for (i, field) in key.iter().enumerate() {
+            joined.extend_from_slice(&(field.len() as u64).to_le_bytes());
+            joined.extend_from_slice(field.as_bytes());
+            if i == 1 {
+                self.row_key_split = joined.len(); // table and round id end here
             }
-        } else {
+        }
+        let split = self.row_key_split;
+        let same_round = self.current.len() >= split && self.current[..split] == joined[..split];
+        let same_fields = same_round && self.current == joined;
+        self.row_key = joined;
+        if same_round && !same_fields {
+            let cur = self.current_fields();
+            let i = (0..8).find(|&i| cur[i] != key[i].as_bytes()).unwrap_or(0);
+            return Err(self.error(
+                line,
+                ROUND_FIELDS[i],
+                "differs from the round's first row (round fields must agree)",
+            ));
+        }
+        if !same_round {
             if self.chunk.rounds() >= self.spec.rounds_per_chunk {
                 let chunk = std::mem::take(&mut self.chunk);
                 self.ready.push(chunk);
             }
             let round = key.map(In::Text);
             self.add_round(&round, line)?;
-            self.current = Some(key.iter().map(|s| (*s).to_string()).collect());
+            std::mem::swap(&mut self.current, &mut self.row_key);
         }
         let seat = layout.seat.map(|i| In::Text(fields[i]));
         let bets: [In; MAX_SPOTS] = std::array::from_fn(|i| In::Text(fields[layout.bets[i]]));
@@ -669,6 +733,19 @@ impl RoundReader {
             line,
             "",
         )
+    }
+
+    /// The current round's fields, from their length-prefixed bytes.
+    fn current_fields(&self) -> Vec<&[u8]> {
+        let mut out = Vec::with_capacity(8);
+        let mut rest = &self.current[..];
+        while rest.len() >= 8 {
+            let (len, tail) = rest.split_at(8);
+            let len = u64::from_le_bytes(len.try_into().expect("8 bytes")) as usize;
+            out.push(&tail[..len]);
+            rest = &tail[len..];
+        }
+        out
     }
 
     fn csv_header(&mut self, fields: &[&str]) -> Result<(), ReadError> {
@@ -955,15 +1032,18 @@ impl RoundReader {
     fn add_round(&mut self, f: &[In; 8], line: u64) -> Result<(), ReadError> {
         let table = self.text(f[0], line, "table_id")?;
         let round_id = self.text(f[1], line, "round_id")?;
-        let key = (table, round_id);
-        if self.seen.contains(&key) {
+        let mut id = Vec::with_capacity(table.len() + round_id.len() + 8);
+        id.extend_from_slice(&(table.len() as u64).to_le_bytes());
+        id.extend_from_slice(table.as_bytes());
+        id.extend_from_slice(round_id.as_bytes());
+        if !self.seen.insert(id) {
             return Err(self.error(
                 line,
                 "round_id",
                 &format!(
                     "round {} of table {} is logged twice",
-                    py_str(&key.1),
-                    py_str(&key.0)
+                    py_str(&round_id),
+                    py_str(&table)
                 ),
             ));
         }
@@ -1004,9 +1084,8 @@ impl RoundReader {
         let meter_before = self.amount(f[5], line, ("", "meter_before"))?;
         let meter_after = self.amount(f[6], line, ("", "meter_after"))?;
         let c = &mut self.chunk;
-        c.table_id.push(key.0.clone());
-        c.round_id.push(key.1.clone());
-        self.seen.insert(key);
+        c.table_id.push(table);
+        c.round_id.push(round_id);
         c.timestamp.push(timestamp);
         c.line.push(wide(line));
         c.events.push(events);

@@ -8,13 +8,21 @@ use super::LogError;
 use crate::audit::rounds::{
     Columns, RoundReader as Reader, Spec, MAX_SPOTS, ROUND_FIELDS, SEAT_FIELDS,
 };
+use crate::audit::stream::{Piece, Pieces};
 
 /// A streaming strict reader of one round log (README, "Round logs").
 #[pyclass(module = "tablecert._core")]
 pub struct RoundReader {
     inner: Reader,
     events: Vec<String>,
+    /// The file being read in the core (`open`), until its end.
+    pieces: Option<Pieces>,
 }
+
+/// Bytes of whole lines handed from the reader thread at a time.
+const PIECE_BYTES: usize = 1 << 20;
+/// The longest line read (a round of a full table is a few kilobytes).
+const MAX_LINE: usize = 1 << 24;
 
 fn bytes_of<'py, T: Copy, const N: usize>(
     py: Python<'py>,
@@ -123,6 +131,7 @@ impl RoundReader {
         Ok(RoundReader {
             inner: Reader::new(spec, path),
             events,
+            pieces: None,
         })
     }
 
@@ -137,6 +146,52 @@ impl RoundReader {
         py.allow_threads(|| inner.feed(bytes))
             .map_err(LogError::new_err)?;
         self.chunks(py)
+    }
+
+    /// Start reading the file at `path` in the core: decompressed (gzip by its magic bytes)
+    /// and cut into whole lines on a reader thread while `next_chunks` parses.
+    fn open(&mut self, path: &str) -> PyResult<()> {
+        self.pieces =
+            Some(Pieces::open(path, PIECE_BYTES, MAX_LINE).map_err(|e| LogError::new_err(e.0))?);
+        Ok(())
+    }
+
+    /// The next chunks of the opened file (the GIL released while reading and parsing), the
+    /// last ones at its end; None once it is read.
+    fn next_chunks<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyList>>> {
+        let Some(pieces) = self.pieces.as_mut() else {
+            return Ok(None);
+        };
+        let inner = &mut self.inner;
+        let ended = py
+            .allow_threads(|| -> Result<bool, String> {
+                loop {
+                    match pieces.next_batch() {
+                        None => {
+                            inner.finish()?;
+                            return Ok(true);
+                        }
+                        Some(Err(e)) => return Err(e.0),
+                        Some(Ok(batch)) => {
+                            for piece in batch {
+                                match piece {
+                                    Piece::Lines { data, .. } => inner.feed(&data)?,
+                                    Piece::Overlong { .. } => return Err(inner.overlong(MAX_LINE)),
+                                }
+                            }
+                            if inner.has_ready() {
+                                return Ok(false);
+                            }
+                        }
+                    }
+                }
+            })
+            .map_err(LogError::new_err);
+        if !matches!(ended, Ok(false)) {
+            self.pieces = None; // read to its end, or failed: the reader thread ends
+        }
+        ended?;
+        Ok(Some(self.chunks(py)?))
     }
 
     /// The end of the file: the last chunks.

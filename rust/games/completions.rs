@@ -49,48 +49,67 @@ impl std::fmt::Display for SplitError {
     }
 }
 
-/// One round's completions: the colex index (into the `hand_size`-card key table) of every
-/// dealer hand made of `fixed` (or nothing) and `hidden` cards of `rest` (ascending ids).
-fn for_each_completion<F: FnMut(usize)>(rest: &[u8], fixed: u8, hidden: usize, mut visit: F) {
-    let n = rest.len();
-    let has_fixed = fixed != NO_CARD;
-    // weight[t][i]: the colex term of rest[i] as the t-th hidden card (its place in the whole
-    // hand is t, or t + 1 above the fixed card); below[i]: rest[i] is below the fixed card.
-    let mut weight = [[0usize; DECK_SIZE]; 4];
-    let mut below = [0usize; DECK_SIZE];
-    for (i, &c) in rest.iter().enumerate() {
-        let above = usize::from(has_fixed && c > fixed);
-        for (t, row) in weight.iter_mut().enumerate().take(hidden) {
-            row[i] = choose(c as usize, t + 1 + above) as usize;
+/// Largest threshold count handled by the vectorised count (the fallback loops over any).
+const LANES: usize = 8;
+
+/// The keys of the five-card hands holding the fixed card `u`: `table[i]` is the key of `u`
+/// plus the 4 cards whose colex index among the 51 other cards (relabelled `c - (c > u)`) is
+/// `i` (C(51, 4) = 249,900 keys, 1 MB), which a colex enumeration of a round's unseen cards
+/// reads almost in order. Without a fixed card, the exhaustive key table serves as it is.
+fn fixed_table(keys: &[u32], fixed: u8) -> Vec<u32> {
+    let others = DECK_SIZE - 1;
+    let mut out = Vec::with_capacity(choose(others, 4) as usize);
+    let u = fixed as usize;
+    // the colex term of relabelled card `x` at place `t` among the hidden cards: its place in
+    // the whole hand is one more above the fixed card
+    let real = |x: usize| x + usize::from(x >= u);
+    let term = |x: usize, t: usize| {
+        let c = real(x);
+        choose(c, t + 1 + usize::from(c > u)) as usize
+    };
+    let below = |x: usize| usize::from(real(x) < u);
+    for d in 3..others {
+        for c in 2..d {
+            for b in 1..c {
+                for a in 0..b {
+                    let n = below(a) + below(b) + below(c) + below(d);
+                    let own = choose(u, n + 1) as usize;
+                    out.push(keys[term(a, 0) + term(b, 1) + term(c, 2) + term(d, 3) + own]);
+                }
+            }
         }
-        below[i] = usize::from(has_fixed && c < fixed);
     }
-    // The fixed card's own term by the number of hidden cards below it.
-    let mut own = [0usize; 5];
-    if has_fixed {
-        for (k, slot) in own.iter_mut().enumerate() {
-            *slot = choose(fixed as usize, k + 1) as usize;
-        }
-    }
-    let [w0, w1, w2, w3] = &weight;
+    out
+}
+
+/// One round's completions in colex order: the index into its table of every `hidden`-subset
+/// of `labels` (ascending labels of the unseen cards).
+#[inline]
+#[allow(clippy::needless_range_loop)] // four parallel weight rows, indexed alike
+fn for_each_completion<F: FnMut(usize)>(labels: &[usize], hidden: usize, mut visit: F) {
+    let n = labels.len();
+    let c1: Vec<usize> = labels.to_vec();
+    let c2: Vec<usize> = labels.iter().map(|&l| choose(l, 2) as usize).collect();
+    let c3: Vec<usize> = labels.iter().map(|&l| choose(l, 3) as usize).collect();
     if hidden == 3 {
-        for a in 0..n {
-            for b in a + 1..n {
-                let (sb, nb) = (w0[a] + w1[b], below[a] + below[b]);
-                for c in b + 1..n {
-                    visit(sb + w2[c] + own[nb + below[c]]);
+        for c in 2..n {
+            for b in 1..c {
+                let base = c3[c] + c2[b];
+                for &a in &c1[..b] {
+                    visit(base + a);
                 }
             }
         }
         return;
     }
-    for a in 0..n {
-        for b in a + 1..n {
-            let (sb, nb) = (w0[a] + w1[b], below[a] + below[b]);
-            for c in b + 1..n {
-                let (sc, nc) = (sb + w2[c], nb + below[c]);
-                for d in c + 1..n {
-                    visit(sc + w3[d] + own[nc + below[d]]);
+    let c4: Vec<usize> = labels.iter().map(|&l| choose(l, 4) as usize).collect();
+    for d in 3..n {
+        for c in 2..d {
+            let wc = c4[d] + c3[c];
+            for b in 1..c {
+                let base = wc + c2[b];
+                for &a in &c1[..b] {
+                    visit(base + a);
                 }
             }
         }
@@ -98,40 +117,60 @@ fn for_each_completion<F: FnMut(usize)>(rest: &[u8], fixed: u8, hidden: usize, m
 }
 
 /// One round: `below[j]` / `equal[j]` = completions whose key is below / equal to
-/// `thresholds[j]`.
+/// `thresholds[j]`. Each completion's key is placed among the sorted thresholds by a
+/// fixed-width count (`p` thresholds below it, `e` = it equals the next): one histogram cell
+/// `2p + e`, from whose prefix sums every threshold's counts follow.
 fn split_round(
-    keys: &[u32],
-    rest: &[u8],
-    fixed: u8,
+    table: &[u32],
+    labels: &[usize],
     hidden: usize,
     thresholds: &[u32],
     below: &mut [u64],
     equal: &mut [u64],
 ) {
     let m = thresholds.len();
-    let mut lo = vec![0u64; m];
-    let mut eq = vec![0u64; m];
-    for_each_completion(rest, fixed, hidden, |index| {
-        let key = keys[index];
-        for j in 0..m {
-            lo[j] += u64::from(key < thresholds[j]);
-            eq[j] += u64::from(key == thresholds[j]);
-        }
+    if m > LANES {
+        let mut lo = vec![0u64; m];
+        let mut eq = vec![0u64; m];
+        for_each_completion(labels, hidden, |index| {
+            let key = table[index];
+            for j in 0..m {
+                lo[j] += u64::from(key < thresholds[j]);
+                eq[j] += u64::from(key == thresholds[j]);
+            }
+        });
+        below.copy_from_slice(&lo);
+        equal.copy_from_slice(&eq);
+        return;
+    }
+    let mut sorted = [u32::MAX; LANES];
+    sorted[..m].copy_from_slice(thresholds);
+    sorted[..m].sort_unstable();
+    let mut hist = [0u64; 2 * LANES + 2];
+    for_each_completion(labels, hidden, |index| {
+        let key = table[index];
+        let p = sorted.iter().map(|&t| usize::from(t < key)).sum::<usize>();
+        let e = usize::from(sorted[p.min(LANES - 1)] == key);
+        hist[2 * p + e] += 1;
     });
-    below.copy_from_slice(&lo);
-    equal.copy_from_slice(&eq);
+    for j in 0..m {
+        let s = sorted[..m].partition_point(|&t| t < thresholds[j]);
+        below[j] = hist[..=2 * s].iter().sum();
+        equal[j] = hist[2 * s + 1];
+    }
 }
 
-/// For each round `r`, the dealer's hand is `fixed[r]` (unless [`NO_CARD`]) plus
-/// `hand_size - 1` (or `hand_size`) cards from the deck without `dead[r]` (a 52-bit mask of
-/// every card dealt in the round, the fixed card included). For each threshold `j` in
-/// `offsets[r]..offsets[r + 1]`, writes the number of those completions whose key (from
-/// `keys`, the colex-indexed table of `hand_size`-card hands) is below `thresholds[j]` into
-/// `below[j]`, and equal to it into `equal[j]`. Rounds run in parallel on rayon.
+/// For each round `r`, the dealer's hand is `fixed[r]` (unless [`NO_CARD`]) plus the rest of
+/// a `hand_size` hand from the deck without `dead[r]` (a 52-bit mask of every card dealt in
+/// the round, the fixed card included): Caribbean Stud's upcard and 4 hidden cards, or Q
+/// Poker's 3 hidden cards. For each threshold `j` in `offsets[r]..offsets[r + 1]`, writes the
+/// number of those completions whose key (from `keys`, the colex-indexed table of
+/// `hand_size`-card hands) is below `thresholds[j]` into `below[j]`, and equal to it into
+/// `equal[j]`. Rounds run in parallel on rayon.
 ///
 /// # Errors
-/// A hidden-card count other than 3 or 4, a fixed card outside its round's dead cards, a mask
-/// beyond the deck, or a round with too few cards left.
+/// A hand other than a fixed card and 4 hidden or no fixed card and 3 hidden, a fixed card
+/// outside its round's dead cards, a mask beyond the deck, or too few cards left.
 #[allow(clippy::too_many_arguments)]
 pub fn dealer_splits(
     keys: &[u32],
@@ -152,7 +191,8 @@ pub fn dealer_splits(
     );
     assert_eq!(below.len(), thresholds.len(), "one count per threshold");
     assert_eq!(equal.len(), thresholds.len(), "one count per threshold");
-    let mut rests = Vec::with_capacity(rounds);
+    let mut labelled = Vec::with_capacity(rounds);
+    let mut wanted = [false; DECK_SIZE];
     for r in 0..rounds {
         if dead[r] >> DECK_SIZE != 0 {
             return Err(SplitError::Mask { round: r });
@@ -162,20 +202,28 @@ pub fn dealer_splits(
             return Err(SplitError::Fixed { round: r, card: f });
         }
         let hidden = hand_size - usize::from(f != NO_CARD);
-        if !(3..=4).contains(&hidden) {
+        if hidden != if f == NO_CARD { 3 } else { 4 } {
             return Err(SplitError::Hidden(hidden));
         }
-        let rest: Vec<u8> = (0..DECK_SIZE as u8)
+        let labels: Vec<usize> = (0..DECK_SIZE)
             .filter(|&c| dead[r] & (1 << c) == 0)
+            .map(|c| c - usize::from(f != NO_CARD && c > f as usize))
             .collect();
-        if rest.len() < hidden {
+        if labels.len() < hidden {
             return Err(SplitError::Short {
                 round: r,
-                left: rest.len(),
+                left: labels.len(),
             });
         }
-        rests.push((rest, hidden));
+        if f != NO_CARD {
+            wanted[f as usize] = true;
+        }
+        labelled.push((labels, hidden));
     }
+    let tables: Vec<Option<Vec<u32>>> = (0..DECK_SIZE)
+        .into_par_iter()
+        .map(|u| wanted[u].then(|| fixed_table(keys, u as u8)))
+        .collect();
     // Cut the outputs at chunk boundaries so that every chunk owns its rounds' counts.
     let mut parts = Vec::new();
     let (mut lo_rest, mut eq_rest) = (below, equal);
@@ -193,11 +241,14 @@ pub fn dealer_splits(
         let base = offsets[start];
         for r in start..end {
             let (a, b) = (offsets[r] - base, offsets[r + 1] - base);
-            let (rest, hidden) = &rests[r];
+            let (labels, hidden) = &labelled[r];
+            let table = match fixed[r] {
+                NO_CARD => keys,
+                f => tables[f as usize].as_deref().unwrap_or(keys),
+            };
             split_round(
-                keys,
-                rest,
-                fixed[r],
+                table,
+                labels,
                 *hidden,
                 &thresholds[offsets[r]..offsets[r + 1]],
                 &mut lo[a..b],
@@ -262,33 +313,48 @@ mod tests {
             let rest: Vec<u8> = (0..52u8).filter(|c| m & (1 << c) == 0).collect();
             let hidden = hand_size - usize::from(fixed != NO_CARD);
             // thresholds: a few keys of real hands among the dead cards, and extremes
-            let thresholds: Vec<u32> = vec![
+            // keys of real hands among the dead cards (one twice), the extremes, and a list
+            // longer than the vectorised width
+            let mid = table.key(&dead[..hand_size]).unwrap();
+            let few: Vec<u32> = vec![
+                mid,
                 0,
-                table.key(&dead[..hand_size]).unwrap(),
                 table.key(&dead[dead.len() - hand_size..]).unwrap(),
+                mid,
                 u32::MAX,
             ];
-            let (mut lo, mut eq) = (vec![0; 4], vec![0; 4]);
-            dealer_splits(
-                table.keys(),
-                hand_size,
-                &[fixed],
-                &[m],
-                &[0, 4],
-                &thresholds,
-                &mut lo,
-                &mut eq,
-            )
-            .unwrap();
+            let many: Vec<u32> = (0..LANES + 3)
+                .map(|i| table.keys()[i * 7919 % table.keys().len()])
+                .collect();
             let total = choose(rest.len(), hidden);
-            assert_eq!(lo[3], total);
-            assert_eq!(lo[0] + eq[0], 0);
-            for (j, &t) in thresholds.iter().enumerate() {
-                assert_eq!(
-                    (lo[j], eq[j]),
-                    brute(&table, &rest, fixed, hidden, t),
-                    "{j}"
-                );
+            for thresholds in [few, many] {
+                let n = thresholds.len();
+                // the same round twice: the offsets give each its own thresholds
+                let both = [thresholds.clone(), thresholds.clone()].concat();
+                let (mut lo, mut eq) = (vec![0; 2 * n], vec![0; 2 * n]);
+                dealer_splits(
+                    table.keys(),
+                    hand_size,
+                    &[fixed, fixed],
+                    &[m, m],
+                    &[0, n, 2 * n],
+                    &both,
+                    &mut lo,
+                    &mut eq,
+                )
+                .unwrap();
+                assert_eq!(lo[..n], lo[n..]);
+                assert_eq!(eq[..n], eq[n..]);
+                for (j, &t) in thresholds.iter().enumerate() {
+                    assert_eq!(
+                        (lo[j], eq[j]),
+                        brute(&table, &rest, fixed, hidden, t),
+                        "{j}"
+                    );
+                    if t == u32::MAX {
+                        assert_eq!(lo[j], total);
+                    }
+                }
             }
         }
     }

@@ -548,3 +548,18 @@ def test_every_open_point_of_article_10_is_a_named_reading(name: str) -> None:
         assert value.reading, key
         assert value.article.startswith("第十条"), key
         assert value.note, key
+
+
+def test_a_contribution_with_large_terms_is_exact(tmp_path: Path) -> None:
+    """A contribution of 1,234,567/10,000,000 per bet: the meter's due is exact (Python
+    integers, not int64), and a log that rounds it to its 4 places is named."""
+    rules = _rules(tmp_path, contribution='"1234567/10000000"')
+    result = _audit(
+        tmp_path, [_round(1, "99999999999", "100000000000.1235", [_seat(1, FLUSH, 50)])], rules
+    )
+    (f,) = result.findings
+    assert (f.kind, f.paid, f.due) == (
+        "meter",
+        Fraction("100000000000.1235"),
+        99999999999 + Fraction(1234567, 10000000),
+    )

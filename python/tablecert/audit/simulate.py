@@ -1,9 +1,10 @@
-"""Simulated shuffler logs in the documented CSV format, from the core's seeded models."""
+"""Simulated shuffler logs in the documented CSV or JSON Lines format, from the core's seeded
+models: the core draws the orders in sequence and formats and compresses them in parallel, a
+block of fixed chunks at a time (each chunk one gzip member), so a seed gives the same bytes
+whatever the number of threads."""
 
 from __future__ import annotations
 
-import gzip
-import io
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -14,7 +15,8 @@ from tablecert.errors import AuditError
 from tablecert.outputs import atomic_file, check_new_file
 
 HEADER = "device_id,timestamp,shuffle_id,output,input\n"
-ROWS_PER_CALL = 5_000
+CHUNK = 4096  # shuffles per chunk, one gzip member each
+CHUNKS_PER_CALL = 16  # chunks formatted and compressed in parallel per call into the core
 
 
 def check_device(device: str) -> str:
@@ -27,11 +29,18 @@ def check_device(device: str) -> str:
     return device
 
 
+def log_format(path: Path) -> str:
+    """``jsonl`` if the file name has ``.jsonl`` (``walls.jsonl.gz``), else ``csv``."""
+    return "jsonl" if ".jsonl" in path.name else "csv"
+
+
 def _check_room(out: Path, decks: int, deck: str) -> None:
     """Refuse a log that cannot fit on the target's file system (estimated, gzip at about a
     quarter of the plain size), before writing any of it."""
     items = DECK_SIZES[deck][0]
-    per_shuffle = 2 * 3 * items + 40  # output and input, about three bytes per code
+    # output and input: about three bytes per code in CSV, six in JSON Lines ("As", )
+    per_code = 6 if log_format(out) == "jsonl" else 3
+    per_shuffle = 2 * per_code * items + 100
     estimate = decks * per_shuffle // (4 if out.name.endswith(".gz") else 1)
     free = shutil.disk_usage(out.parent).free
     if estimate > free:
@@ -52,35 +61,32 @@ def write_log(
     progress: Callable[[int], None] | None = None,
     replace: bool = False,
 ) -> Path:
-    """Write ``decks`` shuffles of a simulated device (gzip if the name ends in .gz),
-    atomically; an existing file is replaced only with ``replace``. Each shuffle's input is
-    the previous output, as a device re-shuffling what was dealt."""
+    """Write ``decks`` shuffles of a simulated device (JSON Lines if the name has ``.jsonl``,
+    else CSV; gzip if it ends in .gz), atomically; an existing file is replaced only with
+    ``replace``. Each shuffle's input is the previous output, as a device re-shuffling what
+    was dealt."""
     if decks < 1:
         raise AuditError(f"--shuffles must be at least 1, got {decks}")
     if not 0 <= seed < 2**64:
         raise AuditError(f"seed {seed}: expected a whole number from 0 to 2**64 - 1")
     check_device(device)
-    sim = _core.ShuffleSimulator(model, deck, seed)
     out = check_new_file(Path(path), replace=replace, what="log")
     _check_room(out, decks, deck)
+    writer = _core.ShuffleLogWriter(
+        model,
+        deck,
+        seed,
+        decks,
+        device,
+        log_format(out),
+        gzip=out.name.endswith(".gz"),
+        chunk=CHUNK,
+    )
     with atomic_file(out, what="log") as raw:
-        compressed = (
-            gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6, mtime=0)
-            if out.name.endswith(".gz")
-            else None
-        )
-        text = io.TextIOWrapper(compressed or raw, encoding="utf-8", newline="\n")
-        try:
-            text.write(HEADER)
-            done = 0
-            while done < decks:
-                n = min(ROWS_PER_CALL, decks - done)
-                text.write(sim.csv_rows(n, device, done + 1))
-                done += n
-                if progress is not None:
-                    progress(n)
-        finally:
-            text.detach()  # flushes; the file itself is closed by atomic_file
-        if compressed is not None:
-            compressed.close()
+        written = 0
+        while block := writer.next_block(CHUNKS_PER_CALL):
+            raw.write(block)
+            if progress is not None:
+                progress(writer.done - written)
+            written = writer.done
     return out

@@ -10,8 +10,6 @@ line and the field, and stops the read (nothing is skipped).
 
 from __future__ import annotations
 
-import gzip
-import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,7 +28,6 @@ PLACES = 4
 SCALE = 10**PLACES
 MAX_AMOUNT = 10**12  # currency units: anything larger is a typo, not a bet
 ROUNDS_PER_CHUNK = 65_536
-READ_BLOCK = 1 << 20  # bytes handed to the core's reader at a time
 
 #: The spots of each game, in column order: Q Poker's 多寶 (pair plus) and 與莊荷博彩 (the bet
 #: against the dealer: initial bet, then follow or fold); Caribbean Stud's ante, raise and
@@ -228,30 +225,10 @@ def _chunk(game: str, path: str, columns: dict[str, Any]) -> RoundChunk:
     )
 
 
-def _blocks(path: Path) -> Iterator[bytes]:
-    """The file's bytes, decompressed if it starts with gzip's magic bytes."""
-    try:
-        raw = path.open("rb")
-    except OSError as exc:
-        raise RoundLogError(f"{path}: cannot open: {exc.strerror}") from None
-    with raw:
-        magic = raw.read(2)
-        raw.seek(0)
-        if magic != GZIP_MAGIC:
-            while block := raw.read(READ_BLOCK):
-                yield block
-            return
-        try:
-            with gzip.GzipFile(fileobj=raw, mode="rb") as unzipped:
-                while block := unzipped.read(READ_BLOCK):
-                    yield block
-        except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
-            raise RoundLogError(f"{path}: corrupt or truncated gzip data: {exc}") from None
-
-
 def read_rounds(path: str | Path, game: str) -> Iterator[RoundChunk]:
     """The rounds of one log, chunk by chunk (CSV or JSON Lines, told apart by the first
-    character: ``{`` starts JSON Lines). Every check is the core's; the first failure raises
+    character: ``{`` starts JSON Lines; plain or gzip, told apart by the magic bytes). The
+    core reads, decompresses (on a thread of its own) and checks; the first failure raises
     RoundLogError naming the file, the line and the field."""
     path = Path(path)
     reader = _core.RoundReader(
@@ -266,10 +243,9 @@ def read_rounds(path: str | Path, game: str) -> Iterator[RoundChunk]:
         ROUNDS_PER_CHUNK,
     )
     try:
-        for block in _blocks(path):
-            for columns in reader.feed(block):
+        reader.open(str(path))
+        while (ready := reader.next_chunks()) is not None:
+            for columns in ready:
                 yield _chunk(game, str(path), columns)
-        for columns in reader.finish():
-            yield _chunk(game, str(path), columns)
     except _core.LogError as exc:
         raise RoundLogError(str(exc)) from None

@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tablecert.games.common import fraction_json
-from tablecert.games.progressive import Progressive
+from tablecert.games.progressive import Progressive, RoundPayment
 from tablecert.rounds.log import SCALE, RoundChunk, amount_text
 
 _Int = npt.NDArray[np.int64]
@@ -183,8 +183,7 @@ class ChunkMeter:
         due = np.where(betting, fixed[category] - bets * den, 0)
         codes = category.copy()
         self.meter_rows = betting & self.from_meter[category]
-        self.due_after: dict[int, Fraction] = {}
-        self.payments: dict[int, Any] = {}
+        self.payments: dict[int, RoundPayment] = {}
         for r in np.unique(self.seat_round[self.meter_rows]).tolist():
             lo, hi = int(self.start[r]), int(self.start[r + 1])
             rows = lo + np.flatnonzero(betting[lo:hi])
@@ -192,12 +191,13 @@ class ChunkMeter:
             contributed = Fraction(int(bets[lo:hi].sum()), SCALE)
             payment = prog.pay_round(Fraction(int(self.meter_before[r]), SCALE), seats, contributed)
             self.payments[r] = payment
-            self.due_after[r] = payment.meter_after
             for i in rows.tolist():
                 won = payment.of(int(self.seat_number[i]))
                 if won is None:
                     continue
-                due[i] = int((won.prize * SCALE - int(bets[i])) * den)
+                scaled = (won.prize * SCALE - int(bets[i])) * den
+                assert scaled.denominator == 1  # prizes are whole prize units or fixed prizes
+                due[i] = int(scaled)
                 key = (won.rule, won.article)
                 if key not in zip(names, articles, strict=True):
                     names.append(won.rule)
@@ -226,13 +226,16 @@ class ChunkMeter:
         bet_sum = np.add.reduceat(bets.astype(np.int64), self.start[:-1]) if rounds else bets
         # exact: meter_after * den == meter_before * den + num * bets (in 1/SCALE units)
         num, den = prog.contribution.numerator, prog.contribution.denominator
-        expected = np.where(void, self.meter_before * den, self.meter_before * den + num * bet_sum)
+        before, after = self.meter_before, self.meter_after
+        if max(num, den) > 2**20:  # beyond int64's room for 10^16-unit meters: Python integers
+            before, after, bet_sum = (x.astype(object) for x in (before, after, bet_sum))
+        expected = np.where(void, before * den, before * den + num * bet_sum)
         checked = ~void & dealt
         totals.rounds += int(checked.sum()) + int(void.sum())
         totals.contributions += Fraction(int(bet_sum[checked].sum()), SCALE) * prog.contribution
         special = np.zeros(rounds, dtype=bool)
         special[list(self.payments)] = True
-        differs = (void | (dealt & ~special)) & (self.meter_after * den != expected)
+        differs = (void | (dealt & ~special)) & (after * den != expected)
         for r in np.flatnonzero(differs).tolist():
             due = Fraction(int(expected[r]), den * SCALE)
             if void[r]:
