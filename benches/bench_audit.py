@@ -1,8 +1,13 @@
 """Shuffler audit of a gzip log: the streaming core (parse, check, tally, full battery) against
-a pure NumPy baseline that reads the same log in chunks and computes the same tallies.
+a pure NumPy baseline that reads the same log in chunks and computes the same tallies; and,
+side by side in one run, the audit against ``gzip -dc LOG | wc -l`` on the same file (in the
+process and as a whole CLI process), and the core's read of the uncompressed log (parse, check,
+tally; no battery) against ``wc -l`` on it, in bytes of log text per second.
 
-Run: .venv/bin/python -m pytest benches/bench_audit.py --benchmark-enable
-(``TABLECERT_BENCH_DECKS=1000000`` for the one-million-shuffle figure; default 100,000).
+Run: .venv/bin/python -m pytest benches/bench_audit.py --benchmark-enable -s
+(``TABLECERT_BENCH_DECKS=1000000`` for the one-million-shuffle figure; default 100,000;
+``-k side_by_side`` for the side-by-side runs only; ``TABLECERT_BENCH_ROUNDS`` rounds of each,
+interleaved, best kept: default 3).
 The baseline tallies position, successor, rising sequences, fixed points, successions,
 valleys, footrule, runs, Lehmer digits and serial sums; it leaves out the sequential guesser,
 the digit-pair tables, dealt hands and repeated orders, so it does less work than the core.
@@ -15,6 +20,12 @@ import gzip
 import itertools
 import os
 import resource
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,12 +38,19 @@ from tablecert.audit import audit_shuffler
 from tablecert.audit.simulate import write_log
 
 DECKS = int(os.environ.get("TABLECERT_BENCH_DECKS", "100000"))
+ROUNDS = int(os.environ.get("TABLECERT_BENCH_ROUNDS", "3"))
+GAME = {"input_order": "logged", "game": "caribbean-stud", "seats": 6}
 CHUNK_LINES = 20_000
 N = 52
 
 
 @pytest.fixture(scope="module")
 def log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The fair log (``TABLECERT_BENCH_LOG``: one already written by ``tablecert simulate
+    shuffler --model fair --shuffles DECKS``, to save writing it again)."""
+    given = os.environ.get("TABLECERT_BENCH_LOG")
+    if given:
+        return Path(given)
     path = tmp_path_factory.mktemp("audit") / "fair.csv.gz"
     return write_log(path, "fair", DECKS, seed=42)
 
@@ -114,3 +132,94 @@ def test_numpy_baseline_tallies(benchmark: BenchmarkFixture, log: Path) -> None:
     assert core.serial_sum == t["serial"]
     benchmark.extra_info["shuffles"] = DECKS
     benchmark.extra_info["shuffles_per_second"] = DECKS / _mean_seconds(benchmark)
+
+
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def _side_by_side(runs: dict[str, Callable[[], object]]) -> dict[str, float]:
+    """Best wall time of each run over ``ROUNDS`` rounds, the runs interleaved."""
+    best = dict.fromkeys(runs, float("inf"))
+    for _ in range(ROUNDS):
+        for name, run in runs.items():
+            start = time.perf_counter()
+            run()
+            best[name] = min(best[name], time.perf_counter() - start)
+    return best
+
+
+def _shell(command: str) -> Callable[[], object]:
+    return lambda: subprocess.run(command, shell=True, check=True, stdout=subprocess.DEVNULL)
+
+
+def test_side_by_side_gzip_audit(log: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The whole audit (read in the core, full battery) against ``gzip -dc LOG | wc -l``."""
+    q = shlex.quote(str(log))
+    cli = [sys.executable, "-m", "tablecert", "audit", "shuffler", str(log), "--json"]
+    cli += ["--input-order", "logged", "--game", "caribbean-stud", "--seats", "6"]
+    records: list[int] = []
+
+    def audit() -> None:
+        records.append(audit_shuffler([log], **GAME).integrity.records)  # type: ignore[arg-type]
+
+    before = _load()
+    best = _side_by_side(
+        {
+            "gzip -dc LOG | wc -l": _shell(f"gzip -dc {q} | wc -l"),
+            "audit_shuffler (in process)": audit,
+            "tablecert audit shuffler (whole process)": lambda: subprocess.run(
+                cli, check=False, stdout=subprocess.DEVNULL
+            ),
+        }
+    )
+    assert set(records) == {DECKS}
+    yard = best["gzip -dc LOG | wc -l"]
+    with capsys.disabled():
+        size = log.stat().st_size
+        print(f"\n{DECKS:,} shuffles, {size:,} bytes gzip; load {before} -> {_load()}")
+        for name, seconds in best.items():
+            print(f"  {name:42s} {seconds:7.3f} s  {seconds / yard:5.2f}x the yardstick")
+
+
+def test_side_by_side_plain_read(
+    log: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The core's read of the uncompressed log (parse, check, tally) against ``wc -l``."""
+    plain = tmp_path / "fair.csv"
+    with gzip.open(log) as src, plain.open("wb") as dst:
+        shutil.copyfileobj(src, dst, 1 << 20)
+    size = plain.stat().st_size
+    q = shlex.quote(str(plain))
+
+    def read(**game: object) -> Callable[[], object]:
+        def run() -> None:
+            core = _core.ShuffleAudit("cards52", "logged", batch_size=10_000, **game)  # type: ignore[arg-type]
+            core.read_file(str(plain))
+            assert core.records == DECKS
+
+        return run
+
+    ties = _core.TieBreaks(True)
+    before = _load()
+    best = _side_by_side(
+        {
+            "wc -l LOG": _shell(f"wc -l {q}"),
+            "core read, tallies": read(),
+            "core read, tallies + Caribbean dealt hands": read(
+                hand_size=5, hands=7, tie_breaks=ties
+            ),
+        }
+    )
+    yard = best["wc -l LOG"]
+    threads = os.environ.get("RAYON_NUM_THREADS", str(os.cpu_count()))
+    with capsys.disabled():
+        print(
+            f"\n{DECKS:,} shuffles, {size:,} bytes of text, {threads} threads; "
+            f"load {before} -> {_load()}"
+        )
+        for name, seconds in best.items():
+            print(
+                f"  {name:44s} {seconds:7.3f} s  {size / seconds / 1e9:5.2f} GB/s  "
+                f"{seconds / yard:5.2f}x the yardstick"
+            )

@@ -5,8 +5,10 @@ Run: TABLECERT_BENCH_ROUNDS=1000000 .venv/bin/python -m pytest benches/bench_rou
 repeated under distinct table ids up to the wanted size. Yardsticks measured in the same run:
 ``gzip -dc FILE | wc -l`` (decompressing and counting lines, no parsing), Python's gzip with
 line splitting, and Python's csv module over every row. The strict reading is the core's
-(``_core.RoundReader``); the load average is printed before and after. The machine is
-shared: compare ratios, not seconds (BENCHMARKS.md).
+(``_core.RoundReader``); the load average is printed before and after. With
+TABLECERT_BENCH_BEFORE=1 the Python reader it replaced (tests/rounds/reference_log.py) reads
+the same file too: before and after in one run. The machine is shared: compare ratios, not
+seconds (BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from tablecert.rounds.log import read_rounds
 from tablecert.rounds.simulate import write_rounds
 
 ROUNDS = int(os.environ.get("TABLECERT_BENCH_ROUNDS", "100000"))
+#: Also time the Python reader the core's replaced, on the same file (minutes at 10^6 rounds).
+BEFORE = os.environ.get("TABLECERT_BENCH_BEFORE") == "1"
 BLOCK = 10_000
 
 
@@ -75,6 +79,13 @@ def _read(path: Path) -> int:
     return sum(len(c) for c in read_rounds(path, "q-poker"))
 
 
+def _reference(path: Path) -> int:
+    """The Python reader the core's replaced (kept as the tests' reference): before/after."""
+    from tests.rounds.reference_log import reference_rounds
+
+    return sum(len(c) for c in reference_rounds(path, "q-poker"))
+
+
 def _audit(path: Path) -> int:
     result = audit_rounds([path], ordering("q-poker"))
     assert result.verdict == "pass"
@@ -89,6 +100,7 @@ def _audit(path: Path) -> int:
         "yardstick: csv.reader rows",
         "read_rounds (strict)",
         "audit rounds",
+        *(["before: the Python reader"] if BEFORE else []),
     ],
 )
 def test_round_audit(benchmark: BenchmarkFixture, log: Path, name: str) -> None:
@@ -98,5 +110,6 @@ def test_round_audit(benchmark: BenchmarkFixture, log: Path, name: str) -> None:
         "yardstick: csv.reader rows": _csv_rows,
         "read_rounds (strict)": _read,
         "audit rounds": _audit,
+        "before: the Python reader": _reference,
     }[name]
     benchmark.pedantic(run, args=(log,), rounds=1, warmup_rounds=0)

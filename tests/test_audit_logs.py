@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import gzip
+import itertools
+import json
+import os
 import random
+import subprocess
+import sys
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -252,3 +257,84 @@ def test_wall_dealer_hook(tmp_path: Path) -> None:
     assert "4 hands tested" in dealt.detail
     with pytest.raises(AuditError, match="wall dealer deals mahjong walls"):
         audit_shuffler([LOGS / "shuffler-sample.csv"], wall_dealer=FirstTileDealer())
+
+
+def _mixed_log(shuffles: int, jsonl: bool = False) -> bytes:
+    """Shuffles of two simulated devices with logged inputs, blank lines and bad records."""
+    sims = [_core.ShuffleSimulator("riffle:3", seed=s) for s in (1, 2)]
+    last = [list(range(52)), list(range(52))]
+    rows = []
+    for k in range(shuffles):
+        d = k % 2
+        out = list(sims[d].orders(1))
+        bad = "Zz " if k % 37 == 0 else ""  # a bad record: its device's chain breaks
+        if jsonl:
+            rows.append(
+                f'{{"device_id": "D{d}", "timestamp": {k}, "shuffle_id": {k}, '
+                f'"output": "{bad}{codes(out)}", "input": "{codes(last[d])}"}}'
+            )
+        else:
+            rows.append(f"D{d},{k},{k},{bad}{codes(out)},{codes(last[d])}")
+        last[d] = out
+    for k in range(5, shuffles, 53):
+        rows[k] = " \t"  # a blank line
+    return ("" if jsonl else HEADER).encode() + "\n".join(rows).encode() + b"\n"
+
+
+def _members(data: bytes, cuts: Sequence[int]) -> bytes:
+    """gzip members cut at the given offsets (mid-line), as one file."""
+    bounds = [0, *cuts, len(data)]
+    return b"".join(gzip.compress(data[a:b], mtime=0) for a, b in itertools.pairwise(bounds))
+
+
+def test_read_in_the_core_whatever_the_threads(tmp_path: Path) -> None:
+    """Read in the core (decompressed on one thread, parsed and tallied on the others), a gzip
+    log of members cut mid-line gives the same audit with 1 and 2 threads, and the same as the
+    plain text fed in small chunks."""
+    data = _mixed_log(2500)
+    log = tmp_path / "mixed.csv.gz"
+    log.write_bytes(_members(data, [7, 1000, len(data) // 2 + 3]))
+    args = ["audit", "shuffler", str(log), "--json", "--input-order", "logged"]
+    args += ["--game", "caribbean-stud", "--seats", "6", "--batch-size", "97"]
+    outputs = []
+    for threads in ("1", "2"):
+        env = dict(os.environ, RAYON_NUM_THREADS=threads)
+        proc = subprocess.run(
+            [sys.executable, "-m", "tablecert", *args],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=300,
+            check=False,
+        )
+        assert proc.returncode == 1, proc.stderr  # bad records: integrity fails
+        outputs.append(json.loads(proc.stdout))
+    assert outputs[0] == outputs[1]
+    integrity = outputs[0]["integrity"]
+    assert integrity["bad_count"] == len(range(0, 2500, 37)) - len(
+        set(range(0, 2500, 37)) & set(range(5, 2500, 53))
+    )
+    assert integrity["blank_lines"] == len(range(5, 2500, 53))
+    assert integrity["lines"] == 2501
+    # CSV and JSON Lines: the same tallies as the plain text fed to the core in chunks that
+    # cut lines anywhere.
+    for jsonl in (False, True):
+        data = _mixed_log(2500, jsonl)
+        log.write_bytes(_members(data, [7, 1000, len(data) // 2 + 3]))
+        fed = _core.ShuffleAudit("cards52", "logged", batch_size=97)
+        fed.begin_file("mixed.csv")
+        for k in range(0, len(data), 1001):
+            fed.feed(data[k : k + 1001])
+        fed.end_file()
+        fed.finish()
+        read = _core.ShuffleAudit("cards52", "logged", batch_size=97)
+        read.read_file(str(log))
+        read.finish()
+        assert read.records == 2500 - len(range(0, 2500, 37)) - len(range(5, 2500, 53)) + len(
+            set(range(0, 2500, 37)) & set(range(5, 2500, 53))
+        )
+        assert fed.tally() == read.tally()
+        assert fed.take_batches() == read.take_batches()
+        assert [r[1:] for r in fed.bad_records()] == [r[1:] for r in read.bad_records()]
+        assert read.bad_records()[0] == (str(log), 2 - jsonl, fed.bad_records()[0][2])
+        assert fed.repeats() == read.repeats()

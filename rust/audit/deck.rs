@@ -112,15 +112,23 @@ impl DeckKind {
         if self == DeckKind::Cards52 && text.is_ascii() {
             // The same separators as below, byte by byte (ASCII has no other whitespace).
             let b = text.as_bytes();
-            let separator = |c: u8| matches!(c, b' ' | b'\t'..=b'\r' | b',' | b';');
             let mut i = 0;
             while i < b.len() {
-                if separator(b[i]) {
+                if SEPARATOR[b[i] as usize] {
                     i += 1;
                     continue;
                 }
+                // The common case first: a two-byte code and a separator (or the end).
+                if i + 1 < b.len() && b.get(i + 2).map_or(true, |&c| SEPARATOR[c as usize]) {
+                    let (rank, suit) = (RANK[b[i] as usize], SUIT[b[i + 1] as usize]);
+                    if rank | suit != NONE {
+                        out.push(cards::card(rank, suit));
+                        i += 2;
+                        continue;
+                    }
+                }
                 let start = i;
-                while i < b.len() && !separator(b[i]) {
+                while i < b.len() && !SEPARATOR[b[i] as usize] {
                     i += 1;
                 }
                 match fast_card(&b[start..i]) {
@@ -195,6 +203,50 @@ impl DeckKind {
     }
 }
 
+/// Tables of the fast path: separators (ASCII whitespace, comma, semicolon), and the rank and
+/// suit of each code letter (`NONE` for others, with its high bit set so that `rank | suit`
+/// shows either one missing).
+const NONE: u8 = 0xFF;
+const SEPARATOR: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = b'\t';
+    while c <= b'\r' {
+        t[c as usize] = true;
+        c += 1;
+    }
+    t[b' ' as usize] = true;
+    t[b',' as usize] = true;
+    t[b';' as usize] = true;
+    t
+};
+const RANK: [u8; 256] = {
+    let mut t = [NONE; 256];
+    let mut r = 0;
+    while r < 8 {
+        t[(b'2' + r) as usize] = r;
+        r += 1;
+    }
+    let letters = [b'T', b'J', b'Q', b'K', b'A'];
+    let mut k = 0;
+    while k < letters.len() {
+        t[letters[k] as usize] = 8 + k as u8;
+        t[letters[k].to_ascii_lowercase() as usize] = 8 + k as u8;
+        k += 1;
+    }
+    t
+};
+const SUIT: [u8; 256] = {
+    let mut t = [NONE; 256];
+    let letters = [b'd', b'c', b'h', b's'];
+    let mut k = 0;
+    while k < letters.len() {
+        t[letters[k] as usize] = k as u8;
+        t[letters[k].to_ascii_uppercase() as usize] = k as u8;
+        k += 1;
+    }
+    t
+};
+
 /// The common two- or three-byte ASCII card codes (`As`, `10d`, `TD`) without allocating.
 #[inline]
 fn fast_card(b: &[u8]) -> Option<u8> {
@@ -237,6 +289,17 @@ mod tests {
         }
         assert_eq!(fast_card(b"10h"), cards::parse_card("Th").ok());
         assert_eq!(fast_card(b"1h"), None);
+    }
+
+    #[test]
+    fn the_tables_read_two_byte_codes_as_fast_card_does() {
+        for a in 0..=255u8 {
+            for b in 0..=255u8 {
+                let (r, s) = (RANK[a as usize], SUIT[b as usize]);
+                let table = (r | s != NONE).then(|| cards::card(r, s));
+                assert_eq!(table, fast_card(&[a, b]), "{a} {b}");
+            }
+        }
     }
 
     #[test]

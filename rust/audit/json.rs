@@ -135,6 +135,12 @@ impl Reader<'_> {
         self.i += 1;
         let mut out: Vec<u8> = Vec::new();
         loop {
+            // Plain text up to the next quote, backslash or control character, in one copy.
+            let start = self.i;
+            while self.i < self.s.len() && !matches!(self.s[self.i], b'"' | b'\\' | 0..=0x1f) {
+                self.i += 1;
+            }
+            out.extend_from_slice(&self.s[start..self.i]);
             let Some(&b) = self.s.get(self.i) else {
                 return Err(self.err("unterminated string"));
             };
