@@ -160,18 +160,32 @@ pub struct Counts<'a> {
     pub below_statute: &'a [i32],
 }
 
+/// Counts per subset row and lane. Only the empty subset's row can exceed 16 bits (every
+/// hand holds it); the others count hands holding at least two given cards (one for a plain
+/// count), at most C(50, K - 2) (C(51, K - 1)): they are 16-bit, which halves the memory the
+/// sweep's scattered row reads go through.
 struct Histogram {
     lanes: Lanes,
     width: usize,
-    rows: Vec<i32>,
+    empty: Vec<i32>,
+    rows: Vec<u16>,
 }
 
 impl Histogram {
-    fn new(lanes: Lanes, rows: usize) -> Self {
+    fn new<const K: usize>(lanes: Lanes, rows: usize) -> Self {
         let width = lanes.width();
+        let most = match lanes {
+            Lanes::Count => choose(DECK_SIZE - 1, K - 1),
+            Lanes::Cards { .. } => choose(DECK_SIZE - 2, K - 2),
+        };
+        assert!(
+            u16::try_from(most).is_ok(),
+            "{K}-card hands overflow 16-bit rows"
+        );
         Histogram {
             lanes,
             width,
+            empty: vec![0; width],
             rows: vec![0; rows * width],
         }
     }
@@ -180,6 +194,7 @@ impl Histogram {
         Histogram {
             lanes: self.lanes,
             width: self.width,
+            empty: self.empty.clone(),
             rows: self.rows.clone(),
         }
     }
@@ -192,7 +207,11 @@ impl Histogram {
         match self.lanes {
             Lanes::Count => {
                 for s in subsets {
-                    self.rows[s.row as usize] += 1;
+                    if s.row == 0 {
+                        self.empty[0] += 1;
+                    } else {
+                        self.rows[s.row as usize] += 1;
+                    }
                 }
             }
             Lanes::Cards { start, end } => {
@@ -207,6 +226,12 @@ impl Histogram {
                     }
                 }
                 for s in subsets {
+                    if s.row == 0 {
+                        for &(_, lane) in &lanes[..n] {
+                            self.empty[lane] += 1;
+                        }
+                        continue;
+                    }
                     let r = &mut self.rows[s.row as usize * w..(s.row as usize + 1) * w];
                     for &(bit, lane) in &lanes[..n] {
                         if s.mask & bit == 0 {
@@ -242,11 +267,16 @@ impl Histogram {
         let w = self.width;
         out.fill(0);
         for &s in subsets {
+            if s.row == 0 {
+                // The empty subset: even, added.
+                out.iter_mut().zip(&self.empty).for_each(|(o, x)| *o += x);
+                continue;
+            }
             let r = &self.rows[s.row as usize * w..(s.row as usize + 1) * w];
             if s.odd() {
-                out.iter_mut().zip(r).for_each(|(o, x)| *o -= x);
+                out.iter_mut().zip(r).for_each(|(o, &x)| *o -= i32::from(x));
             } else {
-                out.iter_mut().zip(r).for_each(|(o, x)| *o += x);
+                out.iter_mut().zip(r).for_each(|(o, &x)| *o += i32::from(x));
             }
         }
         self.zero_own_cards(hand, out);
@@ -329,7 +359,7 @@ pub fn sweep<const K: usize, F>(
     }
     let ranks = |p: usize| ranks_only(keys[order[p] as usize]);
     let offsets = size_offsets(max_subset);
-    let mut hist = Histogram::new(lanes, offsets[max_subset + 1]);
+    let mut hist = Histogram::new::<K>(lanes, offsets[max_subset + 1]);
     let w = hist.width;
     let mut subsets = Vec::with_capacity(1 << K);
     let split = order.partition_point(|&i| ranks_only(keys[i as usize]) < qualifier);
@@ -372,7 +402,7 @@ pub fn sweep<const K: usize, F>(
     // Position `p` is before position `b` exactly when (key, colex index) is smaller.
     let down = sweeps_down(&positions, split, n);
     let (not_qualifying, mut hist) = if down {
-        let above = Histogram::new(lanes, offsets[max_subset + 1]);
+        let above = Histogram::new::<K>(lanes, offsets[max_subset + 1]);
         (hist, above)
     } else {
         (hist.snapshot(), hist)
