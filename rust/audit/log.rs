@@ -27,6 +27,8 @@ pub const MAX_BAD_KEPT: usize = 1000;
 const PARSE_SPAN: usize = 1 << 18;
 /// Pieces of about this size come from the reader thread.
 const PIECE: usize = 1 << 19;
+/// Fewest orders tallied as one parallel task (unless a batch closes first).
+const MIN_TASK: usize = 2048;
 /// Bytes gathered into one group when more are already waiting.
 const GROUP: usize = 4 << 20;
 
@@ -902,35 +904,51 @@ impl Audit {
     }
 
     /// Tally the placed orders by segments in parallel, then add the segment tallies to the
-    /// batches in file order.
+    /// batches in file order. Consecutive segments of one batch (across spans) are tallied as
+    /// one task of at least `MIN_TASK` orders: a tally is a few hundred kilobytes to clear and
+    /// merge, and integer sums do not depend on how the orders are grouped.
     fn tally_jobs(&mut self, parsed: &[Parsed], jobs: &[Job]) {
+        /// One task: segments `(job, start, segment)` tallied together, the last maybe closing
+        /// its batch.
+        type Task<'a> = Vec<(usize, usize, &'a Segment)>;
         let n = self.deck.size();
         let (deck, game) = (self.deck, self.total.game);
-        let mut tasks = Vec::new();
+        let total: usize = jobs.iter().map(|job| job.slots.len()).sum();
+        let size = (total / (2 * rayon::current_num_threads())).max(MIN_TASK);
+        let mut tasks: Vec<Task<'_>> = vec![Vec::new()];
+        let mut filled = 0;
         for (j, job) in jobs.iter().enumerate() {
             let mut start = 0;
             for segment in &job.segments {
-                tasks.push((j, start, segment));
+                let task = tasks.last_mut().expect("one task at least");
+                task.push((j, start, segment));
+                filled += segment.end - start;
                 start = segment.end;
+                if segment.closes || filled >= size {
+                    tasks.push(Vec::new());
+                    filled = 0;
+                }
             }
         }
-        let tally = |&(j, start, segment): &(usize, usize, &Segment)| {
-            let (orders, job) = (&parsed[j].orders, &jobs[j]);
+        let tally = |task: &Task<'_>| {
             let mut t = Tally::new(deck, game);
-            let order = |at: At| match at {
-                At::Orders(a) => &orders[a..a + n],
-                At::Previous(a) => &job.previous[a..a + n],
-            };
-            for slot in &job.slots[start..segment.end] {
-                let previous = slot.previous.map(|a| order(At::Previous(a)));
-                t.add(
-                    &orders[slot.out..slot.out + n],
-                    slot.reference.map(order),
-                    previous,
-                );
-            }
-            for &c in &segment.coupons {
-                t.coupon[c] += 1;
+            for &(j, start, segment) in task {
+                let (orders, job) = (&parsed[j].orders, &jobs[j]);
+                let order = |at: At| match at {
+                    At::Orders(a) => &orders[a..a + n],
+                    At::Previous(a) => &job.previous[a..a + n],
+                };
+                for slot in &job.slots[start..segment.end] {
+                    let previous = slot.previous.map(|a| order(At::Previous(a)));
+                    t.add(
+                        &orders[slot.out..slot.out + n],
+                        slot.reference.map(order),
+                        previous,
+                    );
+                }
+                for &c in &segment.coupons {
+                    t.coupon[c] += 1;
+                }
             }
             t
         };
@@ -939,11 +957,14 @@ impl Audit {
         } else {
             tasks.iter().map(tally).collect()
         };
-        for ((_, start, segment), t) in tasks.iter().zip(&tallies) {
-            if segment.end > *start || !segment.coupons.is_empty() {
+        for (task, t) in tasks.iter().zip(&tallies) {
+            if task
+                .iter()
+                .any(|(_, start, segment)| segment.end > *start || !segment.coupons.is_empty())
+            {
                 self.batch.merge(t);
             }
-            if segment.closes {
+            if task.last().is_some_and(|(_, _, segment)| segment.closes) {
                 self.close_batch();
             }
         }
@@ -1590,6 +1611,32 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    #[test]
+    fn unbatched_parallel_tallies_total_the_batched_ones() {
+        // Without batches, orders of several spans are tallied as one task: the totals are
+        // those of the order-by-order reading in batches.
+        let (log, expected) = mixed_log(8000, InputMode::Logged, Some(game()));
+        for threads in [1, 2] {
+            let got = pool(threads).install(|| {
+                let mut a = Audit::new(DeckKind::Cards52, InputMode::Logged, Some(game()), 0);
+                a.begin_file("x.log");
+                a.feed(log.as_bytes()).unwrap();
+                a.end_file().unwrap();
+                a.finish();
+                a
+            });
+            assert!(got.finished_batches.is_empty());
+            assert_eq!(got.total.shuffles, expected.total.shuffles);
+            assert_eq!(got.total.serial_sum, expected.total.serial_sum);
+            assert_eq!(got.total.serial_sumsq, expected.total.serial_sumsq);
+            assert_eq!(
+                got.total.tables(),
+                expected.total.tables(),
+                "{threads} threads"
+            );
         }
     }
 

@@ -186,30 +186,30 @@ impl Tally {
     }
 
     /// `rel[p]` is the input position of the card at output position `p`.
+    // Bitwise on purpose: a lazy `&&` branches on the data and mispredicts.
+    #[allow(clippy::needless_bitwise_bool)]
     fn add_against_input(&mut self, rel: &[u8]) {
         let n = rel.len();
         self.referenced += 1;
-        let mut pos = [0u8; cards::DECK_SIZE];
+        let mut pos = [0u8; 64];
+        let mut fixed = 0;
+        let mut footrule = 0;
         for (p, &r) in rel.iter().enumerate() {
-            pos[r as usize] = p as u8;
+            pos[r as usize & 63] = p as u8;
+            fixed += usize::from(p == r as usize);
+            footrule += p.abs_diff(r as usize);
         }
-        let rising = 1 + (0..n - 1).filter(|&i| pos[i + 1] < pos[i]).count();
-        self.rising[rising] += 1;
-        self.fixed[rel
-            .iter()
-            .enumerate()
-            .filter(|(p, &r)| *p == r as usize)
-            .count()] += 1;
-        self.successions[rel.windows(2).filter(|w| w[1] == w[0] + 1).count()] += 1;
-        self.valleys[rel
+        let pos = &pos[..n];
+        let rising = 1 + pos.windows(2).filter(|w| w[1] < w[0]).count();
+        let successions = rel.windows(2).filter(|w| w[1] == w[0] + 1).count();
+        let valleys = rel
             .windows(3)
-            .filter(|w| w[0] > w[1] && w[1] < w[2])
-            .count()] += 1;
-        let footrule: usize = rel
-            .iter()
-            .enumerate()
-            .map(|(p, &r)| p.abs_diff(r as usize))
-            .sum();
+            .filter(|w| (w[0] > w[1]) & (w[1] < w[2]))
+            .count();
+        self.rising[rising] += 1;
+        self.fixed[fixed] += 1;
+        self.successions[successions] += 1;
+        self.valleys[valleys] += 1;
         self.footrule[footrule] += 1;
         self.guesses[valley_guesser(rel)] += 1;
     }
@@ -342,28 +342,31 @@ pub fn relative(out: &[u8], reference: &[u8], rel: &mut [u8]) {
 /// smallest label. Every guess is an unseen label, so under uniformity the count of correct
 /// guesses is a sum of independent Bernoulli(1/k), k = 1..n.
 #[must_use]
+#[allow(clippy::needless_bitwise_bool)]
 pub fn valley_guesser(rel: &[u8]) -> usize {
     let n = rel.len();
     let mut unseen: u64 = if n == 64 { !0 } else { (1u64 << n) - 1 };
     let mut guess = 0u8;
     let mut correct = 0;
+    let mut last = 0u8;
     for (p, &a) in rel.iter().enumerate() {
-        if a == guess {
-            correct += 1;
-        }
+        // Branch-free: which side is guessed depends on the data, so a branch mispredicts.
+        correct += usize::from(a == guess);
         unseen &= !(1u64 << a);
         if unseen == 0 {
             break;
         }
-        let above = unseen & !((2u64 << a) - 1);
+        let above = unseen & !((2u64 << a).wrapping_sub(1));
         let below = unseen & ((1u64 << a) - 1);
-        let up = p == 0 || a > rel[p - 1];
-        let pick_above = |m: u64| m.trailing_zeros() as u8;
-        let pick_below = |m: u64| 63 - m.leading_zeros() as u8;
-        guess = match (up, above != 0, below != 0) {
-            (true, true, _) | (false, true, false) => pick_above(above),
-            _ => pick_below(below),
-        };
+        let up = (p == 0) | (a > last);
+        last = a;
+        // After an ascent the smallest unseen label above, else the largest below; each falls
+        // back to the other side when its own is empty (both empty only when all are seen).
+        let pick_above = (above != 0) & (up | (below == 0));
+        let smallest_above = above.trailing_zeros() as u8;
+        let largest_below = 63 - (below | 1).leading_zeros() as u8;
+        let mask = 0u8.wrapping_sub(u8::from(pick_above));
+        guess = (smallest_above & mask) | (largest_below & !mask);
     }
     correct
 }
