@@ -26,6 +26,8 @@ def chi2_sf(x: ArrayLike, df: ArrayLike) -> Any:
     """``scipy.stats.chi2.sf(x, df)``: 1 at x <= 0, 0 at x = inf, NaN for NaN or df <= 0."""
     import scipy.special as sc
 
+    if isinstance(x, float | int) and isinstance(df, int) and df > 0 and 0 < x < np.inf:
+        return sc.chdtrc(df, float(x))  # the common case, without the masks below
     x_a = np.asarray(x, dtype=np.float64)
     df_a = np.asarray(df)
     good_df = df_a > 0
