@@ -516,3 +516,65 @@ def test_keys_generate_refuses_unusable_paths(
     run = tablecert(["keys", "generate", "-o", out], env={"TABLECERT_KEY_PASSPHRASE": "pw"})
     usage_error(run, "--output")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
+
+
+# ------------------------------------------------------------- plans, rules, verified files
+
+HUGE = "9" * 5001  # more digits than Python's int() converts by default
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "line", "command"),
+    [
+        (
+            "plan.toml",
+            f'[certification]\ntitle = "t"\nlab = {HUGE}\n',
+            3,
+            ["certify", "{}", "-o", "out"],
+        ),
+        (
+            "rules.toml",
+            f"[play]\nfold = {{ value = {HUGE} }}\n",
+            2,
+            ["hands", "q-poker", "--rules", "{}"],
+        ),
+        ("config.toml", f"[play]\nfold = {HUGE}\n", 2, ["check", "{}"]),
+    ],
+)
+def test_an_integer_too_long_to_convert_is_an_input_error_naming_its_line(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    name: str,
+    text: str,
+    line: int,
+    command: list[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / name).write_text(text)
+    run = tablecert([a.replace("{}", name) for a in command])
+    one_error(run, f"{name}:{line}", "5001 digits")
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.fixture(scope="module")
+def certified(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("certified")
+    plan = folder / "plan.toml"
+    plan.write_text(
+        '[certification]\ntitle = "t"\nlab = "t"\n\n[[section]]\n'
+        'kind = "hand-categories"\ngame = "q-poker"\nrules = "q-poker.macau"\n'
+    )
+    run = tablecert(["certify", str(plan), "-o", str(folder / "report")])
+    assert run.code == 0, run.stderr
+    return folder / "report"
+
+
+def test_verify_refuses_a_device_or_fifo_instead_of_hashing_it_forever(
+    certified: Path, tmp_path: Path
+) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    envelope = certified / "report.intoto.dsse.json"
+    for path in ("/dev/zero", str(fifo)):
+        run = tablecert(["verify", str(envelope), "--pubkey", str(certified / "signer.pub"), path])
+        one_error(run, path, "not a regular file")

@@ -154,10 +154,7 @@ fn split_csv<'a>(line: &'a str, delimiter: u8, out: &mut Vec<Cow<'a, str>>) -> R
                 Some(_) => return Err("text after a closing quote".into()),
             }
         } else {
-            let end = b[i..]
-                .iter()
-                .position(|&c| c == delimiter)
-                .map_or(b.len(), |k| i + k);
+            let end = memchr::memchr(delimiter, &b[i..]).map_or(b.len(), |k| i + k);
             out.push(Cow::Borrowed(&line[i..end]));
             if end == b.len() {
                 return Ok(());

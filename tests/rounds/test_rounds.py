@@ -18,6 +18,7 @@ from tablecert.cli import app
 from tablecert.conformance.poker_crosscheck import expected_settlement
 from tablecert.errors import RoundLogError
 from tablecert.games.caribbean_stud import payouts
+from tablecert.games.q_poker import _play_values
 from tablecert.poker import ordering
 from tablecert.rounds.audit import audit_rounds
 from tablecert.rounds.log import read_rounds
@@ -242,6 +243,29 @@ def test_spot_values_agree_with_the_game_engines(game: str) -> None:
             assert per_unit(order, "pair_plus", "", name)[0] == pair_plus.get(name, -1)
             assert per_unit(order, "play", "fold", name)[0] == Fraction(-1, 2)
             assert per_unit(order, "play", "dealer does not qualify", name)[0] == Fraction(1, 2)
+
+
+@pytest.mark.parametrize("rules", ["q-poker.macau", "q-poker.standard"])
+def test_q_poker_follow_values_carry_the_play_bonus_like_the_game_analysis(rules: str) -> None:
+    """A follow is worth its outcome plus the category's play bonus whatever the dealer holds
+    (q-poker.standard: straight 1, trips 4, straight flush 5), as the game analysis values it;
+    a fold never gets the bonus."""
+    order = ordering("q-poker", rules)
+    v = _play_values(order)
+    outcomes = {
+        "win": None,
+        "tie": v.tie,
+        "dealer does not qualify": v.not_qualifying,
+        "loss": v.loss,
+    }
+    for c, name in enumerate(order.categories):
+        for outcome, base in outcomes.items():
+            value = v.win[c] if base is None else base
+            assert per_unit(order, "play", outcome, name)[0] == value + v.bonus[c], (outcome, name)
+        assert per_unit(order, "play", "fold", name)[0] == v.fold
+    if rules == "q-poker.standard":
+        assert per_unit(order, "play", "loss", "straight")[0] == v.loss + 1
+        assert per_unit(order, "play", "loss", "three of a kind")[0] == v.loss + 4
 
 
 def test_colex_indices_match_the_core() -> None:

@@ -44,7 +44,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from tablecert import strict_json
+from tablecert import strict_json, toml_input
 from tablecert.errors import RulesError, TableCertError
 from tablecert.rules import RuleFile, load_rules
 from tablecert.rules.loader import key_occurrences, read_utf8
@@ -398,7 +398,7 @@ def _parse(
     try:
         if is_json:
             return strict_json.loads(text, str(path), parse_float=Decimal)
-        return tomllib.loads(text, parse_float=Decimal)
+        return toml_input.loads(text, path, ConfigurationError, parse_float=Decimal)
     except strict_json.StrictJsonError as exc:  # add the dotted key of the line it names
         found = re.match(r"(.*?):(\d+): (.*)$", str(exc), re.DOTALL)
         if found is None or found.group(3).startswith("invalid JSON"):

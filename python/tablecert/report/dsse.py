@@ -19,9 +19,12 @@ from __future__ import annotations
 
 import base64
 import binascii
+import errno
 import hashlib
 import json
+import os
 import re
+import stat
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -66,8 +69,16 @@ def pae(payload_type: str, body: bytes) -> bytes:
 
 
 def file_sha256(path: Path) -> str:
+    """The SHA-256 of a regular file (a device or FIFO is refused: it may never end)."""
+    refused = OSError(
+        errno.EINVAL, "not a regular file (a folder, device, FIFO or socket)", str(path)
+    )
+    if not stat.S_ISREG(path.stat().st_mode):  # before opening: a FIFO's open may block
+        raise refused
     digest = hashlib.sha256()
     with path.open("rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):  # replaced meanwhile
+            raise refused
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()

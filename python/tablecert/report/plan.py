@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from tablecert import toml_input
 from tablecert.bundled import BundledDataError, bundled_plan, is_bare_name
 from tablecert.errors import PlanError, RuleFileError
 from tablecert.inputs import read_input
@@ -158,7 +159,7 @@ def load_plan(source: str | os.PathLike[str]) -> Plan:
         raise PlanError(f"{path}: cannot read plan: {exc.strerror}") from exc
     try:
         text = raw.decode("utf-8")
-        data = tomllib.loads(text)
+        data = toml_input.loads(text, path, PlanError)
     except UnicodeDecodeError as exc:
         raise PlanError(f"{path}: not UTF-8 at byte {exc.start}") from exc
     except tomllib.TOMLDecodeError as exc:

@@ -42,11 +42,20 @@ def per_unit(order: Ordering, spot: str, outcome: str, category: str) -> tuple[F
     q_poker = order.game == "q-poker"
     if spot not in (("play",) if q_poker else ("ante", "raise")):
         raise ValueError(f"{spot!r} is not a spot of {order.game} settled against the dealer")
+    if q_poker:
+        key = {
+            "win": f"play.win.{slug}",
+            "tie": "play.tie",
+            "fold": "play.fold",
+            "dealer does not qualify": "play.dealer_not_qualifying",
+            "loss": "play.loss",
+        }[outcome]
+        if outcome == "fold":
+            return rational(rules, key), key
+        # The play bonus is paid whenever the player follows, whatever the dealer holds
+        # (the game analysis values a follow the same way).
+        return rational(rules, key) + rational(rules, f"play.bonus.{slug}"), key
     if outcome == "win":
-        if q_poker:
-            return rational(rules, f"play.win.{slug}") + rational(
-                rules, f"play.bonus.{slug}"
-            ), f"play.win.{slug}"
         key = "play.ante_win" if spot == "ante" else f"play.raise_pays.{slug}"
         return rational(rules, key), key
     if outcome == "tie":
@@ -58,26 +67,20 @@ def per_unit(order: Ordering, spot: str, outcome: str, category: str) -> tuple[F
                 "play.tie",
             )
         )
-    keys = {
-        "fold": ("play.fold", "play.fold", None),
-        "dealer does not qualify": (
-            "play.dealer_not_qualifying",
-            "play.not_qualifying_ante",
-            "play.not_qualifying_raise",
-        ),
-        "loss": ("play.loss", "play.dealer_qualifier", "play.dealer_qualifier"),
+    ante_key, raise_key = {
+        "fold": ("play.fold", "play.fold"),
+        "dealer does not qualify": ("play.not_qualifying_ante", "play.not_qualifying_raise"),
+        "loss": ("play.dealer_qualifier", "play.dealer_qualifier"),
     }[outcome]
-    if q_poker:
-        return rational(rules, keys[0]), keys[0]
     if spot == "ante":
         if outcome == "loss":  # a qualifying dealer's better hand takes the ante
-            return Fraction(-1), keys[1]
-        return rational(rules, keys[1]), keys[1]
+            return Fraction(-1), ante_key
+        return rational(rules, ante_key), ante_key
     if outcome == "fold":  # nothing was raised
-        return Fraction(0), "play.fold"
+        return Fraction(0), raise_key
     if outcome == "loss":
-        return Fraction(-1), keys[2] or ""
-    return rational(rules, keys[2] or ""), keys[2] or ""
+        return Fraction(-1), raise_key
+    return rational(rules, raise_key), raise_key
 
 
 def dealer_threshold(order: Ordering) -> int:

@@ -18,6 +18,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from tablecert import toml_input
 from tablecert.bundled import (
     RULES_DIR,
     STATUTES_DIR,
@@ -210,10 +211,8 @@ def _toml(path: Path, raw: bytes) -> tuple[str, dict[str, Any]]:
         raise RuleFileError(f"{path}: not UTF-8 at byte {exc.start}") from exc
     text = text.removeprefix("\ufeff")
     try:
-        return text, tomllib.loads(text)
+        return text, toml_input.loads(text, path, RuleFileError)
     except tomllib.TOMLDecodeError as exc:
-        raise RuleFileError(f"{path}: invalid TOML: {exc}") from exc
-    except ValueError as exc:  # e.g. an integer longer than Python converts
         raise RuleFileError(f"{path}: invalid TOML: {exc}") from exc
 
 
