@@ -23,6 +23,7 @@ from numpy.typing import NDArray
 
 from tablecert import _core
 from tablecert.audit import exact, pvalues
+from tablecert.audit.decks import DECK_SIZES
 from tablecert.equality import ContentEq
 from tablecert.errors import AuditError
 from tablecert.report.canonical import measured
@@ -31,10 +32,8 @@ MIN_EXPECTED = 5.0
 DEFAULT_CONFIDENCE = 0.99
 DEFAULT_ALPHA = 0.01
 
-# SciPy (about 1 s to import) is imported inside the functions that use it, so that light
-# commands (`tablecert compare`, `hands`, `--help`) start fast.
-
-DECK_SIZES = {"cards52": (52, 52, 1), "mahjong136": (136, 34, 4), "mahjong112": (112, 28, 4)}
+# SciPy is imported inside the functions that use it (tablecert.audit.pvalues: scipy.special
+# only), so that light commands (`tablecert compare`, `hands`, `--help`) start fast.
 
 Counts = NDArray[np.int64]
 
