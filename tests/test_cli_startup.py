@@ -28,7 +28,8 @@ import atexit, json, os, sys
 heavy = set(sys.argv[1].split(","))
 real_out = os.fdopen(os.dup(1), "w")
 def report():
-    loaded = sorted({m.split(".")[0] for m in list(sys.modules)} & heavy)
+    names = set(sys.modules)
+    loaded = sorted(({m.split(".")[0] for m in names} | names) & heavy)
     real_out.write("LOADED " + json.dumps(loaded) + "\\n")
     real_out.flush()
 atexit.register(report)
@@ -40,9 +41,9 @@ main()
 """
 
 
-def loaded_heavy(*args: str) -> tuple[int, list[str]]:
+def loaded_heavy(*args: str, heavy: tuple[str, ...] = HEAVY) -> tuple[int, list[str]]:
     proc = subprocess.run(
-        [sys.executable, "-c", PROBE, ",".join(HEAVY), *args],
+        [sys.executable, "-c", PROBE, ",".join(heavy), *args],
         capture_output=True,
         text=True,
         timeout=120,
@@ -67,6 +68,25 @@ def test_light_commands_import_no_heavy_library(args: tuple[str, ...]) -> None:
     code, loaded = loaded_heavy(*args)
     assert code == 0
     assert loaded == []
+
+
+def test_simulate_and_audit_import_what_they_use(tmp_path: Path) -> None:
+    # `simulate shuffler` checks a deck name: not the battery, SciPy or the rounds commands;
+    # `audit shuffler` runs the battery with scipy.special alone (scipy.stats costs ~0.6 s).
+    watched = (
+        "scipy",
+        "scipy.stats",
+        "tablecert.audit.battery",
+        "tablecert.audit.shuffler",
+        "tablecert.cli.rounds_commands",
+    )
+    log = tmp_path / "fair.csv.gz"
+    simulate = ("simulate", "shuffler", "--model", "fair", "--shuffles", "3000", "-o", str(log))
+    assert loaded_heavy(*simulate, heavy=watched) == (0, [])
+    audit = ("audit", "shuffler", str(log), "--input-order", "logged", "--batch-size", "300")
+    code, loaded = loaded_heavy(*audit, heavy=watched)
+    assert code == 0
+    assert loaded == ["scipy", "tablecert.audit.battery", "tablecert.audit.shuffler"]
 
 
 def test_probe_sees_a_heavy_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

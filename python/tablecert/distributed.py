@@ -1,6 +1,6 @@
 """Running the heavy work as shards on a Dask cluster, with answers identical to the local run.
 
-An analysis splits its work into shards (Caribbean Stud: ranges of dealer upcards; Q Poker:
+An analysis splits its work into shards (Caribbean Stud: parts of the player hands; Q Poker:
 ranges of player hands; audits: one log file each), each shard runs the Rust core where it is
 executed and returns exact integer tables, and the caller merges them in shard order. Integer
 sums do not depend on where or in which order shards ran, so the merged answer is the local

@@ -22,7 +22,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from tablecert import _core
-from tablecert.audit import exact
+from tablecert.audit import exact, pvalues
+from tablecert.audit.decks import DECK_SIZES
 from tablecert.equality import ContentEq
 from tablecert.errors import AuditError
 from tablecert.report.canonical import measured
@@ -31,10 +32,8 @@ MIN_EXPECTED = 5.0
 DEFAULT_CONFIDENCE = 0.99
 DEFAULT_ALPHA = 0.01
 
-# SciPy (about 1 s to import) is imported inside the functions that use it, so that light
-# commands (`tablecert compare`, `hands`, `--help`) start fast.
-
-DECK_SIZES = {"cards52": (52, 52, 1), "mahjong136": (136, 34, 4), "mahjong112": (112, 28, 4)}
+# SciPy is imported inside the functions that use it (tablecert.audit.pvalues: scipy.special
+# only), so that light commands (`tablecert compare`, `hands`, `--help`) start fast.
 
 Counts = NDArray[np.int64]
 
@@ -175,15 +174,13 @@ def chi2_result(
     key: str, name: str, cites: str, x2: float, df: int, scale: float, effect: str, detail: str
 ) -> CheckResult:
     """A chi-square test's result; the effect size is sqrt(max(x2 - df, 0) / scale)."""
-    from scipy import stats
-
     return CheckResult(
         key,
         name,
         cites,
         x2,
         df,
-        float(stats.chi2.sf(x2, df)),
+        float(pvalues.chi2_sf(x2, df)),
         sqrt(max(x2 - df, 0.0) / scale),
         effect,
         detail,
@@ -216,8 +213,6 @@ def pool(obs: Sequence[int] | Counts, probs: Sequence[float]) -> tuple[Counts, N
 def gof(obs: Sequence[int] | Counts, probs: Sequence[float]) -> tuple[float, int, float] | None:
     """Pearson goodness of fit against exact cell probabilities, cells pooled to E >= 5.
     An observation in a cell of probability zero gives p = 0; too few cells gives None."""
-    from scipy import stats
-
     obs_a = np.asarray(obs, dtype=np.int64)
     probs_a = np.asarray(probs, dtype=float)
     if np.any(obs_a[probs_a == 0] > 0):
@@ -227,7 +222,7 @@ def gof(obs: Sequence[int] | Counts, probs: Sequence[float]) -> tuple[float, int
         return None
     x2 = float(np.sum((o - e) ** 2 / e))
     df = len(o) - 1
-    return x2, df, float(stats.chi2.sf(x2, df))
+    return x2, df, float(pvalues.chi2_sf(x2, df))
 
 
 def _normalized(counts: Sequence[int], total: int, length: int) -> list[float]:
@@ -248,9 +243,7 @@ def _laws(n: int) -> dict[str, list[float]]:
 
 
 def _two_sided_normal(z: float) -> float:
-    from scipy import stats
-
-    return float(2 * stats.norm.sf(abs(z)))
+    return float(2 * pvalues.norm_sf(abs(z)))
 
 
 def _symbol_code(deck: str, s: int) -> str:
@@ -294,8 +287,6 @@ def position_uniformity(t: Tally) -> CheckResult:
 
 
 def per_position(t: Tally, confidence: float = DEFAULT_CONFIDENCE) -> CheckResult:
-    from scipy import stats
-
     key, name = "per-position", f"chi-square of each dealt position at {confidence:.0%}"
     cites = "regulators' per-position chi-square; Bonferroni over positions"
     n, size, copies = t.shuffles, t.size, t.copies
@@ -305,7 +296,7 @@ def per_position(t: Tally, confidence: float = DEFAULT_CONFIDENCE) -> CheckResul
     o = t.tables["position"]
     x2 = np.sum((o - e) ** 2, axis=0) / e
     df = t.symbols - 1
-    ps = stats.chi2.sf(x2, df)
+    ps = pvalues.chi2_sf(x2, df)
     failing = int(np.sum(ps < 1 - confidence))
     worst = int(np.argmin(ps))
     return CheckResult(
@@ -323,10 +314,8 @@ def per_position(t: Tally, confidence: float = DEFAULT_CONFIDENCE) -> CheckResul
 
 
 def _binomial_two_sided(o: Counts, n: int, p: float) -> NDArray[Any]:
-    from scipy import stats
-
-    lo = stats.binom.cdf(o, n, p)
-    hi = stats.binom.sf(o - 1, n, p)
+    lo = pvalues.binom_cdf(o, n, p)
+    hi = pvalues.binom_sf(o - 1, n, p)
     return np.asarray(np.minimum(1.0, 2 * np.minimum(lo, hi)))
 
 
@@ -498,8 +487,6 @@ def matches(t: Tally) -> CheckResult:
 
 
 def guessing(t: Tally) -> CheckResult:
-    from scipy import stats
-
     key, name = "guessing", "guessing with feedback (valley-following guesser)"
     cites = "Diaconis-Fulman-Holmes 2013; exact law: sum of Bernoulli(1/k)"
     if t.referenced == 0:
@@ -518,7 +505,7 @@ def guessing(t: Tally) -> CheckResult:
         cites,
         z,
         None,
-        float(stats.norm.sf(z)),
+        float(pvalues.norm_sf(z)),
         total / n - mean,
         "extra correct guesses per deck",
         f"{total / n:.3f} correct guesses per deck, {mean:.3f} expected for a uniform deck",
@@ -549,8 +536,6 @@ def serial_correlation(t: Tally) -> CheckResult:
 
 
 def lehmer_digits(t: Tally) -> CheckResult:
-    from scipy import stats
-
     key, name, cites = (
         "lehmer",
         "Lehmer-code digits uniform",
@@ -564,7 +549,7 @@ def lehmer_digits(t: Tally) -> CheckResult:
     x2s = np.array(
         [float(np.sum((table[i, :k] - n / k) ** 2) / (n / k)) for i, k in enumerate(ranges)]
     )
-    ps = stats.chi2.sf(x2s, ranges - 1)
+    ps = pvalues.chi2_sf(x2s, ranges - 1)
     total, df = float(x2s.sum()), int(np.sum(ranges - 1))
     worst = int(np.argmin(ps))
     worst_p = float(ps[worst])
@@ -815,8 +800,6 @@ MIN_BATCHES = 10
 def second_level(batches: Sequence[BatteryResult]) -> CheckResult:
     """NIST SP 800-22 style second level: are each test's p-values over batches uniform? One-
     sided Kolmogorov-Smirnov against an excess of small p-values, Bonferroni over tests."""
-    from scipy import stats
-
     key, name, cites = "second-level", "p-value uniformity over batches", "NIST SP 800-22 sec. 4.2"
     if len(batches) < MIN_BATCHES:
         return skipped(key, name, cites, f"needs at least {MIN_BATCHES} full batches")
@@ -825,15 +808,11 @@ def second_level(batches: Sequence[BatteryResult]) -> CheckResult:
         for k, p in b.p_values().items():
             if not k.startswith("repeats"):
                 by_test.setdefault(k, []).append(p)
-    ks = {
-        k: stats.kstest(ps, "uniform", alternative="greater")
-        for k, ps in by_test.items()
-        if len(ps) >= MIN_BATCHES
-    }
+    ks = {k: pvalues.ks_uniform_greater(ps) for k, ps in by_test.items() if len(ps) >= MIN_BATCHES}
     if not ks:
         return skipped(key, name, cites, "no test ran on enough batches")
-    worst = min(ks, key=lambda k: float(ks[k].pvalue))
-    pw = float(ks[worst].pvalue)
+    worst = min(ks, key=lambda k: ks[k][1])
+    pw = ks[worst][1]
     passing = [
         sum(1 for p in by_test[k] if p >= 1 - DEFAULT_CONFIDENCE) / len(by_test[k]) for k in ks
     ]
@@ -841,7 +820,7 @@ def second_level(batches: Sequence[BatteryResult]) -> CheckResult:
         key,
         name,
         cites,
-        float(ks[worst].statistic),
+        ks[worst][0],
         None,
         min(1.0, len(ks) * pw),
         min(passing),

@@ -13,7 +13,6 @@ import numpy as np
 from tablecert import _core, poker
 from tablecert.audit import plots
 from tablecert.audit.battery import (
-    DECK_SIZES,
     DEFAULT_ALPHA,
     DEFAULT_CONFIDENCE,
     BatteryResult,
@@ -28,6 +27,7 @@ from tablecert.audit.battery import (
     shuffles_to_conclude,
 )
 from tablecert.audit.dealing import DEALINGS, WallDealer, poker_law, tally_walls
+from tablecert.audit.decks import DECK_SIZES
 from tablecert.audit.wall_dealing import mahjong_dealer
 from tablecert.distributed import Executor
 from tablecert.equality import ContentEq

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tablecert import _core
-from tablecert.audit.battery import DECK_SIZES
+from tablecert.audit.decks import DECK_SIZES
 from tablecert.errors import AuditError
 from tablecert.outputs import atomic_file, check_new_file
 

@@ -18,17 +18,18 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from tablecert.audit.battery import DECK_SIZES
 from tablecert.audit.dealing import DEALINGS
+from tablecert.audit.decks import DECK_SIZES
 from tablecert.audit.shuffler import DEFAULT_BATCH, INPUT_ORDERS, ShufflerAudit, audit_shuffler
 from tablecert.audit.wall_dealing import STATISTICS
-from tablecert.cli import common, rounds_commands, values
+from tablecert.cli import common, lazy, values
 from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, probability, stdout
 from tablecert.cli.tables import Column, print_table
 from tablecert.outputs import output_folder, write_text
 from tablecert.poker import GAMES
 
 audit_app = typer.Typer(
+    cls=lazy.LazySubGroup,  # `audit rounds` from rounds_commands, imported when it runs
     no_args_is_help=True,
     help="Randomness audits of shuffling machines and automatic tables from their logs.",
 )
@@ -234,9 +235,6 @@ def _write_audit(result: ShufflerAudit, svg_dir: Path | None, json_out: bool) ->
     else:
         print_audit(result)
     raise exit_for(result.outcome)
-
-
-audit_app.command("rounds")(rounds_commands.audit_rounds_command)
 
 
 def register(app: typer.Typer) -> None:

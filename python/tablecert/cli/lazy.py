@@ -83,6 +83,46 @@ def _holder() -> None:
     """Holds one module's commands while Typer builds them."""
 
 
+# Sub-group -> its commands that live in a module only they need -> (module, function).
+# `audit shuffler` and `simulate shuffler` need neither the round-log machinery nor the
+# battery it imports (tablecert.cli.rounds_commands: NumPy, the games, the hold analysis).
+SUBCOMMANDS: dict[str, dict[str, tuple[str, str]]] = {
+    "audit": {"rounds": ("rounds_commands", "audit_rounds_command")},
+    "simulate": {"rounds": ("rounds_commands", "simulate_rounds_command")},
+}
+
+
+@cache
+def _subcommand(name: str, module: str, function: str) -> Any:
+    """The Typer-built command ``name`` from ``function`` of module ``module``."""
+    holder = typer.Typer()
+    holder.callback()(_holder)
+    holder.command(name)(getattr(importlib.import_module(f"tablecert.cli.{module}"), function))
+    group = typer.main.get_command(holder)
+    assert isinstance(group, TyperGroup)
+    return group.commands[name]
+
+
+class LazySubGroup(TyperGroup):
+    """A sub-group (``typer.Typer(cls=LazySubGroup)``) whose commands named in SUBCOMMANDS
+    are built, importing their module, only when they run or are listed. They are listed
+    right after the group's first command, where they used to be registered."""
+
+    def _lazy(self) -> dict[str, tuple[str, str]]:
+        return SUBCOMMANDS.get(self.name or "", {})
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        lazy = self._lazy()
+        own = [n for n in super().list_commands(ctx) if n not in lazy]
+        return [*own[:1], *lazy, *own[1:]]
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        lazy = self._lazy()
+        if cmd_name in lazy and cmd_name not in self.commands:
+            self.commands[cmd_name] = _subcommand(cmd_name, *lazy[cmd_name])
+        return super().get_command(ctx, cmd_name)
+
+
 class LazyCommands(MutableMapping[str, Any]):
     """The root group's commands: names known up front, each built on first access."""
 

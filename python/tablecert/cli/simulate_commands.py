@@ -9,13 +9,17 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from tablecert import _core
-from tablecert.audit.battery import DECK_SIZES
+from tablecert.audit.decks import DECK_SIZES
 from tablecert.audit.simulate import check_device, write_log
-from tablecert.cli import conventions, rounds_commands, values
+from tablecert.cli import conventions, lazy, values
 from tablecert.cli.common import stderr
 from tablecert.errors import AuditError
 
-simulate_app = typer.Typer(no_args_is_help=True, help="Simulated device logs.")
+simulate_app = typer.Typer(
+    cls=lazy.LazySubGroup,  # `simulate rounds` from rounds_commands, imported when it runs
+    no_args_is_help=True,
+    help="Simulated device logs.",
+)
 
 
 @simulate_app.command("shuffler")
@@ -75,9 +79,6 @@ def shuffler(
             replace=force,
         )
     stderr.print(f"wrote {decks:,} shuffles ({model}) to {output}", markup=False)
-
-
-simulate_app.command("rounds")(rounds_commands.simulate_rounds_command)
 
 
 def register(app: typer.Typer) -> None:

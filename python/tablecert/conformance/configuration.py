@@ -423,10 +423,6 @@ def _parse(
         raise ConfigurationError(
             f"{path}: nested too deeply (a configuration has at most {MAX_DEPTH} levels)"
         ) from None
-    except ValueError as exc:  # an integer beyond Python's digit limit
-        long_run = re.search(rf"\d{{{MAX_DIGITS + 1},}}", text)
-        digits_at = text.count("\n", 0, long_run.start()) + 1 if long_run else None
-        raise ConfigurationError(f"{_at(path, digits_at)}: unreadable number: {exc}") from None
 
 
 def _check_depth(path: Path, data: Mapping[str, Any], where: Mapping[str, int]) -> None:

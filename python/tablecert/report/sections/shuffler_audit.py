@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tablecert.audit.battery import DECK_SIZES
+from tablecert.audit.decks import DECK_SIZES
 from tablecert.audit.power import detectable
 from tablecert.audit.shuffler import DEFAULT_BATCH, ShufflerAudit, audit_shuffler
 from tablecert.errors import RuleFileError
