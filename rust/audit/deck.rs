@@ -109,6 +109,12 @@ impl DeckKind {
     /// Parse an order written as codes separated by spaces, commas or semicolons.
     pub fn parse_text(self, text: &str, out: &mut Vec<u8>) -> Result<(), String> {
         out.clear();
+        if self == DeckKind::Cards52 {
+            if let Some(deck) = fixed_width_deck(text.as_bytes()) {
+                out.extend_from_slice(&deck);
+                return Ok(());
+            }
+        }
         if self == DeckKind::Cards52 && text.is_ascii() {
             // The same separators as below, byte by byte (ASCII has no other whitespace).
             let b = text.as_bytes();
@@ -247,6 +253,28 @@ const SUIT: [u8; 256] = {
     t
 };
 
+/// The usual layout of a whole deck, `DECK_SIZE` two-byte codes each followed by one
+/// separator but the last, read without branches on the data; `None` for anything else (read
+/// by the general path, which gives the same cards for this layout).
+#[inline]
+fn fixed_width_deck(b: &[u8]) -> Option<[u8; cards::DECK_SIZE]> {
+    if b.len() != 3 * cards::DECK_SIZE - 1 {
+        return None;
+    }
+    let mut deck = [0u8; cards::DECK_SIZE];
+    let mut missing = 0u8;
+    let mut separated = true;
+    for (k, card) in deck.iter_mut().enumerate() {
+        let (rank, suit) = (RANK[b[3 * k] as usize], SUIT[b[3 * k + 1] as usize]);
+        missing |= rank | suit;
+        *card = rank.wrapping_mul(4).wrapping_add(suit);
+        if let Some(&c) = b.get(3 * k + 2) {
+            separated &= SEPARATOR[c as usize];
+        }
+    }
+    (missing & 0x80 == 0 && separated).then_some(deck)
+}
+
 /// The common two- or three-byte ASCII card codes (`As`, `10d`, `TD`) without allocating.
 #[inline]
 fn fast_card(b: &[u8]) -> Option<u8> {
@@ -279,6 +307,35 @@ fn fast_card(b: &[u8]) -> Option<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fixed_width_decks_read_as_token_by_token() {
+        let slow = |text: &str| -> Result<Vec<u8>, String> {
+            let mut out = Vec::new();
+            for token in text.split(|c: char| c.is_whitespace() || c == ',' || c == ';') {
+                if !token.is_empty() {
+                    DeckKind::Cards52.parse_token(token, &mut out)?;
+                }
+            }
+            Ok(out)
+        };
+        let codes: Vec<String> = (0..52u8).rev().map(cards::code).collect();
+        let mut texts = vec![codes.join(" "), codes.join(","), codes.join(";")];
+        texts.push(codes.join("\t").to_ascii_lowercase());
+        texts.push(codes.join(" ").replacen("As", "A$", 1));
+        texts.push(codes.join(" ").replacen("Kd", "1d", 1));
+        texts.push(codes.join(" ").replacen(' ', "x", 1));
+        texts.push(codes.join(" ").replacen(' ', "  ", 1)[1..].to_string());
+        texts.push(codes[..51].join(" ") + " As");
+        for text in &texts {
+            assert_eq!(text.len(), 155, "{text}");
+            let mut out = Vec::new();
+            let got = DeckKind::Cards52.parse_text(text, &mut out).map(|()| out);
+            assert_eq!(got, slow(text), "{text}");
+        }
+        assert!(fixed_width_deck(texts[0].as_bytes()).is_some());
+        assert!(fixed_width_deck(texts[4].as_bytes()).is_none());
+    }
 
     #[test]
     fn fast_path_agrees_with_card_core() {
