@@ -611,6 +611,9 @@ pub struct Audit {
     format: Option<Format>,
     scratch: Scratch,
     rel: Vec<u8>,
+    /// Hashes placed but not yet offered to `repeats` (kind, hash), in file order: offered
+    /// while the orders are tallied.
+    offers: Vec<(u8, u128)>,
 }
 
 impl Audit {
@@ -660,6 +663,7 @@ impl Audit {
             format: None,
             scratch: Scratch::default(),
             rel: Vec::new(),
+            offers: Vec::new(),
         }
     }
 
@@ -952,11 +956,25 @@ impl Audit {
             }
             t
         };
-        let tallies: Vec<Tally> = if tasks.len() > 1 {
-            tasks.par_iter().map(tally).collect()
-        } else {
-            tasks.iter().map(tally).collect()
-        };
+        let mut offers = std::mem::take(&mut self.offers);
+        let repeats = &mut self.repeats;
+        // The repeated-order sample is a large hash set filled in file order: on its own thread
+        // while the tallies run on the others.
+        let (tallies, ()) = rayon::join(
+            || -> Vec<Tally> {
+                if tasks.len() > 1 {
+                    tasks.par_iter().map(tally).collect()
+                } else {
+                    tasks.iter().map(tally).collect()
+                }
+            },
+            || {
+                for (kind, h) in offers.drain(..) {
+                    repeats.offer_hash(kind, h);
+                }
+            },
+        );
+        self.offers = offers;
         for (task, t) in tasks.iter().zip(&tallies) {
             if task
                 .iter()
@@ -967,6 +985,13 @@ impl Audit {
             if task.last().is_some_and(|(_, _, segment)| segment.closes) {
                 self.close_batch();
             }
+        }
+    }
+
+    /// Offer the placed hashes to the repeated-order sample, in file order.
+    fn offer_placed(&mut self) {
+        for (kind, h) in self.offers.drain(..) {
+            self.repeats.offer_hash(kind, h);
         }
     }
 
@@ -1140,7 +1165,7 @@ impl Audit {
             InputMode::Previous | InputMode::None => Reference::None,
         };
         let (hash, relative) = hashes.unwrap_or_else(|| (tally::hash128(0, out), None));
-        self.repeats.offer_hash(0, hash);
+        self.offers.push((0, hash));
         let against = match reference {
             Reference::Input => input,
             Reference::Previous => Some(&previous[at..]),
@@ -1152,7 +1177,7 @@ impl Audit {
                 tally::relative(out, against, &mut self.rel);
                 tally::hash128(1, &self.rel)
             });
-            self.repeats.offer_hash(1, h);
+            self.offers.push((1, h));
         }
         self.in_batch += 1;
         let closes = self.batch_size > 0 && self.in_batch >= self.batch_size;
@@ -1178,6 +1203,7 @@ impl Audit {
             Reference::Previous => previous,
             Reference::None => None,
         };
+        self.offer_placed();
         self.batch.add(out, reference, previous);
         if let Some(c) = placed.coupon {
             self.batch.coupon[c] += 1;
