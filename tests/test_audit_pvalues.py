@@ -58,6 +58,15 @@ def test_binom_tails(n: int, p: float) -> None:
     assert same(pvalues.binom_sf(kf, n, p), stats.binom.sf(kf, n, p))
 
 
+def test_binom_tails_of_a_successor_table() -> None:
+    # The battery's call: a 52 x 52 table of counts, each cell Binomial(n, 1/52).
+    rng = np.random.default_rng(3)
+    n = 10_000
+    o = rng.binomial(n, 1 / 52, size=(52, 52)).astype(np.int64)
+    assert same(pvalues.binom_cdf(o, n, 1 / 52), stats.binom.cdf(o, n, 1 / 52))
+    assert same(pvalues.binom_sf(o - 1, n, 1 / 52), stats.binom.sf(o - 1, n, 1 / 52))
+
+
 def test_binom_outside_the_parameters() -> None:
     k = np.array([0, 3])
     for n, p in [(-1, 0.5), (10, 1.5), (10, -0.1)]:
