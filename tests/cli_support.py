@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from typer.testing import CliRunner
 
@@ -44,3 +45,16 @@ def tablecert(args: Sequence[str], env: Mapping[str, str] | None = None, stdin: 
         stderr += code + "\n"
         code = 1
     return Run(code, stdout, stderr)
+
+
+def certify_small_plan(folder: Path) -> Path:
+    """A one-section plan (Q Poker's hand categories) in ``folder``, certified unsigned into
+    ``folder/report``; the plan's path."""
+    plan = folder / "plan.toml"
+    plan.write_text(
+        '[certification]\ntitle = "guard"\nlab = "guard"\n\n[[section]]\n'
+        'kind = "hand-categories"\ngame = "q-poker"\nrules = "q-poker.macau"\n'
+    )
+    run = tablecert(["certify", str(plan), "-o", str(folder / "report")])
+    assert run.code == 0, run.stderr
+    return plan

@@ -40,7 +40,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tablecert.cli import app
-from tests.cli_support import Run, tablecert
+from tests.cli_support import Run, certify_small_plan, tablecert
 
 ROOT = Path(__file__).resolve().parent.parent
 FIX = ROOT / "fixtures"
@@ -191,13 +191,7 @@ class Inputs:
 @pytest.fixture(scope="session")
 def inputs(tmp_path_factory: pytest.TempPathFactory) -> Inputs:
     folder = tmp_path_factory.mktemp("guard-inputs")
-    plan = folder / "plan.toml"
-    plan.write_text(
-        '[certification]\ntitle = "guard"\nlab = "guard"\n\n[[section]]\n'
-        'kind = "hand-categories"\ngame = "q-poker"\nrules = "q-poker.macau"\n'
-    )
-    run = tablecert(["certify", str(plan), "-o", str(folder / "report")])
-    assert run.code == 0, run.stderr
+    plan = certify_small_plan(folder)
     run = tablecert(["keys", "generate", "-o", str(folder / "keys" / "lab")], env=PASSPHRASE)
     assert run.code == 0, run.stderr
     return Inputs(

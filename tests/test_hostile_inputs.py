@@ -24,7 +24,7 @@ from tablecert.audit.simulate import write_log
 from tablecert.conformance.evaluator_protocol import MAX_ANSWER, EvaluatorError, open_evaluator
 from tablecert.errors import AuditError, OutputError
 from tablecert.outputs import atomic_file
-from tests.cli_support import Run, tablecert
+from tests.cli_support import Run, certify_small_plan, tablecert
 
 ROOT = Path(__file__).resolve().parent.parent
 LOGS = ROOT / "fixtures" / "logs"
@@ -559,13 +559,7 @@ def test_an_integer_too_long_to_convert_is_an_input_error_naming_its_line(
 @pytest.fixture(scope="module")
 def certified(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("certified")
-    plan = folder / "plan.toml"
-    plan.write_text(
-        '[certification]\ntitle = "t"\nlab = "t"\n\n[[section]]\n'
-        'kind = "hand-categories"\ngame = "q-poker"\nrules = "q-poker.macau"\n'
-    )
-    run = tablecert(["certify", str(plan), "-o", str(folder / "report")])
-    assert run.code == 0, run.stderr
+    certify_small_plan(folder)
     return folder / "report"
 
 
