@@ -411,6 +411,16 @@ def test_the_snapshot_holds_read_only_copies_and_notices_a_vanished_original(
         snapshot.check_unchanged()
 
 
+def test_the_snapshot_refuses_a_fifo_or_device_before_opening_it(tmp_path: Path) -> None:
+    """A FIFO's open would wait for a writer and a device may never end: both refused."""
+    fifo = tmp_path / "log.csv"
+    os.mkfifo(fifo)
+    snapshot = InputSnapshot(tmp_path / "snap")
+    for source in (fifo, Path("/dev/zero")):
+        with pytest.raises(ReportError, match=r"cannot read: not a regular file"):
+            snapshot.add(source)
+
+
 def test_a_full_disk_while_writing_is_an_input_error_and_leaves_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -6,21 +6,40 @@ whose ``strerror`` says why, so each caller's usual "cannot read" message names 
 from __future__ import annotations
 
 import errno
+import os
 import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 MAX_INPUT_BYTES = 16 << 20
 """The largest input read whole (such files are kilobytes)."""
 
 
+@contextmanager
+def open_regular(path: Path) -> Iterator[BinaryIO]:
+    """``path`` opened for reading if it is a regular file: checked before opening (opening a
+    FIFO may block) and again on the open handle (the path may have been replaced meanwhile)."""
+
+    def refuse(mode: int) -> OSError:
+        if stat.S_ISDIR(mode):
+            return IsADirectoryError(errno.EISDIR, "is a folder", str(path))
+        return OSError(errno.EINVAL, "not a regular file (a device, FIFO or socket)", str(path))
+
+    mode = path.stat().st_mode
+    if not stat.S_ISREG(mode):
+        raise refuse(mode)
+    with path.open("rb") as handle:
+        mode = os.fstat(handle.fileno()).st_mode
+        if not stat.S_ISREG(mode):
+            raise refuse(mode)
+        yield handle
+
+
 def read_input(path: Path) -> bytes:
     """The bytes of a small regular file."""
-    mode = path.stat().st_mode
-    if stat.S_ISDIR(mode):
-        raise IsADirectoryError(errno.EISDIR, "is a folder", str(path))
-    if not stat.S_ISREG(mode):
-        raise OSError(errno.EINVAL, "not a regular file (a device, FIFO or socket)", str(path))
-    with path.open("rb") as handle:
+    with open_regular(path) as handle:
         data = handle.read(MAX_INPUT_BYTES + 1)
     if len(data) > MAX_INPUT_BYTES:
         raise OSError(errno.EFBIG, f"larger than {MAX_INPUT_BYTES:,} bytes", str(path))

@@ -19,12 +19,9 @@ from __future__ import annotations
 
 import base64
 import binascii
-import errno
 import hashlib
 import json
-import os
 import re
-import stat
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -34,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from tablecert import strict_json as strict_json_text
 from tablecert.bundled import SCHEMA_FILE
 from tablecert.errors import EnvelopeError
-from tablecert.inputs import read_input
+from tablecert.inputs import open_regular, read_input
 from tablecert.report.canonical import canonical_bytes
 from tablecert.report.certificate import signatory_check
 from tablecert.report.signing import key_id
@@ -70,15 +67,8 @@ def pae(payload_type: str, body: bytes) -> bytes:
 
 def file_sha256(path: Path) -> str:
     """The SHA-256 of a regular file (a device or FIFO is refused: it may never end)."""
-    refused = OSError(
-        errno.EINVAL, "not a regular file (a folder, device, FIFO or socket)", str(path)
-    )
-    if not stat.S_ISREG(path.stat().st_mode):  # before opening: a FIFO's open may block
-        raise refused
     digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):  # replaced meanwhile
-            raise refused
+    with open_regular(path) as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()

@@ -12,10 +12,12 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
 from tablecert.errors import ReportError
+from tablecert.inputs import open_regular
 from tablecert.report.dsse import file_sha256
 
 _BLOCK = 1 << 20
@@ -40,14 +42,12 @@ def _copy_hashing(source: Path, target: Path) -> tuple[str, int]:
     written; the source must not change while it is read."""
     digest = hashlib.sha256()
     size = 0
-    try:
-        src = source.open("rb")
-    except OSError as exc:
-        raise ReportError(f"{source}: cannot read: {exc.strerror}") from exc
-    with src:
+    with ExitStack() as stack:
+        try:  # a FIFO or device is refused before it is opened (its open may block)
+            src = stack.enter_context(open_regular(source))
+        except OSError as exc:
+            raise ReportError(f"{source}: cannot read: {exc.strerror}") from exc
         before = os.fstat(src.fileno())
-        if not stat.S_ISREG(before.st_mode):
-            raise ReportError(f"{source}: not a regular file")
         try:
             with target.open("xb") as out:
                 for block in iter(lambda: src.read(_BLOCK), b""):
