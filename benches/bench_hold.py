@@ -12,7 +12,6 @@ average is printed before and after. The machine is shared: compare ratios, not 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from math import comb
 from pathlib import Path
 from typing import Any
@@ -33,11 +32,7 @@ ROUNDS = int(os.environ.get("TABLECERT_BENCH_HOLD_ROUNDS", "20000"))
 GAMES = ("q-poker", "caribbean-stud")
 
 
-@pytest.fixture(scope="module", autouse=True)
-def load() -> Iterator[None]:
-    print(f"\nload before: {os.getloadavg()}")
-    yield
-    print(f"\nload after: {os.getloadavg()}")
+pytestmark = pytest.mark.usefixtures("load_printed")
 
 
 @pytest.fixture(scope="module")

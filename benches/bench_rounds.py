@@ -18,7 +18,6 @@ import gzip
 import io
 import os
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -35,11 +34,7 @@ BEFORE = os.environ.get("TABLECERT_BENCH_BEFORE") == "1"
 BLOCK = 10_000
 
 
-@pytest.fixture(scope="module", autouse=True)
-def load() -> Iterator[None]:
-    print(f"\nload before: {os.getloadavg()}")
-    yield
-    print(f"\nload after: {os.getloadavg()}")
+pytestmark = pytest.mark.usefixtures("load_printed")
 
 
 @pytest.fixture(scope="module")
