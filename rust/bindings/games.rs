@@ -237,8 +237,16 @@ fn caribbean_decision_table<'py>(
         });
     }
     let table = py.allow_threads(|| {
+        // Parts over the same upcards first put together: one walk over the hands each.
+        let mut merged: Vec<caribbean::Decisions> = Vec::new();
+        for shard in shards {
+            match merged.iter_mut().find(|m| m.upcards == shard.upcards) {
+                Some(m) => m.merge(&shard),
+                None => merged.push(shard),
+            }
+        }
         let mut table = vec![0u64; caribbean::HANDS];
-        for shard in &shards {
+        for shard in &merged {
             shard.or_into(&mut table);
         }
         table

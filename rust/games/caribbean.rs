@@ -152,7 +152,7 @@ impl Decisions {
     }
 
     /// Add another part's decisions over the same upcards (of disjoint hands).
-    fn merge(&mut self, other: &Decisions) {
+    pub fn merge(&mut self, other: &Decisions) {
         assert_eq!(self.upcards, other.upcards, "decisions of other upcards");
         self.every
             .iter_mut()
