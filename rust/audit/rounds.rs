@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::json::{self, Value};
+use super::json::{self, Object, Value};
 use crate::cards;
 
 /// A fast hash for the set of round ids (`FxHash`'s multiply-rotate, then splitmix64's
@@ -113,14 +113,14 @@ impl Columns {
 enum In<'a> {
     Missing,
     Text(&'a str),
-    Json(&'a Value),
+    Json(&'a Value<'a>),
 }
 
 impl<'a> In<'a> {
-    fn of(v: Option<&'a Value>) -> Self {
+    fn of(v: Option<&'a Value<'a>>) -> Self {
         match v {
             None => In::Missing,
-            Some(Value::String(s)) => In::Text(s),
+            Some(Value::String(s)) => In::Text(s.as_ref()),
             Some(v) => In::Json(v),
         }
     }
@@ -167,14 +167,10 @@ fn py_number(v: &Value) -> String {
     let Value::Number(n) = v else {
         return py_value(v);
     };
-    if is_int(n) {
-        if n == "-0" {
-            "0".into()
-        } else {
-            n.clone()
-        }
+    if is_int(n) && n == "-0" {
+        "0".into()
     } else {
-        n.clone()
+        n.to_string()
     }
 }
 
@@ -814,7 +810,7 @@ impl RoundReader {
         };
         if let Some(k) = record
             .keys()
-            .find(|k| !ROUND_FIELDS.contains(&k.as_str()) && k.as_str() != "seats")
+            .find(|k| !ROUND_FIELDS.contains(k) && *k != "seats")
         {
             return Err(self.error(line, k, "unknown field"));
         }
@@ -825,21 +821,24 @@ impl RoundReader {
             _ => return Err(self.error(line, "seats", "expected a non-empty array of seats")),
         };
         let spots = self.spec.spots.clone();
-        let empty = Value::Object(std::collections::BTreeMap::new());
+        let empty = Value::Object(Object::default());
         for (i, seat) in seats.iter().enumerate() {
             let prefix = format!("seats[{i}].");
             let Value::Object(seat) = seat else {
                 return Err(self.error(line, &format!("seats[{i}]"), "expected an object"));
             };
-            if let Some(k) = seat.keys().find(|k| {
-                !SEAT_FIELDS.contains(&k.as_str()) && k.as_str() != "bets" && k.as_str() != "paid"
-            }) {
+            if let Some(k) = seat
+                .keys()
+                .find(|k| !SEAT_FIELDS.contains(k) && *k != "bets" && *k != "paid")
+            {
                 return Err(self.error(line, &format!("{prefix}{k}"), "unknown field"));
             }
             let mut maps = Vec::with_capacity(2);
             for name in ["bets", "paid"] {
                 match seat.get(name).unwrap_or(&empty) {
-                    Value::Object(m) if m.keys().all(|k| spots.contains(k)) => maps.push(m),
+                    Value::Object(m) if m.keys().all(|k| spots.iter().any(|s| s == k)) => {
+                        maps.push(m);
+                    }
                     _ => {
                         return Err(self.error(
                             line,
