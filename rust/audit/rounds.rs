@@ -47,6 +47,10 @@ const SCALE: i64 = 10_000;
 const MAX_AMOUNT: i64 = 1_000_000_000_000;
 /// JSON integers longer than this are refused (as `tablecert.strict_json` does).
 const MAX_INT_DIGITS: usize = 30;
+/// A meter field left blank (or absent, or null): the meter was not logged for the round.
+/// No amount can be this (amounts stay within `MAX_AMOUNT` units), so the accounting can tell
+/// "not logged" from 0 and leave the round unexamined instead of judging it against 0.
+pub const METER_NOT_LOGGED: i64 = i64::MIN;
 /// The fields of a round and of a seat (README, "Round logs"); Python reads them from here.
 pub const ROUND_FIELDS: [&str; 8] = [
     "table_id",
@@ -877,6 +881,14 @@ impl RoundReader {
         Ok(text)
     }
 
+    /// A meter amount, or `METER_NOT_LOGGED` when the field is blank.
+    fn meter(&self, value: In, line: u64, name: &str) -> Result<i64, ReadError> {
+        if value.absent() {
+            return Ok(METER_NOT_LOGGED);
+        }
+        self.amount(value, line, ("", name))
+    }
+
     fn amount(&self, value: In, line: u64, name: Name) -> Result<i64, ReadError> {
         if value.absent() {
             return Ok(0);
@@ -1081,8 +1093,8 @@ impl RoundReader {
             ));
         }
         let timestamp = self.text(f[2], line, "timestamp")?;
-        let meter_before = self.amount(f[5], line, ("", "meter_before"))?;
-        let meter_after = self.amount(f[6], line, ("", "meter_after"))?;
+        let meter_before = self.meter(f[5], line, "meter_before")?;
+        let meter_after = self.meter(f[6], line, "meter_after")?;
         let c = &mut self.chunk;
         c.table_id.push(table);
         c.round_id.push(round_id);

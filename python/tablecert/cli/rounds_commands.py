@@ -134,6 +134,8 @@ def print_round_audit(result: RoundAudit) -> None:
         stdout.print(
             f"  ... {sum(result.counts.values()) - 50:,} more (--json lists the first 1000)"
         )
+    for reason in result.not_examined:
+        stdout.print(f"not examined: {reason}")
     style = {"pass": "bold green", "fail": "bold red"}.get(result.verdict, "bold yellow")
     stdout.print(Text(f"verdict: {result.verdict}", style=style))
 
