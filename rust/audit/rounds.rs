@@ -9,34 +9,9 @@
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
-use std::hash::{BuildHasherDefault, Hasher};
 
 use super::json::{self, Value};
 use crate::cards;
-
-/// A fast hash for the set of round ids (`FxHash`'s multiply-rotate, then splitmix64's
-/// finaliser; the hash only decides where a key sits in the set, not whether two are equal).
-#[derive(Default)]
-struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word))
-                .wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-        }
-    }
-
-    fn finish(&self) -> u64 {
-        // splitmix64's finaliser: every bit of the state reaches the low and the high bits
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-}
 
 /// The longest CSV field, in characters (Python's `csv.field_size_limit()`).
 const FIELD_LIMIT: usize = 131_072;
@@ -385,8 +360,10 @@ pub struct RoundReader {
     current: Vec<u8>,
     row_key: Vec<u8>,
     row_key_split: usize,
-    /// Every (table id, round id) read, length-prefixed: a round is logged once.
-    seen: HashSet<Vec<u8>, BuildHasherDefault<FxHasher>>,
+    /// Every (table id, round id) read, length-prefixed: a round is logged once. The set
+    /// hashes with std's keyed SipHash (a random key per reader), so a log whose ids are
+    /// chosen to collide cannot slow the reading down.
+    seen: HashSet<Vec<u8>>,
     round_seats: [u64; 2],
     pub rounds: u64,
     chunk: Columns,
@@ -420,7 +397,7 @@ impl RoundReader {
             current: Vec::new(),
             row_key: Vec::new(),
             row_key_split: 0,
-            seen: HashSet::default(),
+            seen: HashSet::new(),
             round_seats: [0; 2],
             rounds: 0,
             chunk: Columns::default(),
