@@ -361,7 +361,7 @@ pub struct RoundReader {
     row_key: Vec<u8>,
     row_key_split: usize,
     /// Every (table id, round id) read, length-prefixed: a round is logged once. The set
-    /// hashes with std's keyed SipHash (a random key per reader), so a log whose ids are
+    /// hashes with std's keyed `SipHash` (a random key per reader), so a log whose ids are
     /// chosen to collide cannot slow the reading down.
     seen: HashSet<Vec<u8>>,
     round_seats: [u64; 2],
