@@ -113,6 +113,7 @@ def _one_local_run(
         chunks=1,
         upcards=(first, end),
     )
+    assert isinstance(bits, bytes)
     return [tuple(r) for r in rows], bits
 
 

@@ -1,7 +1,7 @@
 """Type stubs of the Rust core, ``tablecert._core`` (rust/bindings/)."""
 
 from collections.abc import Callable
-from typing import Any, Final, Literal, final, overload
+from typing import Any, Final, Literal, final
 
 __version__: Final[str]
 
@@ -101,7 +101,6 @@ class Progress:
 def q_poker_hand_counts(
     tie_breaks: TieBreaks, qualifier_ranks: list[int], hands: tuple[int, int] | None = None
 ) -> bytes: ...
-@overload
 def caribbean_analyze(
     tie_breaks: TieBreaks,
     qualifier_ranks: list[int],
@@ -115,25 +114,8 @@ def caribbean_analyze(
     progress: Progress | None = None,
     upcards: tuple[int, int] | None = None,
     part: tuple[int, int] | None = None,
-    compact: Literal[False] = False,
-) -> tuple[list[tuple[int, ...]], bytes]: ...
-@overload
-def caribbean_analyze(
-    tie_breaks: TieBreaks,
-    qualifier_ranks: list[int],
-    fold: int,
-    not_qualifying: int,
-    win: list[int],
-    tie: int,
-    loss: int,
-    win_floor: int,
-    chunks: int = 0,
-    progress: Progress | None = None,
-    upcards: tuple[int, int] | None = None,
-    part: tuple[int, int] | None = None,
-    *,
-    compact: Literal[True],
-) -> tuple[list[tuple[int, ...]], tuple[bytes, bytes, bytes]]: ...
+    compact: bool = False,
+) -> tuple[list[tuple[int, ...]], bytes | tuple[bytes, bytes, bytes]]: ...
 def caribbean_decision_table(
     parts: list[tuple[tuple[int, int], bytes, bytes, bytes]],
 ) -> bytes: ...

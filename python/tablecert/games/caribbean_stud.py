@@ -582,6 +582,8 @@ def run_upcard_shard(shard: UpcardShard) -> tuple[list[tuple[int, ...]], Compact
     rows, decisions = _core.caribbean_analyze(
         *_core_args(shard), chunks=1, upcards=shard.upcards, part=shard.part, compact=True
     )
+    if isinstance(decisions, bytes):  # pragma: no cover - compact was asked for
+        raise AnalysisError("the core returned the decision table, not compact decisions")
     return [tuple(r) for r in rows], decisions
 
 
@@ -621,9 +623,9 @@ def _run_core(
     counter = _core.Progress()
     args = (*_core_args(whole), chunks, counter)
     if progress is None:
-        return _core.caribbean_analyze(*args)
+        return _core_table(args)
     result: list[tuple[list[tuple[int, ...]], bytes]] = []
-    worker = threading.Thread(target=lambda: result.append(_core.caribbean_analyze(*args)))
+    worker = threading.Thread(target=lambda: result.append(_core_table(args)))
     worker.start()
     total = HANDS
     while worker.is_alive():
@@ -631,8 +633,18 @@ def _run_core(
         worker.join(0.1)
     progress(total, total)
     if not result:  # pragma: no cover - the core raised; rerun to surface its error
-        return _core.caribbean_analyze(*args)
+        return _core_table(args)
     return result[0]
+
+
+def _core_table(
+    args: tuple[*CoreArgs, int, _core.Progress],
+) -> tuple[list[tuple[int, ...]], bytes]:
+    """One core run on this machine, with its decision table."""
+    rows, table = _core.caribbean_analyze(*args)
+    if not isinstance(table, bytes):  # pragma: no cover - the table is the default
+        raise AnalysisError("the core returned compact decisions, not the table")
+    return rows, table
 
 
 def analyze(
