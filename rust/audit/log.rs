@@ -240,7 +240,7 @@ enum Outcome<'a> {
 }
 
 /// Read one record line of a file whose format is known; no state but the scratch orders.
-// Always inlined: `Parsed::read_native` compiles it with the CPU's bit instructions.
+// Always inlined: `tally::with_native` compiles it with the CPU's bit instructions.
 #[allow(clippy::inline_always)]
 #[inline(always)]
 fn read_record<'a>(deck: DeckKind, format: &Format, text: &'a str, s: &mut Scratch) -> Outcome<'a> {
@@ -283,7 +283,7 @@ fn device_of(format: &Format, text: &str) -> Option<String> {
     }
 }
 
-// Always inlined: `Parsed::read_native` compiles it with the CPU's bit instructions.
+// Always inlined: `tally::with_native` compiles it with the CPU's bit instructions.
 #[allow(clippy::inline_always)]
 #[inline(always)]
 fn parse_csv<'a>(
@@ -508,17 +508,18 @@ impl Parsed {
         Parsed::read_portable(deck, mode, format, data, offset)
     }
 
-    /// The same code compiled for the instructions `tally::native_features` checks.
+    /// `read_portable` compiled as `tally::with_native` compiles (a closure that large is not
+    /// inlined into it).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
     unsafe fn read_native(
         deck: DeckKind,
         mode: InputMode,
-        format: &Format,
-        data: &[u8],
-        offset: u64,
+        f: &Format,
+        b: &[u8],
+        at: u64,
     ) -> Parsed {
-        Parsed::read_portable(deck, mode, format, data, offset)
+        Parsed::read_portable(deck, mode, f, b, at)
     }
 
     #[allow(clippy::inline_always)]

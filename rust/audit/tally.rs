@@ -330,7 +330,27 @@ type Cell = u32;
 
 const N52: usize = cards::DECK_SIZE;
 
-/// Whether this CPU has the instructions `Counts52::add_native` is compiled for.
+/// Run `f` (with what it inlines) compiled for the instructions the portable x86-64 baseline
+/// lacks (population count, leading and trailing zero counts, 256-bit vectors) when `native`
+/// (see `native_features`): the Lehmer digits and the guesser's unseen labels are bit counts,
+/// integers either way.
+#[allow(clippy::inline_always)]
+#[inline(always)]
+pub fn with_native<R>(native: bool, f: impl FnOnce() -> R) -> R {
+    #[cfg(target_arch = "x86_64")]
+    if native {
+        #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+        unsafe fn compiled_native<R>(f: impl FnOnce() -> R) -> R {
+            f()
+        }
+        // SAFETY: `native` is true only on a CPU that has these features (`native_features`).
+        return unsafe { compiled_native(f) };
+    }
+    let _ = native;
+    f()
+}
+
+/// Whether this CPU has the instructions `with_native` compiles for.
 #[must_use]
 pub fn native_features() -> bool {
     #[cfg(target_arch = "x86_64")]
@@ -351,7 +371,7 @@ pub fn native_features() -> bool {
 /// touch half the cache lines and run fewer instructions. `flush_into` adds them to a `Tally`.
 pub struct Counts52 {
     game: Option<Game>,
-    /// The CPU runs `add_native`.
+    /// Filled through `with_native`.
     native: bool,
     shuffles: Cell,
     referenced: Cell,
@@ -397,23 +417,7 @@ impl Counts52 {
     /// the 52 cards, as the deck checker ensures).
     #[inline]
     pub fn add(&mut self, out: &[u8], reference: Option<&[u8]>, previous: Option<&[u8]>) {
-        #[cfg(target_arch = "x86_64")]
-        if self.native {
-            // SAFETY: `native` is set only on a CPU that has the features `add_native` is
-            // compiled for (checked at run time in `new`).
-            unsafe { self.add_native(out, reference, previous) };
-            return;
-        }
-        self.add_portable(out, reference, previous);
-    }
-
-    /// The same code compiled for the instructions it wants (population count, leading and
-    /// trailing zero counts, 256-bit vectors) that the portable x86-64 baseline lacks: the
-    /// Lehmer digits and the guesser's unseen labels are bit counts (integers either way).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
-    unsafe fn add_native(&mut self, out: &[u8], reference: Option<&[u8]>, previous: Option<&[u8]>) {
-        self.add_portable(out, reference, previous);
+        with_native(self.native, || self.add_portable(out, reference, previous));
     }
 
     #[allow(clippy::needless_range_loop, clippy::inline_always)]
@@ -617,7 +621,7 @@ pub fn relative(out: &[u8], reference: &[u8], rel: &mut [u8]) {
 /// card at output position `p`), as indices into the histograms rising sequences, fixed
 /// points, preserved successions, interior valleys, footrule displacement, correct guesses.
 // Bitwise on purpose: a lazy `&&` branches on the data and mispredicts.
-// Always inlined: `Counts52::add_native` compiles it with the bit-count instructions.
+// Always inlined: `with_native` compiles it with the bit-count instructions.
 #[allow(clippy::needless_bitwise_bool, clippy::inline_always)]
 #[inline(always)]
 #[must_use]
