@@ -277,7 +277,7 @@ fn device_of(format: &Format, text: &str) -> Option<String> {
             Value::Object(m) => FIELDS[0]
                 .1
                 .iter()
-                .find_map(|k| m.get(*k).and_then(Value::as_text).map(str::to_string)),
+                .find_map(|k| m.get(k).and_then(Value::as_text).map(str::to_string)),
             _ => None,
         },
     }
@@ -345,20 +345,20 @@ fn parse_csv<'a>(
     })
 }
 
-fn parse_json(deck: DeckKind, text: &str, s: &mut Scratch) -> Result<Record<'static>, String> {
+fn parse_json<'a>(deck: DeckKind, text: &'a str, s: &mut Scratch) -> Result<Record<'a>, String> {
     let Value::Object(m) = json::parse(text)? else {
         return Err("a JSON Lines record must be an object".into());
     };
     // Each field once, under one of its names; any other key is an error, as a CSV
     // header's unknown column is.
-    let mut slots: [Option<(String, Value)>; 6] = Default::default();
+    let mut slots: [Option<(Cow<'a, str>, Value<'a>)>; 6] = Default::default();
     // A mahjong game record (README, "Whole hands replayed") is read for its wall: its
     // other fields belong to the game record, which `mahjong replay` checks.
     let game_record = matches!(m.get("format"), Some(Value::String(f)) if f == GAME_RECORD);
     for (key, value) in m {
         let Some(f) = FIELDS
             .iter()
-            .position(|(_, names)| names.contains(&key.as_str()))
+            .position(|(_, names)| names.contains(&key.as_ref()))
         else {
             if game_record {
                 continue;
@@ -376,41 +376,40 @@ fn parse_json(deck: DeckKind, text: &str, s: &mut Scratch) -> Result<Record<'sta
         }
         slots[f] = Some((key, value));
     }
-    let mut get = |f: usize| -> Option<Value> { slots[f].take().map(|(_, v)| v) };
-    let mut text_of = |f: usize| -> Result<String, String> {
+    let mut get = |f: usize| -> Option<Value<'a>> { slots[f].take().map(|(_, v)| v) };
+    let mut text_of = |f: usize| -> Result<Cow<'a, str>, String> {
         match get(f) {
-            Some(v) => match v.as_text() {
-                Some(t) if !t.trim().is_empty() => Ok(t.to_string()),
-                _ => Err(format!(
-                    "{} must be a non-empty string or number",
-                    FIELDS[f].0
-                )),
-            },
+            Some(Value::String(t) | Value::Number(t)) if !t.trim().is_empty() => Ok(t),
+            Some(_) => Err(format!(
+                "{} must be a non-empty string or number",
+                FIELDS[f].0
+            )),
             None => Err(format!("missing {}", FIELDS[f].0)),
         }
     };
     let device = text_of(0)?;
     text_of(1)?;
     text_of(2)?;
-    let order = |v: Value, out: &mut Vec<u8>| -> Result<(), String> {
+    let order = |v: &Value, out: &mut Vec<u8>| -> Result<(), String> {
         match v {
-            Value::String(s) => deck.parse_text(&s, out),
+            Value::String(s) => deck.parse_text(s, out),
             Value::Array(items) => {
-                let texts: Option<Vec<&str>> = items.iter().map(Value::as_text).collect();
-                let texts = texts.ok_or("codes must be strings")?;
-                deck.parse_list(texts.into_iter(), out)
+                if !items.iter().all(|v| v.as_text().is_some()) {
+                    return Err("codes must be strings".into());
+                }
+                deck.parse_list(items.iter().filter_map(Value::as_text), out)
             }
             _ => Err("must be a string or an array of codes".into()),
         }
     };
     match get(3) {
-        Some(v) => order(v, &mut s.out).map_err(|e| format!("output order: {e}"))?,
+        Some(v) => order(&v, &mut s.out).map_err(|e| format!("output order: {e}"))?,
         None => return Err("missing output".into()),
     }
     let has_input = match get(4) {
         None | Some(Value::Null) => false,
         Some(v) => {
-            order(v, &mut s.input).map_err(|e| format!("input order: {e}"))?;
+            order(&v, &mut s.input).map_err(|e| format!("input order: {e}"))?;
             true
         }
     };
@@ -433,7 +432,7 @@ fn parse_json(deck: DeckKind, text: &str, s: &mut Scratch) -> Result<Record<'sta
         Some(_) => return Err("events must be a string or an array of strings".into()),
     };
     Ok(Record {
-        device: Cow::Owned(device),
+        device,
         has_input,
         events,
     })

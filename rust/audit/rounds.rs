@@ -9,34 +9,9 @@
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
-use std::hash::{BuildHasherDefault, Hasher};
 
-use super::json::{self, Value};
+use super::json::{self, Object, Value};
 use crate::cards;
-
-/// A fast hash for the set of round ids (`FxHash`'s multiply-rotate, then splitmix64's
-/// finaliser; the hash only decides where a key sits in the set, not whether two are equal).
-#[derive(Default)]
-struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word))
-                .wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-        }
-    }
-
-    fn finish(&self) -> u64 {
-        // splitmix64's finaliser: every bit of the state reaches the low and the high bits
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-}
 
 /// The longest CSV field, in characters (Python's `csv.field_size_limit()`).
 const FIELD_LIMIT: usize = 131_072;
@@ -47,6 +22,10 @@ const SCALE: i64 = 10_000;
 const MAX_AMOUNT: i64 = 1_000_000_000_000;
 /// JSON integers longer than this are refused (as `tablecert.strict_json` does).
 const MAX_INT_DIGITS: usize = 30;
+/// A meter field left blank (or absent, or null): the meter was not logged for the round.
+/// No amount can be this (amounts stay within `MAX_AMOUNT` units), so the accounting can tell
+/// "not logged" from 0 and leave the round unexamined instead of judging it against 0.
+pub const METER_NOT_LOGGED: i64 = i64::MIN;
 /// The fields of a round and of a seat (README, "Round logs"); Python reads them from here.
 pub const ROUND_FIELDS: [&str; 8] = [
     "table_id",
@@ -113,14 +92,14 @@ impl Columns {
 enum In<'a> {
     Missing,
     Text(&'a str),
-    Json(&'a Value),
+    Json(&'a Value<'a>),
 }
 
 impl<'a> In<'a> {
-    fn of(v: Option<&'a Value>) -> Self {
+    fn of(v: Option<&'a Value<'a>>) -> Self {
         match v {
             None => In::Missing,
-            Some(Value::String(s)) => In::Text(s),
+            Some(Value::String(s)) => In::Text(s.as_ref()),
             Some(v) => In::Json(v),
         }
     }
@@ -167,14 +146,10 @@ fn py_number(v: &Value) -> String {
     let Value::Number(n) = v else {
         return py_value(v);
     };
-    if is_int(n) {
-        if n == "-0" {
-            "0".into()
-        } else {
-            n.clone()
-        }
+    if is_int(n) && n == "-0" {
+        "0".into()
     } else {
-        n.clone()
+        n.to_string()
     }
 }
 
@@ -381,8 +356,10 @@ pub struct RoundReader {
     current: Vec<u8>,
     row_key: Vec<u8>,
     row_key_split: usize,
-    /// Every (table id, round id) read, length-prefixed: a round is logged once.
-    seen: HashSet<Vec<u8>, BuildHasherDefault<FxHasher>>,
+    /// Every (table id, round id) read, length-prefixed: a round is logged once. The set
+    /// hashes with std's keyed `SipHash` (a random key per reader), so a log whose ids are
+    /// chosen to collide cannot slow the reading down.
+    seen: HashSet<Vec<u8>>,
     round_seats: [u64; 2],
     pub rounds: u64,
     chunk: Columns,
@@ -416,7 +393,7 @@ impl RoundReader {
             current: Vec::new(),
             row_key: Vec::new(),
             row_key_split: 0,
-            seen: HashSet::default(),
+            seen: HashSet::new(),
             round_seats: [0; 2],
             rounds: 0,
             chunk: Columns::default(),
@@ -814,7 +791,7 @@ impl RoundReader {
         };
         if let Some(k) = record
             .keys()
-            .find(|k| !ROUND_FIELDS.contains(&k.as_str()) && k.as_str() != "seats")
+            .find(|k| !ROUND_FIELDS.contains(k) && *k != "seats")
         {
             return Err(self.error(line, k, "unknown field"));
         }
@@ -825,21 +802,24 @@ impl RoundReader {
             _ => return Err(self.error(line, "seats", "expected a non-empty array of seats")),
         };
         let spots = self.spec.spots.clone();
-        let empty = Value::Object(std::collections::BTreeMap::new());
+        let empty = Value::Object(Object::default());
         for (i, seat) in seats.iter().enumerate() {
             let prefix = format!("seats[{i}].");
             let Value::Object(seat) = seat else {
                 return Err(self.error(line, &format!("seats[{i}]"), "expected an object"));
             };
-            if let Some(k) = seat.keys().find(|k| {
-                !SEAT_FIELDS.contains(&k.as_str()) && k.as_str() != "bets" && k.as_str() != "paid"
-            }) {
+            if let Some(k) = seat
+                .keys()
+                .find(|k| !SEAT_FIELDS.contains(k) && *k != "bets" && *k != "paid")
+            {
                 return Err(self.error(line, &format!("{prefix}{k}"), "unknown field"));
             }
             let mut maps = Vec::with_capacity(2);
             for name in ["bets", "paid"] {
                 match seat.get(name).unwrap_or(&empty) {
-                    Value::Object(m) if m.keys().all(|k| spots.contains(k)) => maps.push(m),
+                    Value::Object(m) if m.keys().all(|k| spots.iter().any(|s| s == k)) => {
+                        maps.push(m);
+                    }
                     _ => {
                         return Err(self.error(
                             line,
@@ -875,6 +855,14 @@ impl RoundReader {
             return Err(self.error(line, name, "missing"));
         }
         Ok(text)
+    }
+
+    /// A meter amount, or `METER_NOT_LOGGED` when the field is blank.
+    fn meter(&self, value: In, line: u64, name: &str) -> Result<i64, ReadError> {
+        if value.absent() {
+            return Ok(METER_NOT_LOGGED);
+        }
+        self.amount(value, line, ("", name))
     }
 
     fn amount(&self, value: In, line: u64, name: Name) -> Result<i64, ReadError> {
@@ -1081,8 +1069,8 @@ impl RoundReader {
             ));
         }
         let timestamp = self.text(f[2], line, "timestamp")?;
-        let meter_before = self.amount(f[5], line, ("", "meter_before"))?;
-        let meter_after = self.amount(f[6], line, ("", "meter_after"))?;
+        let meter_before = self.meter(f[5], line, "meter_before")?;
+        let meter_after = self.meter(f[6], line, "meter_after")?;
         let c = &mut self.chunk;
         c.table_id.push(table);
         c.round_id.push(round_id);

@@ -25,6 +25,7 @@ from tablecert.rounds.log import (
     EVENTS,
     GZIP_MAGIC,
     MAX_AMOUNT,
+    METER_NOT_LOGGED,
     PLACES,
     ROUND_FIELDS,
     ROUNDS_PER_CHUNK,
@@ -176,6 +177,11 @@ class _Reader:
             raise self.error(line, name, f"more than {self.size} cards ({len(out)})")
         return tuple(out)
 
+    def meter(self, value: Any, line: int, name: str) -> int:
+        if value is None or value == "":
+            return METER_NOT_LOGGED
+        return self.amount(value, line, name)
+
     def amount(self, value: Any, line: int, name: str, *, optional: bool = False) -> int:
         if value is None or value == "":
             if optional:
@@ -265,12 +271,8 @@ class _Reader:
         chunk.events.append(events)
         chunk.dealer.append(dealer)
         chunk.upcard.append(upcard)
-        chunk.meter_before.append(
-            self.amount(record.get("meter_before"), line, "meter_before", optional=True)
-        )
-        chunk.meter_after.append(
-            self.amount(record.get("meter_after"), line, "meter_after", optional=True)
-        )
+        chunk.meter_before.append(self.meter(record.get("meter_before"), line, "meter_before"))
+        chunk.meter_after.append(self.meter(record.get("meter_after"), line, "meter_after"))
         self.rounds += 1
 
     def add_seat(

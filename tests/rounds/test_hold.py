@@ -452,6 +452,39 @@ def test_audit_rounds_hold_option(tmp_path: Path) -> None:
     )
 
 
+def test_audit_rounds_hold_parameters(tmp_path: Path) -> None:
+    """--hold-alpha/--hold-power/--hold-shift/--hold-effect reach the analysis (and its JSON);
+    out of range, NaN, or given without --hold: usage errors naming the option (exit 2)."""
+    order = ordering("q-poker", None)
+    path = tmp_path / "q.jsonl"
+    simulate.write_rounds(path, order, 200, seed=5)
+    base = ["audit", "rounds", str(path), "--game", "q-poker", "--json", "--hold"]
+    default = json.loads(runner.invoke(app, base).output)["hold"]
+    given = ["--hold-alpha", "0.05", "--hold-power", "0.5", "--hold-shift", "0.3"]
+    result = runner.invoke(app, [*base, *given, "--hold-effect", "0.9"])
+    assert result.exit_code in (0, 3), result.output
+    hold = json.loads(result.output)["hold"]
+    shifts = (default["detectable_shift"]["exact"], hold["detectable_shift"]["exact"])
+    assert shifts == ("1/100", "3/10")
+    assert (hold["power_target"], hold["dealt_effect"]) == ("0.5", "0.9")
+    assert hold["alpha"] == "0.05" != default["alpha"]
+    # a coarser target needs less power: the required power is reached where it was not
+    assert hold["given_decisions"]["power"] > default["given_decisions"]["power"]
+    for option, value in (
+        ("--hold-alpha", "nan"),
+        ("--hold-power", "1"),
+        ("--hold-shift", "0"),
+        ("--hold-effect", "-0.1"),
+    ):
+        bad = runner.invoke(app, [*base, option, value])
+        assert bad.exit_code == 2, (option, bad.output)
+        assert option in bad.output
+    alone = runner.invoke(app, [*base[:-1], "--hold-shift", "0.3"])
+    assert alone.exit_code == 2
+    assert "--hold-shift" in alone.output
+    assert "needs --hold" in alone.output
+
+
 def test_audit_verdict_joins_the_hold(tmp_path: Path) -> None:
     audit = RoundAudit("q-poker", "r", "s", rounds=10)
     assert audit.verdict == "pass"

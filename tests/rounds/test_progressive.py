@@ -25,8 +25,12 @@ from tablecert.games.progressive import (
     seat_law,
 )
 from tablecert.poker import ordering
+from tablecert.report.sections.round_audit import check_verdicts
 from tablecert.rounds.audit import RoundAudit, audit_rounds
+from tablecert.rounds.log import METER_NOT_LOGGED, read_rounds
 from tablecert.rules import RULES_DIR
+
+from .reference_log import reference_rounds
 
 ROOT = Path(__file__).resolve().parents[2]
 STATUTE = RULES_DIR / "caribbean-stud.macau.toml"
@@ -235,6 +239,74 @@ def test_meter_accounting_names_each_discrepancy(tmp_path: Path) -> None:
     details = {f.round_id: f.detail for f in result.findings}
     assert "previous round (1)" in details["2"]
     assert "grows by 7/10 of the round's progressive bets (1)" in details["1"]
+
+
+def test_a_blank_meter_is_left_unexamined_not_judged_against_zero(tmp_path: Path) -> None:
+    """A round whose meter was not logged is not examined (the verdict says inconclusive and
+    why), instead of being read as a meter of 0 and failing; the meter's continuity is not
+    checked across it, and a prize that is a share of the unknown meter is not settled, while
+    the round's fixed prizes still are."""
+    rounds = [
+        _round(1, 1000, "1000.7", [_seat(1, FLUSH, 50)]),
+        _round(2, "", "", [_seat(1, FLUSH, 50)]),
+        _round(3, "1001.4", "1002.1", [_seat(1, FLUSH, 50)]),
+    ]
+    result = _audit(tmp_path, rounds)
+    assert (result.verdict, dict(result.counts)) == ("inconclusive", {})
+    assert (result.meter.rounds, result.meter.not_logged) == (2, 1)
+    assert result.not_examined == [
+        "1 rounds with a blank meter_before or meter_after: their meter accounting "
+        "(Art. 10) was not examined"
+    ]
+    assert result.as_json()["not_examined"] == result.not_examined
+    rules = ordering("caribbean-stud").rules
+    verdicts = {v.requirement.rsplit(".", 1)[1]: v for v in check_verdicts(result, rules, "r")}
+    assert {k: v.outcome for k, v in verdicts.items()} == {
+        "deck": "pass",
+        "bet": "pass",
+        "settlement": "pass",
+        "meter": "inconclusive",
+    }
+    assert verdicts["meter"].detail.endswith("was not examined")
+    # a royal's share of an unknown meter: not settled; the flush beside it is
+    royal = [_seat(2, ROYAL, "98765.36"), _seat(6, FLUSH, 50)]
+    result = _audit(tmp_path, [_round(1, "", "50001.4", royal)])
+    assert (result.verdict, dict(result.counts)) == ("inconclusive", {})
+    assert result.meter.unsettled_prizes == 1
+    assert result.not_examined[1] == (
+        "1 progressive prizes from the meter not settled: the round's meter_before is blank"
+    )
+    short = [_seat(2, ROYAL, "98765.36"), _seat(6, FLUSH, 40)]
+    result = _audit(tmp_path, [_round(1, "", "50001.4", short)])
+    assert result.verdict == "fail"
+    assert [(f.kind, f.seat, f.due) for f in result.findings] == [("settlement", 6, Fraction(49))]
+    # a logged meter is still judged where it is wrong, whatever is blank elsewhere
+    wrong = json.loads(json.dumps(rounds))
+    wrong[2]["meter_after"] = "1002.2"
+    assert [(f.round_id, f.kind) for f in _audit(tmp_path, wrong).findings] == [("3", "meter")]
+
+
+def test_a_table_without_the_progressive_needs_no_meter(tmp_path: Path) -> None:
+    """No meter logged and no progressive bet in any round: the table does not offer the
+    progressive, and there is nothing to examine."""
+    result = _audit(tmp_path, [_round(k, "", "", [_seat(1, FLUSH, None)]) for k in (1, 2)])
+    assert (result.verdict, dict(result.counts), result.not_examined) == ("pass", {}, [])
+    assert result.meter.text.endswith(
+        "no meter logged and no progressive bet in 2 rounds: the table does not offer the "
+        "progressive"
+    )
+
+
+def test_the_reader_marks_a_blank_meter(tmp_path: Path) -> None:
+    """Both formats: a blank, null or absent meter field is METER_NOT_LOGGED, not 0, in the
+    core reader and in the reference reader alike."""
+    record = _round(1, "", "0", [_seat(1, FLUSH, 50)])
+    record.pop("meter_after")
+    path = tmp_path / "c.jsonl"
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    for read in (read_rounds, reference_rounds):
+        (chunk,) = read(path, "caribbean-stud")
+        assert (chunk.meter_before, chunk.meter_after) == ([METER_NOT_LOGGED], [METER_NOT_LOGGED])
 
 
 def test_a_progressive_bet_without_an_ante_is_named(tmp_path: Path) -> None:

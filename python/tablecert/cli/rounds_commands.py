@@ -13,6 +13,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
 from rich.text import Text
 
+from tablecert.audit.battery import DEFAULT_ALPHA
 from tablecert.cli import common, values
 from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, stderr, stdout
 from tablecert.cli.tables import Column, print_table
@@ -21,7 +22,14 @@ from tablecert.games.common import decimal
 from tablecert.games.progressive import long_run_text
 from tablecert.poker import GAMES, Ordering, ordering
 from tablecert.rounds.audit import RoundAudit, audit_rounds
-from tablecert.rounds.hold import HoldParameters, HoldResult, HoldTest
+from tablecert.rounds.hold import (
+    DEFAULT_EFFECT,
+    DEFAULT_POWER,
+    DEFAULT_SHIFT,
+    HoldParameters,
+    HoldResult,
+    HoldTest,
+)
 from tablecert.rounds.simulate import MULTI_SHARE, write_rounds
 
 #: The largest log simulate rounds makes (in memory, then written atomically).
@@ -68,6 +76,39 @@ def audit_rounds_command(
             "and decisions, and the dealt-hand frequencies (README, 'Hold analysis').",
         ),
     ] = False,
+    hold_alpha: Annotated[
+        float | None,
+        typer.Option(
+            "--hold-alpha",
+            callback=_level,
+            help=f"With --hold: family-wise level of the hold tests (Holm) [{DEFAULT_ALPHA}].",
+        ),
+    ] = None,
+    hold_power: Annotated[
+        float | None,
+        typer.Option(
+            "--hold-power",
+            callback=_level,
+            help=f"With --hold: power required to pass [{DEFAULT_POWER}].",
+        ),
+    ] = None,
+    hold_shift: Annotated[
+        float | None,
+        typer.Option(
+            "--hold-shift",
+            callback=_level,
+            help="With --hold: hold shift to detect, a fraction of the amount wagered "
+            f"[{float(DEFAULT_SHIFT)}].",
+        ),
+    ] = None,
+    hold_effect: Annotated[
+        float | None,
+        typer.Option(
+            "--hold-effect",
+            callback=_level,
+            help=f"With --hold: Cohen's w the dealt-hand test must detect [{DEFAULT_EFFECT}].",
+        ),
+    ] = None,
     cluster: common.ClusterOption = None,
     workers: common.WorkersOption = None,
 ) -> None:
@@ -90,7 +131,7 @@ def audit_rounds_command(
         result = audit_rounds(
             logs,
             order,
-            hold=HoldParameters() if hold else None,
+            hold=_hold_parameters(hold, hold_alpha, hold_power, hold_shift, hold_effect),
             executor=executor,
             shard_progress=lambda done, total: bar.update(task, completed=done, total=total),
         )
@@ -134,8 +175,42 @@ def print_round_audit(result: RoundAudit) -> None:
         stdout.print(
             f"  ... {sum(result.counts.values()) - 50:,} more (--json lists the first 1000)"
         )
+    for reason in result.not_examined:
+        stdout.print(f"not examined: {reason}")
     style = {"pass": "bold green", "fail": "bold red"}.get(result.verdict, "bold yellow")
     stdout.print(Text(f"verdict: {result.verdict}", style=style))
+
+
+def _level(ctx: typer.Context, param: typer.CallbackParam, value: float | None) -> float | None:
+    """An optional level strictly between 0 and 1 (NaN refused)."""
+    return None if value is None else common.probability(ctx, param, value)
+
+
+def _hold_parameters(
+    hold: bool,
+    alpha: float | None,
+    power: float | None,
+    shift: float | None,
+    effect: float | None,
+) -> HoldParameters | None:
+    """The hold analysis' parameters: the defaults where an option is not given; an option
+    given without --hold is a usage error (it would change nothing)."""
+    given = {"--hold-alpha": alpha, "--hold-power": power, "--hold-shift": shift}
+    given["--hold-effect"] = effect
+    if not hold:
+        named = [name for name, value in given.items() if value is not None]
+        if named:
+            raise typer.BadParameter(
+                "needs --hold (without it no hold analysis runs)", param_hint=named[0]
+            )
+        return None
+    return HoldParameters(
+        alpha=DEFAULT_ALPHA if alpha is None else alpha,
+        power=DEFAULT_POWER if power is None else power,
+        # the decimal as written (0.01 is 1/100, not the binary float nearest to it)
+        shift=DEFAULT_SHIFT if shift is None else Fraction(repr(shift)),
+        effect=DEFAULT_EFFECT if effect is None else effect,
+    )
 
 
 def _p(value: float | None) -> str:

@@ -32,7 +32,9 @@ def shuffler(
             "short-period:P, stuck:PER_MILLE.",
         ),
     ],
-    output: Annotated[Path, typer.Option("-o", "--output", help="Log file (.gz: gzip).")],
+    output: Annotated[
+        Path, typer.Option("-o", "--output", help="Log file (.jsonl: JSON Lines; .gz: gzip).")
+    ],
     shuffles: Annotated[
         int | None, typer.Option("--shuffles", min=1, help="Number of shuffles (decks or walls).")
     ] = None,
@@ -46,7 +48,7 @@ def shuffler(
     ] = False,
     old_decks: Annotated[int | None, typer.Option("--decks", min=1, hidden=True)] = None,
 ) -> None:
-    """Write a shuffler log in the documented CSV format (atomically: all or nothing)."""
+    """Write a shuffler log in the documented CSV or JSON Lines format (atomically)."""
     if shuffles is None and old_decks is not None:
         conventions.deprecated("--decks", "--shuffles")
         shuffles = old_decks

@@ -194,11 +194,17 @@ class RoundAudit:
             return "fail"
         if self.hold is not None and self.hold.verdict == "fail":
             return "fail"
-        if self.rounds == 0:
+        if self.rounds == 0 or self.not_examined:
             return "inconclusive"
         if self.hold is not None and self.hold.verdict != "pass":
             return "inconclusive"
         return "pass"
+
+    @property
+    def not_examined(self) -> list[str]:
+        """What the audit could not examine in the logs it read (each makes a verdict that
+        would pass inconclusive)."""
+        return self.meter.not_examined if self.progressive is not None else []
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -207,6 +213,7 @@ class RoundAudit:
             "rules_sha256": self.rules_sha256,
             "files": self.files,
             "verdict": self.verdict,
+            "not_examined": self.not_examined,
             "rounds": self.rounds,
             "void_rounds": self.void_rounds,
             "seats": self.seats,
@@ -393,6 +400,9 @@ class _ChunkAudit:
             # void rounds: bets void (returned), the progressive carried over: nothing paid
             due_scaled = np.where(void_seat, 0, due_scaled)
             examined = judged | void_seat
+            if spot == "progressive":
+                assert self.meter is not None
+                examined &= ~self.meter.unsettled
             a.due[spot] = a.due.get(spot, Fraction(0)) + Fraction(
                 int(due_scaled[examined].sum()), den * SCALE
             )

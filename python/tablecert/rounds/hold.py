@@ -260,6 +260,7 @@ class HoldResult:
             "alpha": measured(self.parameters.alpha),
             "power_target": measured(self.parameters.power),
             "detectable_shift": fraction_json(self.parameters.shift),
+            "dealt_effect": measured(self.parameters.effect),
             "rejected": list(self.rejected),
         }
 

@@ -26,6 +26,9 @@ GZIP_MAGIC = b"\x1f\x8b"
 #: Amounts are exact decimals with at most this many places; held as integers of 1/SCALE.
 PLACES = 4
 SCALE = 10**PLACES
+#: What the core reader (rust/audit/rounds.rs) gives for a meter field left blank: the meter was
+#: not logged for the round (no amount is this low), so its accounting is left unexamined.
+METER_NOT_LOGGED = -(2**63)
 MAX_AMOUNT = 10**12  # currency units: anything larger is a typo, not a bet
 ROUNDS_PER_CHUNK = 65_536
 
@@ -72,6 +75,7 @@ class RoundArrays:
     dealer: npt.NDArray[np.int16]
     #: The dealer's upcard, -1 when none was logged.
     upcard: npt.NDArray[np.int16]
+    #: METER_NOT_LOGGED where the field was left blank.
     meter_before: npt.NDArray[np.int64]
     meter_after: npt.NDArray[np.int64]
     #: True where an event makes the round void (VOID_EVENTS).

@@ -25,7 +25,7 @@ import numpy.typing as npt
 
 from tablecert.games.common import fraction_json
 from tablecert.games.progressive import Progressive, RoundPayment
-from tablecert.rounds.log import SCALE, RoundChunk, amount_text
+from tablecert.rounds.log import METER_NOT_LOGGED, SCALE, RoundChunk, amount_text
 
 _Int = npt.NDArray[np.int64]
 _Bool = npt.NDArray[np.bool_]
@@ -44,6 +44,14 @@ class MeterTotals:
     restarts: int = 0
     contributions: Fraction = Fraction(0)
     meter_prizes: Fraction = Fraction(0)
+    #: Rounds whose meter_before or meter_after was left blank: their accounting is not examined.
+    not_logged: int = 0
+    #: Rounds with a logged meter, and rounds with a progressive bet (a log with neither is a
+    #: table without the progressive: its blank meter is not applicable, not unexamined).
+    logged: int = 0
+    rounds_with_bets: int = 0
+    #: Seats whose prize from the meter could not be settled: the round's meter_before is blank.
+    unsettled_prizes: int = 0
     #: table id -> (meter_after in 1/SCALE units, round id) of the table's last round read
     last: dict[str, tuple[int, str]] = field(default_factory=dict)
     #: table id -> (meter_before in 1/SCALE units, round id, file, line) of the table's first
@@ -52,11 +60,38 @@ class MeterTotals:
 
     @property
     def text(self) -> str:
-        return (
+        text = (
             f"progressive meter: {self.rounds:,} rounds accounted for, "
             f"{self.rounds_with_meter_prizes:,} with meter prizes ({self.several_winners:,} with "
             f"several winners), {self.restarts:,} restarts from the seed"
         )
+        if self.not_logged and not self.applies:
+            text += (
+                f"; no meter logged and no progressive bet in {self.not_logged:,} rounds: "
+                "the table does not offer the progressive"
+            )
+        return text
+
+    @property
+    def applies(self) -> bool:
+        """Whether the log plays the progressive: a meter logged or a progressive bet placed."""
+        return bool(self.logged or self.rounds_with_bets)
+
+    @property
+    def not_examined(self) -> list[str]:
+        """Why part of the meter's accounting was not examined (empty when all of it was)."""
+        reasons = []
+        if self.not_logged and self.applies:
+            reasons.append(
+                f"{self.not_logged:,} rounds with a blank meter_before or meter_after: "
+                "their meter accounting (Art. 10) was not examined"
+            )
+        if self.unsettled_prizes:
+            reasons.append(
+                f"{self.unsettled_prizes:,} progressive prizes from the meter not settled: "
+                "the round's meter_before is blank"
+            )
+        return reasons
 
     def absorb(self, part: MeterTotals) -> list[Seam]:
         """Add a later file's accounting (its tables' last rounds replace this one's) and
@@ -68,7 +103,7 @@ class MeterTotals:
             )
             for table, (before, round_id, path, line) in part.first.items()
             for after, prior in [self.last.get(table, (before, ""))]
-            if after != before
+            if after != before and METER_NOT_LOGGED not in (after, before)
         ]
         for table, start in part.first.items():
             if table not in self.last and table not in self.first:
@@ -79,6 +114,10 @@ class MeterTotals:
         self.restarts += part.restarts
         self.contributions += part.contributions
         self.meter_prizes += part.meter_prizes
+        self.not_logged += part.not_logged
+        self.logged += part.logged
+        self.rounds_with_bets += part.rounds_with_bets
+        self.unsettled_prizes += part.unsettled_prizes
         self.last.update(part.last)
         return seams
 
@@ -90,6 +129,9 @@ class MeterTotals:
             "restarts_from_the_seed": self.restarts,
             "contributions": fraction_json(self.contributions),
             "meter_prizes_due": fraction_json(self.meter_prizes),
+            "rounds_meter_not_logged": self.not_logged,
+            "prizes_not_settled": self.unsettled_prizes,
+            "not_examined": self.not_examined,
         }
 
 
@@ -155,6 +197,11 @@ class ChunkMeter:
         self.seat_number = np.asarray(arrays.seat_number, dtype=np.int64)
         self.meter_before = np.asarray(arrays.meter_before, dtype=np.int64)
         self.meter_after = np.asarray(arrays.meter_after, dtype=np.int64)
+        #: rounds whose meter_before / meter_after was logged (not left blank)
+        self.before_logged = self.meter_before != METER_NOT_LOGGED
+        self.after_logged = self.meter_after != METER_NOT_LOGGED
+        #: seat rows whose prize from the meter is not settled (the round's meter_before blank)
+        self.unsettled = np.zeros(len(self.seat_round), dtype=bool)
         # round r's seats are rows start[r]:start[r + 1] (every round has a seat)
         self.start = np.searchsorted(self.seat_round, np.arange(len(chunk) + 1))
         prizes = {p.category: p for p in prog.prizes}
@@ -186,6 +233,9 @@ class ChunkMeter:
         self.payments: dict[int, RoundPayment] = {}
         for r in np.unique(self.seat_round[self.meter_rows]).tolist():
             lo, hi = int(self.start[r]), int(self.start[r + 1])
+            if not self.before_logged[r]:  # a share of an unknown meter: not examined
+                self.unsettled[lo:hi] = self.meter_rows[lo:hi] & ~void_seat[lo:hi]
+                continue
             rows = lo + np.flatnonzero(betting[lo:hi])
             seats = [(int(self.seat_number[i]), self.categories[int(category[i])]) for i in rows]
             contributed = Fraction(int(bets[lo:hi].sum()), SCALE)
@@ -204,6 +254,7 @@ class ChunkMeter:
                     articles.append(won.article)
                 codes[i] = list(zip(names, articles, strict=True)).index(key)
         due = np.where(void_seat, 0, due)
+        self.totals.unsettled_prizes += int(self.unsettled.sum())
         return SeatDues(due, den, codes, tuple(names), tuple(articles))
 
     def describe(self, r: int) -> str:
@@ -226,16 +277,21 @@ class ChunkMeter:
         bet_sum = np.add.reduceat(bets.astype(np.int64), self.start[:-1]) if rounds else bets
         # exact: meter_after * den == meter_before * den + num * bets (in 1/SCALE units)
         num, den = prog.contribution.numerator, prog.contribution.denominator
-        before, after = self.meter_before, self.meter_after
+        logged = self.before_logged & self.after_logged
+        totals.not_logged += int((~logged).sum())
+        totals.logged += int((self.before_logged | self.after_logged).sum())
+        totals.rounds_with_bets += int((bet_sum > 0).sum())
+        before = np.where(self.before_logged, self.meter_before, 0)
+        after = np.where(self.after_logged, self.meter_after, 0)
         if max(num, den) > 2**20:  # beyond int64's room for 10^16-unit meters: Python integers
             before, after, bet_sum = (x.astype(object) for x in (before, after, bet_sum))
         expected = np.where(void, before * den, before * den + num * bet_sum)
-        checked = ~void & dealt
-        totals.rounds += int(checked.sum()) + int(void.sum())
+        checked = ~void & dealt & logged
+        totals.rounds += int(checked.sum()) + int((void & logged).sum())
         totals.contributions += Fraction(int(bet_sum[checked].sum()), SCALE) * prog.contribution
         special = np.zeros(rounds, dtype=bool)
         special[list(self.payments)] = True
-        differs = (void | (dealt & ~special)) & (after * den != expected)
+        differs = (void | (dealt & ~special)) & logged & (after * den != expected)
         for r in np.flatnonzero(differs).tolist():
             due = Fraction(int(expected[r]), den * SCALE)
             if void[r]:
@@ -256,7 +312,7 @@ class ChunkMeter:
                     f"progressive bets ({_money(Fraction(int(bet_sum[r])))})",
                 )
         for r, payment in self.payments.items():
-            if not dealt[r] or void[r]:
+            if not dealt[r] or void[r] or not self.after_logged[r]:
                 continue
             totals.rounds_with_meter_prizes += 1
             winners = [p for p in payment.prizes if p.rule.endswith("meter_share")]
@@ -308,7 +364,8 @@ class ChunkMeter:
                 )
             else:
                 previous[0] = last[0]
-            for j in np.flatnonzero(check & (before != previous)).tolist():
+            unknown = (before == METER_NOT_LOGGED) | (previous == METER_NOT_LOGGED)
+            for j in np.flatnonzero(check & ~unknown & (before != previous)).tolist():
                 r = int(idx[j])
                 prior = str(c.round_id[int(idx[j - 1])]) if j else last[1] if last else ""
                 self._meter(
