@@ -182,8 +182,21 @@ fn caribbean_analyze(
         );
         return Ok((rows, parts.into_py(py)));
     }
-    let table = py.allow_threads(|| d.table());
-    Ok((rows, u64_bytes(py, &table).into_py(py)))
+    Ok((
+        rows,
+        decision_table(py, std::slice::from_ref(d))?.into_py(py),
+    ))
+}
+
+/// The decision table of disjoint shards' decisions as Python bytes (written in place).
+fn decision_table<'py>(
+    py: Python<'py>,
+    parts: &[caribbean::Decisions],
+) -> PyResult<Bound<'py, PyBytes>> {
+    PyBytes::new_bound_with(py, caribbean::HANDS * 8, |buf| {
+        py.allow_threads(|| caribbean::write_table(parts, buf));
+        Ok(())
+    })
 }
 
 /// A shard's compact decisions: (upcards, every, index, bits) as `caribbean_analyze` with
@@ -236,22 +249,15 @@ fn caribbean_decision_table<'py>(
             some,
         });
     }
-    let table = py.allow_threads(|| {
-        // Parts over the same upcards first put together: one walk over the hands each.
-        let mut merged: Vec<caribbean::Decisions> = Vec::new();
-        for shard in shards {
-            match merged.iter_mut().find(|m| m.upcards == shard.upcards) {
-                Some(m) => m.merge(&shard),
-                None => merged.push(shard),
-            }
+    // Parts over the same upcards put together first: fewer to look up per hand.
+    let mut merged: Vec<caribbean::Decisions> = Vec::new();
+    for shard in shards {
+        match merged.iter_mut().find(|m| m.upcards == shard.upcards) {
+            Some(m) => m.merge(&shard),
+            None => merged.push(shard),
         }
-        let mut table = vec![0u64; caribbean::HANDS];
-        for shard in &merged {
-            shard.or_into(&mut table);
-        }
-        table
-    });
-    Ok(u64_bytes(py, &table))
+    }
+    decision_table(py, &merged)
 }
 
 /// Caribbean Stud, one situation by direct enumeration of its 163,185 dealer completions:

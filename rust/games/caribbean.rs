@@ -161,27 +161,44 @@ impl Decisions {
         self.some.extend_from_slice(&other.some);
     }
 
-    /// OR these decisions into `table` (one u64 per hand in colex order, bit `u` = raise
-    /// against upcard `u`): the table of disjoint shards is the OR of theirs.
-    pub fn or_into(&self, table: &mut [u64]) {
-        assert_eq!(table.len(), HANDS, "a table of every hand");
-        let range = self.range_mask();
-        for_each_held(|i, held| {
-            if self.every[i / 64] >> (i % 64) & 1 != 0 {
-                table[i] |= range & !held;
-            }
-        });
-        for &(i, bits) in &self.some {
-            table[i as usize] |= bits;
-        }
-    }
-
     /// The decision table: one u64 per hand in colex order, bit `u` = raise against `u`.
     #[must_use]
     pub fn table(&self) -> Vec<u64> {
-        let mut table = vec![0; HANDS];
-        self.or_into(&mut table);
-        table
+        let mut bytes = vec![0u8; HANDS * 8];
+        write_table(std::slice::from_ref(self), &mut bytes);
+        bytes
+            .chunks_exact(8)
+            .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
+            .collect()
+    }
+}
+
+/// Write the decision table of disjoint shards' decisions (the OR of theirs) into `out`, 8
+/// little-endian bytes per hand in colex order (bit `u` = raise against upcard `u`), in one
+/// walk over the hands.
+pub fn write_table(parts: &[Decisions], out: &mut [u8]) {
+    assert_eq!(out.len(), HANDS * 8, "a table of every hand");
+    let ranges: Vec<u64> = parts.iter().map(Decisions::range_mask).collect();
+    let mut words = out.chunks_exact_mut(8);
+    for_each_held(|i, held| {
+        let (word, bit) = (i / 64, 1u64 << (i % 64));
+        let mut bits = 0;
+        for (part, range) in parts.iter().zip(&ranges) {
+            if part.every[word] & bit != 0 {
+                bits |= range & !held;
+            }
+        }
+        words
+            .next()
+            .expect("one word per hand")
+            .copy_from_slice(&bits.to_le_bytes());
+    });
+    for part in parts {
+        for &(i, bits) in &part.some {
+            let word = &mut out[8 * i as usize..8 * i as usize + 8];
+            let old = u64::from_le_bytes((&*word).try_into().expect("8 bytes"));
+            word.copy_from_slice(&(old | bits).to_le_bytes());
+        }
     }
 }
 
