@@ -254,8 +254,10 @@ fn read_record<'a>(deck: DeckKind, format: &Format, text: &'a str, s: &mut Scrat
         Ok(rec) => rec,
         Err(reason) => return Outcome::Bad(device_of(format, text), reason),
     };
-    if let (false, Err(e)) = (s.out_checked, deck.check_complete(&s.out)) {
-        return Outcome::Incomplete(rec, format!("output order: {e}"));
+    if !s.out_checked {
+        if let Err(e) = deck.check_complete(&s.out) {
+            return Outcome::Incomplete(rec, format!("output order: {e}"));
+        }
     }
     if rec.has_input && !s.input_checked {
         if let Err(e) = deck.check_complete(&s.input) {
@@ -1033,18 +1035,15 @@ impl Audit {
                         previous,
                     );
                 }
-                for &c in &segment.coupons {
-                    t.tally.coupon[c] += 1;
-                }
             }
-            t.finish()
+            t
         };
         let mut offers = std::mem::take(&mut self.offers);
         let repeats = &mut self.repeats;
         // The repeated-order sample is a large hash set filled in file order: on its own thread
         // while the tallies run on the others.
         let (tallies, ()) = rayon::join(
-            || -> Vec<Tally> {
+            || -> Vec<Filler> {
                 if tasks.len() > 1 {
                     tasks.par_iter().map(tally).collect()
                 } else {
@@ -1058,12 +1057,14 @@ impl Audit {
             },
         );
         self.offers = offers;
-        for (task, t) in tasks.iter().zip(&tallies) {
-            if task
-                .iter()
-                .any(|(_, start, segment)| segment.end > *start || !segment.coupons.is_empty())
-            {
-                self.batch.merge(t);
+        for (task, t) in tasks.iter().zip(tallies) {
+            if task.iter().any(|(_, start, segment)| segment.end > *start) {
+                t.add_to(&mut self.batch);
+            }
+            for (_, _, segment) in task {
+                for &c in &segment.coupons {
+                    self.batch.coupon[c] += 1;
+                }
             }
             if task.last().is_some_and(|(_, _, segment)| segment.closes) {
                 self.close_batch();

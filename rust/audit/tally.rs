@@ -545,42 +545,56 @@ impl Counts52 {
 }
 
 /// A tally filled order by order through the fastest path for its deck: `Counts52` for
-/// 52-card decks, `Tally::add` for the others.
+/// 52-card decks, `Tally::add` for the others; `add_to` adds it to another tally (no `Tally`
+/// of its own is made for 52-card decks: a task's counts go straight into its batch).
 pub struct Filler {
-    pub tally: Tally,
+    deck: DeckKind,
+    game: Option<Game>,
+    tally: Option<Tally>,
     fast: Option<Counts52>,
 }
 
 impl Filler {
     #[must_use]
     pub fn new(deck: DeckKind, game: Option<Game>) -> Filler {
+        let fast = deck == DeckKind::Cards52;
         Filler {
-            tally: Tally::new(deck, game),
-            fast: (deck == DeckKind::Cards52).then(|| Counts52::new(game)),
+            deck,
+            game,
+            tally: (!fast).then(|| Tally::new(deck, game)),
+            fast: fast.then(|| Counts52::new(game)),
         }
+    }
+
+    fn tally(&mut self) -> &mut Tally {
+        let (deck, game) = (self.deck, self.game);
+        self.tally.get_or_insert_with(|| Tally::new(deck, game))
     }
 
     /// `Tally::add`.
     #[inline]
     pub fn add(&mut self, out: &[u8], reference: Option<&[u8]>, previous: Option<&[u8]>) {
-        match &mut self.fast {
-            Some(counts) => {
-                if counts.full() {
-                    counts.flush_into(&mut self.tally);
-                }
-                counts.add(out, reference, previous);
+        if let Some(counts) = &mut self.fast {
+            if counts.full() {
+                let mut counts = std::mem::replace(counts, Counts52::new(self.game));
+                counts.flush_into(self.tally());
+                self.fast = Some(counts);
             }
-            None => self.tally.add(out, reference, previous),
+        }
+        match &mut self.fast {
+            Some(counts) => counts.add(out, reference, previous),
+            None => self.tally().add(out, reference, previous),
         }
     }
 
-    /// The tally of every order added.
-    #[must_use]
-    pub fn finish(mut self) -> Tally {
-        if let Some(counts) = &mut self.fast {
-            counts.flush_into(&mut self.tally);
+    /// Add every order added to `t` (a tally of the same deck and game).
+    pub fn add_to(self, t: &mut Tally) {
+        if let Some(mut counts) = self.fast {
+            counts.flush_into(t);
         }
-        self.tally
+        if let Some(tally) = &self.tally {
+            t.merge(tally);
+        }
     }
 }
 
@@ -1005,15 +1019,22 @@ mod tests {
                 let mut fast = Filler::new(DeckKind::Cards52, game);
                 fast.fast.as_mut().unwrap().native = native;
                 for (k, (out, reference, previous)) in orders.iter().enumerate() {
-                    fast.add(out, reference.as_deref(), previous.as_deref());
                     if k == 250 {
-                        // A flush mid-way (as on a counter about to overflow) loses nothing.
+                        // A counter about to overflow: flushed before the next order.
                         let counts = fast.fast.as_mut().unwrap();
-                        counts.flush_into(&mut fast.tally);
-                        assert_eq!(counts.native, native);
+                        let added = std::mem::replace(&mut counts.shuffles, Cell::MAX);
+                        fast.add(out, reference.as_deref(), previous.as_deref());
+                        let counts = fast.fast.as_ref().unwrap();
+                        assert_eq!((counts.shuffles, counts.native), (1, native));
+                        // The flushed tally counted the shuffles the counter was set to.
+                        fast.tally().shuffles -= u64::from(Cell::MAX - added);
+                        continue;
                     }
+                    fast.add(out, reference.as_deref(), previous.as_deref());
                 }
-                same(&fast.finish(), &slow);
+                let mut t = Tally::new(DeckKind::Cards52, game);
+                fast.add_to(&mut t);
+                same(&t, &slow);
             }
         }
     }
@@ -1049,7 +1070,9 @@ mod tests {
                 }
                 previous.clone_from(&wall);
             }
-            same(&fast.finish(), &slow);
+            let mut t = Tally::new(deck, None);
+            fast.add_to(&mut t);
+            same(&t, &slow);
         }
     }
 
