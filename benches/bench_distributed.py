@@ -3,10 +3,19 @@ cache) and a fleet audit of gzip logs of unequal sizes, each run locally (this p
 core's threads on every core) and on running local clusters of 1 and 2 single-threaded worker
 processes (``--workers 1|2``). Cluster start-up is not counted: both clusters are started and
 each job is run once on them first ("first run": workers import tablecert and the Caribbean
-workers build their key tables, which they then keep); the rounds after that are interleaved
-(local, 1 worker, 2 workers, again) so that the machine's load hits all three alike. Every
-clustered answer is checked equal to the local one. The load average is printed before and
-after: on a shared machine read the ratios, not the seconds.
+workers build their key tables and the histogram of the dealer hands that do not qualify,
+which they then keep; the local process does the same in its first run); the rounds after
+that are interleaved (local, 1 worker, 2 workers, again) so that the machine's load hits all
+three alike. A timed Caribbean round is one whole ``caribbean_stud.analyze(..., use_cache=
+False)`` call in this process: reading the rule file, the shards' submission, their sweeps on
+the workers, the answers sent back, the merge into the decision table, the progressive and
+the par sheet's object. Every clustered answer is checked equal to the local one. The load
+average is printed before and after: on a shared machine read the ratios, not the seconds.
+
+After the table, the Caribbean shards alone (one ``executor.map`` on each warm cluster, best
+of 3): each shard's wall and CPU seconds inside its worker, what the call took beyond its
+slowest shard (submission, scheduling, the answers over the wire), the answers' pickled size
+and the merge's time: where a cluster run's time goes.
 
 Run (one command; prints the table BENCHMARKS.md quotes):
 
