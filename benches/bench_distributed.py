@@ -3,10 +3,19 @@ cache) and a fleet audit of gzip logs of unequal sizes, each run locally (this p
 core's threads on every core) and on running local clusters of 1 and 2 single-threaded worker
 processes (``--workers 1|2``). Cluster start-up is not counted: both clusters are started and
 each job is run once on them first ("first run": workers import tablecert and the Caribbean
-workers build their key tables, which they then keep); the rounds after that are interleaved
-(local, 1 worker, 2 workers, again) so that the machine's load hits all three alike. Every
-clustered answer is checked equal to the local one. The load average is printed before and
-after: on a shared machine read the ratios, not the seconds.
+workers build their key tables and the histogram of the dealer hands that do not qualify,
+which they then keep; the local process does the same in its first run); the rounds after
+that are interleaved (local, 1 worker, 2 workers, again) so that the machine's load hits all
+three alike. A timed Caribbean round is one whole ``caribbean_stud.analyze(..., use_cache=
+False)`` call in this process: reading the rule file, the shards' submission, their sweeps on
+the workers, the answers sent back, the merge into the decision table, the progressive and
+the par sheet's object. Every clustered answer is checked equal to the local one. The load
+average is printed before and after: on a shared machine read the ratios, not the seconds.
+
+After the table, the Caribbean shards alone (one ``executor.map`` on each warm cluster, best
+of 3): each shard's wall and CPU seconds inside its worker, what the call took beyond its
+slowest shard (submission, scheduling, the answers over the wire), the answers' pickled size
+and the merge's time: where a cluster run's time goes.
 
 Run (one command; prints the table BENCHMARKS.md quotes):
 
@@ -21,6 +30,7 @@ from __future__ import annotations
 
 import logging
 import os
+import pickle
 import statistics
 import sys
 import tempfile
@@ -80,22 +90,54 @@ def _fleet(root: Path) -> list[Path]:
     ]
 
 
-def cpu_timed_shard(shard: caribbean_stud.UpcardShard) -> float:
-    """CPU seconds of one Caribbean shard where it runs (the load on the machine stretches
-    wall-clock time far more than a single-threaded task's CPU time)."""
-    start = time.process_time()
-    caribbean_stud.run_upcard_shard(shard)
-    return time.process_time() - start
+ShardResult = tuple[list[tuple[int, ...]], caribbean_stud.CompactDecisions]
 
 
-def _shard_cpu(executor: DaskExecutor) -> list[float]:
-    """CPU seconds of each shard of the plan the executor gets (parts of the hands; before
-    they existed, ranges of upcards)."""
+def timed_shard(shard: caribbean_stud.UpcardShard) -> tuple[ShardResult, float, float]:
+    """One Caribbean shard where it runs: its answer, wall and CPU seconds in the worker (the
+    load on the machine stretches wall-clock time far more than a single-threaded task's
+    CPU time)."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = caribbean_stud.run_upcard_shard(shard)
+    return result, time.perf_counter() - wall, time.process_time() - cpu
+
+
+@dataclass
+class ShardCall:
+    """One warm ``executor.map`` of the Caribbean shards: the call's wall seconds, each
+    shard's wall and CPU seconds inside its worker, the answers' pickled bytes and the
+    merge's seconds. What the call costs beyond its slowest shard is the cluster's own
+    (submission, scheduling, results over the wire)."""
+
+    call: float
+    walls: list[float]
+    cpus: list[float]
+    result_bytes: int
+    merge: float
+
+    @property
+    def outside(self) -> float:
+        return self.call - max(self.walls)
+
+
+def _shard_call(executor: DaskExecutor) -> ShardCall:
+    """The plan the executor gets (parts of the hands), run once; the best of three calls."""
     order = ordering("caribbean-stud", "caribbean-stud.macau")
     pay = caribbean_stud.payouts(order)
-    plan_for = getattr(caribbean_stud, "hand_shards", caribbean_stud.upcard_shards)
-    plan = plan_for(order, pay, caribbean_stud.SHARDS_PER_THREAD * executor.parallelism)
-    return executor.map(cpu_timed_shard, plan)
+    plan = caribbean_stud.hand_shards(
+        order, pay, caribbean_stud.SHARDS_PER_THREAD * executor.parallelism
+    )
+    calls = []
+    for _ in range(3):
+        start = time.perf_counter()
+        done = executor.map(timed_shard, plan)
+        call = time.perf_counter() - start
+        start = time.perf_counter()
+        caribbean_stud.merge_upcard_shards(plan, [d[0] for d in done])
+        merge = time.perf_counter() - start
+        size = sum(len(pickle.dumps(d[0])) for d in done)
+        calls.append(ShardCall(call, [d[1] for d in done], [d[2] for d in done], size, merge))
+    return min(calls, key=lambda c: c.call)
 
 
 def measure(rounds: int = ROUNDS) -> list[str]:
@@ -135,7 +177,7 @@ def measure(rounds: int = ROUNDS) -> list[str]:
                 for job, timings in jobs.items():
                     for name in runs:
                         timings[name].rounds.append(run(job, name))
-            cpu = {name: _shard_cpu(executor) for name, executor in clusters.items()}
+            calls = {name: _shard_call(executor) for name, executor in clusters.items()}
         finally:
             for executor in clusters.values():
                 executor.close()
@@ -159,14 +201,23 @@ def measure(rounds: int = ROUNDS) -> list[str]:
                 f"{t.median:.2f} s | {', '.join(f'{s:.2f}' for s in t.rounds)} | "
                 f"{speedup} | {t.best / local.best:.2f} |"
             )
-    alone, slowest = sum(cpu["1 worker"]), max(cpu["2 workers"])
     lines.append("")
     lines.append(
-        "Caribbean CPU seconds inside each shard (warm workers): 1 worker "
-        + ", ".join(f"{c:.2f}" for c in cpu["1 worker"])
-        + "; 2 workers "
-        + ", ".join(f"{c:.2f}" for c in cpu["2 workers"])
-        + f"; speed-up on dedicated cores (1-worker total / slowest 2-worker shard): "
+        "Caribbean shards on the warm clusters, best of 3 calls (seconds; CPU inside the "
+        "shards; outside = the call beyond its slowest shard: submission, scheduling, results):"
+    )
+    for name, c in calls.items():
+        lines.append(
+            f"- {name}: call {c.call:.3f}; shards wall "
+            + ", ".join(f"{w:.3f}" for w in c.walls)
+            + ", CPU "
+            + ", ".join(f"{x:.3f}" for x in c.cpus)
+            + f"; outside {c.outside:.3f}; results {c.result_bytes / 1e6:.2f} MB pickled; "
+            f"merge {c.merge:.3f}"
+        )
+    alone, slowest = sum(calls["1 worker"].cpus), max(calls["2 workers"].cpus)
+    lines.append(
+        f"- speed-up on dedicated cores (1-worker shard CPU / slowest 2-worker shard CPU): "
         f"{alone / slowest:.2f}"
     )
     return lines

@@ -253,3 +253,25 @@ def test_parts_of_the_hands_merge_to_exactly_one_run() -> None:
     assert threaded == single
     with pytest.raises(ValueError, match="part"):
         _core.caribbean_analyze(*args, loss, floor, upcards=(20, 23), part=(2, 2))
+
+
+def test_compact_shard_decisions_are_checked_when_put_together() -> None:
+    """A shard's compact decisions (what a worker sends back) that do not fit are refused,
+    naming the part; the empty ones give an empty table."""
+    words = b"\0" * (8 * ((comb(52, 5) + 63) // 64))
+    empty = _core.caribbean_decision_table([((0, 52), words, b"", b"")])
+    assert empty == b"\0" * (8 * comb(52, 5))
+    one = _core.caribbean_decision_table(
+        [((0, 52), words, (7).to_bytes(4, "little"), (1 << 40).to_bytes(8, "little"))]
+    )
+    assert int.from_bytes(one[56:64], "little") == 1 << 40
+    bad = [
+        ((0, 52), words[:-8], b"", b""),
+        ((0, 52), words, b"\0\0\0", b""),
+        ((0, 52), words, b"\0" * 4, b"\0" * 4),
+        ((0, 52), words, comb(52, 5).to_bytes(4, "little"), b"\0" * 8),
+        ((3, 3), words, b"", b""),
+    ]
+    for part in bad:
+        with pytest.raises(ValueError, match=r"part 1|upcards"):
+            _core.caribbean_decision_table([((0, 52), words, b"", b""), part])

@@ -113,6 +113,7 @@ def _one_local_run(
         chunks=1,
         upcards=(first, end),
     )
+    assert isinstance(bits, bytes)
     return [tuple(r) for r in rows], bits
 
 
@@ -139,7 +140,7 @@ def test_caribbean_upcard_shards_on_a_cluster_equal_one_local_run(
 def test_a_worker_killed_mid_run_changes_nothing(cluster: DaskExecutor) -> None:
     plan = _reduced_plan("caribbean-stud.macau", 48, 52, 4)
     expected = _one_local_run(plan)
-    results: list[list[tuple[list[tuple[int, ...]], bytes]]] = []
+    results: list[list[tuple[list[tuple[int, ...]], caribbean_stud.CompactDecisions]]] = []
     errors: list[BaseException] = []
 
     def run() -> None:

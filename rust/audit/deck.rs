@@ -108,13 +108,26 @@ impl DeckKind {
 
     /// Parse an order written as codes separated by spaces, commas or semicolons.
     pub fn parse_text(self, text: &str, out: &mut Vec<u8>) -> Result<(), String> {
+        self.parse_text_checked(text, out).map(|_| ())
+    }
+
+    /// `parse_text`, saying whether the order is already known to be one complete deck (the
+    /// usual layout of a 52-card deck is checked as it is read); `false` leaves the check to
+    /// `check_complete`.
+    #[inline]
+    pub fn parse_text_checked(self, text: &str, out: &mut Vec<u8>) -> Result<bool, String> {
         out.clear();
         if self == DeckKind::Cards52 {
-            if let Some(deck) = fixed_width_deck(text.as_bytes()) {
+            if let Some((deck, complete)) = fixed_width_deck(text.as_bytes()) {
                 out.extend_from_slice(&deck);
-                return Ok(());
+                return Ok(complete);
             }
         }
+        self.parse_text_general(text, out).map(|()| false)
+    }
+
+    /// Any layout: the codes one by one.
+    fn parse_text_general(self, text: &str, out: &mut Vec<u8>) -> Result<(), String> {
         if self == DeckKind::Cards52 && text.is_ascii() {
             // The same separators as below, byte by byte (ASCII has no other whitespace).
             let b = text.as_bytes();
@@ -254,26 +267,46 @@ const SUIT: [u8; 256] = {
 };
 
 /// The usual layout of a whole deck, `DECK_SIZE` two-byte codes each followed by one
-/// separator but the last, read without branches on the data; `None` for anything else (read
-/// by the general path, which gives the same cards for this layout).
+/// separator but the last, read without branches on the data, with whether its cards are the
+/// whole deck (each once); `None` for anything else (read by the general path, which gives the
+/// same cards for this layout).
 #[inline]
-fn fixed_width_deck(b: &[u8]) -> Option<[u8; cards::DECK_SIZE]> {
+fn fixed_width_deck(b: &[u8]) -> Option<([u8; cards::DECK_SIZE], bool)> {
     if b.len() != 3 * cards::DECK_SIZE - 1 {
         return None;
     }
+    // Each code with the separator after it (a space after the last one).
+    let mut padded = [b' '; 3 * cards::DECK_SIZE];
+    padded[..b.len()].copy_from_slice(b);
     let mut deck = [0u8; cards::DECK_SIZE];
     let mut missing = 0u8;
     let mut separated = true;
-    for (k, card) in deck.iter_mut().enumerate() {
-        let (rank, suit) = (RANK[b[3 * k] as usize], SUIT[b[3 * k + 1] as usize]);
-        missing |= rank | suit;
-        *card = rank.wrapping_mul(4).wrapping_add(suit);
-        if let Some(&c) = b.get(3 * k + 2) {
-            separated &= SEPARATOR[c as usize];
-        }
+    let mut seen = 0u64;
+    for (code, card) in padded.chunks_exact(3).zip(&mut deck) {
+        let c = CODE[usize::from(u16::from_le_bytes([code[0], code[1]]))];
+        missing |= c;
+        separated &= SEPARATOR[code[2] as usize];
+        *card = c;
+        seen |= 1u64 << (c & 63);
     }
-    (missing & 0x80 == 0 && separated).then_some(deck)
+    (missing & 0x80 == 0 && separated).then_some((deck, seen == (1u64 << cards::DECK_SIZE) - 1))
 }
+
+/// The card of each two-byte code (`RANK` of the first byte, `SUIT` of the second), indexed by
+/// the two bytes read as one little-endian 16-bit number; `NONE` where either is not a code.
+/// One load per card instead of two and a combination.
+static CODE: [u8; 1 << 16] = {
+    let mut t = [NONE; 1 << 16];
+    let mut i = 0;
+    while i < 1 << 16 {
+        let (rank, suit) = (RANK[i & 0xFF], SUIT[i >> 8]);
+        if rank != NONE && suit != NONE {
+            t[i] = cards::card(rank, suit);
+        }
+        i += 1;
+    }
+    t
+};
 
 /// The common two- or three-byte ASCII card codes (`As`, `10d`, `TD`) without allocating.
 #[inline]
@@ -333,8 +366,16 @@ mod tests {
             let got = DeckKind::Cards52.parse_text(text, &mut out).map(|()| out);
             assert_eq!(got, slow(text), "{text}");
         }
-        assert!(fixed_width_deck(texts[0].as_bytes()).is_some());
+        assert_eq!(
+            fixed_width_deck(texts[0].as_bytes()).map(|d| d.1),
+            Some(true)
+        );
         assert!(fixed_width_deck(texts[4].as_bytes()).is_none());
+        // A duplicated card in the usual layout: read, and known not to be complete.
+        assert_eq!(
+            fixed_width_deck(texts[8].as_bytes()).map(|d| d.1),
+            Some(false)
+        );
     }
 
     #[test]
@@ -355,6 +396,9 @@ mod tests {
                 let (r, s) = (RANK[a as usize], SUIT[b as usize]);
                 let table = (r | s != NONE).then(|| cards::card(r, s));
                 assert_eq!(table, fast_card(&[a, b]), "{a} {b}");
+                // The two-byte table of the fixed-width path agrees.
+                let code = CODE[usize::from(u16::from_le_bytes([a, b]))];
+                assert_eq!((code != NONE).then_some(code), table, "{a} {b}");
             }
         }
     }

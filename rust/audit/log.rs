@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use super::deck::DeckKind;
 use super::json::{self, Value};
 use super::stream::{LineCutter, Piece, Pieces, ReadError};
-use super::tally::{self, Game, RepeatSampler, Tally};
+use super::tally::{self, Filler, Game, RepeatSampler, Tally};
 
 /// The longest line read (a 136-tile wall with long spellings is a few kilobytes); a longer
 /// record is one bad record, a longer header an unreadable file.
@@ -166,8 +166,31 @@ fn split_csv<'a>(line: &'a str, delimiter: u8, out: &mut Vec<Cow<'a, str>>) -> R
     }
 }
 
+/// `split_csv` of a line without double quotes and with at most `out.len()` fields (a header
+/// has at most one column per field): the number of fields, or `None` for any other line.
+#[inline]
+fn split_plain<'a, const K: usize>(
+    line: &'a str,
+    delimiter: u8,
+    out: &mut [&'a str; K],
+) -> Option<usize> {
+    let b = line.as_bytes();
+    if memchr::memchr(b'"', b).is_some() {
+        return None;
+    }
+    let mut start = 0;
+    let mut count = 0;
+    for end in memchr::memchr_iter(delimiter, b).chain(std::iter::once(b.len())) {
+        *out.get_mut(count)? = &line[start..end];
+        count += 1;
+        start = end + 1;
+    }
+    Some(count)
+}
+
 /// A line's text, without its CR (and, on a file's first line, a UTF-8 byte-order mark); for
 /// UTF-16, a NUL byte or invalid UTF-8, the byte within the line and the message.
+#[inline]
 fn line_text(raw: &[u8], first: bool) -> Result<&str, (usize, &'static str)> {
     let mut raw = raw.strip_suffix(b"\r").unwrap_or(raw);
     if first {
@@ -190,11 +213,14 @@ fn overlong_reason() -> String {
     format!("line longer than {MAX_LINE} bytes")
 }
 
-/// The orders of the record being read.
+/// The orders of the record being read, and whether each is already known to be a complete
+/// deck (checked as it was read).
 #[derive(Default)]
 struct Scratch {
     out: Vec<u8>,
     input: Vec<u8>,
+    out_checked: bool,
+    input_checked: bool,
 }
 
 struct Record<'a> {
@@ -214,7 +240,12 @@ enum Outcome<'a> {
 }
 
 /// Read one record line of a file whose format is known; no state but the scratch orders.
+// Always inlined: `tally::with_native` compiles it with the CPU's bit instructions.
+#[allow(clippy::inline_always)]
+#[inline(always)]
 fn read_record<'a>(deck: DeckKind, format: &Format, text: &'a str, s: &mut Scratch) -> Outcome<'a> {
+    s.out_checked = false;
+    s.input_checked = false;
     let parsed = match format {
         Format::JsonLines => parse_json(deck, text, s),
         Format::Csv(cols) => parse_csv(deck, text, cols, s),
@@ -223,10 +254,12 @@ fn read_record<'a>(deck: DeckKind, format: &Format, text: &'a str, s: &mut Scrat
         Ok(rec) => rec,
         Err(reason) => return Outcome::Bad(device_of(format, text), reason),
     };
-    if let Err(e) = deck.check_complete(&s.out) {
-        return Outcome::Incomplete(rec, format!("output order: {e}"));
+    if !s.out_checked {
+        if let Err(e) = deck.check_complete(&s.out) {
+            return Outcome::Incomplete(rec, format!("output order: {e}"));
+        }
     }
-    if rec.has_input {
+    if rec.has_input && !s.input_checked {
         if let Err(e) = deck.check_complete(&s.input) {
             return Outcome::Incomplete(rec, format!("input order: {e}"));
         }
@@ -252,44 +285,61 @@ fn device_of(format: &Format, text: &str) -> Option<String> {
     }
 }
 
+// Always inlined: `tally::with_native` compiles it with the CPU's bit instructions.
+#[allow(clippy::inline_always)]
+#[inline(always)]
 fn parse_csv<'a>(
     deck: DeckKind,
     text: &'a str,
     cols: &Columns,
     s: &mut Scratch,
 ) -> Result<Record<'a>, String> {
-    let mut f = Vec::with_capacity(cols.count);
-    split_csv(text, cols.delimiter, &mut f)?;
-    if f.len() != cols.count {
-        return Err(format!("{} fields, the header has {}", f.len(), cols.count));
+    // A line without quotes (the usual one) is split in place; any other by `split_csv`.
+    let mut plain = [""; FIELDS.len()];
+    let mut quoted = Vec::new();
+    let count = if let Some(count) = split_plain(text, cols.delimiter, &mut plain) {
+        count
+    } else {
+        split_csv(text, cols.delimiter, &mut quoted)?;
+        quoted.len()
+    };
+    if count != cols.count {
+        return Err(format!("{count} fields, the header has {}", cols.count));
     }
+    let f = |i: usize| -> &str { quoted.get(i).map_or(plain[i], |q: &Cow<'_, str>| q) };
     for (name, i) in [
         ("device_id", cols.device),
         ("timestamp", cols.timestamp),
         ("shuffle_id", cols.shuffle),
     ] {
-        if f[i].trim().is_empty() {
+        if f(i).trim().is_empty() {
             return Err(format!("missing {name}"));
         }
     }
-    deck.parse_text(&f[cols.output], &mut s.out)
+    s.out_checked = deck
+        .parse_text_checked(f(cols.output), &mut s.out)
         .map_err(|e| format!("output order: {e}"))?;
     let has_input = match cols.input {
-        Some(i) if !f[i].trim().is_empty() => {
-            deck.parse_text(&f[i], &mut s.input)
+        Some(i) if !f(i).trim().is_empty() => {
+            s.input_checked = deck
+                .parse_text_checked(f(i), &mut s.input)
                 .map_err(|e| format!("input order: {e}"))?;
             true
         }
         _ => false,
     };
     let events = cols.events.map_or_else(Vec::new, |i| {
-        f[i].split([';', '|'])
+        f(i).split([';', '|'])
             .map(str::trim)
             .filter(|e| !e.is_empty())
             .map(str::to_string)
             .collect()
     });
-    let device = std::mem::replace(&mut f[cols.device], Cow::Borrowed(""));
+    let device = if quoted.is_empty() {
+        Cow::Borrowed(plain[cols.device])
+    } else {
+        std::mem::replace(&mut quoted[cols.device], Cow::Borrowed(""))
+    };
     Ok(Record {
         device,
         has_input,
@@ -451,7 +501,43 @@ impl Parsed {
 
     /// Read the lines of `data` (starting at byte `offset` of the file).
     fn read(deck: DeckKind, mode: InputMode, format: &Format, data: &[u8], offset: u64) -> Parsed {
+        #[cfg(target_arch = "x86_64")]
+        if tally::native_features() {
+            // SAFETY: the CPU has the features `read_native` is compiled for (checked just now).
+            return unsafe { Parsed::read_native(deck, mode, format, data, offset) };
+        }
+        Parsed::read_portable(deck, mode, format, data, offset)
+    }
+
+    /// `read_portable` compiled as `tally::with_native` compiles (a closure that large is not
+    /// inlined into it).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+    unsafe fn read_native(
+        deck: DeckKind,
+        mode: InputMode,
+        f: &Format,
+        b: &[u8],
+        at: u64,
+    ) -> Parsed {
+        Parsed::read_portable(deck, mode, f, b, at)
+    }
+
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    fn read_portable(
+        deck: DeckKind,
+        mode: InputMode,
+        format: &Format,
+        data: &[u8],
+        offset: u64,
+    ) -> Parsed {
         let mut p = Parsed::default();
+        // Room for the usual records (a deck's text is at least twice its length in bytes): the
+        // buffers do not grow by copies as the span is read.
+        p.orders.reserve(data.len() / 2);
+        p.items.reserve(data.len() / 128);
+        p.hashes.reserve(data.len() / 128);
         let mut s = Scratch::default();
         let mut rel = vec![0u8; deck.size()];
         let mut at = 0;
@@ -934,7 +1020,7 @@ impl Audit {
             }
         }
         let tally = |task: &Task<'_>| {
-            let mut t = Tally::new(deck, game);
+            let mut t = Filler::new(deck, game);
             for &(j, start, segment) in task {
                 let (orders, job) = (&parsed[j].orders, &jobs[j]);
                 let order = |at: At| match at {
@@ -949,9 +1035,6 @@ impl Audit {
                         previous,
                     );
                 }
-                for &c in &segment.coupons {
-                    t.coupon[c] += 1;
-                }
             }
             t
         };
@@ -960,7 +1043,7 @@ impl Audit {
         // The repeated-order sample is a large hash set filled in file order: on its own thread
         // while the tallies run on the others.
         let (tallies, ()) = rayon::join(
-            || -> Vec<Tally> {
+            || -> Vec<Filler> {
                 if tasks.len() > 1 {
                     tasks.par_iter().map(tally).collect()
                 } else {
@@ -974,12 +1057,14 @@ impl Audit {
             },
         );
         self.offers = offers;
-        for (task, t) in tasks.iter().zip(&tallies) {
-            if task
-                .iter()
-                .any(|(_, start, segment)| segment.end > *start || !segment.coupons.is_empty())
-            {
-                self.batch.merge(t);
+        for (task, t) in tasks.iter().zip(tallies) {
+            if task.iter().any(|(_, start, segment)| segment.end > *start) {
+                t.add_to(&mut self.batch);
+            }
+            for (_, _, segment) in task {
+                for &c in &segment.coupons {
+                    self.batch.coupon[c] += 1;
+                }
             }
             if task.last().is_some_and(|(_, _, segment)| segment.closes) {
                 self.close_batch();
@@ -1251,6 +1336,40 @@ mod tests {
             .map(crate::cards::code)
             .collect::<Vec<_>>()
             .join(" ")
+    }
+
+    #[test]
+    fn plain_lines_split_as_split_csv_does() {
+        let lines = [
+            "A,1,2,As Kh,2d",
+            ",,,,",
+            "A,1,2,3,4,5",
+            "A,1,2,3,4,5,6",
+            "A\t1\t2",
+            "A,\"1,2\",3",
+            "A,x\"y,3",
+            "",
+            "one",
+        ];
+        for line in lines {
+            for delimiter in [b',', b'\t'] {
+                let mut plain = [""; FIELDS.len()];
+                let mut quoted = Vec::new();
+                let whole = split_csv(line, delimiter, &mut quoted);
+                match split_plain(line, delimiter, &mut plain) {
+                    Some(k) => {
+                        assert!(whole.is_ok(), "{line:?}");
+                        let quoted: Vec<&str> = quoted.iter().map(AsRef::as_ref).collect();
+                        assert_eq!(&plain[..k], &quoted[..], "{line:?}");
+                    }
+                    // Only quoted lines and lines of more fields than a header can name.
+                    None => assert!(
+                        line.contains('"') || quoted.len() > FIELDS.len(),
+                        "{line:?}"
+                    ),
+                }
+            }
+        }
     }
 
     #[test]

@@ -154,11 +154,24 @@ impl<R: Read> Decoder<R> {
                 self.end -= self.start;
                 self.start = 0;
             }
-            match self.source.read(&mut self.buf[self.end..]) {
-                Ok(0) => self.eof = true,
+            let end = self.end;
+            self.end += self.read_source(Some(end), &mut [])?;
+        }
+        Ok(())
+    }
+
+    /// One read from the source, into `buf[at..]` (`None`: into `out`); 0 at its end.
+    fn read_source(&mut self, at: Option<usize>, out: &mut [u8]) -> Result<usize, ReadError> {
+        loop {
+            let into = match at {
+                Some(at) => &mut self.buf[at..],
+                None => &mut *out,
+            };
+            match self.source.read(into) {
                 Ok(n) => {
-                    self.end += n;
+                    self.eof |= n == 0;
                     self.read += n as u64;
+                    return Ok(n);
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => {
@@ -171,7 +184,6 @@ impl<R: Read> Decoder<R> {
                 }
             }
         }
-        Ok(())
     }
 
     fn corrupt(&self, what: &str) -> ReadError {
@@ -264,6 +276,10 @@ impl<R: Read> Decoder<R> {
             match &mut self.state {
                 Gzip::Done => return Ok(0),
                 Gzip::Plain => {
+                    if self.start == self.end && !self.eof {
+                        // Nothing buffered: read straight into `out` (one copy fewer).
+                        return self.read_source(None, out);
+                    }
                     self.fill(1)?;
                     let n = (self.end - self.start).min(out.len());
                     out[..n].copy_from_slice(&self.buf[self.start..self.start + n]);

@@ -31,6 +31,53 @@ impl Game {
             rank5::CATEGORIES
         }
     }
+
+    /// The category of the hand dealt to hand `h` from the shuffled deck `out`.
+    #[inline]
+    #[must_use]
+    pub fn category(&self, out: &[u8], h: usize) -> usize {
+        let k = self.hand_size;
+        let mut hand = [0u8; 5];
+        for (i, slot) in hand[..k].iter_mut().enumerate() {
+            *slot = if self.round_robin {
+                out[h + i * self.hands]
+            } else {
+                out[h * k + i]
+            };
+        }
+        let key = if k == 3 {
+            let mut h3 = [hand[0], hand[1], hand[2]];
+            sort_network(&mut h3, &[(0, 1), (1, 2), (0, 1)]);
+            rank3::key_sorted(&h3, &self.tie_breaks)
+        } else {
+            sort_network(&mut hand, &SORT5);
+            rank5::key_sorted(&hand, &self.tie_breaks)
+        };
+        ranking::category(key) as usize
+    }
+}
+
+/// A sorting network of 5 elements (9 comparators; Knuth, TAOCP 5.3.4): branch-free, where a
+/// general sort's comparisons on random cards mispredict.
+const SORT5: [(usize, usize); 9] = [
+    (0, 3),
+    (1, 4),
+    (0, 2),
+    (1, 3),
+    (0, 1),
+    (2, 4),
+    (1, 2),
+    (3, 4),
+    (2, 3),
+];
+
+#[inline]
+fn sort_network<const K: usize>(v: &mut [u8; K], network: &[(usize, usize)]) {
+    for &(a, b) in network {
+        let (x, y) = (v[a], v[b]);
+        v[a] = x.min(y);
+        v[b] = x.max(y);
+    }
 }
 
 /// All tallies of a set of shuffles from one kind of deck.
@@ -186,53 +233,27 @@ impl Tally {
     }
 
     /// `rel[p]` is the input position of the card at output position `p`.
-    // Bitwise on purpose: a lazy `&&` branches on the data and mispredicts.
-    #[allow(clippy::needless_bitwise_bool)]
     fn add_against_input(&mut self, rel: &[u8]) {
-        let n = rel.len();
         self.referenced += 1;
-        let mut pos = [0u8; 64];
-        let mut fixed = 0;
-        let mut footrule = 0;
-        for (p, &r) in rel.iter().enumerate() {
-            pos[r as usize & 63] = p as u8;
-            fixed += usize::from(p == r as usize);
-            footrule += p.abs_diff(r as usize);
+        for (table, at) in [
+            &mut self.rising,
+            &mut self.fixed,
+            &mut self.successions,
+            &mut self.valleys,
+            &mut self.footrule,
+            &mut self.guesses,
+        ]
+        .into_iter()
+        .zip(input_stats(rel))
+        {
+            table[at] += 1;
         }
-        let pos = &pos[..n];
-        let rising = 1 + pos.windows(2).filter(|w| w[1] < w[0]).count();
-        let successions = rel.windows(2).filter(|w| w[1] == w[0] + 1).count();
-        let valleys = rel
-            .windows(3)
-            .filter(|w| (w[0] > w[1]) & (w[1] < w[2]))
-            .count();
-        self.rising[rising] += 1;
-        self.fixed[fixed] += 1;
-        self.successions[successions] += 1;
-        self.valleys[valleys] += 1;
-        self.footrule[footrule] += 1;
-        self.guesses[valley_guesser(rel)] += 1;
     }
 
     fn add_dealt(&mut self, game: &Game, out: &[u8]) {
-        let k = game.hand_size;
         let cats = game.categories();
         for h in 0..game.hands {
-            let mut hand = [0u8; 5];
-            for (i, slot) in hand[..k].iter_mut().enumerate() {
-                *slot = if game.round_robin {
-                    out[h + i * game.hands]
-                } else {
-                    out[h * k + i]
-                };
-            }
-            hand[..k].sort_unstable();
-            let key = if k == 3 {
-                rank3::key_sorted(&[hand[0], hand[1], hand[2]], &game.tie_breaks)
-            } else {
-                rank5::key_sorted(&hand, &game.tie_breaks)
-            };
-            self.dealt[h * cats + ranking::category(key) as usize] += 1;
+            self.dealt[h * cats + game.category(out, h)] += 1;
         }
     }
 
@@ -303,6 +324,280 @@ impl Tally {
     }
 }
 
+/// Counters of the hot tables: 32 bits while a task adds orders, widened into a `Tally` exactly
+/// by `Counts52::flush_into` (a task flushes before a counter could overflow).
+type Cell = u32;
+
+const N52: usize = cards::DECK_SIZE;
+
+/// Run `f` (with what it inlines) compiled for the instructions the portable x86-64 baseline
+/// lacks (population count, leading and trailing zero counts, 256-bit vectors) when `native`
+/// (see `native_features`): the Lehmer digits and the guesser's unseen labels are bit counts,
+/// integers either way.
+#[allow(clippy::inline_always)]
+#[inline(always)]
+pub fn with_native<R>(native: bool, f: impl FnOnce() -> R) -> R {
+    #[cfg(target_arch = "x86_64")]
+    if native {
+        #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+        unsafe fn compiled_native<R>(f: impl FnOnce() -> R) -> R {
+            f()
+        }
+        // SAFETY: `native` is true only on a CPU that has these features (`native_features`).
+        return unsafe { compiled_native(f) };
+    }
+    let _ = native;
+    f()
+}
+
+/// Whether this CPU has the instructions `with_native` compiles for.
+#[must_use]
+pub fn native_features() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("popcnt")
+            && std::is_x86_feature_detected!("lzcnt")
+            && std::is_x86_feature_detected!("bmi1")
+            && std::is_x86_feature_detected!("bmi2")
+            && std::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+/// The tallies of 52-card decks as a parallel task fills them: the same counts as
+/// `Tally::add`, in tables of half the width laid out with power-of-two rows (a card id masked
+/// with 63 indexes them without a bounds check), so one shuffle's ~260 scattered increments
+/// touch half the cache lines and run fewer instructions. `flush_into` adds them to a `Tally`.
+pub struct Counts52 {
+    game: Option<Game>,
+    /// Filled through `with_native`.
+    native: bool,
+    shuffles: Cell,
+    referenced: Cell,
+    consecutive_pairs: Cell,
+    serial_sum: u64,
+    serial_sumsq: u128,
+    /// `position[s][p]`, `successor[a][b]`, `lehmer[i][d]`, `consecutive[p][q]`.
+    position: Box<[[Cell; 64]; 64]>,
+    successor: Box<[[Cell; 64]; 64]>,
+    lehmer: Box<[[Cell; 64]; 64]>,
+    consecutive: Box<[[Cell; 64]; 64]>,
+    /// `Tally::lehmer_pairs`' layout.
+    lehmer_pairs: Vec<Cell>,
+    /// runs, rising, fixed, successions, valleys, guesses.
+    small: Box<[[Cell; 64]; 6]>,
+    footrule: Box<[Cell; 2048]>,
+    dealt: Vec<Cell>,
+}
+
+impl Counts52 {
+    #[must_use]
+    pub fn new(game: Option<Game>) -> Counts52 {
+        Counts52 {
+            game,
+            native: native_features(),
+            shuffles: 0,
+            referenced: 0,
+            consecutive_pairs: 0,
+            serial_sum: 0,
+            serial_sumsq: 0,
+            position: Box::new([[0; 64]; 64]),
+            successor: Box::new([[0; 64]; 64]),
+            lehmer: Box::new([[0; 64]; 64]),
+            consecutive: Box::new([[0; 64]; 64]),
+            lehmer_pairs: vec![0; pair_blocks(N52).map(|(a, b)| a * b).sum()],
+            small: Box::new([[0; 64]; 6]),
+            footrule: Box::new([0; 2048]),
+            dealt: game.map_or_else(Vec::new, |g| vec![0; g.hands * g.categories()]),
+        }
+    }
+
+    /// `Tally::add` for a 52-card deck (`out`, `reference` and `previous` are permutations of
+    /// the 52 cards, as the deck checker ensures).
+    #[inline]
+    pub fn add(&mut self, out: &[u8], reference: Option<&[u8]>, previous: Option<&[u8]>) {
+        with_native(self.native, || self.add_portable(out, reference, previous));
+    }
+
+    #[allow(clippy::needless_range_loop, clippy::inline_always)]
+    #[inline(always)]
+    fn add_portable(&mut self, out: &[u8], reference: Option<&[u8]>, previous: Option<&[u8]>) {
+        let out: &[u8; N52] = out.try_into().expect("a 52-card order");
+        self.shuffles += 1;
+        let mut unseen: u64 = (1u64 << N52) - 1;
+        let mut digits = [0u8; N52];
+        for i in 0..N52 {
+            let c = out[i] as usize & 63;
+            self.position[c][i] += 1;
+            let d = (unseen & ((1u64 << c) - 1)).count_ones() as usize;
+            unseen &= !(1u64 << c);
+            digits[i] = d as u8;
+            self.lehmer[i][d & 63] += 1;
+        }
+        let mut offset = 0;
+        for (j, (a, b)) in pair_blocks(N52).enumerate() {
+            let (d0, d1) = (digits[2 * j] as usize, digits[2 * j + 1] as usize);
+            self.lehmer_pairs[offset + d0 * b + d1] += 1;
+            offset += a * b;
+        }
+        let mut descents = 0;
+        let mut serial = 0u64;
+        for i in 1..N52 {
+            let (a, b) = (out[i - 1] as usize & 63, out[i] as usize & 63);
+            self.successor[a][b] += 1;
+            descents += usize::from(b < a);
+            serial += (a * b) as u64;
+        }
+        self.small[0][(descents + 1) & 63] += 1;
+        self.serial_sum += serial;
+        self.serial_sumsq += u128::from(serial * serial);
+        if let Some(reference) = reference {
+            let mut pos_in = [0u8; 64];
+            for (i, &c) in reference.iter().enumerate() {
+                pos_in[c as usize & 63] = i as u8;
+            }
+            let mut rel = [0u8; N52];
+            for (r, &c) in rel.iter_mut().zip(out) {
+                *r = pos_in[c as usize & 63];
+            }
+            self.referenced += 1;
+            let stats = input_stats(&rel);
+            for (row, at) in self.small[1..].iter_mut().zip(stats[..4].iter()) {
+                row[at & 63] += 1;
+            }
+            self.footrule[stats[4] & 2047] += 1;
+            self.small[5][stats[5] & 63] += 1;
+        }
+        if let Some(prev) = previous {
+            let mut pos_prev = [0u8; 64];
+            for (p, &c) in prev.iter().enumerate() {
+                pos_prev[c as usize & 63] = p as u8;
+            }
+            self.consecutive_pairs += 1;
+            for q in 0..N52 {
+                let p = pos_prev[out[q] as usize & 63] as usize;
+                self.consecutive[p & 63][q] += 1;
+            }
+        }
+        if let Some(game) = &self.game {
+            let cats = game.categories();
+            for h in 0..game.hands {
+                self.dealt[h * cats + game.category(out, h)] += 1;
+            }
+        }
+    }
+
+    /// Whether another order could overflow a counter: time to flush.
+    #[must_use]
+    pub fn full(&self) -> bool {
+        self.shuffles == Cell::MAX
+    }
+
+    /// Add the counts to `t` (a tally of 52-card decks of the same game) and clear them.
+    pub fn flush_into(&mut self, t: &mut Tally) {
+        fn add<const W: usize>(to: &mut [u64], rows: &[[Cell; W]], width: usize) {
+            for (chunk, row) in to.chunks_mut(width).zip(rows) {
+                for (x, &y) in chunk.iter_mut().zip(row) {
+                    *x += u64::from(y);
+                }
+            }
+        }
+        let n = N52;
+        debug_assert_eq!(t.deck.size(), n);
+        t.shuffles += u64::from(self.shuffles);
+        t.referenced += u64::from(self.referenced);
+        t.consecutive_pairs += u64::from(self.consecutive_pairs);
+        t.serial_sum += u128::from(self.serial_sum);
+        t.serial_sumsq += self.serial_sumsq;
+        add(&mut t.position, &self.position[..], n);
+        add(&mut t.successor, &self.successor[..], n);
+        add(&mut t.lehmer, &self.lehmer[..], n);
+        add(&mut t.consecutive, &self.consecutive[..], n);
+        for (x, &y) in t.lehmer_pairs.iter_mut().zip(&self.lehmer_pairs) {
+            *x += u64::from(y);
+        }
+        for (table, row) in [
+            &mut t.runs,
+            &mut t.rising,
+            &mut t.fixed,
+            &mut t.successions,
+            &mut t.valleys,
+            &mut t.guesses,
+        ]
+        .into_iter()
+        .zip(self.small.iter())
+        {
+            add(table, std::slice::from_ref(row), n + 1);
+        }
+        add(
+            &mut t.footrule,
+            std::slice::from_ref(&*self.footrule),
+            n * n / 2 + 1,
+        );
+        for (x, &y) in t.dealt.iter_mut().zip(&self.dealt) {
+            *x += u64::from(y);
+        }
+        let native = self.native;
+        *self = Counts52::new(self.game);
+        self.native = native;
+    }
+}
+
+/// A tally filled order by order through the fastest path for its deck: `Counts52` for
+/// 52-card decks, `Tally::add` for the others; `add_to` adds it to another tally (no `Tally`
+/// of its own is made for 52-card decks: a task's counts go straight into its batch).
+pub struct Filler {
+    deck: DeckKind,
+    game: Option<Game>,
+    tally: Option<Tally>,
+    fast: Option<Counts52>,
+}
+
+impl Filler {
+    #[must_use]
+    pub fn new(deck: DeckKind, game: Option<Game>) -> Filler {
+        let fast = deck == DeckKind::Cards52;
+        Filler {
+            deck,
+            game,
+            tally: (!fast).then(|| Tally::new(deck, game)),
+            fast: fast.then(|| Counts52::new(game)),
+        }
+    }
+
+    fn tally(&mut self) -> &mut Tally {
+        let (deck, game) = (self.deck, self.game);
+        self.tally.get_or_insert_with(|| Tally::new(deck, game))
+    }
+
+    /// `Tally::add`.
+    #[inline]
+    pub fn add(&mut self, out: &[u8], reference: Option<&[u8]>, previous: Option<&[u8]>) {
+        if let Some(counts) = &mut self.fast {
+            if counts.full() {
+                let mut counts = std::mem::replace(counts, Counts52::new(self.game));
+                counts.flush_into(self.tally());
+                self.fast = Some(counts);
+            }
+        }
+        match &mut self.fast {
+            Some(counts) => counts.add(out, reference, previous),
+            None => self.tally().add(out, reference, previous),
+        }
+    }
+
+    /// Add every order added to `t` (a tally of the same deck and game).
+    pub fn add_to(self, t: &mut Tally) {
+        if let Some(mut counts) = self.fast {
+            counts.flush_into(t);
+        }
+        if let Some(tally) = &self.tally {
+            t.merge(tally);
+        }
+    }
+}
+
 /// One device's coupon collection in progress: symbols seen on top, shuffles so far.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Collector {
@@ -336,39 +631,88 @@ pub fn relative(out: &[u8], reference: &[u8], rel: &mut [u8]) {
     }
 }
 
+/// The statistics of one order against its input order (`rel[p]`: the input position of the
+/// card at output position `p`), as indices into the histograms rising sequences, fixed
+/// points, preserved successions, interior valleys, footrule displacement, correct guesses.
+// Bitwise on purpose: a lazy `&&` branches on the data and mispredicts.
+// Always inlined: `with_native` compiles it with the bit-count instructions.
+#[allow(clippy::needless_bitwise_bool, clippy::inline_always)]
+#[inline(always)]
+#[must_use]
+pub fn input_stats(rel: &[u8]) -> [usize; 6] {
+    // Index loops over one slice whose length the optimiser knows: no bounds checks, and the
+    // counting loops vectorise (a fold over `windows` does neither).
+    let rel = &rel[..rel.len().min(64)];
+    let n = rel.len();
+    let mut pos = [0u8; 64];
+    // Byte and 16-bit counters (n <= 64, footrule <= 64 * 64 / 2): the loops vectorise.
+    let (mut fixed, mut footrule) = (0u8, 0u16);
+    for (p, &r) in rel.iter().enumerate() {
+        pos[r as usize & 63] = p as u8;
+        fixed += u8::from(p == r as usize);
+        footrule += u16::from((p as u8).abs_diff(r));
+    }
+    let (mut rising, mut successions, mut valleys) = (1u8, 0u8, 0u8);
+    for p in 1..n {
+        rising += u8::from(pos[p] < pos[p - 1]);
+        successions += u8::from(rel[p] == rel[p - 1].wrapping_add(1));
+    }
+    for p in 2..n {
+        valleys += u8::from((rel[p - 2] > rel[p - 1]) & (rel[p - 1] < rel[p]));
+    }
+    let [rising, fixed, successions, valleys] =
+        [rising, fixed, successions, valleys].map(usize::from);
+    let footrule = usize::from(footrule);
+    [
+        rising,
+        fixed,
+        successions,
+        valleys,
+        footrule,
+        valley_guesser(rel),
+    ]
+}
+
 /// Correct guesses, with feedback, of a guesser who follows valleys (Diaconis, Fulman and
 /// Holmes 2013): after an ascent guess the smallest unseen label above the last card, after a
 /// descent the largest unseen below it, falling back to the other side; the first guess is the
 /// smallest label. Every guess is an unseen label, so under uniformity the count of correct
-/// guesses is a sum of independent Bernoulli(1/k), k = 1..n.
+/// guesses is a sum of independent Bernoulli(1/k), k = 1..n. `rel` is a permutation of `0..n`.
 #[must_use]
-#[allow(clippy::needless_bitwise_bool)]
+#[inline(always)]
+#[allow(clippy::needless_bitwise_bool, clippy::inline_always)]
 pub fn valley_guesser(rel: &[u8]) -> usize {
     let n = rel.len();
     let mut unseen: u64 = if n == 64 { !0 } else { (1u64 << n) - 1 };
+    let Some((&end, rel)) = rel.split_last() else {
+        return 0;
+    };
     let mut guess = 0u8;
     let mut correct = 0;
-    let mut last = 0u8;
-    for (p, &a) in rel.iter().enumerate() {
-        // Branch-free: which side is guessed depends on the data, so a branch mispredicts.
+    // One more than the last label (0 before the first card, so that it counts as an ascent).
+    let mut after_last = 0u8;
+    // Every card but the last leaves an unseen label to guess.
+    for &a in rel {
         correct += usize::from(a == guess);
         unseen &= !(1u64 << a);
-        if unseen == 0 {
-            break;
-        }
-        let above = unseen & !((2u64 << a).wrapping_sub(1));
+        // Label `a` is seen: every unseen label is below it or above it.
         let below = unseen & ((1u64 << a) - 1);
-        let up = (p == 0) | (a > last);
-        last = a;
+        let above = unseen ^ below;
+        let up = a >= after_last;
+        after_last = a + 1;
         // After an ascent the smallest unseen label above, else the largest below; each falls
-        // back to the other side when its own is empty (both empty only when all are seen).
+        // back to the other side when its own is empty. Both are computed and one selected:
+        // which side is guessed depends on the data, so a branch would mispredict.
         let pick_above = (above != 0) & (up | (below == 0));
         let smallest_above = above.trailing_zeros() as u8;
         let largest_below = 63 - (below | 1).leading_zeros() as u8;
-        let mask = 0u8.wrapping_sub(u8::from(pick_above));
-        guess = (smallest_above & mask) | (largest_below & !mask);
+        guess = if pick_above {
+            smallest_above
+        } else {
+            largest_below
+        };
     }
-    correct
+    correct + usize::from(end == guess)
 }
 
 /// 128-bit hash of an order, for spotting repeated orders.
@@ -486,6 +830,285 @@ mod tests {
         assert_eq!(t.rising[52], 1);
         assert_eq!(t.runs[52], 1);
         assert_eq!(t.lehmer[51], 1);
+    }
+
+    fn shuffled(rng: &mut crate::audit::simulate::Rng, deck: &mut [u8]) {
+        for i in (1..deck.len()).rev() {
+            deck.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+    }
+
+    /// Orders with the order each is judged against and its device's previous output.
+    type Orders = [(Vec<u8>, Option<Vec<u8>>, Option<Vec<u8>>)];
+
+    /// Every table of a 52-card tally from its definition, one order at a time, by linear
+    /// searches (no bit tricks, no shared helpers): the slow reference of the fast path.
+    #[allow(clippy::needless_range_loop)]
+    fn slow_reference(orders: &Orders, game: Option<Game>) -> Tally {
+        let n = 52;
+        let mut t = Tally::new(DeckKind::Cards52, game);
+        let find = |order: &[u8], c: u8| order.iter().position(|&x| x == c).unwrap();
+        for (out, reference, previous) in orders {
+            t.shuffles += 1;
+            let mut digits = vec![0usize; n];
+            for p in 0..n {
+                t.position[out[p] as usize * n + p] += 1;
+                digits[p] = out[p + 1..].iter().filter(|&&x| x < out[p]).count();
+                t.lehmer[p * n + digits[p]] += 1;
+            }
+            let mut offset = 0;
+            for j in 0..n / 2 {
+                let (a, b) = (n - 2 * j, n - 2 * j - 1);
+                t.lehmer_pairs[offset + digits[2 * j] * b + digits[2 * j + 1]] += 1;
+                offset += a * b;
+            }
+            let mut runs = 1;
+            let mut serial = 0u64;
+            for p in 1..n {
+                t.successor[out[p - 1] as usize * n + out[p] as usize] += 1;
+                if out[p] < out[p - 1] {
+                    runs += 1;
+                }
+                serial += u64::from(out[p - 1]) * u64::from(out[p]);
+            }
+            t.runs[runs] += 1;
+            t.serial_sum += u128::from(serial);
+            t.serial_sumsq += u128::from(serial) * u128::from(serial);
+            if let Some(reference) = reference {
+                t.referenced += 1;
+                let rel: Vec<u8> = out.iter().map(|&c| find(reference, c) as u8).collect();
+                let fixed = (0..n).filter(|&p| rel[p] as usize == p).count();
+                let footrule: usize = (0..n).map(|p| (rel[p] as usize).abs_diff(p)).sum();
+                // A rising sequence ends where label k + 1 comes before label k.
+                let rising = 1
+                    + (0..n as u8 - 1)
+                        .filter(|&k| find(&rel, k + 1) < find(&rel, k))
+                        .count();
+                let successions = (1..n).filter(|&p| rel[p] == rel[p - 1] + 1).count();
+                let valleys = (1..n - 1)
+                    .filter(|&p| rel[p - 1] > rel[p] && rel[p] < rel[p + 1])
+                    .count();
+                t.fixed[fixed] += 1;
+                t.footrule[footrule] += 1;
+                t.rising[rising] += 1;
+                t.successions[successions] += 1;
+                t.valleys[valleys] += 1;
+                t.guesses[slow_guesser(&rel)] += 1;
+            }
+            if let Some(prev) = previous {
+                t.consecutive_pairs += 1;
+                for q in 0..n {
+                    t.consecutive[find(prev, out[q]) * n + q] += 1;
+                }
+            }
+            if let Some(g) = game {
+                for h in 0..g.hands {
+                    let cards: Vec<u8> = (0..g.hand_size)
+                        .map(|i| {
+                            if g.round_robin {
+                                out[h + i * g.hands]
+                            } else {
+                                out[h * g.hand_size + i]
+                            }
+                        })
+                        .collect();
+                    let key = if g.hand_size == 3 {
+                        rank3::key([cards[0], cards[1], cards[2]], &g.tie_breaks)
+                    } else {
+                        rank5::key(
+                            [cards[0], cards[1], cards[2], cards[3], cards[4]],
+                            &g.tie_breaks,
+                        )
+                    };
+                    t.dealt[h * g.categories() + ranking::category(key) as usize] += 1;
+                }
+            }
+        }
+        t
+    }
+
+    /// The valley guesser as its definition reads, on a set of unseen labels.
+    fn slow_guesser(rel: &[u8]) -> usize {
+        let mut unseen: std::collections::BTreeSet<u8> = rel.iter().copied().collect();
+        let mut guess = *unseen.first().unwrap();
+        let mut correct = 0;
+        for (p, &a) in rel.iter().enumerate() {
+            if a == guess {
+                correct += 1;
+            }
+            unseen.remove(&a);
+            let above = unseen.range(a..).next().copied();
+            let below = unseen.range(..a).next_back().copied();
+            let ascent = p == 0 || a > rel[p - 1];
+            let (first, second) = if ascent {
+                (above, below)
+            } else {
+                (below, above)
+            };
+            match first.or(second) {
+                Some(g) => guess = g,
+                None => break,
+            }
+        }
+        correct
+    }
+
+    fn same(a: &Tally, b: &Tally) {
+        assert_eq!(a.shuffles, b.shuffles);
+        assert_eq!(a.referenced, b.referenced);
+        assert_eq!(a.consecutive_pairs, b.consecutive_pairs);
+        assert_eq!(
+            (a.serial_sum, a.serial_sumsq),
+            (b.serial_sum, b.serial_sumsq)
+        );
+        for ((name, shape, x), (_, _, y)) in a.tables().iter().zip(b.tables()) {
+            assert_eq!(x, &y, "{name} {shape:?}");
+        }
+        assert_eq!(a.tables().len(), b.tables().len());
+    }
+
+    #[test]
+    fn fast_tally_matches_the_slow_reference() {
+        let mut rng = crate::audit::simulate::Rng::new(16);
+        let games = [
+            None,
+            Some(Game {
+                hand_size: 5,
+                hands: 7,
+                round_robin: false,
+                tie_breaks: TieBreaks::STATUTE,
+            }),
+            Some(Game {
+                hand_size: 5,
+                hands: 10,
+                round_robin: true,
+                tie_breaks: TieBreaks::RANK_ONLY,
+            }),
+            Some(Game {
+                hand_size: 3,
+                hands: 17,
+                round_robin: false,
+                tie_breaks: TieBreaks::STATUTE,
+            }),
+        ];
+        for game in games {
+            let mut deck: Vec<u8> = (0..52).collect();
+            let mut orders = Vec::new();
+            for i in 0..600 {
+                let previous = deck.clone();
+                // Mostly random orders, some sorted or reversed (extreme statistics), some
+                // nearly sorted (few rising sequences).
+                match i % 10 {
+                    0 => deck.sort_unstable(),
+                    1 => deck.sort_unstable_by(|a, b| b.cmp(a)),
+                    2 => deck.swap(rng.below(52) as usize, rng.below(52) as usize),
+                    _ => shuffled(&mut rng, &mut deck),
+                }
+                let reference = (i % 3 != 0).then(|| previous.clone());
+                let previous = (i % 4 != 1).then_some(previous);
+                orders.push((deck.clone(), reference, previous));
+            }
+            let slow = slow_reference(&orders, game);
+            let mut plain = Tally::new(DeckKind::Cards52, game);
+            for (out, reference, previous) in &orders {
+                plain.add(out, reference.as_deref(), previous.as_deref());
+            }
+            same(&plain, &slow);
+            // The fast path as compiled for this CPU, and the portable one.
+            for native in [native_features(), false] {
+                let mut fast = Filler::new(DeckKind::Cards52, game);
+                fast.fast.as_mut().unwrap().native = native;
+                for (k, (out, reference, previous)) in orders.iter().enumerate() {
+                    if k == 250 {
+                        // A counter about to overflow: flushed before the next order.
+                        let counts = fast.fast.as_mut().unwrap();
+                        let added = std::mem::replace(&mut counts.shuffles, Cell::MAX);
+                        fast.add(out, reference.as_deref(), previous.as_deref());
+                        let counts = fast.fast.as_ref().unwrap();
+                        assert_eq!((counts.shuffles, counts.native), (1, native));
+                        // The flushed tally counted the shuffles the counter was set to.
+                        fast.tally().shuffles -= u64::from(Cell::MAX - added);
+                        continue;
+                    }
+                    fast.add(out, reference.as_deref(), previous.as_deref());
+                }
+                let mut t = Tally::new(DeckKind::Cards52, game);
+                fast.add_to(&mut t);
+                same(&t, &slow);
+            }
+        }
+    }
+
+    #[test]
+    fn multiset_decks_fill_as_tally_add() {
+        use crate::mahjong::tiles::TileSet;
+        let mut rng = crate::audit::simulate::Rng::new(7);
+        for deck in [
+            DeckKind::Mahjong(TileSet::Traditional),
+            DeckKind::Mahjong(TileSet::Simple),
+        ] {
+            let mut wall: Vec<u8> = (0..deck.size()).map(|i| deck.symbol_of_item(i)).collect();
+            let mut fast = Filler::new(deck, None);
+            let mut slow = Tally::new(deck, None);
+            let mut previous = wall.clone();
+            for i in 0..200 {
+                shuffled(&mut rng, &mut wall);
+                let reference = (i % 2 == 0).then_some(&previous[..]);
+                fast.add(&wall, reference, None);
+                // From the definitions: position, successor, matches against the input.
+                slow.shuffles += 1;
+                for p in 0..wall.len() {
+                    slow.position[wall[p] as usize * deck.size() + p] += 1;
+                    if p > 0 {
+                        slow.successor[wall[p - 1] as usize * deck.symbols() + wall[p] as usize] +=
+                            1;
+                    }
+                }
+                if let Some(r) = reference {
+                    slow.referenced += 1;
+                    slow.matches[(0..wall.len()).filter(|&p| wall[p] == r[p]).count()] += 1;
+                }
+                previous.clone_from(&wall);
+            }
+            let mut t = Tally::new(deck, None);
+            fast.add_to(&mut t);
+            same(&t, &slow);
+        }
+    }
+
+    #[test]
+    fn sorting_networks_sort() {
+        fn permutations(k: usize, v: &mut [u8; 5], f: &mut impl FnMut(&[u8; 5])) {
+            if k == 1 {
+                f(v);
+                return;
+            }
+            for i in 0..k {
+                permutations(k - 1, v, f);
+                v.swap(if k % 2 == 0 { i } else { 0 }, k - 1);
+            }
+        }
+        // Every permutation of 5 distinct values, and (0-1 principle) every 0/1 input.
+        let mut v = [0u8, 1, 2, 3, 4];
+        let mut count = 0;
+        let mut heap = |v: &[u8; 5]| {
+            let mut w = *v;
+            sort_network(&mut w, &SORT5);
+            assert_eq!(w, [0, 1, 2, 3, 4], "{v:?}");
+            count += 1;
+        };
+        permutations(5, &mut v, &mut heap);
+        assert_eq!(count, 120);
+        for bits in 0..32u8 {
+            let mut w: [u8; 5] = std::array::from_fn(|i| (bits >> i) & 1);
+            let ones = bits.count_ones() as usize;
+            sort_network(&mut w, &SORT5);
+            let want: [u8; 5] = std::array::from_fn(|i| u8::from(i >= 5 - ones));
+            assert_eq!(w, want, "{bits:05b}");
+        }
+        let mut w = [2u8, 0, 1];
+        sort_network(&mut w, &[(0, 1), (1, 2), (0, 1)]);
+        assert_eq!(w, [0, 1, 2]);
     }
 
     #[test]

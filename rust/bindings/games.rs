@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use super::cards::TieBreaks;
-use super::{u32_bytes, RulesError};
+use super::{u32_bytes, u64_bytes, RulesError};
 use crate::games::{caribbean, q_poker};
 use crate::rank5;
 
@@ -89,11 +89,15 @@ type CategoryRow = (u64, u64, u64, u64, u64, u64, u64, u64, u64, i64);
 /// part `k` of `n` parts of about equal work (a shard: disjoint shards' rows add up,
 /// `min_margin_at_floor` by minimum, and their decision tables combine by OR). `chunks`
 /// threads each sweep a part of the shard's hands; `progress` counts the hands finished.
+/// `compact=True` returns the decisions as a shard sends them back instead of the table:
+/// (bits of the hands raising against every upcard of the range they do not hold, LE u64
+/// words; the colex indices of the others that raise somewhere, LE u32; their upcard bits,
+/// LE u64), for `caribbean_decision_table`.
 #[pyfunction]
-#[pyo3(signature = (tie_breaks, qualifier_ranks, fold, not_qualifying, win, tie, loss, win_floor, chunks = 0, progress = None, upcards = None, part = None))]
+#[pyo3(signature = (tie_breaks, qualifier_ranks, fold, not_qualifying, win, tie, loss, win_floor, chunks = 0, progress = None, upcards = None, part = None, compact = false))]
 #[allow(clippy::too_many_arguments)]
-fn caribbean_analyze<'py>(
-    py: Python<'py>,
+fn caribbean_analyze(
+    py: Python<'_>,
     tie_breaks: &TieBreaks,
     qualifier_ranks: Vec<u8>,
     fold: i64,
@@ -106,7 +110,8 @@ fn caribbean_analyze<'py>(
     progress: Option<Progress>,
     upcards: Option<(usize, usize)>,
     part: Option<(usize, usize)>,
-) -> PyResult<(Vec<CategoryRow>, Bound<'py, PyBytes>)> {
+    compact: bool,
+) -> PyResult<(Vec<CategoryRow>, PyObject)> {
     check_ranks(&qualifier_ranks)?;
     let upcards = upcards.unwrap_or((0, crate::cards::DECK_SIZE));
     check_range("upcards", upcards, crate::cards::DECK_SIZE, false)?;
@@ -166,13 +171,93 @@ fn caribbean_analyze<'py>(
             )
         })
         .collect();
-    let bits = PyBytes::new_bound_with(py, analysis.decisions.len() * 8, |buf| {
-        for (chunk, v) in buf.chunks_exact_mut(8).zip(&analysis.decisions) {
-            chunk.copy_from_slice(&v.to_le_bytes());
-        }
+    let d = &analysis.decisions;
+    if compact {
+        let index: Vec<u32> = d.some.iter().map(|&(i, _)| i).collect();
+        let bits: Vec<u64> = d.some.iter().map(|&(_, b)| b).collect();
+        let parts = (
+            u64_bytes(py, &d.every),
+            u32_bytes(py, &index),
+            u64_bytes(py, &bits),
+        );
+        return Ok((rows, parts.into_py(py)));
+    }
+    Ok((
+        rows,
+        decision_table(py, std::slice::from_ref(d))?.into_py(py),
+    ))
+}
+
+/// The decision table of disjoint shards' decisions as Python bytes (written in place).
+fn decision_table<'py>(
+    py: Python<'py>,
+    parts: &[caribbean::Decisions],
+) -> PyResult<Bound<'py, PyBytes>> {
+    PyBytes::new_bound_with(py, caribbean::HANDS * 8, |buf| {
+        py.allow_threads(|| caribbean::write_table(parts, buf));
         Ok(())
-    })?;
-    Ok((rows, bits))
+    })
+}
+
+/// A shard's compact decisions: (upcards, every, index, bits) as `caribbean_analyze` with
+/// `compact=True` returns them.
+type CompactDecisions<'py> = (
+    (usize, usize),
+    Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
+);
+
+/// Caribbean Stud: the decision table (LE u64 per hand in colex order) of shards' compact
+/// decisions put together (disjoint shards' tables combine by OR).
+#[pyfunction]
+fn caribbean_decision_table<'py>(
+    py: Python<'py>,
+    parts: Vec<CompactDecisions<'py>>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let bad = |what: String| pyo3::exceptions::PyValueError::new_err(what);
+    let mut shards = Vec::with_capacity(parts.len());
+    for (k, (upcards, every, index, bits)) in parts.iter().enumerate() {
+        check_range("upcards", *upcards, crate::cards::DECK_SIZE, false)?;
+        let words = caribbean::HANDS.div_ceil(64);
+        let (every, index, bits) = (every.as_bytes(), index.as_bytes(), bits.as_bytes());
+        if every.len() != words * 8 || index.len() % 4 != 0 || bits.len() != index.len() * 2 {
+            return Err(bad(format!(
+                "part {k}: expected {} bytes of bits and 4 + 8 bytes per other hand, got {}, \
+                 {} and {}",
+                words * 8,
+                every.len(),
+                index.len(),
+                bits.len()
+            )));
+        }
+        let le64 = |b: &[u8]| u64::from_le_bytes(b.try_into().expect("8 bytes"));
+        let mut some = Vec::with_capacity(index.len() / 4);
+        for (i, b) in index.chunks_exact(4).zip(bits.chunks_exact(8)) {
+            let i = u32::from_le_bytes(i.try_into().expect("4 bytes"));
+            if i as usize >= caribbean::HANDS {
+                return Err(bad(format!(
+                    "part {k}: hand {i} is not below {}",
+                    caribbean::HANDS
+                )));
+            }
+            some.push((i, le64(b)));
+        }
+        shards.push(caribbean::Decisions {
+            upcards: *upcards,
+            every: every.chunks_exact(8).map(le64).collect(),
+            some,
+        });
+    }
+    // Parts over the same upcards put together first: fewer to look up per hand.
+    let mut merged: Vec<caribbean::Decisions> = Vec::new();
+    for shard in shards {
+        match merged.iter_mut().find(|m| m.upcards == shard.upcards) {
+            Some(m) => m.merge(&shard),
+            None => merged.push(shard),
+        }
+    }
+    decision_table(py, &merged)
 }
 
 /// Caribbean Stud, one situation by direct enumeration of its 163,185 dealer completions:
@@ -205,6 +290,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Progress>()?;
     m.add_function(wrap_pyfunction!(q_poker_hand_counts, m)?)?;
     m.add_function(wrap_pyfunction!(caribbean_analyze, m)?)?;
+    m.add_function(wrap_pyfunction!(caribbean_decision_table, m)?)?;
     m.add_function(wrap_pyfunction!(caribbean_situation, m)?)?;
     Ok(())
 }

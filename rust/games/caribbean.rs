@@ -15,7 +15,9 @@ use rayon::prelude::*;
 use crate::cards::DECK_SIZE;
 use crate::enumerate::keys5;
 pub use crate::games::showdown::qualifier_key;
-use crate::games::showdown::{outside_inserts, ranks_only, statute_tables, sweep, Lanes};
+use crate::games::showdown::{
+    outside_inserts, ranks_only, statute_tables, sweep_from, Lanes, NotQualifying,
+};
 use crate::rank5::CATEGORIES;
 use crate::ranking::{category, TieBreaks};
 
@@ -102,8 +104,120 @@ impl CategoryTotals {
 /// The whole analysis: totals by player category (lowest first) and the decision table.
 pub struct Analysis {
     pub categories: [CategoryTotals; CATEGORIES],
-    /// For each player hand in colex order, bit `u` set = raise when the upcard is card `u`.
-    pub decisions: Vec<u64>,
+    pub decisions: Decisions,
+}
+
+/// The raise decisions of the hands a shard visited, compact (about 1 MB for half the hands
+/// instead of a 21 MB table: what a cluster's worker sends back): the hands that raise
+/// against every upcard of the shard's range they do not hold as bits, the few whose decision
+/// depends on the upcard with their upcard bits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decisions {
+    /// The shard's upcards (card ids `first..end`).
+    pub upcards: (usize, usize),
+    /// Bit `i % 64` of word `i / 64` set: hand `i` (colex) raises against every upcard of
+    /// the range it does not hold.
+    pub every: Vec<u64>,
+    /// The other hands that raise against some upcard: (colex index, bit `u` = raise against
+    /// upcard `u`).
+    pub some: Vec<(u32, u64)>,
+}
+
+impl Decisions {
+    fn new(upcards: (usize, usize)) -> Self {
+        Decisions {
+            upcards,
+            every: vec![0; HANDS.div_ceil(64)],
+            some: Vec::new(),
+        }
+    }
+
+    /// The upcard bits of the range.
+    fn range_mask(&self) -> u64 {
+        let (first, end) = self.upcards;
+        (u64::MAX >> (64 - (end - first))) << first
+    }
+
+    /// Record hand `i`'s decision bits (`held`: its cards).
+    #[inline]
+    fn record(&mut self, i: usize, held: u64, bits: u64) {
+        if bits == 0 {
+            return;
+        }
+        if bits == self.range_mask() & !held {
+            self.every[i / 64] |= 1 << (i % 64);
+        } else {
+            self.some.push((i as u32, bits));
+        }
+    }
+
+    /// Add another part's decisions over the same upcards (of disjoint hands).
+    pub fn merge(&mut self, other: &Decisions) {
+        assert_eq!(self.upcards, other.upcards, "decisions of other upcards");
+        self.every
+            .iter_mut()
+            .zip(&other.every)
+            .for_each(|(a, b)| *a |= b);
+        self.some.extend_from_slice(&other.some);
+    }
+
+    /// The decision table: one u64 per hand in colex order, bit `u` = raise against `u`.
+    #[must_use]
+    pub fn table(&self) -> Vec<u64> {
+        let mut bytes = vec![0u8; HANDS * 8];
+        write_table(std::slice::from_ref(self), &mut bytes);
+        bytes
+            .chunks_exact(8)
+            .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
+            .collect()
+    }
+}
+
+/// Write the decision table of disjoint shards' decisions (the OR of theirs) into `out`, 8
+/// little-endian bytes per hand in colex order (bit `u` = raise against upcard `u`), in one
+/// walk over the hands.
+pub fn write_table(parts: &[Decisions], out: &mut [u8]) {
+    assert_eq!(out.len(), HANDS * 8, "a table of every hand");
+    let ranges: Vec<u64> = parts.iter().map(Decisions::range_mask).collect();
+    let mut words = out.chunks_exact_mut(8);
+    for_each_held(|i, held| {
+        let (word, bit) = (i / 64, 1u64 << (i % 64));
+        let mut bits = 0;
+        for (part, range) in parts.iter().zip(&ranges) {
+            if part.every[word] & bit != 0 {
+                bits |= range & !held;
+            }
+        }
+        words
+            .next()
+            .expect("one word per hand")
+            .copy_from_slice(&bits.to_le_bytes());
+    });
+    for part in parts {
+        for &(i, bits) in &part.some {
+            let word = &mut out[8 * i as usize..8 * i as usize + 8];
+            let old = u64::from_le_bytes((&*word).try_into().expect("8 bytes"));
+            word.copy_from_slice(&(old | bits).to_le_bytes());
+        }
+    }
+}
+
+/// Call `visit(colex index, card mask)` for every five-card hand, in colex order.
+fn for_each_held(mut visit: impl FnMut(usize, u64)) {
+    let mut i = 0;
+    for c4 in 4..DECK_SIZE {
+        for c3 in 3..c4 {
+            for c2 in 2..c3 {
+                for c1 in 1..c2 {
+                    let top = 1u64 << c4 | 1 << c3 | 1 << c2 | 1 << c1;
+                    for c0 in 0..c1 {
+                        visit(i, top | 1 << c0);
+                        i += 1;
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// A shard of the analysis: the situations whose upcard is a card id in `upcards` and whose
@@ -154,14 +268,15 @@ pub fn analyze_shard(
     let (first, end) = shard.upcards;
     assert!(first < end && end <= DECK_SIZE, "upcards {first}..{end}");
     let t = tables(tie_breaks);
+    let nq = not_qualifying(tie_breaks, &t, qualifier, (first, end));
     let part = hand_parts(&t, qualifier, 0..t.order.len(), shard.part.1)[shard.part.0].clone();
     let bounds = hand_parts(&t, qualifier, part, chunks.max(1));
-    let parts: Vec<([CategoryTotals; CATEGORIES], Vec<u64>)> = bounds
+    let parts: Vec<([CategoryTotals; CATEGORIES], Decisions)> = bounds
         .into_par_iter()
         .map(|positions| {
             analyze_lanes(
                 &t,
-                qualifier,
+                &nq,
                 pay,
                 tie_breaks.suit_decides,
                 (first, end),
@@ -171,12 +286,12 @@ pub fn analyze_shard(
         })
         .collect();
     let mut categories = [CategoryTotals::default(); CATEGORIES];
-    let mut decisions = vec![0u64; t.hands.len()];
-    for (totals, bits) in &parts {
+    let mut decisions = Decisions::new((first, end));
+    for (totals, part) in &parts {
         for (a, b) in categories.iter_mut().zip(totals) {
             a.merge(b);
         }
-        decisions.iter_mut().zip(bits).for_each(|(d, b)| *d |= b);
+        decisions.merge(part);
     }
     Analysis {
         categories,
@@ -214,6 +329,49 @@ pub fn tables(tie_breaks: &TieBreaks) -> Arc<Tables> {
     t
 }
 
+/// Key of the cached histogram of the dealer hands that do not qualify: the tie-break rules
+/// (suits resolved), the qualifier and the upcards.
+type NotQualifyingKey = (TieBreaks, u32, (usize, usize));
+
+/// The histogram of the dealer hands that do not qualify, last asked for: every shard's
+/// sweep starts from it (3.5 MB for all 52 upcards), so a process builds it once.
+static NOT_QUALIFYING: Mutex<Option<(NotQualifyingKey, Arc<NotQualifying>)>> = Mutex::new(None);
+
+/// This process's histogram of the dealer hands that do not qualify (see `NOT_QUALIFYING`),
+/// over `t` (the tables of `tie_breaks`), built on first use.
+fn not_qualifying(
+    tie_breaks: &TieBreaks,
+    t: &Tables,
+    qualifier: u32,
+    (start, end): (usize, usize),
+) -> Arc<NotQualifying> {
+    let key = (
+        TieBreaks {
+            suit_decides: true,
+            ..*tie_breaks
+        },
+        qualifier,
+        (start, end),
+    );
+    let mut slot = NOT_QUALIFYING
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    if let Some((cached, nq)) = &*slot {
+        if *cached == key {
+            return Arc::clone(nq);
+        }
+    }
+    let nq = Arc::new(NotQualifying::new::<5>(
+        &t.hands,
+        &t.keys,
+        qualifier,
+        4,
+        Lanes::Cards { start, end },
+    ));
+    *slot = Some((key, Arc::clone(&nq)));
+    nq
+}
+
 /// Relative work per hand of a sweep over all lanes (measured, single thread): inserting it,
 /// visiting it when it does not qualify (one query, the decisions), visiting it when it
 /// qualifies (four queries, the decisions). Only the balance of the parts depends on them.
@@ -238,11 +396,12 @@ pub fn hand_parts(
         let nq = p.min(split) as u64;
         nq * NOT_QUALIFYING_COST + (p.max(split) - split) as u64 * QUALIFYING_COST
     };
-    // Work of sweeping the range a..b: the hands that do not qualify, the range's own and
-    // those on its cheaper side are inserted, the range's hands are visited.
+    // Work of sweeping the range a..b: its own qualifying hands and those on its cheaper side
+    // are inserted (those that do not qualify are in the cached histogram it starts from),
+    // the range's hands are visited.
     let n = t.order.len();
     let work = |a: usize, b: usize| {
-        let inserted = split + (b.max(split) - a.max(split)) + outside_inserts(&(a..b), split, n);
+        let inserted = (b.max(split) - a.max(split)) + outside_inserts(&(a..b), split, n);
         inserted as u64 * INSERT_COST + visits(b) - visits(a)
     };
     let parts = parts.clamp(1, range.len().max(1));
@@ -292,80 +451,71 @@ pub fn hand_parts(
 
 fn analyze_lanes(
     t: &Tables,
-    qualifier: u32,
+    nq: &NotQualifying,
     pay: &Payouts,
     suit_decides: bool,
     (start, end): (usize, usize),
     positions: Range<usize>,
     progress: Option<&AtomicU64>,
-) -> ([CategoryTotals; CATEGORIES], Vec<u64>) {
+) -> ([CategoryTotals; CATEGORIES], Decisions) {
     let keys = &t.keys;
     let mut totals = [CategoryTotals::default(); CATEGORIES];
-    let mut decisions = vec![0u64; t.hands.len()];
+    let mut decisions = Decisions::new((start, end));
     let total = COMPLETIONS_I64;
     let fold = pay.fold * total;
     let mut visited = 0u64;
-    sweep(
-        &t.hands,
-        keys,
-        &t.order,
-        qualifier,
-        4,
-        Lanes::Cards { start, end },
-        positions,
-        |i, hand, c| {
-            let cat = category(keys[i]) as usize;
-            let t = &mut totals[cat];
-            let held = hand.iter().fold(0u64, |m, &card| m | 1 << card);
-            for lane in 0..end - start {
-                let u = start + lane;
-                if held & (1 << u) != 0 {
-                    continue;
-                }
-                let nq = i64::from(c.not_qualifying[lane]);
-                let (won, tied) = if !c.qualifies {
-                    (0, 0)
-                } else if suit_decides {
-                    (i64::from(c.below_statute[lane]) - nq, 0)
-                } else {
-                    (
-                        i64::from(c.below[lane]) - nq,
-                        i64::from(c.below_or_equal[lane] - c.below[lane]),
-                    )
-                };
-                let lost = total - nq - won - tied;
-                let base = nq * pay.not_qualifying + tied * pay.tie + lost * pay.loss;
-                let raise = base + won * pay.win[cat];
-                t.situations += 1;
-                t.min_margin_at_floor =
-                    t.min_margin_at_floor.min(base + won * pay.win_floor - fold);
-                if raise > fold {
-                    decisions[i] |= 1 << u;
-                    t.raised += 1;
-                    t.not_qualifying += nq as u64;
-                    t.won += won as u64;
-                    t.tied += tied as u64;
-                    t.lost += lost as u64;
-                    if c.qualifies {
-                        let equal = i64::from(c.below_or_equal[lane] - c.below[lane]);
-                        t.equal_ranks += equal as u64;
-                        if suit_decides {
-                            t.won_on_suit +=
-                                i64::from(c.below_statute[lane] - c.below[lane]) as u64;
-                        }
+    sweep_from(&t.hands, keys, &t.order, nq, positions, |i, hand, c| {
+        let cat = category(keys[i]) as usize;
+        let t = &mut totals[cat];
+        let held = hand.iter().fold(0u64, |m, &card| m | 1 << card);
+        let mut bits = 0u64;
+        for lane in 0..end - start {
+            let u = start + lane;
+            if held & (1 << u) != 0 {
+                continue;
+            }
+            let nq = i64::from(c.not_qualifying[lane]);
+            let (won, tied) = if !c.qualifies {
+                (0, 0)
+            } else if suit_decides {
+                (i64::from(c.below_statute[lane]) - nq, 0)
+            } else {
+                (
+                    i64::from(c.below[lane]) - nq,
+                    i64::from(c.below_or_equal[lane] - c.below[lane]),
+                )
+            };
+            let lost = total - nq - won - tied;
+            let base = nq * pay.not_qualifying + tied * pay.tie + lost * pay.loss;
+            let raise = base + won * pay.win[cat];
+            t.situations += 1;
+            t.min_margin_at_floor = t.min_margin_at_floor.min(base + won * pay.win_floor - fold);
+            if raise > fold {
+                bits |= 1 << u;
+                t.raised += 1;
+                t.not_qualifying += nq as u64;
+                t.won += won as u64;
+                t.tied += tied as u64;
+                t.lost += lost as u64;
+                if c.qualifies {
+                    let equal = i64::from(c.below_or_equal[lane] - c.below[lane]);
+                    t.equal_ranks += equal as u64;
+                    if suit_decides {
+                        t.won_on_suit += i64::from(c.below_statute[lane] - c.below[lane]) as u64;
                     }
-                } else if raise == fold {
-                    t.indifferent += 1;
                 }
+            } else if raise == fold {
+                t.indifferent += 1;
             }
-            visited += 1;
-            if visited % 4096 == 0 {
-                if let Some(p) = progress {
-                    p.fetch_add(4096, Ordering::Relaxed);
-                }
+        }
+        decisions.record(i, held, bits);
+        visited += 1;
+        if visited % 4096 == 0 {
+            if let Some(p) = progress {
+                p.fetch_add(4096, Ordering::Relaxed);
             }
-        },
-    );
+        }
+    });
     if let Some(p) = progress {
         p.fetch_add(visited % 4096, Ordering::Relaxed);
     }
@@ -435,6 +585,7 @@ fn showdown_ranks(key: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::showdown::sweep;
 
     /// The sweep's per-upcard counts equal direct enumeration (`situation`) on sample hands.
     #[test]
@@ -473,6 +624,87 @@ mod tests {
                 }
             },
         );
+    }
+
+    /// Compact decisions (hands raising against every open upcard as bits, the others
+    /// listed) give back exactly the table they were recorded from, for any upcard range.
+    #[test]
+    fn compact_decisions_give_back_the_table() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            state >> 11
+        };
+        for upcards in [(0, DECK_SIZE), (3, 40), (51, 52)] {
+            let mut d = Decisions::new(upcards);
+            let range = d.range_mask();
+            let mut expected = vec![0u64; HANDS];
+            let mut held_of = vec![0u64; HANDS];
+            for_each_held(|i, held| held_of[i] = held);
+            for (i, &held) in held_of.iter().enumerate() {
+                let bits = match next() % 4 {
+                    0 => 0,
+                    1 => range & !held,
+                    _ => next() & range & !held,
+                };
+                d.record(i, held, bits);
+                expected[i] = bits;
+            }
+            // One upcard: a hand raises against it or not, never in part.
+            assert_eq!(d.some.is_empty(), upcards.1 - upcards.0 == 1);
+            assert!(d.every.iter().any(|&w| w != 0));
+            assert_eq!(d.table(), expected, "{upcards:?}");
+        }
+        // The colex walk gives each index its own hand.
+        let hands = crate::games::showdown::all_hands::<5>();
+        let mut seen = 0;
+        for_each_held(|i, held| {
+            assert_eq!(held, hands[i].iter().fold(0, |m, &c| m | 1 << c));
+            seen += 1;
+        });
+        assert_eq!(seen, HANDS);
+    }
+
+    /// Shards read the cached histogram of their own qualifier and upcards: interleaved
+    /// analyses with other qualifiers and upcards equal sweeps from a fresh histogram.
+    #[test]
+    fn the_cached_histogram_is_the_one_asked_for() {
+        let tb = TieBreaks::STATUTE;
+        let pay = Payouts {
+            fold: -1,
+            not_qualifying: 1,
+            win: [3; CATEGORIES],
+            tie: 0,
+            loss: -3,
+            win_floor: 3,
+        };
+        let t = tables(&tb);
+        let fresh = |qualifier: u32, upcards: (usize, usize)| {
+            let lanes = Lanes::Cards {
+                start: upcards.0,
+                end: upcards.1,
+            };
+            let nq = NotQualifying::new::<5>(&t.hands, &t.keys, qualifier, 4, lanes);
+            analyze_lanes(&t, &nq, &pay, true, upcards, 0..HANDS, None)
+        };
+        let (ak, queen) = (qualifier_key(&[12, 11]), qualifier_key(&[10]));
+        for (qualifier, upcards) in [
+            (ak, (20, 22)),
+            (queen, (20, 22)),
+            (ak, (30, 31)),
+            (ak, (20, 22)),
+        ] {
+            let shard = Shard {
+                upcards,
+                part: (0, 1),
+            };
+            let a = analyze_shard(&tb, qualifier, &pay, shard, 2, None);
+            let (totals, decisions) = fresh(qualifier, upcards);
+            assert_eq!(a.categories, totals, "{qualifier} {upcards:?}");
+            assert_eq!(a.decisions.table(), decisions.table());
+        }
     }
 
     /// Standard rules (ties push, 1-2-3-4-5-7-20-50-100, dealer qualifies with A-K): the

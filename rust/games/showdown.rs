@@ -57,43 +57,19 @@ pub fn all_hands<const K: usize>() -> Vec<[u8; K]> {
     }
 }
 
-/// Where each subset size starts in the histogram: size 0 at row 0, then all singletons, ...
-fn size_offsets(max_subset: usize) -> Vec<usize> {
-    let mut offsets = Vec::with_capacity(max_subset + 2);
-    let mut total = 0usize;
-    for size in 0..=max_subset {
-        offsets.push(total);
-        total += choose(DECK_SIZE, size) as usize;
-    }
-    offsets.push(total);
-    offsets
-}
-
-/// One subset of a hand: its histogram row and which of the hand's cards it holds (bit `j` =
-/// the hand's `j`-th card).
+/// One subset of a hand: its row among the subsets of its size (colex index), its size, and
+/// which of the hand's cards it holds (bit `j` = the hand's `j`-th card).
 #[derive(Clone, Copy)]
 struct Subset {
     row: u32,
+    size: u8,
     mask: u8,
 }
 
-impl Subset {
-    /// Inclusion–exclusion sign: odd sizes subtract.
-    #[inline]
-    fn odd(self) -> bool {
-        SUBSET_SIZE[self.mask as usize] % 2 == 1
-    }
-}
-
-/// The histogram rows of the subsets of at most `max_subset` cards of a sorted hand, appended
-/// to `out` in mask order. A subset's colex index is its index without its highest card plus
-/// that card's term, so each of the 2^K indices costs one addition.
-fn subset_rows<const K: usize>(
-    hand: &[u8; K],
-    offsets: &[usize],
-    max_subset: usize,
-    out: &mut Vec<Subset>,
-) {
+/// The rows of the subsets of at most `max_subset` cards of a sorted hand, appended to `out`
+/// in mask order. A subset's colex index is its index without its highest card plus that
+/// card's term, so each of the 2^K indices costs one addition.
+fn subset_rows<const K: usize>(hand: &[u8; K], max_subset: usize, out: &mut Vec<Subset>) {
     assert!(K <= 5, "hands of at most 5 cards");
     let mut index = [0u32; 32];
     for mask in 1..1 << K {
@@ -101,10 +77,11 @@ fn subset_rows<const K: usize>(
         index[mask] = index[mask & !(1 << top)] + choose(hand[top] as usize, size) as u32;
     }
     for (mask, &i) in index.iter().enumerate().take(1 << K) {
-        let size = SUBSET_SIZE[mask] as usize;
-        if size <= max_subset {
+        let size = SUBSET_SIZE[mask];
+        if size as usize <= max_subset {
             out.push(Subset {
-                row: offsets[size] as u32 + i,
+                row: i,
+                size,
                 mask: mask as u8,
             });
         }
@@ -130,8 +107,23 @@ const fn mask_table(top: bool) -> [u8; 32] {
     t
 }
 
+/// Four lanes' 0/1 values for each 4-bit pattern (bit `j` = lane `j`).
+const NIBBLE: [[i32; 4]; 16] = {
+    let mut t = [[0i32; 4]; 16];
+    let mut n = 0;
+    while n < 16 {
+        let mut j = 0;
+        while j < 4 {
+            t[n][j] = ((n >> j) & 1) as u8 as i32;
+            j += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
 /// What the histogram counts per subset row.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Lanes {
     /// One lane: how many hands contain the subset.
     Count,
@@ -144,6 +136,14 @@ impl Lanes {
         match self {
             Lanes::Count => 1,
             Lanes::Cards { start, end } => end - start,
+        }
+    }
+
+    /// The most `K`-card hands one row of a `size`-card subset can count in one lane.
+    fn most<const K: usize>(self, size: usize) -> u64 {
+        match self {
+            Lanes::Count => choose(DECK_SIZE - size, K - size),
+            Lanes::Cards { .. } => choose(DECK_SIZE - size - 1, K - size - 1),
         }
     }
 }
@@ -160,64 +160,75 @@ pub struct Counts<'a> {
     pub below_statute: &'a [i32],
 }
 
-/// Counts per subset row and lane. Only the empty subset's row can exceed 16 bits (every
-/// hand holds it); the others count hands holding at least two given cards (one for a plain
-/// count), at most C(50, K - 2) (C(51, K - 1)): they are 16-bit, which halves the memory the
-/// sweep's scattered row reads go through.
+/// The rows of one subset size, in the narrowest integer that holds the most hands a row can
+/// count: the sweep's reads are scattered over the rows, and their size decides whether they
+/// stay in the processor's caches (five-card hands with card lanes: 3.5 MB instead of 31 MB).
+#[derive(Clone)]
+enum Rows {
+    /// At most one hand per row and lane (the largest subsets): a bit per lane.
+    Bits(Vec<u64>),
+    /// At most 255 hands.
+    Bytes(Vec<u8>),
+    /// At most 65,535 hands.
+    Words(Vec<u16>),
+}
+
+/// Counts per subset and lane: the empty subset's row (every hand holds it) in `empty`, the
+/// rows of each larger size in `rows[size - 1]`.
+#[derive(Clone)]
 struct Histogram {
     lanes: Lanes,
     width: usize,
     empty: Vec<i32>,
-    rows: Vec<u16>,
+    rows: Vec<Rows>,
+    /// Queries run compiled for AVX2 (found on this processor).
+    avx2: bool,
 }
 
 impl Histogram {
-    fn new<const K: usize>(lanes: Lanes, rows: usize) -> Self {
+    fn new<const K: usize>(lanes: Lanes, max_subset: usize) -> Self {
         let width = lanes.width();
-        let most = match lanes {
-            Lanes::Count => choose(DECK_SIZE - 1, K - 1),
-            Lanes::Cards { .. } => choose(DECK_SIZE - 2, K - 2),
-        };
-        assert!(
-            u16::try_from(most).is_ok(),
-            "{K}-card hands overflow 16-bit rows"
-        );
+        let rows = (1..=max_subset)
+            .map(|size| {
+                let n = choose(DECK_SIZE, size) as usize;
+                let most = lanes.most::<K>(size);
+                if most == 1 && width <= 64 {
+                    // A query adds up to C(K, size) such bits per lane in 4 bit planes.
+                    assert!(choose(K, size) < 16, "too many bit rows per hand");
+                    Rows::Bits(vec![0; n])
+                } else if u8::try_from(most).is_ok() {
+                    Rows::Bytes(vec![0; n * width])
+                } else {
+                    assert!(
+                        u16::try_from(most).is_ok(),
+                        "{K}-card hands overflow 16-bit rows"
+                    );
+                    Rows::Words(vec![0; n * width])
+                }
+            })
+            .collect();
         Histogram {
             lanes,
             width,
             empty: vec![0; width],
-            rows: vec![0; rows * width],
-        }
-    }
-
-    fn snapshot(&self) -> Self {
-        Histogram {
-            lanes: self.lanes,
-            width: self.width,
-            empty: self.empty.clone(),
-            rows: self.rows.clone(),
+            rows,
+            avx2: has_avx2(),
         }
     }
 
     /// Count `hand` in the rows of its subsets. With card lanes, a row's lane for a card of
     /// the subset itself is left out: a query only reads lanes of cards outside the player hand
-    /// (whose subsets the rows are), and zeroes the others.
+    /// (whose subsets the rows are), and zeroes the others. A hand is inserted at most once,
+    /// so a bit row's lane is never set twice.
     fn insert<const K: usize>(&mut self, hand: &[u8; K], subsets: &[Subset]) {
         let w = self.width;
+        // The hand's cards among the lanes, as (bit in the hand, lane); one lane counting
+        // every subset without a card lanes.
+        let mut lanes = [(0u8, 0usize); K];
+        let mut n = 0;
         match self.lanes {
-            Lanes::Count => {
-                for s in subsets {
-                    if s.row == 0 {
-                        self.empty[0] += 1;
-                    } else {
-                        self.rows[s.row as usize] += 1;
-                    }
-                }
-            }
+            Lanes::Count => n = 1,
             Lanes::Cards { start, end } => {
-                // The hand's cards among the lanes, as (bit in the hand, lane).
-                let mut lanes = [(0u8, 0usize); K];
-                let mut n = 0;
                 for (j, &c) in hand.iter().enumerate() {
                     let c = c as usize;
                     if (start..end).contains(&c) {
@@ -225,20 +236,23 @@ impl Histogram {
                         n += 1;
                     }
                 }
-                for s in subsets {
-                    if s.row == 0 {
-                        for &(_, lane) in &lanes[..n] {
-                            self.empty[lane] += 1;
-                        }
-                        continue;
-                    }
-                    let r = &mut self.rows[s.row as usize * w..(s.row as usize + 1) * w];
-                    for &(bit, lane) in &lanes[..n] {
-                        if s.mask & bit == 0 {
-                            r[lane] += 1;
-                        }
-                    }
-                }
+            }
+        }
+        let lanes = &lanes[..n];
+        for s in subsets {
+            let i = s.row as usize;
+            let outside = lanes.iter().filter(|&&(bit, _)| s.mask & bit == 0);
+            if s.size == 0 {
+                outside.for_each(|&(_, lane)| self.empty[lane] += 1);
+                continue;
+            }
+            match &mut self.rows[s.size as usize - 1] {
+                Rows::Bits(r) => outside.for_each(|&(_, lane)| {
+                    debug_assert!(r[i] & 1 << lane == 0, "a bit row counts one hand");
+                    r[i] |= 1 << lane;
+                }),
+                Rows::Bytes(r) => outside.for_each(|&(_, lane)| r[i * w + lane] += 1),
+                Rows::Words(r) => outside.for_each(|&(_, lane)| r[i * w + lane] += 1),
             }
         }
     }
@@ -249,7 +263,6 @@ impl Histogram {
     fn insert_colex<const K: usize>(
         &mut self,
         hands: &[[u8; K]],
-        offsets: &[usize],
         max_subset: usize,
         pick: impl Fn(usize) -> bool,
     ) {
@@ -257,26 +270,70 @@ impl Histogram {
         for (i, hand) in hands.iter().enumerate() {
             if pick(i) {
                 subsets.clear();
-                subset_rows(hand, offsets, max_subset, &mut subsets);
+                subset_rows(hand, max_subset, &mut subsets);
                 self.insert(hand, &subsets);
             }
         }
     }
 
+    /// `out` = the inclusion–exclusion sum over the hand's subsets (odd sizes subtract).
+    /// Where the processor has AVX2 the same code runs compiled for it (twice the lanes per
+    /// instruction); the answer is the same integers either way.
     fn query<const K: usize>(&self, hand: &[u8; K], subsets: &[Subset], out: &mut [i32]) {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 {
+            // SAFETY: `avx2` is set only where the processor was found to support AVX2.
+            unsafe { self.query_avx2(hand, subsets, out) };
+            return;
+        }
+        self.query_lanes(hand, subsets, out);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn query_avx2<const K: usize>(
+        &self,
+        hand: &[u8; K],
+        subsets: &[Subset],
+        out: &mut [i32],
+    ) {
+        self.query_lanes(hand, subsets, out);
+    }
+
+    // Inlined into the AVX2 copy too: a call would run the portable code.
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    fn query_lanes<const K: usize>(&self, hand: &[u8; K], subsets: &[Subset], out: &mut [i32]) {
         let w = self.width;
         out.fill(0);
+        // Bit rows are added up first, lane-parallel, in four bit planes per sign.
+        let mut planes = [[0u64; 4]; 2];
         for &s in subsets {
-            if s.row == 0 {
+            let odd = s.size % 2 == 1;
+            if s.size == 0 {
                 // The empty subset: even, added.
                 out.iter_mut().zip(&self.empty).for_each(|(o, x)| *o += x);
                 continue;
             }
-            let r = &self.rows[s.row as usize * w..(s.row as usize + 1) * w];
-            if s.odd() {
-                out.iter_mut().zip(r).for_each(|(o, &x)| *o -= i32::from(x));
-            } else {
-                out.iter_mut().zip(r).for_each(|(o, &x)| *o += i32::from(x));
+            let i = s.row as usize;
+            match &self.rows[s.size as usize - 1] {
+                Rows::Bits(r) => {
+                    let mut carry = r[i];
+                    for plane in &mut planes[usize::from(odd)] {
+                        let next = *plane & carry;
+                        *plane ^= carry;
+                        carry = next;
+                    }
+                }
+                Rows::Bytes(r) => add_row(out, &r[i * w..(i + 1) * w], odd),
+                Rows::Words(r) => add_row(out, &r[i * w..(i + 1) * w], odd),
+            }
+        }
+        for (sign, planes) in planes.iter().enumerate() {
+            for (shift, &plane) in planes.iter().enumerate() {
+                if plane != 0 {
+                    add_bits(out, plane, shift, sign == 1);
+                }
             }
         }
         self.zero_own_cards(hand, out);
@@ -303,6 +360,50 @@ impl Histogram {
     }
 }
 
+/// Whether this processor runs AVX2 instructions.
+fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// `out` += `row` lane by lane (`-=` when `subtract`).
+#[allow(clippy::inline_always)] // see `query_lanes`
+#[inline(always)]
+fn add_row<T: Copy + Into<i32>>(out: &mut [i32], row: &[T], subtract: bool) {
+    if subtract {
+        out.iter_mut().zip(row).for_each(|(o, &x)| *o -= x.into());
+    } else {
+        out.iter_mut().zip(row).for_each(|(o, &x)| *o += x.into());
+    }
+}
+
+/// `out` += `plane`'s bits (bit `j` = lane `j`) times 2^`shift` (`-=` when `subtract`), four
+/// lanes at a time.
+#[allow(clippy::inline_always)] // see `query_lanes`
+#[inline(always)]
+fn add_bits(out: &mut [i32], plane: u64, shift: usize, subtract: bool) {
+    for (j, lanes) in out.chunks_mut(4).enumerate() {
+        let bits = &NIBBLE[(plane >> (4 * j)) as usize & 15];
+        if subtract {
+            lanes
+                .iter_mut()
+                .zip(bits)
+                .for_each(|(o, &b)| *o -= b << shift);
+        } else {
+            lanes
+                .iter_mut()
+                .zip(bits)
+                .for_each(|(o, &b)| *o += b << shift);
+        }
+    }
+}
+
 /// Whether a sweep of `positions` runs down the key order from the top (see [`sweep`]): when
 /// fewer qualifying hands lie above the range than below it. `split` is the position of the
 /// first qualifying hand, `hands` the number of hands.
@@ -321,6 +422,37 @@ pub fn outside_inserts(positions: &Range<usize>, split: usize, hands: usize) -> 
         .min(hands - positions.end)
 }
 
+/// The dealer hands that do not qualify, counted in the histogram every sweep starts from:
+/// the same for every range of one game, so a process builds it once and sweeps any number
+/// of ranges from it ([`sweep_from`]).
+#[derive(Clone)]
+pub struct NotQualifying {
+    hist: Histogram,
+    qualifier: u32,
+    max_subset: usize,
+}
+
+impl NotQualifying {
+    /// The histogram of the hands (colex order, statute `keys`) whose rank-only key is below
+    /// `qualifier`, over subsets of at most `max_subset` cards, with `lanes`.
+    #[must_use]
+    pub fn new<const K: usize>(
+        hands: &[[u8; K]],
+        keys: &[u32],
+        qualifier: u32,
+        max_subset: usize,
+        lanes: Lanes,
+    ) -> Self {
+        let mut hist = Histogram::new::<K>(lanes, max_subset);
+        hist.insert_colex(hands, max_subset, |i| ranks_only(keys[i]) < qualifier);
+        NotQualifying {
+            hist,
+            qualifier,
+            max_subset,
+        }
+    }
+}
+
 /// Visit the hands at `positions` of the key order (as player hands) with their showdown
 /// counts.
 ///
@@ -329,14 +461,7 @@ pub fn outside_inserts(positions: &Range<usize>, split: usize, hands: usize) -> 
 /// largest subset that can be contained in a dealer hand disjoint from the player (and its
 /// upcard). `visit(colex_index, hand, counts)` is called once per hand in `positions`
 /// (`0..order.len()`: every hand), in no promised order.
-///
-/// Every sweep inserts all the hands that do not qualify. A range is then swept up the key
-/// order (the qualifying hands below it only inserted: their histogram is what "below" reads)
-/// or, when fewer lie above it, down from the top (those above only inserted, and the counts
-/// taken as complements of "above": every dealer hand disjoint from the player is below,
-/// equal or above). Either way disjoint ranges visit disjoint hands with exactly the counts a
-/// whole sweep gives them, and a range costs its own hands plus the fewer of the two sides.
-#[allow(clippy::too_many_arguments, clippy::too_many_lines)]
+#[allow(clippy::too_many_arguments)]
 pub fn sweep<const K: usize, F>(
     hands: &[[u8; K]],
     keys: &[u32],
@@ -344,6 +469,31 @@ pub fn sweep<const K: usize, F>(
     qualifier: u32,
     max_subset: usize,
     lanes: Lanes,
+    positions: Range<usize>,
+    visit: F,
+) where
+    F: FnMut(usize, &[u8; K], &Counts<'_>),
+{
+    let nq = NotQualifying::new(hands, keys, qualifier, max_subset, lanes);
+    sweep_from(hands, keys, order, &nq, positions, visit);
+}
+
+/// [`sweep`] from a histogram of the hands that do not qualify built beforehand (for the same
+/// `hands` and `keys`).
+///
+/// The hands that do not qualify are visited against that histogram. A range is then swept
+/// up the key order (the qualifying hands below it only inserted: their histogram is what
+/// "below" reads) or, when fewer lie above it, down from the top (those above only inserted,
+/// and the counts taken as complements of "above": every dealer hand disjoint from the player
+/// is below, equal or above). Either way disjoint ranges visit disjoint hands with exactly the
+/// counts a whole sweep gives them, and a range costs its own hands plus the fewer of the two
+/// sides.
+#[allow(clippy::too_many_lines)]
+pub fn sweep_from<const K: usize, F>(
+    hands: &[[u8; K]],
+    keys: &[u32],
+    order: &[u32],
+    not_qualifying: &NotQualifying,
     positions: Range<usize>,
     mut visit: F,
 ) where
@@ -357,25 +507,23 @@ pub fn sweep<const K: usize, F>(
     if positions.is_empty() {
         return;
     }
+    let (qualifier, max_subset) = (not_qualifying.qualifier, not_qualifying.max_subset);
+    let not_qualifying = &not_qualifying.hist;
+    let lanes = not_qualifying.lanes;
     let ranks = |p: usize| ranks_only(keys[order[p] as usize]);
-    let offsets = size_offsets(max_subset);
-    let mut hist = Histogram::new::<K>(lanes, offsets[max_subset + 1]);
-    let w = hist.width;
+    let w = not_qualifying.width;
     let mut subsets = Vec::with_capacity(1 << K);
     let split = order.partition_point(|&i| ranks_only(keys[i as usize]) < qualifier);
 
-    // Dealer hands that do not qualify (all of them: every count reads them), then the
-    // visits of those in the range against that histogram.
-    hist.insert_colex(hands, &offsets, max_subset, |i| {
-        ranks_only(keys[i]) < qualifier
-    });
+    // The visits of the hands in the range that do not qualify, against the dealer hands
+    // that do not qualify (all of them: every count reads them).
     let zeros = vec![0i32; w];
     let mut nq = vec![0i32; w];
     for &i in &order[positions.start.min(split)..positions.end.min(split)] {
         let hand = &hands[i as usize];
         subsets.clear();
-        subset_rows(hand, &offsets, max_subset, &mut subsets);
-        hist.query(hand, &subsets, &mut nq);
+        subset_rows(hand, max_subset, &mut subsets);
+        not_qualifying.query(hand, &subsets, &mut nq);
         let counts = Counts {
             qualifies: false,
             not_qualifying: &nq,
@@ -401,21 +549,18 @@ pub fn sweep<const K: usize, F>(
     // The qualifying hands outside them, only inserted (in colex order: inserts commute).
     // Position `p` is before position `b` exactly when (key, colex index) is smaller.
     let down = sweeps_down(&positions, split, n);
-    let (not_qualifying, mut hist) = if down {
-        let above = Histogram::new::<K>(lanes, offsets[max_subset + 1]);
-        (hist, above)
+    let mut hist = if down {
+        Histogram::new::<K>(lanes, max_subset)
     } else {
-        (hist.snapshot(), hist)
+        not_qualifying.clone()
     };
     let at = |p: usize| (keys[order[p] as usize], order[p]);
     if down && high < n {
         let bound = at(high);
-        hist.insert_colex(hands, &offsets, max_subset, |i| {
-            (keys[i], i as u32) >= bound
-        });
+        hist.insert_colex(hands, max_subset, |i| (keys[i], i as u32) >= bound);
     } else if !down && low > split {
         let bound = at(low);
-        hist.insert_colex(hands, &offsets, max_subset, |i| {
+        hist.insert_colex(hands, max_subset, |i| {
             ranks_only(keys[i]) >= qualifier && (keys[i], i as u32) < bound
         });
     }
@@ -460,7 +605,7 @@ pub fn sweep<const K: usize, F>(
         let group = &order[start..end];
         subsets.clear();
         for &i in group {
-            subset_rows(&hands[i as usize], &offsets, max_subset, &mut subsets);
+            subset_rows(&hands[i as usize], max_subset, &mut subsets);
         }
         let rows = |g: usize| &subsets[g * per_hand..(g + 1) * per_hand];
         let hand = |g: usize| &hands[group[g] as usize];
@@ -590,6 +735,40 @@ mod tests {
             },
         );
         assert_eq!(checked, 22_100_usize.div_ceil(211));
+    }
+
+    /// The query compiled for AVX2 and the portable one give the same integers (five-card
+    /// hands with all 52 card lanes: bit, byte and 16-bit rows; three-card hands with one
+    /// lane). On a processor without AVX2 both are the portable query.
+    #[test]
+    fn the_avx2_query_gives_the_portable_answer() {
+        fn check<const K: usize>(lanes: Lanes, max_subset: usize, every: usize) {
+            let hands = all_hands::<K>();
+            let mut hist = Histogram::new::<K>(lanes, max_subset);
+            let mut subsets = Vec::new();
+            for hand in hands.iter().step_by(3) {
+                subsets.clear();
+                subset_rows(hand, max_subset, &mut subsets);
+                hist.insert(hand, &subsets);
+            }
+            let w = hist.width;
+            let (mut fast, mut portable) = (vec![0; w], vec![0; w]);
+            let mut nonzero = 0;
+            for hand in hands.iter().step_by(every) {
+                subsets.clear();
+                subset_rows(hand, max_subset, &mut subsets);
+                hist.avx2 = has_avx2();
+                hist.query(hand, &subsets, &mut fast);
+                hist.avx2 = false;
+                hist.query(hand, &subsets, &mut portable);
+                assert_eq!(fast, portable, "{hand:?}");
+                nonzero += usize::from(fast.iter().any(|&x| x != 0));
+            }
+            assert!(nonzero > 0);
+        }
+        check::<5>(Lanes::Cards { start: 0, end: 52 }, 4, 997);
+        check::<3>(Lanes::Count, 3, 7);
+        check::<3>(Lanes::Cards { start: 3, end: 40 }, 2, 7);
     }
 
     /// Every hand's counts (not qualifying, below, below or equal, statute below; per lane)

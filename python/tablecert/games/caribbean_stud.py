@@ -571,32 +571,29 @@ def hand_shards(order: Ordering, p: Payouts, shards: int) -> list[UpcardShard]:
     return [UpcardShard(spec, tuple(qual), values, (0, 52), (k, count)) for k in range(count)]
 
 
-def _lane_dtype(width: int) -> str:
-    return next(f"<u{n // 8}" for n in (8, 16, 32, 64) if width <= n)
+CompactDecisions = tuple[bytes, bytes, bytes]
+"""A shard's decisions as the core returns them with ``compact=True`` (about 1 MB for half
+the hands instead of the 21 MB table): bits of the hands raising against every upcard of the
+shard they do not hold, the colex indices of the others raising somewhere, their upcard bits."""
 
 
-def run_upcard_shard(shard: UpcardShard) -> tuple[list[tuple[int, ...]], bytes]:
-    """Run one shard on this machine: its category rows, and its decision bits shifted down to
-    the shard's first upcard in the narrowest integer that holds them (less to ship back)."""
-    first, end = shard.upcards
-    rows, bits = _core.caribbean_analyze(
-        *_core_args(shard), chunks=1, upcards=(first, end), part=shard.part
+def run_upcard_shard(shard: UpcardShard) -> tuple[list[tuple[int, ...]], CompactDecisions]:
+    """Run one shard on this machine: its category rows and its compact decisions."""
+    rows, decisions = _core.caribbean_analyze(
+        *_core_args(shard), chunks=1, upcards=shard.upcards, part=shard.part, compact=True
     )
-    lanes = np.frombuffer(bits, dtype="<u8") >> np.uint64(first)
-    return [tuple(r) for r in rows], lanes.astype(_lane_dtype(end - first)).tobytes()
+    if isinstance(decisions, bytes):  # pragma: no cover - compact was asked for
+        raise AnalysisError("the core returned the decision table, not compact decisions")
+    return [tuple(r) for r in rows], decisions
 
 
 def merge_upcard_shards(
-    shards: Sequence[UpcardShard], parts: Sequence[tuple[list[tuple[int, ...]], bytes]]
+    shards: Sequence[UpcardShard], parts: Sequence[tuple[list[tuple[int, ...]], CompactDecisions]]
 ) -> tuple[list[tuple[int, ...]], bytes]:
     """Put shards' answers together, in shard order: counts add, the smallest margin wins,
-    the decision bits of disjoint upcards combine by OR. Equal to one whole run."""
+    the decision tables of disjoint shards combine by OR. Equal to one whole run."""
     rows: list[list[int]] | None = None
-    bits = np.zeros(HANDS, dtype=np.uint64)
-    for shard, (part_rows, part_bits) in zip(shards, parts, strict=True):
-        first, end = shard.upcards
-        lanes = np.frombuffer(part_bits, dtype=_lane_dtype(end - first)).astype(np.uint64)
-        bits |= lanes << np.uint64(first)
+    for part_rows, _ in parts:
         if rows is None:
             rows = [list(r) for r in part_rows]
             continue
@@ -605,7 +602,10 @@ def merge_upcard_shards(
             row[-1] = min(row[-1], part[-1])
     if rows is None:
         raise AnalysisError("no shards to merge")
-    return [tuple(r) for r in rows], bits.astype("<u8").tobytes()
+    table = _core.caribbean_decision_table(
+        [(shard.upcards, *decisions) for shard, (_, decisions) in zip(shards, parts, strict=True)]
+    )
+    return [tuple(r) for r in rows], table
 
 
 def _run_core(
@@ -623,9 +623,9 @@ def _run_core(
     counter = _core.Progress()
     args = (*_core_args(whole), chunks, counter)
     if progress is None:
-        return _core.caribbean_analyze(*args)
+        return _core_table(args)
     result: list[tuple[list[tuple[int, ...]], bytes]] = []
-    worker = threading.Thread(target=lambda: result.append(_core.caribbean_analyze(*args)))
+    worker = threading.Thread(target=lambda: result.append(_core_table(args)))
     worker.start()
     total = HANDS
     while worker.is_alive():
@@ -633,8 +633,18 @@ def _run_core(
         worker.join(0.1)
     progress(total, total)
     if not result:  # pragma: no cover - the core raised; rerun to surface its error
-        return _core.caribbean_analyze(*args)
+        return _core_table(args)
     return result[0]
+
+
+def _core_table(
+    args: tuple[*CoreArgs, int, _core.Progress],
+) -> tuple[list[tuple[int, ...]], bytes]:
+    """One core run on this machine, with its decision table."""
+    rows, table = _core.caribbean_analyze(*args)
+    if not isinstance(table, bytes):  # pragma: no cover - the table is the default
+        raise AnalysisError("the core returned compact decisions, not the table")
+    return rows, table
 
 
 def analyze(

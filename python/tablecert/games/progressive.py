@@ -20,6 +20,7 @@ from typing import Any
 
 from tablecert import _core
 from tablecert.games.common import AnalysisError, decimal, fraction_json, rational
+from tablecert.poker import TieBreakSpec, tie_break_spec
 from tablecert.rules import RuleFile
 
 HANDS = comb(52, 5)
@@ -629,9 +630,16 @@ def long_run_text(prog: Progressive) -> str:
     )
 
 
+@cache
+def _five_card_counts(spec: TieBreakSpec) -> tuple[int, ...]:
+    """Five-card hands per category under one ordering: the core enumerates all 2,598,960 of
+    them (30 ms), once per process and ordering rather than in every analysis."""
+    return tuple(_core.category_counts(5, _core.TieBreaks(*spec)))
+
+
 def progressive(rules: RuleFile, tie_breaks: _core.TieBreaks) -> Progressive:
     """Read the progressive's rule values and count its paying hands."""
-    counts = _core.category_counts(5, tie_breaks)
+    counts = _five_card_counts(tie_break_spec(tie_breaks))
     names = _core.category_names(5)
     shares = {
         "royal flush": rational(rules, "progressive.royal_meter_share"),
