@@ -164,40 +164,41 @@ fn shuffle_lines(records: usize) -> Vec<String> {
                 x ^= x << 17;
                 deck.swap(i, (x % (i as u64 + 1)) as usize);
             }
-            let list: Vec<String> = deck.iter().map(|c| format!("\"{c}\"")).collect();
-            // Half the records give the order as one string, half as an array of codes.
-            let output = if k % 2 == 0 {
-                format!("\"{}\"", deck.join(" "))
-            } else {
-                format!("[{}]", list.join(","))
+            let list = |d: &[&str]| {
+                let quoted: Vec<String> = d.iter().map(|c| format!("\"{c}\"")).collect();
+                format!("[{}]", quoted.join(", "))
             };
+            let all: Vec<&str> = codes.iter().map(String::as_str).collect();
+            // As `tablecert simulate shuffler` writes them (`rust/audit/simlog.rs`).
             format!(
-                "{{\"device_id\":\"SIM-1\",\"timestamp\":{},\"shuffle_id\":{k},\"output\":{output},\
-                 \"input\":\"{}\",\"events\":[]}}",
+                "{{\"device_id\": \"SIM-1\", \"timestamp\": {}, \"shuffle_id\": {k}, \
+                 \"output\": {}, \"input\": {}}}",
                 1_767_225_600 + k * 30,
-                codes.join(" ")
+                list(&deck),
+                list(&all)
             )
         })
         .collect()
 }
 
-/// Q Poker rounds as `tablecert simulate rounds` writes them (1-4 seats, nested objects).
+/// Q Poker rounds as `tablecert simulate rounds` writes them (1-7 seats, nested objects).
 fn round_lines(records: usize) -> Vec<String> {
     (0..records)
         .map(|k| {
-            let seats: Vec<String> = (1..=1 + k % 4)
+            let seats: Vec<String> = (1..=1 + k % 7)
                 .map(|s| {
                     format!(
-                        "{{\"seat\": {s}, \"cards\": [\"9H\", \"9D\", \"4S\"], \"decision\": \"follow\", \
-                         \"bets\": {{\"pair_plus\": \"10\", \"play\": \"20\"}}, \
-                         \"paid\": {{\"pair_plus\": \"10\", \"play\": \"-20\"}}}}"
+                        "{{\"seat\": {s}, \"cards\": \"9d 2h 6c\", \"decision\": \"fold\", \
+                         \"bets\": {{\"pair_plus\": \"5\", \"play\": \"50\"}}, \
+                         \"paid\": {{\"pair_plus\": \"-5\", \"play\": \"-25\"}}}}"
                     )
                 })
                 .collect();
             format!(
-                "{{\"table_id\": \"T1\", \"round_id\": \"{k}\", \"timestamp\": \"2026-01-01T00:00:{:02}Z\", \
-                 \"dealer\": [\"QS\", \"7D\", \"3C\"], \"meter_before\": \"1250.5\", \
-                 \"meter_after\": \"1250.5\", \"events\": [], \"seats\": [{}]}}",
+                "{{\"table_id\": \"T1\", \"round_id\": \"{k}\", \
+                 \"timestamp\": \"2026-03-01T00:00:{:02}Z\", \"dealer\": \"Jh Kd 9h\", \
+                 \"upcard\": \"\", \"meter_before\": \"\", \"meter_after\": \"\", \
+                 \"events\": [], \"seats\": [{}]}}",
                 k % 60,
                 seats.join(", ")
             )

@@ -131,19 +131,20 @@ fn duplicate_key(key: &str) -> String {
     format!("duplicate key {quoted}")
 }
 
-/// Whether any of the eight bytes of `word` is a quote, a backslash or a control character
-/// (below 0x20): a byte equal to `b` is a zero byte of `word ^ b...b`, and a byte below `n`
-/// (at most 0x80) sets its top bit in `(word - n...n) & !word` (exact for the whole word: a
-/// borrow only starts at a byte that is itself below `n`).
+/// Where the first quote, backslash or control character (below 0x20) is among the eight bytes
+/// of `word` (little-endian: byte 0 first), or 8 if none is: a byte equal to `b` is a zero
+/// byte of `word ^ b...b`, and a byte below `n` (at most 0x80) sets its top bit in
+/// `(word - n...n) & !word`. A borrow can set top bits above such a byte, never below it, so
+/// the lowest bit set is exact.
 #[inline]
-fn special(word: u64) -> bool {
+fn first_special(word: u64) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const TOPS: u64 = 0x8080_8080_8080_8080;
     let below = |w: u64, n: u8| w.wrapping_sub(ONES * u64::from(n)) & !w & TOPS;
-    (below(word ^ (ONES * u64::from(b'"')), 1)
+    let found = below(word ^ (ONES * u64::from(b'"')), 1)
         | below(word ^ (ONES * u64::from(b'\\')), 1)
-        | below(word, 0x20))
-        != 0
+        | below(word, 0x20);
+    (found.trailing_zeros() / 8) as usize
 }
 
 struct Reader<'a> {
@@ -259,10 +260,12 @@ impl<'a> Reader<'a> {
         let s = self.s;
         let mut i = self.i;
         while let Some(word) = s.get(i..i + 8) {
-            if special(u64::from_le_bytes(word.try_into().expect("eight bytes"))) {
-                break;
+            let k = first_special(u64::from_le_bytes(word.try_into().expect("eight bytes")));
+            i += k;
+            if k < 8 {
+                self.i = i;
+                return;
             }
-            i += 8;
         }
         while i < s.len() && !matches!(s[i], b'"' | b'\\' | 0..=0x1f) {
             i += 1;
@@ -345,14 +348,26 @@ impl<'a> Reader<'a> {
 
     fn array(&mut self, depth: usize) -> Result<Value<'a>, String> {
         self.i += 1;
-        let mut items = Vec::new();
         self.ws();
         if self.s.get(self.i) == Some(&b']') {
             self.i += 1;
-            return Ok(Value::Array(items));
+            return Ok(Value::Array(Vec::new()));
         }
+        // Fewer regrowths of the usual arrays (52 cards, a table's seats).
+        let mut items = Vec::with_capacity(8);
         loop {
-            items.push(self.value(depth + 1)?);
+            // A string item (card codes) read here, not through `value`, whose call costs
+            // more than reading a short string (twice the time of the whole line).
+            let at = self.i;
+            self.ws();
+            let item = if depth < MAX_DEPTH && self.s.get(self.i) == Some(&b'"') {
+                Value::String(self.string()?)
+            } else {
+                // Too deep: the error names the column before the white space.
+                self.i = at;
+                self.value(depth + 1)?
+            };
+            items.push(item);
             self.ws();
             match self.s.get(self.i) {
                 Some(b',') => self.i += 1,
@@ -384,7 +399,15 @@ impl<'a> Reader<'a> {
                 return Err(self.err("expected :"));
             }
             self.i += 1;
-            let v = self.value(depth + 1)?;
+            // A string value read here, as an array's string items are.
+            let at = self.i;
+            self.ws();
+            let v = if depth < MAX_DEPTH && self.s.get(self.i) == Some(&b'"') {
+                Value::String(self.string()?)
+            } else {
+                self.i = at;
+                self.value(depth + 1)?
+            };
             // The value is read before the key is checked, as the reader always did: an
             // error inside it comes first.
             members.push(key, v)?;
@@ -458,6 +481,7 @@ mod tests {
 
     #[test]
     fn eight_bytes_at_a_time_find_what_byte_by_byte_finds() {
+        // Where the first special byte is, as a byte-by-byte search finds it.
         let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
         let interesting = [
             b'"',
@@ -486,8 +510,15 @@ mod tests {
                     *b = b'a';
                 }
             }
-            let expected = word.iter().any(|b| matches!(b, b'"' | b'\\' | 0..=0x1f));
-            assert_eq!(special(u64::from_le_bytes(word)), expected, "{word:?}");
+            let expected = word
+                .iter()
+                .position(|b| matches!(b, b'"' | b'\\' | 0..=0x1f))
+                .unwrap_or(8);
+            assert_eq!(
+                first_special(u64::from_le_bytes(word)),
+                expected,
+                "{word:?}"
+            );
         }
     }
 

@@ -253,9 +253,10 @@ pub fn analyze(
 }
 
 /// Analyse one shard (`upcards` a non-empty range within the deck, `part.0 < part.1`), its
-/// hands cut further into `chunks` parts swept by parallel threads. Every thread sweeps the
-/// hands from the start of the key order (inserting those before its part), and reads the
-/// key table and key order cached in this process ([`tables`]).
+/// hands cut further into `chunks` parts swept by parallel threads. Every thread starts from
+/// the histogram of the dealer hands that do not qualify and reads the key table and key
+/// order, all three built once and kept in this process ([`tables`], `not_qualifying`), and
+/// sweeps its part up or down the key order (see `showdown::sweep_from`).
 #[must_use]
 pub fn analyze_shard(
     tie_breaks: &TieBreaks,

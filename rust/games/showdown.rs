@@ -188,6 +188,12 @@ struct Histogram {
 impl Histogram {
     fn new<const K: usize>(lanes: Lanes, max_subset: usize) -> Self {
         let width = lanes.width();
+        // With card lanes a row counts hands holding its subset and one more card.
+        let largest = if lanes == Lanes::Count { K } else { K - 1 };
+        assert!(
+            max_subset <= largest,
+            "subsets of {max_subset} cards with {lanes:?}"
+        );
         let rows = (1..=max_subset)
             .map(|size| {
                 let n = choose(DECK_SIZE, size) as usize;
