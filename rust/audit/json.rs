@@ -5,8 +5,9 @@
 //! written (never rounded), NaN and Infinity are refused, as are control characters and lone
 //! surrogate escapes in strings, and nesting deeper than 32 levels.
 //!
-//! Issue 16, item 5: faster than `serde_json` with the same rules (BENCHMARKS.md, "JSON Lines
-//! reader"); `benches/rust/json_lines.rs` measures both against the owned reader it replaced.
+//! Issue 16, item 5: faster than `serde_json` with the same rules (BENCHMARKS.md, "The JSON
+//! Lines reader: borrowed, against serde_json with the same rules"); `benches/rust/json_lines.rs`
+//! measures both against the owned reader it replaced.
 
 use std::borrow::Cow;
 use std::collections::HashSet;

@@ -67,7 +67,7 @@ struct Subset {
 }
 
 /// The rows of the subsets of at most `max_subset` cards of a sorted hand, appended to `out`
-/// in mask order. A subset's colex index is its index without its highest card plus that
+/// by size (`BY_SIZE`). A subset's colex index is its index without its highest card plus that
 /// card's term, so each of the 2^K indices costs one addition.
 fn subset_rows<const K: usize>(hand: &[u8; K], max_subset: usize, out: &mut Vec<Subset>) {
     assert!(K <= 5, "hands of at most 5 cards");
@@ -76,17 +76,37 @@ fn subset_rows<const K: usize>(hand: &[u8; K], max_subset: usize, out: &mut Vec<
         let (top, size) = (TOP_CARD[mask] as usize, SUBSET_SIZE[mask] as usize);
         index[mask] = index[mask & !(1 << top)] + choose(hand[top] as usize, size) as u32;
     }
-    for (mask, &i) in index.iter().enumerate().take(1 << K) {
-        let size = SUBSET_SIZE[mask];
-        if size as usize <= max_subset {
+    for &mask in &BY_SIZE {
+        let (mask, size) = (mask as usize, SUBSET_SIZE[mask as usize]);
+        if mask < 1 << K && size as usize <= max_subset {
             out.push(Subset {
-                row: i,
+                row: index[mask],
                 size,
                 mask: mask as u8,
             });
         }
     }
 }
+
+/// The 5-bit masks by number of cards (then value): a hand's subsets come out size by size,
+/// so a query reads each size's rows in one run.
+const BY_SIZE: [u8; 32] = {
+    let mut t = [0u8; 32];
+    let mut n = 0;
+    let mut size = 0;
+    while size <= 5 {
+        let mut m = 0;
+        while m < 32 {
+            if (m as u32).count_ones() == size {
+                t[n] = m as u8;
+                n += 1;
+            }
+            m += 1;
+        }
+        size += 1;
+    }
+    t
+};
 
 /// Cards in each 5-bit mask, and its highest bit (a table: the baseline x86-64 target has no
 /// population-count instruction).
@@ -107,13 +127,13 @@ const fn mask_table(top: bool) -> [u8; 32] {
     t
 }
 
-/// Four lanes' 0/1 values for each 4-bit pattern (bit `j` = lane `j`).
-const NIBBLE: [[i32; 4]; 16] = {
-    let mut t = [[0i32; 4]; 16];
+/// Eight lanes' 0/1 values for each 8-bit pattern (bit `j` = lane `j`).
+const BYTE_LANES: [[i32; 8]; 256] = {
+    let mut t = [[0i32; 8]; 256];
     let mut n = 0;
-    while n < 16 {
+    while n < 256 {
         let mut j = 0;
-        while j < 4 {
+        while j < 8 {
             t[n][j] = ((n >> j) & 1) as u8 as i32;
             j += 1;
         }
@@ -312,27 +332,46 @@ impl Histogram {
     fn query_lanes<const K: usize>(&self, hand: &[u8; K], subsets: &[Subset], out: &mut [i32]) {
         let w = self.width;
         out.fill(0);
-        // Bit rows are added up first, lane-parallel, in four bit planes per sign.
+        // Bit rows are added up first, lane-parallel, in four bit planes per sign. The
+        // subsets come size by size: one look-up of the rows and the sign per size.
         let mut planes = [[0u64; 4]; 2];
-        for &s in subsets {
-            let odd = s.size % 2 == 1;
-            if s.size == 0 {
+        let mut rest = subsets;
+        while let Some(&first) = rest.first() {
+            let same = rest.iter().take_while(|s| s.size == first.size).count();
+            let (run, tail) = rest.split_at(same);
+            rest = tail;
+            let odd = first.size % 2 == 1;
+            if first.size == 0 {
                 // The empty subset: even, added.
-                out.iter_mut().zip(&self.empty).for_each(|(o, x)| *o += x);
+                for _ in run {
+                    out.iter_mut().zip(&self.empty).for_each(|(o, x)| *o += x);
+                }
                 continue;
             }
-            let i = s.row as usize;
-            match &self.rows[s.size as usize - 1] {
+            match &self.rows[first.size as usize - 1] {
                 Rows::Bits(r) => {
-                    let mut carry = r[i];
-                    for plane in &mut planes[usize::from(odd)] {
-                        let next = *plane & carry;
-                        *plane ^= carry;
-                        carry = next;
+                    let planes = &mut planes[usize::from(odd)];
+                    for s in run {
+                        let mut carry = r[s.row as usize];
+                        for plane in planes.iter_mut() {
+                            let next = *plane & carry;
+                            *plane ^= carry;
+                            carry = next;
+                        }
                     }
                 }
-                Rows::Bytes(r) => add_row(out, &r[i * w..(i + 1) * w], odd),
-                Rows::Words(r) => add_row(out, &r[i * w..(i + 1) * w], odd),
+                Rows::Bytes(r) => {
+                    for s in run {
+                        let i = s.row as usize;
+                        add_row(out, &r[i * w..(i + 1) * w], odd);
+                    }
+                }
+                Rows::Words(r) => {
+                    for s in run {
+                        let i = s.row as usize;
+                        add_row(out, &r[i * w..(i + 1) * w], odd);
+                    }
+                }
             }
         }
         for (sign, planes) in planes.iter().enumerate() {
@@ -389,13 +428,13 @@ fn add_row<T: Copy + Into<i32>>(out: &mut [i32], row: &[T], subtract: bool) {
     }
 }
 
-/// `out` += `plane`'s bits (bit `j` = lane `j`) times 2^`shift` (`-=` when `subtract`), four
+/// `out` += `plane`'s bits (bit `j` = lane `j`) times 2^`shift` (`-=` when `subtract`), eight
 /// lanes at a time.
 #[allow(clippy::inline_always)] // see `query_lanes`
 #[inline(always)]
 fn add_bits(out: &mut [i32], plane: u64, shift: usize, subtract: bool) {
-    for (j, lanes) in out.chunks_mut(4).enumerate() {
-        let bits = &NIBBLE[(plane >> (4 * j)) as usize & 15];
+    for (j, lanes) in out.chunks_mut(8).enumerate() {
+        let bits = &BYTE_LANES[(plane >> (8 * j)) as usize & 255];
         if subtract {
             lanes
                 .iter_mut()
