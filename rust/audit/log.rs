@@ -578,8 +578,10 @@ impl Parsed {
                         p.orders.extend_from_slice(&s.input);
                     }
                     let judged = mode == InputMode::Logged && rec.has_input && deck.distinct();
+                    // The permutation relative to the input: hashed here, kept for the tally.
                     let against = judged.then(|| {
                         tally::relative(&s.out, &s.input, &mut rel);
+                        p.orders.extend_from_slice(&rel);
                         tally::hash128(1, &rel)
                     });
                     p.hashes.push((tally::hash128(0, &s.out), against));
@@ -614,6 +616,8 @@ enum At {
 struct Slot {
     out: usize,
     reference: Option<At>,
+    /// The output relative to the reference, when the parse made it (in `orders`).
+    relative: Option<usize>,
     previous: Option<usize>,
 }
 
@@ -944,28 +948,32 @@ impl Audit {
                         ids[device] = Some(d);
                         d
                     };
-                    let out = cursor;
-                    cursor += n;
-                    let input = input.then(|| {
+                    let hashes = hashes.next().copied();
+                    let mut next = || {
                         cursor += n;
                         cursor - n
-                    });
+                    };
+                    let out = next();
+                    let input = input.then(&mut next);
+                    // Kept after the input when its hash was made in the parse.
+                    let relative = hashes.and_then(|(_, against)| against).map(|_| next());
                     let at = job.previous.len();
                     let placed = self.place(
                         d,
                         &p.orders[out..out + n],
                         input.map(|i| &p.orders[i..i + n]),
                         &mut job.previous,
-                        hashes.next().copied(),
+                        hashes,
                     );
-                    let reference = match placed.reference {
-                        Reference::Input => input.map(At::Orders),
-                        Reference::Previous => Some(At::Previous(at)),
-                        Reference::None => None,
+                    let (reference, relative) = match placed.reference {
+                        Reference::Input => (input.map(At::Orders), relative),
+                        Reference::Previous => (Some(At::Previous(at)), None),
+                        Reference::None => (None, None),
                     };
                     job.slots.push(Slot {
                         out,
                         reference,
+                        relative,
                         previous: placed.previous.then_some(at),
                     });
                     let segment = job.segments.last_mut().expect("one segment at least");
@@ -1032,6 +1040,7 @@ impl Audit {
                     t.add(
                         &orders[slot.out..slot.out + n],
                         slot.reference.map(order),
+                        slot.relative.map(|r| &orders[r..r + n]),
                         previous,
                     );
                 }

@@ -324,6 +324,9 @@ impl Tally {
     }
 }
 
+/// An order given to a tally, if any.
+type Order<'a> = Option<&'a [u8]>;
+
 /// Counters of the hot tables: 32 bits while a task adds orders, widened into a `Tally` exactly
 /// by `Counts52::flush_into` (a task flushes before a counter could overflow).
 type Cell = u32;
@@ -413,16 +416,11 @@ impl Counts52 {
         }
     }
 
-    /// `Tally::add` for a 52-card deck (`out`, `reference` and `previous` are permutations of
-    /// the 52 cards, as the deck checker ensures).
-    #[inline]
-    pub fn add(&mut self, out: &[u8], reference: Option<&[u8]>, previous: Option<&[u8]>) {
-        with_native(self.native, || self.add_portable(out, reference, previous));
-    }
-
     #[allow(clippy::needless_range_loop, clippy::inline_always)]
     #[inline(always)]
-    fn add_portable(&mut self, out: &[u8], reference: Option<&[u8]>, previous: Option<&[u8]>) {
+    /// `Tally::add` for a 52-card deck (`out`, `reference` and `previous` are permutations of
+    /// the 52 cards, as the deck checker ensures), run through `with_native`.
+    fn add_portable(&mut self, out: &[u8], reference: Order, relative: Order, previous: Order) {
         let out: &[u8; N52] = out.try_into().expect("a 52-card order");
         self.shuffles += 1;
         let mut unseen: u64 = (1u64 << N52) - 1;
@@ -453,13 +451,17 @@ impl Counts52 {
         self.serial_sum += serial;
         self.serial_sumsq += u128::from(serial * serial);
         if let Some(reference) = reference {
-            let mut pos_in = [0u8; 64];
-            for (i, &c) in reference.iter().enumerate() {
-                pos_in[c as usize & 63] = i as u8;
-            }
             let mut rel = [0u8; N52];
-            for (r, &c) in rel.iter_mut().zip(out) {
-                *r = pos_in[c as usize & 63];
+            if let Some(made) = relative {
+                rel.copy_from_slice(made);
+            } else {
+                let mut pos_in = [0u8; 64];
+                for (i, &c) in reference.iter().enumerate() {
+                    pos_in[c as usize & 63] = i as u8;
+                }
+                for (r, &c) in rel.iter_mut().zip(out) {
+                    *r = pos_in[c as usize & 63];
+                }
             }
             self.referenced += 1;
             let stats = input_stats(&rel);
@@ -571,9 +573,9 @@ impl Filler {
         self.tally.get_or_insert_with(|| Tally::new(deck, game))
     }
 
-    /// `Tally::add`.
+    /// `Tally::add`; `relative`, when given, is `relative(out, reference)` already made.
     #[inline]
-    pub fn add(&mut self, out: &[u8], reference: Option<&[u8]>, previous: Option<&[u8]>) {
+    pub fn add(&mut self, out: &[u8], reference: Order, relative: Order, previous: Order) {
         if let Some(counts) = &mut self.fast {
             if counts.full() {
                 let mut counts = std::mem::replace(counts, Counts52::new(self.game));
@@ -582,7 +584,9 @@ impl Filler {
             }
         }
         match &mut self.fast {
-            Some(counts) => counts.add(out, reference, previous),
+            Some(counts) => with_native(counts.native, || {
+                counts.add_portable(out, reference, relative, previous);
+            }),
             None => self.tally().add(out, reference, previous),
         }
     }
@@ -1023,14 +1027,20 @@ mod tests {
                         // A counter about to overflow: flushed before the next order.
                         let counts = fast.fast.as_mut().unwrap();
                         let added = std::mem::replace(&mut counts.shuffles, Cell::MAX);
-                        fast.add(out, reference.as_deref(), previous.as_deref());
+                        fast.add(out, reference.as_deref(), None, previous.as_deref());
                         let counts = fast.fast.as_ref().unwrap();
                         assert_eq!((counts.shuffles, counts.native), (1, native));
                         // The flushed tally counted the shuffles the counter was set to.
                         fast.tally().shuffles -= u64::from(Cell::MAX - added);
                         continue;
                     }
-                    fast.add(out, reference.as_deref(), previous.as_deref());
+                    // Every other order with its relative permutation already made.
+                    let mut rel = [0u8; 52];
+                    let relative = reference.as_deref().filter(|_| k % 2 == 0).map(|r| {
+                        relative(out, r, &mut rel);
+                        &rel[..]
+                    });
+                    fast.add(out, reference.as_deref(), relative, previous.as_deref());
                 }
                 let mut t = Tally::new(DeckKind::Cards52, game);
                 fast.add_to(&mut t);
@@ -1054,7 +1064,7 @@ mod tests {
             for i in 0..200 {
                 shuffled(&mut rng, &mut wall);
                 let reference = (i % 2 == 0).then_some(&previous[..]);
-                fast.add(&wall, reference, None);
+                fast.add(&wall, reference, None, None);
                 // From the definitions: position, successor, matches against the input.
                 slow.shuffles += 1;
                 for p in 0..wall.len() {
