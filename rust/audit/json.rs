@@ -6,7 +6,7 @@
 //! surrogate escapes in strings, and nesting deeper than 32 levels.
 //!
 //! Issue 16, item 5: faster than `serde_json` with the same rules (BENCHMARKS.md, "The JSON
-//! Lines reader: borrowed, against serde_json with the same rules"); `benches/rust/json_lines.rs`
+//! Lines reader: borrowed, against `serde_json` with the same rules"); `benches/rust/json_lines.rs`
 //! measures both against the owned reader it replaced.
 
 use std::borrow::Cow;
