@@ -195,14 +195,13 @@ def _hold_parameters(
 ) -> HoldParameters | None:
     """The hold analysis' parameters: the defaults where an option is not given; an option
     given without --hold is a usage error (it would change nothing)."""
-    given = {"--hold-alpha": alpha, "--hold-power": power, "--hold-shift": shift}
-    given["--hold-effect"] = effect
     if not hold:
-        named = [name for name, value in given.items() if value is not None]
-        if named:
-            raise typer.BadParameter(
-                "needs --hold (without it no hold analysis runs)", param_hint=named[0]
-            )
+        options = ("--hold-alpha", "--hold-power", "--hold-shift", "--hold-effect")
+        for option, value in zip(options, (alpha, power, shift, effect), strict=True):
+            if value is not None:
+                raise typer.BadParameter(
+                    "needs --hold (without it no hold analysis runs)", param_hint=option
+                )
         return None
     return HoldParameters(
         alpha=DEFAULT_ALPHA if alpha is None else alpha,

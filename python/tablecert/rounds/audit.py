@@ -204,7 +204,7 @@ class RoundAudit:
     def not_examined(self) -> list[str]:
         """What the audit could not examine in the logs it read (each makes a verdict that
         would pass inconclusive)."""
-        return self.meter.not_examined if self.progressive is not None else []
+        return list(self.meter.not_examined.values()) if self.progressive is not None else []
 
     def as_json(self) -> dict[str, Any]:
         return {

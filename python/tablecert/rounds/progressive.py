@@ -78,16 +78,17 @@ class MeterTotals:
         return bool(self.logged or self.rounds_with_bets)
 
     @property
-    def not_examined(self) -> list[str]:
-        """Why part of the meter's accounting was not examined (empty when all of it was)."""
-        reasons = []
+    def not_examined(self) -> dict[str, str]:
+        """Why part of the meter's accounting was not examined, by the round audit's kind of
+        check it belongs to (``meter``, ``settlement``); empty when all of it was."""
+        reasons = {}
         if self.not_logged and self.applies:
-            reasons.append(
+            reasons["meter"] = (
                 f"{self.not_logged:,} rounds with a blank meter_before or meter_after: "
                 "their meter accounting (Art. 10) was not examined"
             )
         if self.unsettled_prizes:
-            reasons.append(
+            reasons["settlement"] = (
                 f"{self.unsettled_prizes:,} progressive prizes from the meter not settled: "
                 "the round's meter_before is blank"
             )
@@ -131,7 +132,7 @@ class MeterTotals:
             "meter_prizes_due": fraction_json(self.meter_prizes),
             "rounds_meter_not_logged": self.not_logged,
             "prizes_not_settled": self.unsettled_prizes,
-            "not_examined": self.not_examined,
+            "not_examined": list(self.not_examined.values()),
         }
 
 

@@ -62,19 +62,6 @@ def _article(rules: RuleFile, key: str) -> str:
     return rules.require(key).article.split("(")[0]
 
 
-def _not_examined(result: RoundAudit, kind: str) -> list[str]:
-    """What a kind of check left unexamined: the meter of rounds that did not log it, and
-    (settlement) prizes that are a share of such a meter."""
-    if result.progressive is None:
-        return []
-    meter = result.meter
-    if kind == "meter" and meter.not_logged and meter.applies:
-        return meter.not_examined[:1]
-    if kind == "settlement" and meter.unsettled_prizes:
-        return meter.not_examined[-1:]
-    return []
-
-
 def check_verdicts(result: RoundAudit, rules: RuleFile, prefix: str) -> tuple[Verdict, ...]:
     """One verdict per kind of check the game has."""
     out = []
@@ -82,7 +69,9 @@ def check_verdicts(result: RoundAudit, rules: RuleFile, prefix: str) -> tuple[Ve
         if result.game not in keys:
             continue
         found = result.counts.get(kind, 0)
-        unexamined = _not_examined(result, kind)
+        # what the meter's accounting could not examine, under the check it belongs to
+        meter = result.meter.not_examined if result.progressive is not None else {}
+        unexamined = [meter[kind]] if kind in meter else []
         outcome: Outcome = (
             "fail" if found else ("pass" if result.rounds and not unexamined else "inconclusive")
         )
