@@ -32,15 +32,6 @@ def whole(value: int, option: str, low: int = 0, high: int | None = None) -> int
     return value
 
 
-def probability(value: float, option: str) -> float:
-    """A level strictly between 0 and 1 (NaN and infinities refused)."""
-    if not (math.isfinite(value) and 0 < value < 1):
-        raise typer.BadParameter(
-            f"{value!r}: expected a number between 0 and 1", param_hint=option
-        ) from None
-    return value
-
-
 def seconds(value: float, option: str, longest: float = 86_400) -> float:
     """A positive number of seconds, at most ``longest`` (a day)."""
     if not (math.isfinite(value) and 0 < value <= longest):
