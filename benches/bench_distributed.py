@@ -15,7 +15,8 @@ average is printed before and after: on a shared machine read the ratios, not th
 After the table, the Caribbean shards alone (one ``executor.map`` on each warm cluster, best
 of 3): each shard's wall and CPU seconds inside its worker, what the call took beyond its
 slowest shard (submission, scheduling, the answers over the wire), the answers' pickled size
-and the merge's time: where a cluster run's time goes.
+and the merge's time: where a cluster run's time goes. Last, what idle clusters' own timers
+take of the cores, with Dask's default timers and with ``local_cluster``'s quieter ones.
 
 Run (one command; prints the table BENCHMARKS.md quotes):
 
@@ -28,6 +29,7 @@ or through pytest with the other benches (``pytest benches/bench_distributed.py 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import pickle
@@ -140,6 +142,56 @@ def _shard_call(executor: DaskExecutor) -> ShardCall:
     return min(calls, key=lambda c: c.call)
 
 
+def _idle_share(seconds: float = 5.0) -> float:
+    """The CPU this process and its children (the clusters' worker processes; the schedulers
+    and nannies run in this one) take while idle, as a share of one core."""
+    import psutil  # type: ignore[import-untyped]
+
+    def cpu() -> float:
+        me = psutil.Process()
+        total = 0.0
+        for p in [me, *me.children(recursive=True)]:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                t = p.cpu_times()
+                total += t.user + t.system
+        return total
+
+    time.sleep(1.0)  # the start-up settles
+    before, start = cpu(), time.perf_counter()
+    time.sleep(seconds)
+    return (cpu() - before) / (time.perf_counter() - start)
+
+
+def idle_clusters() -> list[str]:
+    """A 1-worker and a 2-worker cluster side by side, idle: the share of a core their own
+    timers take, with Dask's default timers and with ``local_cluster``'s (``QUIET_SERVERS``)."""
+    import distributed
+
+    shares = {}
+    for name in ("Dask's default timers", "local_cluster (QUIET_SERVERS)"):
+        if name.startswith("Dask"):
+            clusters = [
+                distributed.LocalCluster(
+                    n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None
+                )
+                for n in (1, 2)
+            ]
+            clients = [distributed.Client(c) for c in clusters]
+            shares[name] = _idle_share()
+            for client, cluster in zip(clients, clusters, strict=True):
+                client.close()
+                cluster.close()
+        else:
+            executors = [local_cluster(1), local_cluster(2)]
+            shares[name] = _idle_share()
+            for executor in executors:
+                executor.close()
+    return [
+        f"- idle 1-worker and 2-worker clusters, {name}: {share:.1%} of a core"
+        for name, share in shares.items()
+    ]
+
+
 def measure(rounds: int = ROUNDS) -> list[str]:
     """Run every job side by side; the report as lines of text (a Markdown table)."""
     lines = [f"load average before: {_load()}"]
@@ -220,6 +272,9 @@ def measure(rounds: int = ROUNDS) -> list[str]:
         f"- speed-up on dedicated cores (1-worker shard CPU / slowest 2-worker shard CPU): "
         f"{alone / slowest:.2f}"
     )
+    lines.append("")
+    lines.append("What the clusters' own timers take from the shards' cores (5 s idle each):")
+    lines.extend(idle_clusters())
     return lines
 
 

@@ -24,6 +24,7 @@ from tablecert.audit.shuffler import ShufflerAudit, audit_shuffler
 from tablecert.audit.simulate import write_log
 from tablecert.cli import app
 from tablecert.distributed import (
+    QUIET_SERVERS,
     DaskExecutor,
     LocalExecutor,
     executor_for,
@@ -55,6 +56,23 @@ def cluster() -> Iterator[DaskExecutor]:
         yield executor
     finally:
         executor.close()
+
+
+def _worker_settings() -> dict[str, object]:
+    import dask.config
+
+    return {key: dask.config.get(key) for key in QUIET_SERVERS}
+
+
+def test_local_workers_run_with_the_quiet_timers(cluster: DaskExecutor) -> None:
+    """The worker processes (started by nannies in this process) took the slowed timers: no
+    profile sampling every 10 ms, no 20 ms tick, no GIL monitor (what an idle 2-worker cluster
+    took from the shards' cores, BENCHMARKS.md); a cluster at an address keeps its own."""
+    settings = cluster.client.run(_worker_settings)
+    assert len(settings) == 2
+    assert all(s == QUIET_SERVERS for s in settings.values()), settings
+    assert QUIET_SERVERS["distributed.worker.profile.enabled"] is False
+    assert _worker_settings() != QUIET_SERVERS  # this process's own settings are untouched
 
 
 def test_split_range_covers_every_index_once() -> None:

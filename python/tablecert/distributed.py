@@ -134,19 +134,37 @@ def connect(address: str, retries: int = DEFAULT_RETRIES, timeout: float = 30) -
     return DaskExecutor(client, retries)
 
 
+QUIET_SERVERS: dict[str, object] = {
+    # A local cluster shares this machine's cores with the shards it runs: its servers' own
+    # timers are slowed to what a cluster without a dashboard needs. Dask's defaults (stack
+    # samples every 10 ms for the dashboard's profile, the event loop's tick every 20 ms, the
+    # GIL and system monitors, the nanny's memory check every 100 ms) cost an idle 2-worker
+    # cluster about 17% of a core beside 1-worker one; these, about 3% (BENCHMARKS.md).
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "2s",
+    "distributed.admin.system-monitor.gil.enabled": False,
+    "distributed.worker.memory.monitor-interval": "500ms",
+}
+
+
 def local_cluster(workers: int, retries: int = DEFAULT_RETRIES) -> DaskExecutor:
     """An executor on a new cluster of ``workers`` single-threaded worker processes here."""
     if workers < 1:
         raise ClusterError(f"--workers {workers}: expected at least 1 worker")
     distributed = _dask()
-    cluster = distributed.LocalCluster(
-        n_workers=workers,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=None,
-        # Each worker runs one shard at a time: the core's own threads stay within one core.
-        env={"RAYON_NUM_THREADS": "1"},
-    )
+    import dask.config
+
+    # The nannies hand their configuration to the worker processes they start (and restart).
+    with dask.config.set(QUIET_SERVERS):
+        cluster = distributed.LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            # Each worker runs one shard at a time: the core's own threads stay within one core.
+            env={"RAYON_NUM_THREADS": "1"},
+        )
     return DaskExecutor(distributed.Client(cluster), retries, cluster)
 
 
