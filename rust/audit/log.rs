@@ -703,6 +703,9 @@ pub struct Audit {
     /// Hashes placed but not yet offered to `repeats` (kind, hash), in file order: offered
     /// while the orders are tallied.
     offers: Vec<(u8, u128)>,
+    /// `read_file` reads groups of at least this many bytes, in pieces of at most as many
+    /// (`GROUP`; less in tests, to overlap many groups' tallies with the next parse).
+    group: usize,
 }
 
 impl Audit {
@@ -753,6 +756,7 @@ impl Audit {
             scratch: Scratch::default(),
             rel: Vec::new(),
             offers: Vec::new(),
+            group: GROUP,
         }
     }
 
@@ -791,12 +795,29 @@ impl Audit {
         path: &str,
         mut between: impl FnMut(&mut Audit, u64, Option<u64>) -> Result<(), E>,
     ) -> Result<(), ReadFailure<E>> {
-        let mut pieces = Pieces::open(path, PIECE, MAX_LINE).map_err(ReadFailure::Read)?;
+        let mut pieces =
+            Pieces::open(path, PIECE.min(self.group), MAX_LINE).map_err(ReadFailure::Read)?;
         self.begin_file(path);
+        // A group's lines are placed and tallied while the next group is parsed.
+        let mut pending = Vec::new();
+        let result = self.read_groups(&mut pieces, &mut pending, &mut between);
+        // Its own errors first: the last group's lines come before a read error's.
+        self.place_and_tally(pending).map_err(ReadFailure::Log)?;
+        result?;
+        self.end_file().map_err(ReadFailure::Log)
+    }
+
+    /// `read_file`'s groups of lines; the last group's lines are left in `pending`, parsed.
+    fn read_groups<E>(
+        &mut self,
+        pieces: &mut Pieces,
+        pending: &mut Vec<Parsed>,
+        between: &mut impl FnMut(&mut Audit, u64, Option<u64>) -> Result<(), E>,
+    ) -> Result<(), ReadFailure<E>> {
         while let Some(first) = pieces.next_batch() {
             let mut group = first.map_err(ReadFailure::Read)?;
             let mut failed = None;
-            while group_bytes(&group) < GROUP {
+            while group_bytes(&group) < self.group {
                 match pieces.try_next() {
                     Some(Ok(more)) => group.extend(more),
                     Some(Err(e)) => {
@@ -807,13 +828,14 @@ impl Audit {
                 }
             }
             // The lines before a read error are read first: their own errors come first.
-            self.process(&group).map_err(ReadFailure::Log)?;
+            self.process_after(&group, pending)
+                .map_err(ReadFailure::Log)?;
             if let Some(e) = failed {
                 return Err(ReadFailure::Read(e));
             }
             between(self, pieces.consumed(), pieces.size).map_err(ReadFailure::Hook)?;
         }
-        self.end_file().map_err(ReadFailure::Log)
+        Ok(())
     }
 
     /// A line longer than `MAX_LINE` before the header is known: an unreadable file.
@@ -857,8 +879,23 @@ impl Audit {
     }
 
     /// Read pieces of whole lines of the current file, in order: the lines before the format
-    /// is known one by one, the rest in parallel.
+    /// is known one by one, the rest in parallel, and tally them.
     fn process(&mut self, pieces: &[Piece]) -> Result<(), LogError> {
+        let mut parsed = Vec::new();
+        self.process_after(pieces, &mut parsed)?;
+        self.place_and_tally(parsed)
+    }
+
+    /// `process`, with the lines parsed before (`pending`) placed and tallied while these
+    /// pieces are parsed; these pieces' lines are left in `pending`, parsed, for the caller
+    /// (to place and tally with the next pieces' parse, or alone). Placing is in file order
+    /// and the tallies are integer sums: the same whichever parse they overlap. (Lines are read
+    /// one by one before the file's format is known, and only then: `pending` is empty.)
+    fn process_after(
+        &mut self,
+        pieces: &[Piece],
+        pending: &mut Vec<Parsed>,
+    ) -> Result<(), LogError> {
         enum Span<'a> {
             Lines(&'a [u8], u64),
             Overlong,
@@ -905,11 +942,24 @@ impl Audit {
             Span::Lines(data, offset) => Parsed::read(deck, mode, &format, data, *offset),
             Span::Overlong => Parsed::overlong(),
         };
-        let mut parsed: Vec<Parsed> = if spans.len() > 1 {
-            spans.par_iter().map(read).collect()
-        } else {
-            spans.iter().map(read).collect()
-        };
+        let before = std::mem::take(pending);
+        let (parsed, placed) = rayon::join(
+            || -> Vec<Parsed> {
+                if spans.len() > 1 {
+                    spans.par_iter().map(read).collect()
+                } else {
+                    spans.iter().map(read).collect()
+                }
+            },
+            || self.place_and_tally(before),
+        );
+        placed?;
+        *pending = parsed;
+        Ok(())
+    }
+
+    /// Place parsed spans in file order, up to an unreadable line, and tally their orders.
+    fn place_and_tally(&mut self, mut parsed: Vec<Parsed>) -> Result<(), LogError> {
         let mut jobs = Vec::with_capacity(parsed.len());
         let mut failed = None;
         for p in &mut parsed {
@@ -1818,10 +1868,13 @@ mod tests {
         let gz = dir.join("x.log.gz");
         std::fs::write(&gz, gzip_members(log.as_bytes(), &[10, 100_001, 777_777])).unwrap();
         for path in [&plain, &gz] {
-            for threads in [1, 2] {
+            // Groups of the usual size, and small ones: each group's tallies are made while
+            // the next group is parsed, batches closing in either.
+            for (threads, group) in [(1, GROUP), (2, GROUP), (1, 1), (2, 1)] {
                 let mut calls = Vec::new();
                 let got = pool(threads).install(|| {
                     let mut a = Audit::new(DeckKind::Cards52, InputMode::Logged, Some(game()), 97);
+                    a.group = group;
                     a.read_file(path.to_str().unwrap(), |_, used, size| {
                         calls.push((used, size));
                         Ok::<(), ()>(())
@@ -1832,12 +1885,15 @@ mod tests {
                 });
                 let size = std::fs::metadata(path).unwrap().len();
                 assert_eq!(calls.last(), Some(&(size, Some(size))));
+                if group == 1 {
+                    assert!(calls.len() > 3, "{} groups", calls.len());
+                }
                 // The file is named by its path.
                 assert_eq!(got.files, vec![path.to_str().unwrap().to_string()]);
                 same(
                     &report(&got),
                     &want,
-                    &format!("{path:?}, {threads} threads"),
+                    &format!("{path:?}, {threads} threads, groups of {group} bytes"),
                 );
             }
         }

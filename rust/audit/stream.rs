@@ -510,7 +510,7 @@ impl Pieces {
                     let mut cutter = LineCutter::new(target, max_line);
                     loop {
                         let mut ready = Vec::new();
-                        let room = READ_SIZE;
+                        let room = READ_SIZE.min(target.max(1 << 12));
                         let n = decoder.read(cutter.room(room))?;
                         cutter.commit(room, n, &mut ready);
                         if n == 0 {
