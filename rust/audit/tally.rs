@@ -450,8 +450,8 @@ impl Counts52 {
         self.small[0][(descents + 1) & 63] += 1;
         self.serial_sum += serial;
         self.serial_sumsq += u128::from(serial * serial);
+        let mut rel = [0u8; N52];
         if let Some(reference) = reference {
-            let mut rel = [0u8; N52];
             if let Some(made) = relative {
                 rel.copy_from_slice(made);
             } else {
@@ -472,14 +472,22 @@ impl Counts52 {
             self.small[5][stats[5] & 63] += 1;
         }
         if let Some(prev) = previous {
-            let mut pos_prev = [0u8; 64];
-            for (p, &c) in prev.iter().enumerate() {
-                pos_prev[c as usize & 63] = p as u8;
-            }
             self.consecutive_pairs += 1;
-            for q in 0..N52 {
-                let p = pos_prev[out[q] as usize & 63] as usize;
-                self.consecutive[p & 63][q] += 1;
+            if reference.is_some_and(|r| std::ptr::eq(r, prev)) {
+                // The previous output is the reference itself (the place found the logged
+                // input equal to it): its positions are `rel`.
+                for q in 0..N52 {
+                    self.consecutive[rel[q] as usize & 63][q] += 1;
+                }
+            } else {
+                let mut pos_prev = [0u8; 64];
+                for (p, &c) in prev.iter().enumerate() {
+                    pos_prev[c as usize & 63] = p as u8;
+                }
+                for q in 0..N52 {
+                    let p = pos_prev[out[q] as usize & 63] as usize;
+                    self.consecutive[p & 63][q] += 1;
+                }
             }
         }
         if let Some(game) = &self.game {
@@ -1040,7 +1048,13 @@ mod tests {
                         relative(out, r, &mut rel);
                         &rel[..]
                     });
-                    fast.add(out, reference.as_deref(), relative, previous.as_deref());
+                    // Where the previous output is the reference, every third order gets them
+                    // as one slice (as the log's place gives a logged input equal to it).
+                    let previous = match (reference, previous) {
+                        (Some(r), Some(p)) if r == p && k % 3 == 1 => Some(&r[..]),
+                        _ => previous.as_deref(),
+                    };
+                    fast.add(out, reference.as_deref(), relative, previous);
                 }
                 let mut t = Tally::new(DeckKind::Cards52, game);
                 fast.add_to(&mut t);
