@@ -425,6 +425,11 @@ impl Counts52 {
         self.shuffles += 1;
         let mut unseen: u64 = (1u64 << N52) - 1;
         let mut digits = [0u8; N52];
+        let mut descents = 0;
+        let mut serial = 0u64;
+        // One pass: each card's position and Lehmer digit, and the pair it ends (successor,
+        // descent, serial product) once there is a card before it.
+        let mut before = out[0] as usize & 63;
         for i in 0..N52 {
             let c = out[i] as usize & 63;
             self.position[c][i] += 1;
@@ -432,20 +437,18 @@ impl Counts52 {
             unseen &= !(1u64 << c);
             digits[i] = d as u8;
             self.lehmer[i][d & 63] += 1;
+            if i > 0 {
+                self.successor[before][c] += 1;
+                descents += usize::from(c < before);
+                serial += (before * c) as u64;
+            }
+            before = c;
         }
         let mut offset = 0;
         for (j, (a, b)) in pair_blocks(N52).enumerate() {
             let (d0, d1) = (digits[2 * j] as usize, digits[2 * j + 1] as usize);
             self.lehmer_pairs[offset + d0 * b + d1] += 1;
             offset += a * b;
-        }
-        let mut descents = 0;
-        let mut serial = 0u64;
-        for i in 1..N52 {
-            let (a, b) = (out[i - 1] as usize & 63, out[i] as usize & 63);
-            self.successor[a][b] += 1;
-            descents += usize::from(b < a);
-            serial += (a * b) as u64;
         }
         self.small[0][(descents + 1) & 63] += 1;
         self.serial_sum += serial;
