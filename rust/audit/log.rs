@@ -188,10 +188,36 @@ fn split_plain<'a, const K: usize>(
     Some(count)
 }
 
-/// A line's text, without its CR (and, on a file's first line, a UTF-8 byte-order mark); for
-/// UTF-16, a NUL byte or invalid UTF-8, the byte within the line and the message.
+/// `s.trim().is_empty()`, answered from the first byte when it is ASCII and not white space
+/// (a field or line of a log, almost always).
 #[inline]
+fn blank(s: &str) -> bool {
+    match s.as_bytes().first() {
+        Some(&b) if b.is_ascii() && !b.is_ascii_whitespace() && b != 0x0B => false,
+        _ => s.trim().is_empty(),
+    }
+}
+
+/// A line's text, without its CR (and, on a file's first line, a UTF-8 byte-order mark); for
+/// UTF-16, a NUL byte or invalid UTF-8, the byte within the line and the message. The usual
+/// line, ASCII without a NUL byte, is known in one pass that vectorises (no early exit: the
+/// bytes' OR has no high bit and their minimum is not 0); any other by `line_text_checked`.
+#[allow(clippy::inline_always)]
+#[inline(always)]
 fn line_text(raw: &[u8], first: bool) -> Result<&str, (usize, &'static str)> {
+    let text = raw.strip_suffix(b"\r").unwrap_or(raw);
+    let (or, min) = text
+        .iter()
+        .fold((0u8, u8::MAX), |(o, m), &b| (o | b, m.min(b)));
+    if or < 0x80 && min > 0 {
+        // SAFETY: every byte is ASCII, and ASCII is UTF-8 (a byte-order mark is not ASCII).
+        return Ok(unsafe { std::str::from_utf8_unchecked(text) });
+    }
+    line_text_checked(raw, first)
+}
+
+/// `line_text` for any bytes.
+fn line_text_checked(raw: &[u8], first: bool) -> Result<&str, (usize, &'static str)> {
     let mut raw = raw.strip_suffix(b"\r").unwrap_or(raw);
     if first {
         if raw.starts_with(&[0xFF, 0xFE]) || raw.starts_with(&[0xFE, 0xFF]) {
@@ -312,7 +338,7 @@ fn parse_csv<'a>(
         ("timestamp", cols.timestamp),
         ("shuffle_id", cols.shuffle),
     ] {
-        if f(i).trim().is_empty() {
+        if blank(f(i)) {
             return Err(format!("missing {name}"));
         }
     }
@@ -320,7 +346,7 @@ fn parse_csv<'a>(
         .parse_text_checked(f(cols.output), &mut s.out)
         .map_err(|e| format!("output order: {e}"))?;
     let has_input = match cols.input {
-        Some(i) if !f(i).trim().is_empty() => {
+        Some(i) if !blank(f(i)) => {
             s.input_checked = deck
                 .parse_text_checked(f(i), &mut s.input)
                 .map_err(|e| format!("input order: {e}"))?;
@@ -381,7 +407,7 @@ fn parse_json<'a>(deck: DeckKind, text: &'a str, s: &mut Scratch) -> Result<Reco
     let mut get = |f: usize| -> Option<Value<'a>> { slots[f].take().map(|(_, v)| v) };
     let mut text_of = |f: usize| -> Result<Cow<'a, str>, String> {
         match get(f) {
-            Some(Value::String(t) | Value::Number(t)) if !t.trim().is_empty() => Ok(t),
+            Some(Value::String(t) | Value::Number(t)) if !blank(&t) => Ok(t),
             Some(_) => Err(format!(
                 "{} must be a non-empty string or number",
                 FIELDS[f].0
@@ -566,7 +592,7 @@ impl Parsed {
                     break;
                 }
             };
-            if text.trim().is_empty() {
+            if blank(text) {
                 p.blank += 1;
                 continue;
             }
@@ -618,7 +644,7 @@ struct Slot {
     reference: Option<At>,
     /// The output relative to the reference, when the parse made it (in `orders`).
     relative: Option<usize>,
-    previous: Option<usize>,
+    previous: Option<At>,
 }
 
 /// Orders of one batch (at most) within one span, tallied as one task.
@@ -639,10 +665,20 @@ struct Job {
     segments: Vec<Segment>,
 }
 
+/// Where a placed order's device's previous output is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Previous {
+    /// It is the order's logged input (a device re-shuffling what it dealt, the usual log):
+    /// not copied, and the tally knows the two are one order.
+    Input,
+    /// Appended to the caller's buffer.
+    Appended,
+}
+
 /// What the order of an added shuffle decided.
 struct Placed {
-    /// The device's previous output was appended to the caller's buffer.
-    previous: bool,
+    /// The device's previous output, when its chain is unbroken.
+    previous: Option<Previous>,
     reference: Reference,
     coupon: Option<usize>,
     closes: bool,
@@ -1015,16 +1051,20 @@ impl Audit {
                         &mut job.previous,
                         hashes,
                     );
+                    let previous = placed.previous.and_then(|was| match was {
+                        Previous::Input => input.map(At::Orders),
+                        Previous::Appended => Some(At::Previous(at)),
+                    });
                     let (reference, relative) = match placed.reference {
                         Reference::Input => (input.map(At::Orders), relative),
-                        Reference::Previous => (Some(At::Previous(at)), None),
+                        Reference::Previous => (previous, None),
                         Reference::None => (None, None),
                     };
                     job.slots.push(Slot {
                         out,
                         reference,
                         relative,
-                        previous: placed.previous.then_some(at),
+                        previous,
                     });
                     let segment = job.segments.last_mut().expect("one segment at least");
                     segment.coupons.extend(placed.coupon);
@@ -1086,7 +1126,7 @@ impl Audit {
                     At::Previous(a) => &job.previous[a..a + n],
                 };
                 for slot in &job.slots[start..segment.end] {
-                    let previous = slot.previous.map(|a| order(At::Previous(a)));
+                    let previous = slot.previous.map(order);
                     t.add(
                         &orders[slot.out..slot.out + n],
                         slot.reference.map(order),
@@ -1271,7 +1311,8 @@ impl Audit {
 
     /// Everything about one complete order of device `d` that depends on the orders before
     /// it (counts, its device's chain and coupon collection, repeated orders, batches); the
-    /// device's previous output, if any, is appended to `previous`. The tally is the caller's.
+    /// device's previous output, if any and not the same as `input`, is appended to
+    /// `previous`. The tally is the caller's.
     fn place(
         &mut self,
         d: usize,
@@ -1288,9 +1329,14 @@ impl Audit {
         let device = &mut self.devices[d];
         let chained = device.chained;
         let at = previous.len();
-        if chained {
-            previous.extend_from_slice(&device.last);
-        }
+        let was = chained.then(|| {
+            if input == Some(&device.last[..]) {
+                Previous::Input
+            } else {
+                previous.extend_from_slice(&device.last);
+                Previous::Appended
+            }
+        });
         let coupon = device
             .collector
             .get_or_insert_with(tally::Collector::default)
@@ -1311,6 +1357,7 @@ impl Audit {
         self.offers.push((0, hash));
         let against = match reference {
             Reference::Input => input,
+            Reference::Previous if was == Some(Previous::Input) => input,
             Reference::Previous => Some(&previous[at..]),
             Reference::None => None,
         };
@@ -1328,7 +1375,7 @@ impl Audit {
             self.in_batch = 0;
         }
         Placed {
-            previous: chained,
+            previous: was,
             reference,
             coupon,
             closes,
@@ -1340,7 +1387,10 @@ impl Audit {
         let d = self.device(device);
         let mut previous = Vec::new();
         let placed = self.place(d, out, input, &mut previous, None);
-        let previous = placed.previous.then_some(&previous[..]);
+        let previous = placed.previous.map(|was| match was {
+            Previous::Input => input.expect("an input equal to the previous output"),
+            Previous::Appended => &previous[..],
+        });
         let reference = match placed.reference {
             Reference::Input => input,
             Reference::Previous => previous,
@@ -1395,6 +1445,61 @@ mod tests {
             .map(crate::cards::code)
             .collect::<Vec<_>>()
             .join(" ")
+    }
+
+    #[test]
+    fn the_ascii_line_pass_agrees_with_the_checked_reading() {
+        // Each byte value at the start, middle and end of a usual line, with and without a CR,
+        // as a first line and not; byte-order marks; valid and invalid multi-byte text.
+        let base = b"SIM-1,1767225630,1,Qd 2c As,2d 2c 2h".to_vec();
+        let mut lines = vec![
+            Vec::new(),
+            b"\r".to_vec(),
+            b"\xEF\xBB\xBFdevice_id,output".to_vec(),
+            b"\xFF\xFEd\x00e".to_vec(),
+            "caf\u{e9},\u{a0}x".as_bytes().to_vec(),
+            b"ab\xC3".to_vec(),
+            b"a\xED\xA0\x80b".to_vec(),
+        ];
+        for v in 0..=255u8 {
+            for at in [0, base.len() / 2, base.len()] {
+                let mut line = base.clone();
+                line.insert(at, v);
+                lines.push(line.clone());
+                line.push(b'\r');
+                lines.push(line);
+            }
+        }
+        for line in &lines {
+            for first in [false, true] {
+                assert_eq!(
+                    line_text(line, first),
+                    line_text_checked(line, first),
+                    "{line:?}, first {first}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn blank_is_trim_is_empty() {
+        let mut texts: Vec<String> = (0..=127u8).map(|b| format!("{}x", b as char)).collect();
+        texts.extend((0..=127u8).map(|b| (b as char).to_string()));
+        for s in [
+            "",
+            " \t\x0B\x0C\r\n",
+            "\u{a0}",
+            "\u{a0}x",
+            "\u{2003} ",
+            "\u{85}",
+            "é",
+            " x ",
+        ] {
+            texts.push(s.to_string());
+        }
+        for s in &texts {
+            assert_eq!(blank(s), s.trim().is_empty(), "{s:?}");
+        }
     }
 
     #[test]
