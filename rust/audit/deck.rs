@@ -113,8 +113,10 @@ impl DeckKind {
 
     /// `parse_text`, saying whether the order is already known to be one complete deck (the
     /// usual layout of a 52-card deck is checked as it is read); `false` leaves the check to
-    /// `check_complete`.
-    #[inline]
+    /// `check_complete`. Always inlined: the log reader compiles its parse with the CPU's
+    /// instructions (`tally::with_native`), and this is most of it.
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
     pub fn parse_text_checked(self, text: &str, out: &mut Vec<u8>) -> Result<bool, String> {
         out.clear();
         if self == DeckKind::Cards52 {
@@ -293,7 +295,10 @@ fn fixed_width_deck(b: &[u8]) -> Option<([u8; cards::DECK_SIZE], bool)> {
 }
 
 /// `fixed_width_deck` one code at a time: the portable path, and the oracle of the vector one.
-#[inline]
+/// Not inlined on x86-64, where it is the fallback: inlined, it made `parse_text_checked` too
+/// large for the log reader's parse to inline it.
+#[cfg_attr(target_arch = "x86_64", inline(never))]
+#[cfg_attr(not(target_arch = "x86_64"), inline)]
 fn fixed_width_deck_scalar(b: &[u8]) -> Option<([u8; cards::DECK_SIZE], bool)> {
     if b.len() != 3 * cards::DECK_SIZE - 1 {
         return None;
