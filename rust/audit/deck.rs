@@ -281,7 +281,7 @@ const SUIT: [u8; 256] = {
 /// separator but the last, read without branches on the data, with whether its cards are the
 /// whole deck (each once); `None` for anything else (read by the general path, which gives the
 /// same cards for this layout). On an x86-64 CPU with AVX2, read with 256-bit vectors
-/// (`avx2::fixed_width_deck`, the same answer for every text; about a third of the
+/// (`avx2::fixed_width_deck`, the same answer for every text; a quarter to a third of the
 /// instructions).
 #[inline]
 fn fixed_width_deck(b: &[u8]) -> Option<([u8; cards::DECK_SIZE], bool)> {
