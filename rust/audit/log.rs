@@ -604,13 +604,17 @@ impl Parsed {
                         p.orders.extend_from_slice(&s.input);
                     }
                     let judged = mode == InputMode::Logged && rec.has_input && deck.distinct();
-                    // The permutation relative to the input: hashed here, kept for the tally.
-                    let against = judged.then(|| {
+                    // The permutation relative to the input: hashed here (with the output, the
+                    // two at once), kept for the tally.
+                    let hashes = if judged {
                         tally::relative(&s.out, &s.input, &mut rel);
                         p.orders.extend_from_slice(&rel);
-                        tally::hash128(1, &rel)
-                    });
-                    p.hashes.push((tally::hash128(0, &s.out), against));
+                        let (out, against) = tally::hash128_pair((0, 1), &s.out, &rel);
+                        (out, Some(against))
+                    } else {
+                        (tally::hash128(0, &s.out), None)
+                    };
+                    p.hashes.push(hashes);
                     let input = rec.has_input;
                     (Kind::Complete { device, input }, rec.events)
                 }
