@@ -291,6 +291,9 @@ def _command(command: str, timeout_s: float) -> Answerer:
                 if response is None:
                     with contextlib.suppress(subprocess.TimeoutExpired):
                         proc.wait(timeout=timeout_s)
+                    # Its last words: the rest of its error output, read to the end (the pipe
+                    # closes as it exits) before they are quoted.
+                    threads[2].join(timeout=timeout_s)
                     detail = f"; stderr: {' | '.join(stderr_tail)}" if stderr_tail else ""
                     status = proc.poll()
                     ended = (
