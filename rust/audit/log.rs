@@ -870,6 +870,7 @@ impl Audit {
             // The lines before a read error are read first: their own errors come first.
             self.process_after(&group, pending)
                 .map_err(ReadFailure::Log)?;
+            pieces.recycle(group);
             if let Some(e) = failed {
                 return Err(ReadFailure::Read(e));
             }

@@ -15,7 +15,7 @@ use std::io::{self, Read};
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver};
+use std::sync::mpsc::{channel, sync_channel, Receiver, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
@@ -25,6 +25,9 @@ use flate2::{Crc, Decompress, FlushDecompress, Status};
 pub const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 /// Bytes asked of the file per read.
 const READ_SIZE: usize = 1 << 20;
+/// Buffers of pieces a cutter keeps for the next pieces (what is waiting to be read and the
+/// group being read, at most).
+const SPARE_BUFFERS: usize = 8;
 
 /// A log that cannot be read: the whole message, naming the file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -375,7 +378,13 @@ pub enum Piece {
 pub struct LineCutter {
     target: usize,
     max_line: usize,
+    /// The stream's bytes not yet handed on are `buf[..len]`; the rest of `buf` is room
+    /// already written once (a recycled piece's bytes), so a read into it needs no zeroing.
     buf: Vec<u8>,
+    len: usize,
+    /// Buffers of pieces already read, given back (`recycle`): the next piece is cut into
+    /// one, whose memory is already the process's (no new pages to fault in and clear).
+    spare: Vec<Vec<u8>>,
     /// Decoded position of `buf[0]`.
     offset: u64,
     /// Inside a line longer than `max_line` (its start): dropped up to the next newline.
@@ -390,6 +399,8 @@ impl LineCutter {
             target,
             max_line,
             buf: Vec::new(),
+            len: 0,
+            spare: Vec::new(),
             offset: 0,
             skipping: None,
         }
@@ -398,37 +409,46 @@ impl LineCutter {
     /// Bytes taken so far.
     #[must_use]
     pub fn position(&self) -> u64 {
-        self.offset + self.buf.len() as u64
+        self.offset + self.len as u64
     }
 
     /// Room for at least `min` more bytes, to be written and then `commit`ted.
     pub fn room(&mut self, min: usize) -> &mut [u8] {
-        let len = self.buf.len();
-        self.buf.resize(len + min, 0);
-        &mut self.buf[len..]
+        if self.buf.len() < self.len + min {
+            self.buf.resize(self.len + min, 0);
+        }
+        &mut self.buf[self.len..self.len + min]
     }
 
     /// Keep `n` of the bytes written into `room`, handing on what is ready.
     pub fn commit(&mut self, room: usize, n: usize, out: &mut Vec<Piece>) {
-        let len = self.buf.len() - room + n;
-        let fresh = self.buf.len() - room;
-        self.buf.truncate(len);
+        debug_assert!(n <= room && self.len + room <= self.buf.len());
+        let fresh = self.len;
+        self.len += n;
         self.cut(fresh, out);
     }
 
     /// Take `data`, handing on what is ready.
     pub fn push(&mut self, data: &[u8], out: &mut Vec<Piece>) {
-        let fresh = self.buf.len();
-        self.buf.extend_from_slice(data);
+        let fresh = self.len;
+        self.room(data.len()).copy_from_slice(data);
+        self.len += data.len();
         self.cut(fresh, out);
+    }
+
+    /// Give back a piece's buffer for the pieces to come (a few are kept).
+    pub fn recycle(&mut self, data: Vec<u8>) {
+        if self.spare.len() < SPARE_BUFFERS {
+            self.spare.push(data);
+        }
     }
 
     fn cut(&mut self, fresh: usize, out: &mut Vec<Piece>) {
         if let Some(start) = self.skipping {
-            match memchr::memchr(b'\n', &self.buf[fresh..]) {
+            match memchr::memchr(b'\n', &self.buf[fresh..self.len]) {
                 None => {
-                    self.offset += self.buf.len() as u64;
-                    self.buf.clear();
+                    self.offset += self.len as u64;
+                    self.len = 0;
                     return;
                 }
                 Some(k) => {
@@ -438,13 +458,21 @@ impl LineCutter {
                 }
             }
         }
-        if self.buf.len() < self.target.max(1) {
+        if self.len < self.target.max(1) {
             return;
         }
-        match memchr::memrchr(b'\n', &self.buf) {
+        match memchr::memrchr(b'\n', &self.buf[..self.len]) {
             Some(k) => {
-                let rest = self.buf.split_off(k + 1);
-                let data = std::mem::replace(&mut self.buf, rest);
+                // The part line after the last newline goes on in a recycled buffer.
+                let carry = self.len - (k + 1);
+                let mut next = self.spare.pop().unwrap_or_default();
+                if next.len() < carry {
+                    next.resize(carry, 0);
+                }
+                next[..carry].copy_from_slice(&self.buf[k + 1..self.len]);
+                let mut data = std::mem::replace(&mut self.buf, next);
+                data.truncate(k + 1);
+                self.len = carry;
                 let offset = self.offset;
                 self.offset += data.len() as u64;
                 out.push(Piece::Lines { data, offset });
@@ -456,17 +484,17 @@ impl LineCutter {
     }
 
     fn drop_front(&mut self, n: usize) {
-        self.buf.drain(..n);
+        self.buf.copy_within(n..self.len, 0);
+        self.len -= n;
         self.offset += n as u64;
     }
 
     /// A part line already longer than `max_line`: dropped, and the rest of it up to the
     /// next newline.
     fn check_overlong(&mut self) {
-        if self.buf.len() > self.max_line {
+        if self.len > self.max_line {
             self.skipping = Some(self.offset);
-            let all = self.buf.len();
-            self.drop_front(all);
+            self.drop_front(self.len);
         }
     }
 
@@ -474,10 +502,12 @@ impl LineCutter {
     pub fn finish(&mut self, out: &mut Vec<Piece>) {
         if let Some(start) = self.skipping.take() {
             out.push(Piece::Overlong { offset: start });
-        } else if !self.buf.is_empty() {
-            let data = std::mem::take(&mut self.buf);
+        } else if self.len > 0 {
+            let mut data = std::mem::take(&mut self.buf);
+            data.truncate(self.len);
             let offset = self.offset;
             self.offset += data.len() as u64;
+            self.len = 0;
             out.push(Piece::Lines { data, offset });
         }
     }
@@ -487,6 +517,8 @@ impl LineCutter {
 /// waiting, so memory stays flat whatever the log's size.
 pub struct Pieces {
     rx: Receiver<Result<Vec<Piece>, ReadError>>,
+    /// Buffers of pieces read, back to the reader thread.
+    back: Sender<Vec<u8>>,
     consumed: Arc<AtomicU64>,
     thread: Option<JoinHandle<()>>,
     /// The file's size on disk (`None` for a FIFO).
@@ -499,6 +531,7 @@ impl Pieces {
     pub fn open(path: &str, target: usize, max_line: usize) -> Result<Pieces, ReadError> {
         let (file, size) = open(path)?;
         let (tx, rx) = sync_channel(4);
+        let (back, returned) = channel::<Vec<u8>>();
         let consumed = Arc::new(AtomicU64::new(0));
         let seen = Arc::clone(&consumed);
         let path = path.to_string();
@@ -509,6 +542,9 @@ impl Pieces {
                     let mut decoder = Decoder::new(&path, file)?;
                     let mut cutter = LineCutter::new(target, max_line);
                     loop {
+                        for data in returned.try_iter() {
+                            cutter.recycle(data);
+                        }
                         let mut ready = Vec::new();
                         let room = READ_SIZE.min(target.max(1 << 12));
                         let n = decoder.read(cutter.room(room))?;
@@ -532,6 +568,7 @@ impl Pieces {
             .map_err(|e| ReadError(format!("cannot start a reader thread: {e}")))?;
         Ok(Pieces {
             rx,
+            back,
             consumed,
             thread: Some(thread),
             size,
@@ -547,6 +584,16 @@ impl Pieces {
             }
         }
         got
+    }
+
+    /// Give pieces' buffers back to the reader thread, once read, for the pieces to come.
+    pub fn recycle(&self, pieces: Vec<Piece>) {
+        for piece in pieces {
+            if let Piece::Lines { data, .. } = piece {
+                // The reader thread may have finished: the buffer is then dropped.
+                let _ = self.back.send(data);
+            }
+        }
     }
 
     /// Pieces already waiting, without blocking.
@@ -650,14 +697,37 @@ mod tests {
             .starts_with("x.gz: corrupt or truncated gzip data"));
     }
 
+    /// The pieces of `data` pushed `step` bytes at a time; the same when each piece's buffer
+    /// is given back filled with newlines (and longer), as a reader thread's are.
     fn cut_all(data: &[u8], step: usize, target: usize, max_line: usize) -> Vec<Piece> {
-        let mut c = LineCutter::new(target, max_line);
-        let mut out = Vec::new();
-        for part in data.chunks(step) {
-            c.push(part, &mut out);
+        let mut pieces = Vec::new();
+        for recycled in [false, true] {
+            let mut c = LineCutter::new(target, max_line);
+            let mut out = Vec::new();
+            for part in data.chunks(step) {
+                let mut ready = Vec::new();
+                c.push(part, &mut ready);
+                for piece in ready {
+                    if let (true, Piece::Lines { data, offset }) = (recycled, &piece) {
+                        out.push(Piece::Lines {
+                            data: data.clone(),
+                            offset: *offset,
+                        });
+                        let mut stale = data.clone();
+                        stale.fill(b'\n');
+                        stale.resize(stale.len() + 50, b'\n');
+                        c.recycle(stale);
+                    } else {
+                        out.push(piece);
+                    }
+                }
+            }
+            c.finish(&mut out);
+            pieces.push(out);
         }
-        c.finish(&mut out);
-        out
+        let recycled = pieces.pop().unwrap();
+        assert_eq!(pieces[0], recycled, "recycled buffers");
+        recycled
     }
 
     #[test]
