@@ -1155,9 +1155,8 @@ impl Audit {
                 }
             },
             || {
-                for (kind, h) in offers.drain(..) {
-                    repeats.offer_hash(kind, h);
-                }
+                repeats.offer_hashes(&offers);
+                offers.clear();
             },
         );
         self.offers = offers;
@@ -1178,9 +1177,8 @@ impl Audit {
 
     /// Offer the placed hashes to the repeated-order sample, in file order.
     fn offer_placed(&mut self) {
-        for (kind, h) in self.offers.drain(..) {
-            self.repeats.offer_hash(kind, h);
-        }
+        self.repeats.offer_hashes(&self.offers);
+        self.offers.clear();
     }
 
     fn close_batch(&mut self) {

@@ -32,12 +32,41 @@ pub enum LogFormat {
     JsonLines,
 }
 
+/// The shuffles to come, in sequence: the simulator, the order it shuffles next (physical item
+/// ids), and orders already made ahead of the log (rows of the deck's size).
+struct Source {
+    sim: Simulator,
+    items: Vec<u8>,
+    ahead: Vec<u8>,
+}
+
+impl Source {
+    /// Append the next `count` orders (of `n` items) to `out`, those made ahead first.
+    fn take(&mut self, count: usize, n: usize, out: &mut Vec<u8>) {
+        let have = (self.ahead.len() / n).min(count);
+        out.extend(self.ahead.drain(..have * n));
+        for _ in have..count {
+            self.sim.shuffle(&mut self.items);
+            out.extend_from_slice(&self.items);
+        }
+    }
+
+    /// Make orders ahead until `count` are waiting.
+    fn make_ahead(&mut self, count: usize, n: usize) {
+        for _ in self.ahead.len() / n..count {
+            self.sim.shuffle(&mut self.items);
+            self.ahead.extend_from_slice(&self.items);
+        }
+    }
+}
+
 /// Writes the log of one simulated device, a block of chunks at a time.
 pub struct LogWriter {
-    sim: Simulator,
+    /// Always there but while a block is made (the next block's orders are made meanwhile).
+    source: Option<Source>,
     deck: DeckKind,
-    /// The device's current order (physical item ids): the next shuffle's input.
-    items: Vec<u8>,
+    /// The last order written: the next shuffle's input.
+    last: Vec<u8>,
     format: LogFormat,
     /// `None`: plain text; `Some(level)`: each chunk one gzip member at that level.
     gzip: Option<u32>,
@@ -110,8 +139,12 @@ impl LogWriter {
             slot[..w.len()].copy_from_slice(w.as_bytes());
         }
         Ok(LogWriter {
-            items: (0..deck.size() as u8).collect(),
-            sim,
+            source: Some(Source {
+                sim,
+                items: (0..deck.size() as u8).collect(),
+                ahead: Vec::new(),
+            }),
+            last: (0..deck.size() as u8).collect(),
             deck,
             format,
             gzip,
@@ -143,15 +176,38 @@ impl LogWriter {
         }
         // The orders in sequence: row k holds shuffle k's input, row k + 1 its output.
         let n = self.deck.size();
+        let mut source = self.source.take().expect("the writer's source");
         let mut orders = Vec::with_capacity((shuffles + 1) * n);
-        orders.extend_from_slice(&self.items);
-        for _ in 0..shuffles {
-            self.sim.shuffle(&mut self.items);
-            orders.extend_from_slice(&self.items);
-        }
-        let first_id = self.done + 1;
-        let header = self.done == 0 && self.format == LogFormat::Csv;
-        let parts: Vec<Vec<u8>> = (0..shuffles.div_ceil(self.chunk))
+        orders.extend_from_slice(&self.last);
+        source.take(shuffles, n, &mut orders);
+        self.last.copy_from_slice(&orders[shuffles * n..]);
+        // As many orders as this block's are made for the next one while this one is written
+        // (one sequence of shuffles whichever block makes them: the same log).
+        let next = usize::try_from(self.total - self.done - shuffles as u64)
+            .unwrap_or(usize::MAX)
+            .min(shuffles);
+        let this = &*self;
+        let first_id = this.done + 1;
+        let header = this.done == 0 && this.format == LogFormat::Csv;
+        let (parts, ()) = rayon::join(
+            || this.write_block(&orders, shuffles, first_id, header),
+            || source.make_ahead(next, n),
+        );
+        self.source = Some(source);
+        self.done += shuffles as u64;
+        parts.concat()
+    }
+
+    /// The chunks of a block, formatted and compressed in parallel.
+    fn write_block(
+        &self,
+        orders: &[u8],
+        shuffles: usize,
+        first_id: u64,
+        header: bool,
+    ) -> Vec<Vec<u8>> {
+        let n = self.deck.size();
+        (0..shuffles.div_ceil(self.chunk))
             .into_par_iter()
             .map(|c| {
                 let start = c * self.chunk;
@@ -170,9 +226,7 @@ impl LogWriter {
                     Some(level) => gzip_member(&text, level),
                 }
             })
-            .collect();
-        self.done += shuffles as u64;
-        parts.concat()
+            .collect()
     }
 
     /// About how many bytes one record takes.
@@ -388,6 +442,18 @@ mod tests {
         assert_eq!(run(2, 1), one);
         assert_eq!(run(2, 3), one);
         assert_eq!(run(3, 100), one);
+        // Blocks of changing sizes: the orders made ahead for one block serve the next in part,
+        // or not all of them.
+        let mut w = writer("fair", "cards52", LogFormat::Csv, Some(6), 7, 100);
+        let mut varied = Vec::new();
+        for chunks in [3, 1, 1, 4, 2, 1, 100].into_iter().cycle() {
+            let block = w.next_block(chunks);
+            if block.is_empty() {
+                break;
+            }
+            varied.extend(block);
+        }
+        assert_eq!(varied, one);
         // 100 shuffles in chunks of 7: 15 members.
         let members = one.windows(4).filter(|w| w == &[0x1f, 0x8b, 8, 0]).count();
         assert_eq!(members, 15);

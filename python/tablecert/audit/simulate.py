@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from tablecert import _core
@@ -82,11 +83,18 @@ def write_log(
         gzip=out.name.endswith(".gz"),
         chunk=CHUNK,
     )
-    with atomic_file(out, what="log") as raw:
+    # Each block is written on a thread of its own while the core makes the next one (both
+    # release the GIL); one write at a time, in order.
+    with atomic_file(out, what="log") as raw, ThreadPoolExecutor(max_workers=1) as pool:
         written = 0
+        writing: Future[int] | None = None
         while block := writer.next_block(CHUNKS_PER_CALL):
-            raw.write(block)
+            if writing is not None:
+                writing.result()
+            writing = pool.submit(raw.write, block)
             if progress is not None:
                 progress(writer.done - written)
             written = writer.done
+        if writing is not None:
+            writing.result()
     return out
