@@ -1155,8 +1155,9 @@ impl Audit {
                 }
             },
             || {
-                repeats.offer_hashes(&offers);
-                offers.clear();
+                for (kind, h) in offers.drain(..) {
+                    repeats.offer_hash(kind, h);
+                }
             },
         );
         self.offers = offers;
@@ -1177,8 +1178,9 @@ impl Audit {
 
     /// Offer the placed hashes to the repeated-order sample, in file order.
     fn offer_placed(&mut self) {
-        self.repeats.offer_hashes(&self.offers);
-        self.offers.clear();
+        for (kind, h) in self.offers.drain(..) {
+            self.repeats.offer_hash(kind, h);
+        }
     }
 
     fn close_batch(&mut self) {

@@ -2,6 +2,9 @@
 //! filled in one pass over the shuffles and mergeable across batches. Memory depends on the
 //! deck size only, never on the number of shuffles.
 
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+
 use super::deck::DeckKind;
 use crate::cards;
 use crate::rank3;
@@ -802,91 +805,23 @@ pub fn hash128_pair(kinds: (u8, u8), first: &[u8], second: &[u8]) -> (u128, u128
     (h0.finish(first.len()), h1.finish(second.len()))
 }
 
-/// A set of 128-bit order hashes (`hash128`): open addressing with linear probing on their
-/// low 64 bits (hashes already), 0 marking an empty slot (the hash 0 is kept aside), at most
-/// three quarters full. Written here rather than `std`'s set for one thing it cannot do: the
-/// slot of a hash to come can be fetched into the cache ahead of its insertion (`prefetch`),
-/// and a sample of 2^18 hashes is 8 MB, out of the core's own cache.
-#[derive(Clone, Debug)]
-struct HashSet128 {
-    slots: Vec<u128>,
-    len: usize,
-    zero: bool,
-}
+/// The set of sampled hashes hashes them by their low 64 bits: they are hashes already.
+#[derive(Default)]
+struct Low64(u64);
 
-impl HashSet128 {
-    fn new() -> HashSet128 {
-        HashSet128 {
-            slots: vec![0; 1 << 10],
-            len: 0,
-            zero: false,
+impl Hasher for Low64 {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
         }
     }
 
-    fn len(&self) -> usize {
-        self.len
-    }
-
-    fn slot(&self, h: u128) -> usize {
-        (h as u64 as usize) & (self.slots.len() - 1)
-    }
-
-    /// Ask for `h`'s slot to be in the cache by the time it is inserted.
-    fn prefetch(&self, h: u128) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let at = self.slots[self.slot(h)..].as_ptr();
-            // SAFETY: a prefetch is a hint: it reads nothing and faults on nothing, and `at`
-            // points into `slots`.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch(at.cast::<i8>(), std::arch::x86_64::_MM_HINT_T0);
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = h;
-    }
-
-    /// Add `h`: whether it was new.
-    fn insert(&mut self, h: u128) -> bool {
-        if h == 0 {
-            let new = !self.zero;
-            self.zero = true;
-            self.len += usize::from(new);
-            return new;
-        }
-        if 4 * (self.len + 1) > 3 * self.slots.len() {
-            self.rebuild(2 * self.slots.len(), |_| true);
-        }
-        let mask = self.slots.len() - 1;
-        let mut i = self.slot(h);
-        loop {
-            match self.slots[i] {
-                0 => {
-                    self.slots[i] = h;
-                    self.len += 1;
-                    return true;
-                }
-                s if s == h => return false,
-                _ => i = (i + 1) & mask,
-            }
-        }
-    }
-
-    /// Keep the hashes `keep` accepts.
-    fn retain(&mut self, keep: impl Fn(u128) -> bool) {
-        self.rebuild(self.slots.len(), keep);
-    }
-
-    fn rebuild(&mut self, size: usize, keep: impl Fn(u128) -> bool) {
-        let old = std::mem::replace(&mut self.slots, vec![0; size]);
-        let zero = self.zero && keep(0);
-        (self.len, self.zero) = (0, false);
-        if zero {
-            self.insert(0);
-        }
-        for h in old.into_iter().filter(|&h| h != 0 && keep(h)) {
-            self.insert(h);
-        }
+    fn write_u128(&mut self, h: u128) {
+        self.0 = h as u64;
     }
 }
 
@@ -899,7 +834,7 @@ pub struct RepeatSampler {
     pub capacity: usize,
     pub offered: [u64; 2],
     pub repeats: [u64; 2],
-    set: HashSet128,
+    set: HashSet<u128, BuildHasherDefault<Low64>>,
 }
 
 impl RepeatSampler {
@@ -910,7 +845,7 @@ impl RepeatSampler {
             capacity,
             offered: [0; 2],
             repeats: [0; 2],
-            set: HashSet128::new(),
+            set: HashSet::default(),
         }
     }
 
@@ -932,17 +867,6 @@ impl RepeatSampler {
             self.threshold /= 2;
             let th = self.threshold;
             self.set.retain(|h| (h >> 64) as u64 <= th);
-        }
-    }
-
-    /// `offer_hash` each in turn, the slots of those a few places on fetched ahead.
-    pub fn offer_hashes(&mut self, hashes: &[(u8, u128)]) {
-        const AHEAD: usize = 16;
-        for (i, &(kind, h)) in hashes.iter().enumerate() {
-            if let Some(&(_, next)) = hashes.get(i + AHEAD) {
-                self.set.prefetch(next);
-            }
-            self.offer_hash(kind, h);
         }
     }
 
@@ -1314,66 +1238,6 @@ mod tests {
             hash128(0, &identity),
             0x0717_b538_7268_0b61_7d0e_b49f_106f_f58e
         );
-    }
-
-    #[test]
-    fn the_hash_set_is_a_set() {
-        // Against std's set: hashes with repeats, the hash 0, hashes equal in their low bits
-        // (one probe chain), growth, and thresholds that keep fewer and fewer.
-        let mut rng = crate::audit::simulate::Rng::new(7);
-        let mut fast = HashSet128::new();
-        let mut slow = std::collections::HashSet::new();
-        let mut drawn = Vec::new();
-        for i in 0..20_000u32 {
-            let h = match i % 7 {
-                0 => 0,
-                1 => u128::from(rng.next_u64()) << 64 | 5,
-                2 if !drawn.is_empty() => drawn[rng.below(drawn.len() as u64) as usize],
-                _ => u128::from(rng.next_u64()) << 64 | u128::from(rng.next_u64()),
-            };
-            drawn.push(h);
-            assert_eq!(fast.insert(h), slow.insert(h), "{i}: {h:#x}");
-            assert_eq!(fast.len(), slow.len());
-            if i % 5_000 == 4_999 {
-                let th = u64::MAX >> (i / 5_000 + 1);
-                fast.retain(|h| (h >> 64) as u64 <= th);
-                slow.retain(|h| (h >> 64) as u64 <= th);
-                assert_eq!(fast.len(), slow.len());
-            }
-        }
-        for &h in &drawn {
-            fast.prefetch(h);
-            assert_eq!(fast.insert(h), slow.insert(h));
-        }
-        let mut kept: Vec<u128> = fast.slots.iter().copied().filter(|&h| h != 0).collect();
-        kept.extend(fast.zero.then_some(0));
-        kept.sort_unstable();
-        let mut want: Vec<u128> = slow.into_iter().collect();
-        want.sort_unstable();
-        assert_eq!(kept, want);
-    }
-
-    #[test]
-    fn offered_together_as_one_by_one() {
-        let hashes: Vec<(u8, u128)> = (0..5_000u32)
-            .map(|i| {
-                (
-                    (i % 2) as u8,
-                    hash128((i % 2) as u8, &(i % 3_000).to_le_bytes()),
-                )
-            })
-            .collect();
-        let mut one = RepeatSampler::new(256);
-        for &(kind, h) in &hashes {
-            one.offer_hash(kind, h);
-        }
-        let mut all = RepeatSampler::new(256);
-        all.offer_hashes(&hashes);
-        assert_eq!(
-            (one.offered, one.repeats, one.threshold, one.set.len()),
-            (all.offered, all.repeats, all.threshold, all.set.len())
-        );
-        assert!(one.repeats[0] + one.repeats[1] > 0 && one.threshold < u64::MAX);
     }
 
     #[test]
