@@ -353,6 +353,24 @@ pub fn with_native<R>(native: bool, f: impl FnOnce() -> R) -> R {
     f()
 }
 
+/// `with_native` with AVX-512 as well (see `avx512_features`), for the code that calls
+/// `valley_guesser52`: a function compiled without AVX-512 cannot inline its vector path.
+#[allow(clippy::inline_always)]
+#[inline(always)]
+pub fn with_avx512<R>(f: impl FnOnce() -> R) -> R {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512bw,avx512cd")]
+        unsafe fn compiled_avx512<R>(f: impl FnOnce() -> R) -> R {
+            f()
+        }
+        // SAFETY: called only on a CPU that has these features (`avx512_features`).
+        unsafe { compiled_avx512(f) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    f()
+}
+
 /// Whether this CPU has the instructions `with_native` compiles for.
 #[must_use]
 pub fn native_features() -> bool {
@@ -456,26 +474,30 @@ impl Counts52 {
         self.small[0][(descents + 1) & 63] += 1;
         self.serial_sum += serial;
         self.serial_sumsq += u128::from(serial * serial);
-        let mut rel = [0u8; N52];
+        // The relative permutation: the parse's (read where it lies, not copied: the
+        // guesser's vector load would wait for the copy's stores), or made here.
+        let mut made_here = [0u8; N52];
+        let mut rel: &[u8; N52] = &made_here;
         if let Some(reference) = reference {
             if let Some(made) = relative {
-                rel.copy_from_slice(made);
+                rel = made.try_into().expect("a 52-card order");
             } else {
                 let mut pos_in = [0u8; 64];
                 for (i, &c) in reference.iter().enumerate() {
                     pos_in[c as usize & 63] = i as u8;
                 }
-                for (r, &c) in rel.iter_mut().zip(out) {
+                for (r, &c) in made_here.iter_mut().zip(out) {
                     *r = pos_in[c as usize & 63];
                 }
+                rel = &made_here;
             }
             self.referenced += 1;
-            let stats = input_counts(&rel);
+            let stats = input_counts(rel);
             for (row, at) in self.small[1..].iter_mut().zip(stats[..4].iter()) {
                 row[at & 63] += 1;
             }
             self.footrule[stats[4] & 2047] += 1;
-            self.small[5][valley_guesser52(&rel, self.avx512) & 63] += 1;
+            self.small[5][valley_guesser52(rel, self.avx512) & 63] += 1;
         }
         if let Some(prev) = previous {
             self.consecutive_pairs += 1;
@@ -598,6 +620,9 @@ impl Filler {
             }
         }
         match &mut self.fast {
+            Some(counts) if counts.avx512 => with_avx512(|| {
+                counts.add_portable(out, reference, relative, previous);
+            }),
             Some(counts) => with_native(counts.native, || {
                 counts.add_portable(out, reference, relative, previous);
             }),
@@ -742,12 +767,16 @@ pub fn valley_guesser(rel: &[u8]) -> usize {
 }
 
 /// Whether this CPU has the 512-bit vector instructions `valley_guesser52` uses (AVX-512
-/// foundation and conflict detection: 64-bit lanes, leading zero counts).
+/// foundation, byte and word, conflict detection: 64-bit lanes, masked byte loads, leading
+/// zero counts) and those of `native_features` (`with_avx512` compiles for both).
 #[must_use]
 pub fn avx512_features() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512cd")
+        native_features()
+            && std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("avx512cd")
     }
     #[cfg(not(target_arch = "x86_64"))]
     false
@@ -777,41 +806,58 @@ pub fn valley_guesser52(rel: &[u8; N52], avx512: bool) -> usize {
 mod guesser_avx512 {
     use super::N52;
     use std::arch::x86_64::{
-        __m512i, _mm512_alignr_epi64, _mm512_and_si512, _mm512_andnot_si512,
-        _mm512_cmpeq_epi64_mask, _mm512_cmpgt_epu64_mask, _mm512_cvtepu8_epi64, _mm512_lzcnt_epi64,
-        _mm512_mask_blend_epi64, _mm512_or_si512, _mm512_permutexvar_epi64, _mm512_set1_epi64,
+        __m512i, _mm_unpackhi_epi64, _mm512_alignr_epi64, _mm512_and_si512, _mm512_andnot_si512,
+        _mm512_cmpeq_epi64_mask, _mm512_cmpgt_epu64_mask, _mm512_cvtepu8_epi64,
+        _mm512_extracti32x4_epi32, _mm512_lzcnt_epi64, _mm512_mask_blend_epi64,
+        _mm512_maskz_loadu_epi8, _mm512_or_si512, _mm512_permutexvar_epi64, _mm512_set1_epi64,
         _mm512_setzero_si512, _mm512_sllv_epi64, _mm512_sub_epi64, _mm512_test_epi64_mask,
-        _mm_loadl_epi64,
     };
 
-    /// Eight bytes from `bytes[at..]` as eight 64-bit lanes.
+    /// The 52 labels as 7 vectors of eight 64-bit lanes (zeros past the last), and a zero
+    /// vector after them. One load of the whole order: eight-byte loads of an order written
+    /// byte by byte just before would each wait for the stores.
     #[inline]
-    #[target_feature(enable = "avx512f")]
-    fn lanes(bytes: &[u8; 72], at: usize) -> __m512i {
-        let eight: &[u8; 8] = bytes[at..at + 8].try_into().expect("eight bytes");
-        // SAFETY: an unaligned 8-byte load from an 8-byte array.
-        _mm512_cvtepu8_epi64(unsafe { _mm_loadl_epi64(eight.as_ptr().cast()) })
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn lanes(rel: &[u8; N52]) -> [__m512i; 8] {
+        // SAFETY: the mask reads the 52 bytes of `rel` only (masked-out bytes are not read).
+        let all = unsafe { _mm512_maskz_loadu_epi8((1u64 << N52) - 1, rel.as_ptr().cast()) };
+        let quarters = [
+            _mm512_extracti32x4_epi32::<0>(all),
+            _mm512_extracti32x4_epi32::<1>(all),
+            _mm512_extracti32x4_epi32::<2>(all),
+            _mm512_extracti32x4_epi32::<3>(all),
+        ];
+        let mut v = [_mm512_setzero_si512(); 8];
+        for (k, q) in quarters.into_iter().enumerate() {
+            v[2 * k] = _mm512_cvtepu8_epi64(q);
+            if 2 * k + 1 < 7 {
+                v[2 * k + 1] = _mm512_cvtepu8_epi64(_mm_unpackhi_epi64(q, q));
+            }
+        }
+        v
     }
 
-    #[target_feature(enable = "avx512f,avx512cd")]
+    #[target_feature(enable = "popcnt,avx512f,avx512bw,avx512cd")]
     pub fn valley_guesser52(rel: &[u8; N52]) -> usize {
-        // `padded[8 + i]` = rel[i]; zeros around (the card before the first, the lanes past the
-        // last guess, masked out below).
-        let mut padded = [0u8; 72];
-        padded[8..8 + N52].copy_from_slice(rel);
+        let cards = lanes(rel);
         let zero = _mm512_setzero_si512();
         let one = _mm512_set1_epi64(1);
         let top = _mm512_set1_epi64(63);
         let last_lane = _mm512_set1_epi64(7);
+        let deck = _mm512_set1_epi64(((1u64 << N52) - 1).cast_signed());
         // Labels seen up to the previous vector, in every lane.
         let mut seen_before = zero;
-        let mut correct = usize::from(rel[0] == 0);
-        // Lanes i = 8v..8v+7 are the guesses after cards 0..=50 (51 guesses).
+        // The first guess (label 0) is right when the first card is label 0.
+        let mut hits = u64::from(rel[0] == 0);
+        // Lanes 8v..8v+7 are the guesses after cards 8v..8v+7; cards 0..=50 are followed by
+        // one (51 guesses).
+        let mut previous = zero;
         for v in 0..7 {
-            let base = 8 * v;
-            let a = lanes(&padded, 8 + base);
-            let before = lanes(&padded, 7 + base);
-            let next = lanes(&padded, 9 + base);
+            let a = cards[v];
+            // The card before each (a 0 before the first) and the card after each.
+            let before = _mm512_alignr_epi64::<7>(a, previous);
+            let next = _mm512_alignr_epi64::<1>(cards[v + 1], a);
+            previous = a;
             let bit = _mm512_sllv_epi64(one, a);
             // Prefix union over the lanes: shift by 1, 2, 4 lanes and or.
             let mut seen = _mm512_or_si512(bit, _mm512_alignr_epi64::<7>(bit, zero));
@@ -820,13 +866,12 @@ mod guesser_avx512 {
             seen = _mm512_or_si512(seen, seen_before);
             seen_before = _mm512_permutexvar_epi64(last_lane, seen);
             // Unseen labels of the deck below and above the card.
-            let deck = _mm512_set1_epi64(((1u64 << N52) - 1).cast_signed());
             let unseen = _mm512_andnot_si512(seen, deck);
             let below = _mm512_and_si512(unseen, _mm512_sub_epi64(bit, one));
             let above = _mm512_andnot_si512(below, unseen);
-            // An ascent: the card is above the one before. The first card (the padding's 0
-            // before it) is one unless it is label 0, and then no label is below it: the guess
-            // is above all the same.
+            // An ascent: the card is above the one before. The first card (the 0 before it)
+            // is one unless it is label 0, and then no label is below it: the guess is above
+            // all the same.
             let up = _mm512_cmpgt_epu64_mask(a, before);
             let has_above = _mm512_test_epi64_mask(above, above);
             let has_below = _mm512_test_epi64_mask(below, below);
@@ -836,11 +881,11 @@ mod guesser_avx512 {
             let largest_below =
                 _mm512_sub_epi64(top, _mm512_lzcnt_epi64(_mm512_or_si512(below, one)));
             let guess = _mm512_mask_blend_epi64(pick_above, largest_below, smallest_above);
-            let valid: u8 = if v == 6 { (1 << (51 - 48)) - 1 } else { 0xff };
-            let hits = _mm512_cmpeq_epi64_mask(guess, next) & valid;
-            correct += hits.count_ones() as usize;
+            let right = _mm512_cmpeq_epi64_mask(guess, next);
+            hits |= u64::from(right) << (8 * v + 1);
         }
-        correct
+        // Bit 0: the first guess; bit i + 1: the guess after card i, for i < 51.
+        (hits & ((1u64 << N52) - 1)).count_ones() as usize
     }
 }
 
