@@ -566,6 +566,10 @@ impl Parsed {
         p.hashes.reserve(data.len() / 128);
         let mut s = Scratch::default();
         let mut rel = vec![0u8; deck.size()];
+        // 52-card orders are hashed after the span is read, eight at a time: where each
+        // record's output and relative permutation lie in `orders`.
+        let later = deck == DeckKind::Cards52;
+        let mut hash_at: Vec<(usize, Option<usize>)> = Vec::new();
         let mut at = 0;
         while at < data.len() {
             let start = at;
@@ -599,22 +603,29 @@ impl Parsed {
             let (kind, events) = match read_record(deck, format, text, &mut s) {
                 Outcome::Complete(rec) => {
                     let device = p.name(&rec.device);
+                    let out_at = p.orders.len();
                     p.orders.extend_from_slice(&s.out);
                     if rec.has_input {
                         p.orders.extend_from_slice(&s.input);
                     }
                     let judged = mode == InputMode::Logged && rec.has_input && deck.distinct();
                     // The permutation relative to the input: hashed here (with the output, the
-                    // two at once), kept for the tally.
-                    let hashes = if judged {
+                    // two at once) or after the span, kept for the tally.
+                    let rel_at = p.orders.len();
+                    if judged {
                         tally::relative(&s.out, &s.input, &mut rel);
                         p.orders.extend_from_slice(&rel);
-                        let (out, against) = tally::hash128_pair((0, 1), &s.out, &rel);
-                        (out, Some(against))
+                    }
+                    if later {
+                        hash_at.push((out_at, judged.then_some(rel_at)));
                     } else {
-                        (tally::hash128(0, &s.out), None)
-                    };
-                    p.hashes.push(hashes);
+                        p.hashes.push(if judged {
+                            let (out, against) = tally::hash128_pair((0, 1), &s.out, &rel);
+                            (out, Some(against))
+                        } else {
+                            (tally::hash128(0, &s.out), None)
+                        });
+                    }
                     let input = rec.has_input;
                     (Kind::Complete { device, input }, rec.events)
                 }
@@ -628,6 +639,9 @@ impl Parsed {
                 Outcome::Bad(device, reason) => (Kind::Rejected { device, reason }, Vec::new()),
             };
             p.items.push(Item { line, events, kind });
+        }
+        if later {
+            tally::hash128_orders52(&p.orders, &hash_at, &mut p.hashes, tally::avx512_features());
         }
         p
     }

@@ -768,7 +768,8 @@ pub fn valley_guesser(rel: &[u8]) -> usize {
 
 /// Whether this CPU has the 512-bit vector instructions `valley_guesser52` uses (AVX-512
 /// foundation, byte and word, conflict detection: 64-bit lanes, masked byte loads, leading
-/// zero counts) and those of `native_features` (`with_avx512` compiles for both).
+/// zero counts), the doubleword and quadword ones `hash128_orders52` uses (64-bit products),
+/// and those of `native_features` (`with_avx512` compiles for both).
 #[must_use]
 pub fn avx512_features() -> bool {
     #[cfg(target_arch = "x86_64")]
@@ -776,6 +777,7 @@ pub fn avx512_features() -> bool {
         native_features()
             && std::is_x86_feature_detected!("avx512f")
             && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("avx512dq")
             && std::is_x86_feature_detected!("avx512cd")
     }
     #[cfg(not(target_arch = "x86_64"))]
@@ -962,6 +964,129 @@ pub fn hash128_pair(kinds: (u8, u8), first: &[u8], second: &[u8]) -> (u128, u128
         h1.step(w1);
     }
     (h0.finish(first.len()), h1.finish(second.len()))
+}
+
+/// `hash128` of 52-byte orders: `hashes[i] = (hash128(0, out), rel.map(|r| hash128(1, r)))`
+/// for `at[i] = (out, rel)`, the offsets of the orders in `orders`. With AVX-512 (see
+/// `avx512_features`) eight orders at a time, one in each 64-bit lane: the hash is chains of
+/// dependent multiplications, which one order at a time leave the multiplier waiting.
+pub fn hash128_orders52(
+    orders: &[u8],
+    at: &[(usize, Option<usize>)],
+    hashes: &mut Vec<(u128, Option<u128>)>,
+    avx512: bool,
+) {
+    hashes.clear();
+    hashes.resize(at.len(), (0, None));
+    let mut jobs: Vec<(u8, usize, usize)> = Vec::with_capacity(2 * at.len());
+    for (i, &(out, rel)) in at.iter().enumerate() {
+        assert!(out + N52 <= orders.len(), "an order inside the buffer");
+        jobs.push((0, out, i));
+        if let Some(r) = rel {
+            assert!(r + N52 <= orders.len(), "an order inside the buffer");
+            jobs.push((1, r, i));
+        }
+    }
+    let mut done = 0;
+    #[cfg(target_arch = "x86_64")]
+    if avx512 {
+        for eight in jobs.chunks_exact(8) {
+            let lanes: [(u8, usize); 8] = std::array::from_fn(|l| (eight[l].0, eight[l].1));
+            // SAFETY: the CPU has the features (`avx512`); the orders are inside the buffer
+            // (asserted above).
+            let h = unsafe { hash_avx512::eight52(orders, &lanes) };
+            for (&(kind, _, i), h) in eight.iter().zip(h) {
+                put(&mut hashes[i], kind, h);
+            }
+        }
+        done = jobs.len() / 8 * 8;
+    }
+    let _ = avx512;
+    for &(kind, off, i) in &jobs[done..] {
+        put(&mut hashes[i], kind, hash128(kind, &orders[off..off + N52]));
+    }
+    fn put(slot: &mut (u128, Option<u128>), kind: u8, h: u128) {
+        if kind == 0 {
+            slot.0 = h;
+        } else {
+            slot.1 = Some(h);
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod hash_avx512 {
+    use super::N52;
+    use std::arch::x86_64::{
+        __m512i, _mm512_add_epi64, _mm512_i64gather_epi64, _mm512_mullo_epi64, _mm512_rol_epi64,
+        _mm512_set1_epi64, _mm512_srli_epi64, _mm512_storeu_si512, _mm512_xor_si512,
+    };
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    fn mix(z: __m512i) -> __m512i {
+        let k1 = _mm512_set1_epi64(0xbf58_476d_1ce4_e5b9_u64.cast_signed());
+        let k2 = _mm512_set1_epi64(0x94d0_49bb_1331_11eb_u64.cast_signed());
+        let z = _mm512_mullo_epi64(_mm512_xor_si512(z, _mm512_srli_epi64::<30>(z)), k1);
+        let z = _mm512_mullo_epi64(_mm512_xor_si512(z, _mm512_srli_epi64::<27>(z)), k2);
+        _mm512_xor_si512(z, _mm512_srli_epi64::<31>(z))
+    }
+
+    fn lanes(f: impl Fn(usize) -> u64) -> __m512i {
+        let v: [u64; 8] = std::array::from_fn(f);
+        // SAFETY: 64 bytes read from an array of 64 bytes.
+        unsafe { std::ptr::read_unaligned(v.as_ptr().cast()) }
+    }
+
+    /// `hash128(kind, &orders[off..off + 52])` for the eight `(kind, off)`: `Hash128`'s steps
+    /// in the lanes.
+    ///
+    /// # Safety
+    /// Every `off + 52 <= orders.len()`.
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub unsafe fn eight52(orders: &[u8], lanes8: &[(u8, usize); 8]) -> [u128; 8] {
+        let mut a = lanes(|l| 0x9e37_79b9_7f4a_7c15 ^ u64::from(lanes8[l].0));
+        let mut b = lanes(|l| 0x632b_e59b_d9b4_e019 ^ (u64::from(lanes8[l].0) << 8));
+        let offsets = lanes(|l| lanes8[l].1 as u64);
+        let add_a = _mm512_set1_epi64(0x9e37_79b9_7f4a_7c15_u64.cast_signed());
+        let xor_b = _mm512_set1_epi64(0x5555_5555_5555_5555_u64.cast_signed());
+        let base: *const i64 = orders.as_ptr().cast();
+        for j in 0..N52.div_ceil(8) {
+            let w = if 8 * j + 8 <= N52 {
+                // SAFETY: bytes off + 8j .. off + 8j + 8 are inside the order.
+                unsafe {
+                    _mm512_i64gather_epi64::<1>(
+                        _mm512_add_epi64(offsets, _mm512_set1_epi64((8 * j) as i64)),
+                        base,
+                    )
+                }
+            } else {
+                // The last 4 bytes, zero-padded: the word ending at the order's end, shifted.
+                // SAFETY: bytes off + 44 .. off + 52 are inside the order.
+                let tail = unsafe {
+                    _mm512_i64gather_epi64::<1>(
+                        _mm512_add_epi64(offsets, _mm512_set1_epi64((N52 - 8) as i64)),
+                        base,
+                    )
+                };
+                _mm512_srli_epi64::<32>(tail)
+            };
+            a = _mm512_add_epi64(mix(_mm512_xor_si512(a, w)), add_a);
+            b = mix(_mm512_xor_si512(
+                _mm512_xor_si512(_mm512_rol_epi64::<17>(b), w),
+                xor_b,
+            ));
+        }
+        let hi = mix(_mm512_xor_si512(a, _mm512_set1_epi64(N52 as i64)));
+        let lo = mix(b);
+        let (mut his, mut los) = ([0u64; 8], [0u64; 8]);
+        // SAFETY: 64-byte stores into arrays of 64 bytes.
+        unsafe {
+            _mm512_storeu_si512(his.as_mut_ptr().cast(), hi);
+            _mm512_storeu_si512(los.as_mut_ptr().cast(), lo);
+        }
+        std::array::from_fn(|l| (u128::from(his[l]) << 64) | u128::from(los[l]))
+    }
 }
 
 /// The set of sampled hashes hashes them by their low 64 bits: they are hashes already.
@@ -1437,6 +1562,40 @@ mod tests {
             hash128(0, &identity),
             0x0717_b538_7268_0b61_7d0e_b49f_106f_f58e
         );
+    }
+
+    #[test]
+    fn hash128_eight_orders_at_a_time_is_hash128() {
+        let mut rng = crate::audit::simulate::Rng::new(8);
+        let orders: Vec<u8> = (0..52 * 40).map(|_| rng.below(256) as u8).collect();
+        for count in 0..=20 {
+            // Orders anywhere in the buffer (the last one ending at its end), some relative.
+            let at: Vec<(usize, Option<usize>)> = (0..count)
+                .map(|i| {
+                    let out = if i == 0 {
+                        orders.len() - 52
+                    } else {
+                        rng.below(orders.len() as u64 - 51) as usize
+                    };
+                    let rel = (i % 3 != 1).then(|| rng.below(orders.len() as u64 - 51) as usize);
+                    (out, rel)
+                })
+                .collect();
+            let expected: Vec<(u128, Option<u128>)> = at
+                .iter()
+                .map(|&(o, r)| {
+                    (
+                        hash128(0, &orders[o..o + 52]),
+                        r.map(|r| hash128(1, &orders[r..r + 52])),
+                    )
+                })
+                .collect();
+            for avx512 in [false, avx512_features()] {
+                let mut hashes = vec![(1, Some(1)); 3];
+                hash128_orders52(&orders, &at, &mut hashes, avx512);
+                assert_eq!(hashes, expected, "{count} orders, avx512 {avx512}");
+            }
+        }
     }
 
     #[test]
