@@ -45,31 +45,19 @@ impl Game {
                 out[h * k + i]
             };
         }
-        let key = if k == 3 {
+        if k == 3 {
             let mut h3 = [hand[0], hand[1], hand[2]];
-            sort_network(&mut h3, &[(0, 1), (1, 2), (0, 1)]);
-            rank3::key_sorted(&h3, &self.tie_breaks)
+            sort_network(&mut h3, &SORT3);
+            ranking::category(rank3::key_sorted(&h3, &self.tie_breaks)) as usize
         } else {
-            sort_network(&mut hand, &SORT5);
-            rank5::key_sorted(&hand, &self.tie_breaks)
-        };
-        ranking::category(key) as usize
+            rank5::category(hand) as usize
+        }
     }
 }
 
-/// A sorting network of 5 elements (9 comparators; Knuth, TAOCP 5.3.4): branch-free, where a
-/// general sort's comparisons on random cards mispredict.
-const SORT5: [(usize, usize); 9] = [
-    (0, 3),
-    (1, 4),
-    (0, 2),
-    (1, 3),
-    (0, 1),
-    (2, 4),
-    (1, 2),
-    (3, 4),
-    (2, 3),
-];
+/// A sorting network of 3 elements: branch-free, where a general sort's comparisons on random
+/// cards mispredict.
+const SORT3: [(usize, usize); 3] = [(0, 1), (1, 2), (0, 1)];
 
 #[inline]
 fn sort_network<const K: usize>(v: &mut [u8; K], network: &[(usize, usize)]) {
@@ -1483,38 +1471,20 @@ mod tests {
     }
 
     #[test]
-    fn sorting_networks_sort() {
-        fn permutations(k: usize, v: &mut [u8; 5], f: &mut impl FnMut(&[u8; 5])) {
-            if k == 1 {
-                f(v);
-                return;
-            }
-            for i in 0..k {
-                permutations(k - 1, v, f);
-                v.swap(if k % 2 == 0 { i } else { 0 }, k - 1);
-            }
+    fn the_sorting_network_sorts() {
+        // Every permutation of 3 distinct values, and (0-1 principle) every 0/1 input.
+        for v in [[0u8, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]] {
+            let mut w = v;
+            sort_network(&mut w, &SORT3);
+            assert_eq!(w, [0, 1, 2], "{v:?}");
         }
-        // Every permutation of 5 distinct values, and (0-1 principle) every 0/1 input.
-        let mut v = [0u8, 1, 2, 3, 4];
-        let mut count = 0;
-        let mut heap = |v: &[u8; 5]| {
-            let mut w = *v;
-            sort_network(&mut w, &SORT5);
-            assert_eq!(w, [0, 1, 2, 3, 4], "{v:?}");
-            count += 1;
-        };
-        permutations(5, &mut v, &mut heap);
-        assert_eq!(count, 120);
-        for bits in 0..32u8 {
-            let mut w: [u8; 5] = std::array::from_fn(|i| (bits >> i) & 1);
+        for bits in 0..8u8 {
+            let mut w: [u8; 3] = std::array::from_fn(|i| (bits >> i) & 1);
             let ones = bits.count_ones() as usize;
-            sort_network(&mut w, &SORT5);
-            let want: [u8; 5] = std::array::from_fn(|i| u8::from(i >= 5 - ones));
-            assert_eq!(w, want, "{bits:05b}");
+            sort_network(&mut w, &SORT3);
+            let want: [u8; 3] = std::array::from_fn(|i| u8::from(i >= 3 - ones));
+            assert_eq!(w, want, "{bits:03b}");
         }
-        let mut w = [2u8, 0, 1];
-        sort_network(&mut w, &[(0, 1), (1, 2), (0, 1)]);
-        assert_eq!(w, [0, 1, 2]);
     }
 
     #[test]
