@@ -216,6 +216,29 @@ fn line_text(raw: &[u8], first: bool) -> Result<&str, (usize, &'static str)> {
     line_text_checked(raw, first)
 }
 
+/// The line at `data[at..]` when it is `len` bytes long, as the line before it was (the usual
+/// case: a log's records are of one width), and plain ASCII text without NUL: `line_text` of
+/// it, found and checked in one pass (no search for its end). `None`: another length, or bytes
+/// that `line_text` must look at.
+#[allow(clippy::inline_always)]
+#[inline(always)]
+fn same_length_line(data: &[u8], at: usize, len: usize) -> Option<&str> {
+    let end = at + len;
+    if data.get(end) != Some(&b'\n') {
+        return None;
+    }
+    let raw = &data[at..end];
+    let (or, min, newline) = raw.iter().fold((0u8, u8::MAX, u8::MAX), |(o, m, n), &b| {
+        (o | b, m.min(b), n.min(b ^ b'\n'))
+    });
+    if or < 0x80 && min > 0 && newline > 0 {
+        let text = raw.strip_suffix(b"\r").unwrap_or(raw);
+        // SAFETY: every byte is ASCII, and ASCII is UTF-8.
+        return Some(unsafe { std::str::from_utf8_unchecked(text) });
+    }
+    None
+}
+
 /// `line_text` for any bytes.
 fn line_text_checked(raw: &[u8], first: bool) -> Result<&str, (usize, &'static str)> {
     let mut raw = raw.strip_suffix(b"\r").unwrap_or(raw);
@@ -571,29 +594,37 @@ impl Parsed {
         let later = deck == DeckKind::Cards52;
         let mut hash_at: Vec<(usize, Option<usize>)> = Vec::new();
         let mut at = 0;
+        // The length of the line before (without its newline).
+        let mut width = 0;
         while at < data.len() {
             let start = at;
-            let end = memchr::memchr(b'\n', &data[at..]).map_or(data.len(), |k| at + k);
-            at = end + 1;
-            let raw = &data[start..end];
             p.lines += 1;
             let line = p.lines;
-            if raw.len() > MAX_LINE {
-                p.items.push(Item {
-                    line,
-                    events: Vec::new(),
-                    kind: Kind::Rejected {
-                        device: None,
-                        reason: overlong_reason(),
-                    },
-                });
-                continue;
-            }
-            let text = match line_text(raw, false) {
-                Ok(t) => t,
-                Err((k, message)) => {
-                    p.fatal = Some((line, offset + (start + k) as u64, message));
-                    break;
+            let text = if let Some(text) = same_length_line(data, start, width) {
+                at = start + width + 1;
+                text
+            } else {
+                let end = memchr::memchr(b'\n', &data[at..]).map_or(data.len(), |k| at + k);
+                at = end + 1;
+                let raw = &data[start..end];
+                if raw.len() > MAX_LINE {
+                    p.items.push(Item {
+                        line,
+                        events: Vec::new(),
+                        kind: Kind::Rejected {
+                            device: None,
+                            reason: overlong_reason(),
+                        },
+                    });
+                    continue;
+                }
+                width = raw.len();
+                match line_text(raw, false) {
+                    Ok(t) => t,
+                    Err((k, message)) => {
+                        p.fatal = Some((line, offset + (start + k) as u64, message));
+                        break;
+                    }
                 }
             };
             if blank(text) {
@@ -1498,6 +1529,43 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_line_of_the_width_before_reads_as_the_searched_line() {
+        // Each byte value (a newline among them) at the start, middle and end of a usual line,
+        // with and without a CR; guessed widths around the line's and beyond the data.
+        let base = b"SIM-1,1767225630,1,Qd 2c As,2d 2c 2h".to_vec();
+        let mut found = 0;
+        for v in 0..=255u8 {
+            for at in [0, base.len() / 2, base.len()] {
+                let mut line = base.clone();
+                line.insert(at, v);
+                for cr in [false, true] {
+                    let mut data = line.clone();
+                    if cr {
+                        data.push(b'\r');
+                    }
+                    let width = data.len();
+                    data.extend_from_slice(b"\nnext,line\n");
+                    let end = memchr::memchr(b'\n', &data).unwrap();
+                    let searched = line_text(&data[..end], false);
+                    for guess in [0, width - 1, width, width + 1, data.len()] {
+                        if let Some(text) = same_length_line(&data, 0, guess) {
+                            assert_eq!((guess, Ok(text)), (end, searched.clone()), "{data:?}");
+                            found += 1;
+                        }
+                    }
+                    // A plain ASCII line of the guessed width is always found.
+                    if v != 0 && v != b'\n' && v < 0x80 {
+                        assert!(same_length_line(&data, 0, width).is_some(), "{data:?}");
+                    }
+                }
+            }
+        }
+        // Every plain line at its width (126 byte values, 3 places, CR or not), and 3 where the
+        // inserted newline ends the line at a guessed width (at 0, twice, and at the end).
+        assert_eq!(found, 126 * 3 * 2 + 3);
     }
 
     #[test]

@@ -796,11 +796,12 @@ pub fn valley_guesser52(rel: &[u8; N52], avx512: bool) -> usize {
 mod guesser_avx512 {
     use super::N52;
     use std::arch::x86_64::{
-        __m512i, _mm_unpackhi_epi64, _mm512_alignr_epi64, _mm512_and_si512, _mm512_andnot_si512,
+        __m512i, _mm512_alignr_epi64, _mm512_and_si512, _mm512_andnot_si512,
         _mm512_cmpeq_epi64_mask, _mm512_cmpgt_epu64_mask, _mm512_cvtepu8_epi64,
         _mm512_extracti32x4_epi32, _mm512_lzcnt_epi64, _mm512_mask_blend_epi64,
         _mm512_maskz_loadu_epi8, _mm512_or_si512, _mm512_permutexvar_epi64, _mm512_set1_epi64,
         _mm512_setzero_si512, _mm512_sllv_epi64, _mm512_sub_epi64, _mm512_test_epi64_mask,
+        _mm_unpackhi_epi64,
     };
 
     /// The 52 labels as 7 vectors of eight 64-bit lanes (zeros past the last), and a zero
@@ -1430,7 +1431,10 @@ mod tests {
         assert!(checked == 0 || checked == 20_000);
         // The identity: every guess is right.
         rel.sort_unstable();
-        assert_eq!(valley_guesser52(rel.as_slice().try_into().unwrap(), avx512_features()), 52);
+        assert_eq!(
+            valley_guesser52(rel.as_slice().try_into().unwrap(), avx512_features()),
+            52
+        );
     }
 
     #[test]
@@ -1473,7 +1477,14 @@ mod tests {
     #[test]
     fn the_sorting_network_sorts() {
         // Every permutation of 3 distinct values, and (0-1 principle) every 0/1 input.
-        for v in [[0u8, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]] {
+        for v in [
+            [0u8, 1, 2],
+            [0, 2, 1],
+            [1, 0, 2],
+            [1, 2, 0],
+            [2, 0, 1],
+            [2, 1, 0],
+        ] {
             let mut w = v;
             sort_network(&mut w, &SORT3);
             assert_eq!(w, [0, 1, 2], "{v:?}");
