@@ -189,7 +189,7 @@ pub fn category(cards: [u8; 5]) -> u8 {
     let tops = per_rank(8);
     let three = (counts + per_rank(5)) & tops != 0;
     let four = (counts + per_rank(4)) & tops != 0;
-    let flush = suits.count_ones() == 1;
+    let flush = suits.is_power_of_two();
     // Five ranks in a row, or 5-4-3-2-A (Art. 4(3)).
     let straight = ranks >> ranks.trailing_zeros() == 0b1_1111 || ranks == 0b1_0000_0000_1111;
     let royal = ranks == 0b1_1111_0000_0000;

@@ -19,7 +19,7 @@ use tablecert_core::ranking::TieBreaks;
 fn cpu_seconds() -> f64 {
     // SAFETY: getrusage fills the struct it is given.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &raw mut usage) };
     let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
     tv(usage.ru_utime) + tv(usage.ru_stime)
 }

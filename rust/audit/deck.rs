@@ -140,7 +140,7 @@ impl DeckKind {
                     continue;
                 }
                 // The common case first: a two-byte code and a separator (or the end).
-                if i + 1 < b.len() && b.get(i + 2).map_or(true, |&c| SEPARATOR[c as usize]) {
+                if i + 1 < b.len() && b.get(i + 2).is_none_or(|&c| SEPARATOR[c as usize]) {
                     let (rank, suit) = (RANK[b[i] as usize], SUIT[b[i + 1] as usize]);
                     if rank | suit != NONE {
                         out.push(cards::card(rank, suit));

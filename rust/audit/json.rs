@@ -505,7 +505,7 @@ mod tests {
             // Mostly plain bytes, some interesting ones anywhere.
             for (j, b) in word.iter_mut().enumerate() {
                 let r = (x >> (j * 5)) as usize;
-                if r % 3 == 0 || k % 2 == 0 {
+                if r.is_multiple_of(3) || k % 2 == 0 {
                     *b = interesting[(r / 3) % interesting.len()];
                 } else if *b < 0x20 || *b == b'"' || *b == b'\\' {
                     *b = b'a';
@@ -681,7 +681,7 @@ mod tests {
         fn string(&mut self, out: &mut String) {
             out.push('"');
             for _ in 0..self.next() % 4 {
-                let piece = if self.next() % 32 == 0 {
+                let piece = if self.next().is_multiple_of(32) {
                     self.pick(&[
                         "\\ud800",
                         "\\udc00",
@@ -744,7 +744,7 @@ mod tests {
                 }
                 5 => self.string(out),
                 6 => {
-                    let n = if self.next() % 16 == 0 {
+                    let n = if self.next().is_multiple_of(16) {
                         self.pick(&[
                             "01",
                             "1.",
@@ -786,7 +786,7 @@ mod tests {
         /// A generated line, or one mutated by a few character edits.
         fn line(&mut self) -> String {
             let mut out = String::new();
-            if self.next() % 8 == 0 {
+            if self.next().is_multiple_of(8) {
                 // Deep nesting around the limit.
                 let depth = 28 + (self.next() % 8) as usize;
                 out.push_str(&"[".repeat(depth));
@@ -795,7 +795,7 @@ mod tests {
             } else {
                 self.value(0, &mut out);
             }
-            if self.next() % 3 == 0 {
+            if self.next().is_multiple_of(3) {
                 let mut chars: Vec<char> = out.chars().collect();
                 for _ in 0..=self.next() % 3 {
                     let at = (self.next() % (chars.len() as u64 + 1)) as usize;

@@ -1552,7 +1552,7 @@ mod tests {
                     let searched = line_text(&data[..end], false);
                     for guess in [0, width - 1, width, width + 1, data.len()] {
                         if let Some(text) = same_length_line(&data, 0, guess) {
-                            assert_eq!((guess, Ok(text)), (end, searched.clone()), "{data:?}");
+                            assert_eq!((guess, Ok(text)), (end, searched), "{data:?}");
                             found += 1;
                         }
                     }

@@ -199,7 +199,7 @@ impl Simulator {
                 }
             }
             Model::ShortPeriod(p) => {
-                if self.count % u64::from(p) == 0 {
+                if self.count.is_multiple_of(u64::from(p)) {
                     self.rng = Rng::new(self.seed);
                 }
                 fisher_yates(deck, |i| self.rng.below(i as u64 + 1) as usize);

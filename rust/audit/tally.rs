@@ -965,6 +965,13 @@ pub fn hash128_orders52(
     hashes: &mut Vec<(u128, Option<u128>)>,
     avx512: bool,
 ) {
+    fn put(slot: &mut (u128, Option<u128>), kind: u8, h: u128) {
+        if kind == 0 {
+            slot.0 = h;
+        } else {
+            slot.1 = Some(h);
+        }
+    }
     hashes.clear();
     hashes.resize(at.len(), (0, None));
     let mut jobs: Vec<(u8, usize, usize)> = Vec::with_capacity(2 * at.len());
@@ -993,13 +1000,6 @@ pub fn hash128_orders52(
     let _ = avx512;
     for &(kind, off, i) in &jobs[done..] {
         put(&mut hashes[i], kind, hash128(kind, &orders[off..off + N52]));
-    }
-    fn put(slot: &mut (u128, Option<u128>), kind: u8, h: u128) {
-        if kind == 0 {
-            slot.0 = h;
-        } else {
-            slot.1 = Some(h);
-        }
     }
 }
 
@@ -1032,6 +1032,8 @@ mod hash_avx512 {
     ///
     /// # Safety
     /// Every `off + 52 <= orders.len()`.
+    // The casts to `i64` are of offsets within an order (at most 52).
+    #[allow(clippy::cast_possible_wrap)]
     #[target_feature(enable = "avx512f,avx512dq")]
     pub unsafe fn eight52(orders: &[u8], lanes8: &[(u8, usize); 8]) -> [u128; 8] {
         let mut a = lanes(|l| 0x9e37_79b9_7f4a_7c15 ^ u64::from(lanes8[l].0));

@@ -511,7 +511,7 @@ fn analyze_lanes(
         }
         decisions.record(i, held, bits);
         visited += 1;
-        if visited % 4096 == 0 {
+        if visited.is_multiple_of(4096) {
             if let Some(p) = progress {
                 p.fetch_add(4096, Ordering::Relaxed);
             }

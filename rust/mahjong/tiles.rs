@@ -80,7 +80,7 @@ pub const fn is_honour(tile: u8) -> bool {
 #[inline]
 #[must_use]
 pub const fn is_terminal(tile: u8) -> bool {
-    tile < 27 && (tile % 9 == 0 || tile % 9 == 8)
+    tile < 27 && (tile.is_multiple_of(9) || tile % 9 == 8)
 }
 
 #[inline]

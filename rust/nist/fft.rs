@@ -62,13 +62,13 @@ const MAX_DIRECT_PRIME: usize = 61;
 
 fn factorize(mut n: usize) -> Option<Vec<usize>> {
     let mut factors = Vec::new();
-    while n % 4 == 0 {
+    while n.is_multiple_of(4) {
         factors.push(4);
         n /= 4;
     }
     let mut p = 2;
     while n > 1 {
-        while n % p == 0 {
+        while n.is_multiple_of(p) {
             factors.push(p);
             n /= p;
         }
@@ -366,7 +366,7 @@ pub struct RealFft {
 impl RealFft {
     #[must_use]
     pub fn new(n: usize) -> Self {
-        if n >= 2 && n % 2 == 0 {
+        if n >= 2 && n.is_multiple_of(2) {
             let h = n / 2;
             let w = (0..h as u64).map(|k| root(k, n as u64)).collect();
             Self {

@@ -99,7 +99,7 @@ pub fn linear_complexity_with(bits: &[u8], m: usize, pi: &[f64; 7]) -> Result<Ve
     }
     whole_blocks("linear complexity", bits.len(), m)?;
     let mf = m as f64;
-    let sign = if m % 2 == 0 { 1.0 } else { -1.0 }; // (-1)^M
+    let sign = if m.is_multiple_of(2) { 1.0 } else { -1.0 }; // (-1)^M
     let mu = mf / 2.0 + (9.0 - sign) / 36.0 - (mf / 3.0 + 2.0 / 9.0) / 2f64.powf(mf);
     let mut nu = [0usize; 7];
     for block in bits.chunks_exact(m) {

@@ -471,7 +471,7 @@ pub fn unpack_bits(data: &[u8], offset: usize, count: usize) -> Vec<u8> {
     let mut bits = Vec::with_capacity(count);
     let mut pos = offset;
     // Leading partial byte.
-    while pos % 8 != 0 && bits.len() < count {
+    while !pos.is_multiple_of(8) && bits.len() < count {
         bits.push((data[pos / 8] >> (7 - pos % 8)) & 1);
         pos += 1;
     }
