@@ -3,6 +3,8 @@
 # (benches/rust/audit_read.rs: parse, check, tallies; one thread; valgrind, repeatable on a loaded
 # machine), without and with the Caribbean dealt hands. The log is a fair CSV written by
 # `tablecert simulate shuffler` (seed 42, logged input orders) unless LOG is given.
+# Valgrind has no AVX-512: the counts are those of the AVX2 compilation (the guesser and the
+# order hashes run one order at a time there), what a CPU without AVX-512 runs.
 # Usage: scripts/audit-read-instructions.sh [SHUFFLES] [LOG]
 set -euo pipefail
 cd "$(dirname "$0")/.."

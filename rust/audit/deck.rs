@@ -114,7 +114,7 @@ impl DeckKind {
     /// `parse_text`, saying whether the order is already known to be one complete deck (the
     /// usual layout of a 52-card deck is checked as it is read); `false` leaves the check to
     /// `check_complete`. Always inlined: the log reader compiles its parse with the CPU's
-    /// instructions (`tally::with_native`), and this is most of it.
+    /// instructions (`Parsed::read_native`), and this is most of it.
     #[allow(clippy::inline_always)]
     #[inline(always)]
     pub fn parse_text_checked(self, text: &str, out: &mut Vec<u8>) -> Result<bool, String> {

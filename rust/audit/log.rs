@@ -289,7 +289,7 @@ enum Outcome<'a> {
 }
 
 /// Read one record line of a file whose format is known; no state but the scratch orders.
-// Always inlined: `tally::with_native` compiles it with the CPU's bit instructions.
+// Always inlined: `Parsed::read_native` compiles it with the CPU's bit instructions.
 #[allow(clippy::inline_always)]
 #[inline(always)]
 fn read_record<'a>(deck: DeckKind, format: &Format, text: &'a str, s: &mut Scratch) -> Outcome<'a> {
@@ -334,7 +334,7 @@ fn device_of(format: &Format, text: &str) -> Option<String> {
     }
 }
 
-// Always inlined: `tally::with_native` compiles it with the CPU's bit instructions.
+// Always inlined: `Parsed::read_native` compiles it with the CPU's bit instructions.
 #[allow(clippy::inline_always)]
 #[inline(always)]
 fn parse_csv<'a>(
@@ -558,8 +558,7 @@ impl Parsed {
         Parsed::read_portable(deck, mode, format, data, offset)
     }
 
-    /// `read_portable` compiled as `tally::with_native` compiles (a closure that large is not
-    /// inlined into it).
+    /// `read_portable` compiled with the instructions of `tally::native_features`.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
     unsafe fn read_native(

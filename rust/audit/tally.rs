@@ -321,45 +321,10 @@ type Cell = u32;
 
 const N52: usize = cards::DECK_SIZE;
 
-/// Run `f` (with what it inlines) compiled for the instructions the portable x86-64 baseline
-/// lacks (population count, leading and trailing zero counts, 256-bit vectors) when `native`
-/// (see `native_features`): the Lehmer digits and the guesser's unseen labels are bit counts,
-/// integers either way.
-#[allow(clippy::inline_always)]
-#[inline(always)]
-pub fn with_native<R>(native: bool, f: impl FnOnce() -> R) -> R {
-    #[cfg(target_arch = "x86_64")]
-    if native {
-        #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
-        unsafe fn compiled_native<R>(f: impl FnOnce() -> R) -> R {
-            f()
-        }
-        // SAFETY: `native` is true only on a CPU that has these features (`native_features`).
-        return unsafe { compiled_native(f) };
-    }
-    let _ = native;
-    f()
-}
-
-/// `with_native` with AVX-512 as well (see `avx512_features`), for the code that calls
-/// `valley_guesser52`: a function compiled without AVX-512 cannot inline its vector path.
-#[allow(clippy::inline_always)]
-#[inline(always)]
-pub fn with_avx512<R>(f: impl FnOnce() -> R) -> R {
-    #[cfg(target_arch = "x86_64")]
-    {
-        #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512bw,avx512cd")]
-        unsafe fn compiled_avx512<R>(f: impl FnOnce() -> R) -> R {
-            f()
-        }
-        // SAFETY: called only on a CPU that has these features (`avx512_features`).
-        unsafe { compiled_avx512(f) }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    f()
-}
-
-/// Whether this CPU has the instructions `with_native` compiles for.
+/// Whether this CPU has the instructions the portable x86-64 baseline lacks (population count,
+/// leading and trailing zero counts, 256-bit vectors) that the tallies and the parse are also
+/// compiled for: the Lehmer digits and the guesser's unseen labels are bit counts, integers
+/// either way.
 #[must_use]
 pub fn native_features() -> bool {
     #[cfg(target_arch = "x86_64")]
@@ -380,7 +345,7 @@ pub fn native_features() -> bool {
 /// touch half the cache lines and run fewer instructions. `flush_into` adds them to a `Tally`.
 pub struct Counts52 {
     game: Option<Game>,
-    /// Filled through `with_native`.
+    /// Filled by the compilation for `native_features`.
     native: bool,
     /// The guesser through `valley_guesser52`'s AVX-512 path.
     avx512: bool,
@@ -389,12 +354,12 @@ pub struct Counts52 {
     consecutive_pairs: Cell,
     serial_sum: u64,
     serial_sumsq: u128,
-    /// `position[s][p]`, `successor[a][b]`, `lehmer[i][d]`, `consecutive[p][q]`.
+    /// `position[s][p]`, `successor[a][b]`, `consecutive[p][q]`.
     position: Box<[[Cell; 64]; 64]>,
     successor: Box<[[Cell; 64]; 64]>,
-    lehmer: Box<[[Cell; 64]; 64]>,
     consecutive: Box<[[Cell; 64]; 64]>,
-    /// `Tally::lehmer_pairs`' layout.
+    /// `Tally::lehmer_pairs`' layout. The pairs (2j, 2j + 1) are every digit, so the table
+    /// of single digits is their margins, made at the flush: 52 increments an order fewer.
     lehmer_pairs: Vec<Cell>,
     /// runs, rising, fixed, successions, valleys, guesses.
     small: Box<[[Cell; 64]; 6]>,
@@ -416,7 +381,6 @@ impl Counts52 {
             serial_sumsq: 0,
             position: Box::new([[0; 64]; 64]),
             successor: Box::new([[0; 64]; 64]),
-            lehmer: Box::new([[0; 64]; 64]),
             consecutive: Box::new([[0; 64]; 64]),
             lehmer_pairs: vec![0; pair_blocks(N52).map(|(a, b)| a * b).sum()],
             small: Box::new([[0; 64]; 6]),
@@ -425,10 +389,56 @@ impl Counts52 {
         }
     }
 
+    /// `add_portable` compiled for this CPU: with AVX-512 (the guesser's vector path), with the
+    /// bit-count instructions, or for the baseline. Each compilation is a function of its own
+    /// with the features enabled and `add_portable` inlined into it (a closure handed to such a
+    /// function is not always inlined, and then runs without them: 21% more instructions).
+    #[inline]
+    fn add(&mut self, out: &[u8], reference: Order, relative: Order, previous: Order) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if self.avx512 {
+                // SAFETY: `avx512` is true only on a CPU that has the features
+                // (`avx512_features`).
+                return unsafe { self.add_avx512(out, reference, relative, previous) };
+            }
+            if self.native {
+                // SAFETY: `native` is true only on a CPU that has the features
+                // (`native_features`).
+                return unsafe { self.add_native(out, reference, relative, previous) };
+            }
+        }
+        self.add_portable(out, reference, relative, previous);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512bw,avx512cd,avx512dq")]
+    unsafe fn add_avx512(
+        &mut self,
+        out: &[u8],
+        reference: Order,
+        relative: Order,
+        previous: Order,
+    ) {
+        self.add_portable(out, reference, relative, previous);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+    unsafe fn add_native(
+        &mut self,
+        out: &[u8],
+        reference: Order,
+        relative: Order,
+        previous: Order,
+    ) {
+        self.add_portable(out, reference, relative, previous);
+    }
+
     #[allow(clippy::needless_range_loop, clippy::inline_always)]
     #[inline(always)]
     /// `Tally::add` for a 52-card deck (`out`, `reference` and `previous` are permutations of
-    /// the 52 cards, as the deck checker ensures), run through `with_native`.
+    /// the 52 cards, as the deck checker ensures), run through `add`.
     fn add_portable(&mut self, out: &[u8], reference: Order, relative: Order, previous: Order) {
         let out: &[u8; N52] = out.try_into().expect("a 52-card order");
         self.shuffles += 1;
@@ -445,7 +455,6 @@ impl Counts52 {
             let d = (unseen & ((1u64 << c) - 1)).count_ones() as usize;
             unseen &= !(1u64 << c);
             digits[i] = d as u8;
-            self.lehmer[i][d & 63] += 1;
             if i > 0 {
                 self.successor[before][c] += 1;
                 descents += usize::from(c < before);
@@ -538,10 +547,21 @@ impl Counts52 {
         t.serial_sumsq += self.serial_sumsq;
         add(&mut t.position, &self.position[..], n);
         add(&mut t.successor, &self.successor[..], n);
-        add(&mut t.lehmer, &self.lehmer[..], n);
         add(&mut t.consecutive, &self.consecutive[..], n);
         for (x, &y) in t.lehmer_pairs.iter_mut().zip(&self.lehmer_pairs) {
             *x += u64::from(y);
+        }
+        let mut offset = 0;
+        for (j, (a, b)) in pair_blocks(n).enumerate() {
+            let block = &self.lehmer_pairs[offset..offset + a * b];
+            let (even, odd) = t.lehmer[2 * j * n..(2 * j + 2) * n].split_at_mut(n);
+            for (d0, row) in block.chunks_exact(b).enumerate() {
+                even[d0] += row.iter().map(|&y| u64::from(y)).sum::<u64>();
+                for (x, &y) in odd.iter_mut().zip(row) {
+                    *x += u64::from(y);
+                }
+            }
+            offset += a * b;
         }
         for (table, row) in [
             &mut t.runs,
@@ -608,12 +628,7 @@ impl Filler {
             }
         }
         match &mut self.fast {
-            Some(counts) if counts.avx512 => with_avx512(|| {
-                counts.add_portable(out, reference, relative, previous);
-            }),
-            Some(counts) => with_native(counts.native, || {
-                counts.add_portable(out, reference, relative, previous);
-            }),
+            Some(counts) => counts.add(out, reference, relative, previous),
             None => self.tally().add(out, reference, previous),
         }
     }
@@ -666,7 +681,8 @@ pub fn relative(out: &[u8], reference: &[u8], rel: &mut [u8]) {
 /// card at output position `p`), as indices into the histograms rising sequences, fixed
 /// points, preserved successions, interior valleys, footrule displacement, correct guesses.
 // Bitwise on purpose: a lazy `&&` branches on the data and mispredicts.
-// Always inlined: `with_native` compiles it with the bit-count instructions.
+// Always inlined: the tallies' compilations for the CPU (`Counts52::add`) give it the
+// bit-count instructions.
 #[allow(clippy::needless_bitwise_bool, clippy::inline_always)]
 #[inline(always)]
 #[must_use]
@@ -757,7 +773,7 @@ pub fn valley_guesser(rel: &[u8]) -> usize {
 /// Whether this CPU has the 512-bit vector instructions `valley_guesser52` uses (AVX-512
 /// foundation, byte and word, conflict detection: 64-bit lanes, masked byte loads, leading
 /// zero counts), the doubleword and quadword ones `hash128_orders52` uses (64-bit products),
-/// and those of `native_features` (`with_avx512` compiles for both).
+/// and those of `native_features` (the tallies' AVX-512 compilation has both).
 #[must_use]
 pub fn avx512_features() -> bool {
     #[cfg(target_arch = "x86_64")]
