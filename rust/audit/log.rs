@@ -175,12 +175,13 @@ fn split_plain<'a, const K: usize>(
     out: &mut [&'a str; K],
 ) -> Option<usize> {
     let b = line.as_bytes();
-    if memchr::memchr(b'"', b).is_some() {
-        return None;
-    }
     let mut start = 0;
     let mut count = 0;
-    for end in memchr::memchr_iter(delimiter, b).chain(std::iter::once(b.len())) {
+    // One pass for the delimiters and a double quote (which ends it: not a plain line).
+    for end in memchr::memchr2_iter(delimiter, b'"', b).chain(std::iter::once(b.len())) {
+        if b.get(end) == Some(&b'"') {
+            return None;
+        }
         *out.get_mut(count)? = &line[start..end];
         count += 1;
         start = end + 1;
