@@ -201,15 +201,19 @@ pub fn category(cards: [u8; 5]) -> u8 {
         (true, false) => STRAIGHT,
         (false, false) => HIGH_CARD,
     };
-    let by_distinct_ranks = [
+    // The category by the number of distinct ranks (2 to 5), as the bytes of one word: picked
+    // by a shift, not read back from a table just written.
+    let by_distinct_ranks = u64::from_le_bytes([
         0,
         0,
         if four { FOUR_OF_A_KIND } else { FULL_HOUSE },
         if three { THREE_OF_A_KIND } else { TWO_PAIR },
         ONE_PAIR,
         unpaired,
-    ];
-    by_distinct_ranks[ranks.count_ones() as usize % 6]
+        0,
+        0,
+    ]);
+    (by_distinct_ranks >> (8 * (ranks.count_ones() & 7))) as u8
 }
 
 #[cfg(test)]

@@ -39,20 +39,21 @@ impl Game {
     #[must_use]
     pub fn category(&self, out: &[u8], h: usize) -> usize {
         let k = self.hand_size;
-        let mut hand = [0u8; 5];
-        for (i, slot) in hand[..k].iter_mut().enumerate() {
-            *slot = if self.round_robin {
+        // Card i of the hand, straight into the evaluator's registers (an array written card by
+        // card in memory and read back whole waits for the stores).
+        let card = |i: usize| {
+            if self.round_robin {
                 out[h + i * self.hands]
             } else {
                 out[h * k + i]
-            };
-        }
+            }
+        };
         if k == 3 {
-            let mut h3 = [hand[0], hand[1], hand[2]];
+            let mut h3 = [card(0), card(1), card(2)];
             sort_network(&mut h3, &SORT3);
             ranking::category(rank3::key_sorted(&h3, &self.tie_breaks)) as usize
         } else {
-            rank5::category(hand) as usize
+            rank5::category([card(0), card(1), card(2), card(3), card(4)]) as usize
         }
     }
 }
