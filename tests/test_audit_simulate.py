@@ -22,6 +22,7 @@ from tablecert.audit.battery import Tally
 from tablecert.audit.power import simulated_battery
 from tablecert.audit.simulate import HEADER, write_log
 from tablecert.cli import app
+from tablecert.errors import AuditError
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 MODELS = (
@@ -195,3 +196,30 @@ def test_cli_writes_json_lines_that_its_audit_passes(tmp_path: Path) -> None:
     judged = runner.invoke(app, [*audit, "--json"])
     assert judged.exit_code == 0, judged.output
     assert json.loads(judged.stdout)["verdict"] == "pass"
+
+
+def test_gzip_level_changes_the_size_not_the_text(tmp_path: Path) -> None:
+    """`--gzip-level`: the default (1) and 2 compress the same text, 2 smaller; a level outside
+    0..9 is a usage error (exit 2) before any file is made, and refused by `write_log` too."""
+    runner = CliRunner()
+    args = ["simulate", "shuffler", "--model", "fair", "--shuffles", "3000", "--seed", "9"]
+    sizes = {}
+    texts = set()
+    for level in (None, "1", "2", "0"):
+        log = tmp_path / f"fair-{level}.csv.gz"
+        given = [] if level is None else ["--gzip-level", level]
+        made = runner.invoke(app, [*args, *given, "-o", str(log)])
+        assert made.exit_code == 0, made.output
+        sizes[level] = log.stat().st_size
+        texts.add(gzip.decompress(log.read_bytes()))
+    assert len(texts) == 1
+    assert sizes[None] == sizes["1"]
+    assert sizes["2"] < sizes["1"] < sizes["0"]
+    for bad in ("10", "-1", "one"):
+        log = tmp_path / f"bad-{bad}.csv.gz"
+        refused = runner.invoke(app, [*args, "--gzip-level", bad, "-o", str(log)])
+        assert refused.exit_code == 2, refused.output
+        assert not log.exists()
+    with pytest.raises(AuditError, match="gzip level 10: expected 0 to 9"):
+        write_log(tmp_path / "api.csv.gz", "fair", 10, gzip_level=10)
+    assert not (tmp_path / "api.csv.gz").exists()

@@ -18,6 +18,9 @@ from tablecert.outputs import atomic_file, check_new_file
 HEADER = "device_id,timestamp,shuffle_id,output,input\n"
 CHUNK = 4096  # shuffles per chunk, one gzip member each
 CHUNKS_PER_CALL = 16  # chunks formatted and compressed in parallel per call into the core
+# miniz_oxide's level 1: 92 bytes a 52-card shuffle in 0.9 us of CPU (level 2: 72 bytes in 1.3 us,
+# as long as the audit takes to read them; BENCHMARKS.md, issue 16's table, fourth session).
+GZIP_LEVEL = 1
 
 
 def check_device(device: str) -> str:
@@ -61,15 +64,18 @@ def write_log(
     device: str = "SIM-1",
     progress: Callable[[int], None] | None = None,
     replace: bool = False,
+    gzip_level: int = GZIP_LEVEL,
 ) -> Path:
     """Write ``decks`` shuffles of a simulated device (JSON Lines if the name has ``.jsonl``,
     else CSV; gzip if it ends in .gz), atomically; an existing file is replaced only with
-    ``replace``. Each shuffle's input is the previous output, as a device re-shuffling what
-    was dealt."""
+    ``replace``; ``gzip_level`` (0 to 9) compresses a ``.gz`` log. Each shuffle's input is the
+    previous output, as a device re-shuffling what was dealt."""
     if decks < 1:
         raise AuditError(f"--shuffles must be at least 1, got {decks}")
     if not 0 <= seed < 2**64:
         raise AuditError(f"seed {seed}: expected a whole number from 0 to 2**64 - 1")
+    if not 0 <= gzip_level <= 9:
+        raise AuditError(f"gzip level {gzip_level}: expected 0 to 9")
     check_device(device)
     out = check_new_file(Path(path), replace=replace, what="log")
     _check_room(out, decks, deck)
@@ -81,6 +87,7 @@ def write_log(
         device,
         log_format(out),
         gzip=out.name.endswith(".gz"),
+        level=gzip_level,
         chunk=CHUNK,
     )
     # Each block is written on a thread of its own while the core makes the next one (both

@@ -10,7 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from tablecert import _core
 from tablecert.audit.decks import DECK_SIZES
-from tablecert.audit.simulate import check_device, write_log
+from tablecert.audit.simulate import GZIP_LEVEL, check_device, write_log
 from tablecert.cli import conventions, lazy, values
 from tablecert.cli.common import stderr
 from tablecert.errors import AuditError
@@ -46,6 +46,16 @@ def shuffler(
     force: Annotated[
         bool, typer.Option("--force", help="Replace the output file if it exists.")
     ] = False,
+    gzip_level: Annotated[
+        int,
+        typer.Option(
+            "--gzip-level",
+            min=0,
+            max=9,
+            help="Compression of a .gz log, 0 to 9: 1 (the default) writes faster than the "
+            "audit reads; 2 is about 22% smaller and about as fast as the audit.",
+        ),
+    ] = GZIP_LEVEL,
     old_decks: Annotated[int | None, typer.Option("--decks", min=1, hidden=True)] = None,
 ) -> None:
     """Write a shuffler log in the documented CSV or JSON Lines format (atomically)."""
@@ -79,6 +89,7 @@ def shuffler(
             device=device,
             progress=lambda n: bar.advance(task, n),
             replace=force,
+            gzip_level=gzip_level,
         )
     stderr.print(f"wrote {decks:,} shuffles ({model}) to {output}", markup=False)
 
