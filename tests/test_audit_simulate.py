@@ -7,6 +7,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import shutil
 import subprocess
 import sys
 import zlib
@@ -223,3 +224,17 @@ def test_gzip_level_changes_the_size_not_the_text(tmp_path: Path) -> None:
     with pytest.raises(AuditError, match="gzip level 10: expected 0 to 9"):
         write_log(tmp_path / "api.csv.gz", "fair", 10, gzip_level=10)
     assert not (tmp_path / "api.csv.gz").exists()
+
+
+def test_a_log_that_would_not_fit_is_refused_before_writing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The room check estimates a gzip log at a quarter of its text (412 bytes a CSV shuffle of
+    52 cards), and a level-0 one (stored, not compressed) at the whole text."""
+    usage = shutil.disk_usage(tmp_path)
+    monkeypatch.setattr(shutil, "disk_usage", lambda _: usage._replace(free=200_000))
+    write_log(tmp_path / "fits.csv.gz", "fair", 1000, gzip_level=1)
+    for name, level in (("stored.csv.gz", 0), ("plain.csv", 1)):
+        with pytest.raises(AuditError, match="about 412,000 bytes, more than the 200,000 free"):
+            write_log(tmp_path / name, "fair", 1000, gzip_level=level)
+        assert not (tmp_path / name).exists()

@@ -38,14 +38,14 @@ def log_format(path: Path) -> str:
     return "jsonl" if ".jsonl" in path.name else "csv"
 
 
-def _check_room(out: Path, decks: int, deck: str) -> None:
+def _check_room(out: Path, decks: int, deck: str, gzip_level: int) -> None:
     """Refuse a log that cannot fit on the target's file system (estimated, gzip at about a
-    quarter of the plain size), before writing any of it."""
+    quarter of the plain size, level 0 at the plain size), before writing any of it."""
     items = DECK_SIZES[deck][0]
     # output and input: about three bytes per code in CSV, six in JSON Lines ("As", )
     per_code = 6 if log_format(out) == "jsonl" else 3
     per_shuffle = 2 * per_code * items + 100
-    estimate = decks * per_shuffle // (4 if out.name.endswith(".gz") else 1)
+    estimate = decks * per_shuffle // (4 if out.name.endswith(".gz") and gzip_level > 0 else 1)
     free = shutil.disk_usage(out.parent).free
     if estimate > free:
         raise AuditError(
@@ -78,7 +78,7 @@ def write_log(
         raise AuditError(f"gzip level {gzip_level}: expected 0 to 9")
     check_device(device)
     out = check_new_file(Path(path), replace=replace, what="log")
-    _check_room(out, decks, deck)
+    _check_room(out, decks, deck, gzip_level)
     writer = _core.ShuffleLogWriter(
         model,
         deck,
