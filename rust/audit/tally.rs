@@ -342,6 +342,18 @@ pub fn native_features() -> bool {
     false
 }
 
+/// `Counts52::add_portable` as a method `$name` compiled with the CPU features `$features`
+/// (the tally is inlined into it: it runs with them).
+macro_rules! add_compiled_with {
+    ($name:ident, $features:literal) => {
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $features)]
+        unsafe fn $name(&mut self, out: &[u8], reference: Order, relative: Order, previous: Order) {
+            self.add_portable(out, reference, relative, previous);
+        }
+    };
+}
+
 /// The tallies of 52-card decks as a parallel task fills them: the same counts as
 /// `Tally::add`, in tables of half the width laid out with power-of-two rows (a card id masked
 /// with 63 indexes them without a bounds check), so one shuffle's ~260 scattered increments
@@ -414,29 +426,11 @@ impl Counts52 {
         self.add_portable(out, reference, relative, previous);
     }
 
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512bw,avx512cd,avx512dq")]
-    unsafe fn add_avx512(
-        &mut self,
-        out: &[u8],
-        reference: Order,
-        relative: Order,
-        previous: Order,
-    ) {
-        self.add_portable(out, reference, relative, previous);
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
-    unsafe fn add_native(
-        &mut self,
-        out: &[u8],
-        reference: Order,
-        relative: Order,
-        previous: Order,
-    ) {
-        self.add_portable(out, reference, relative, previous);
-    }
+    add_compiled_with!(
+        add_avx512,
+        "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512bw,avx512cd,avx512dq"
+    );
+    add_compiled_with!(add_native, "popcnt,lzcnt,bmi1,bmi2,avx2");
 
     #[allow(clippy::needless_range_loop, clippy::inline_always)]
     #[inline(always)]
