@@ -672,7 +672,7 @@ impl Parsed {
             p.items.push(Item { line, events, kind });
         }
         if later {
-            tally::hash128_orders52(&p.orders, &hash_at, &mut p.hashes, tally::avx512_features());
+            tally::hash128_orders52(&p.orders, &hash_at, &mut p.hashes, tally::Avx512::detect());
         }
         p
     }

@@ -362,8 +362,8 @@ pub struct Counts52 {
     game: Option<Game>,
     /// Filled by the compilation for `native_features`.
     native: bool,
-    /// The guesser through `valley_guesser52`'s AVX-512 path.
-    avx512: bool,
+    /// The tallies compiled with AVX-512, the guesser through its vector path.
+    avx512: Option<Avx512>,
     shuffles: Cell,
     referenced: Cell,
     consecutive_pairs: Cell,
@@ -388,7 +388,7 @@ impl Counts52 {
         Counts52 {
             game,
             native: native_features(),
-            avx512: avx512_features(),
+            avx512: Avx512::detect(),
             shuffles: 0,
             referenced: 0,
             consecutive_pairs: 0,
@@ -412,9 +412,9 @@ impl Counts52 {
     fn add(&mut self, out: &[u8], reference: Order, relative: Order, previous: Order) {
         #[cfg(target_arch = "x86_64")]
         {
-            if self.avx512 {
-                // SAFETY: `avx512` is true only on a CPU that has the features
-                // (`avx512_features`).
+            if self.avx512.is_some() {
+                // SAFETY: an `Avx512` is made only on a CPU that has the features
+                // (`Avx512::detect`).
                 return unsafe { self.add_avx512(out, reference, relative, previous) };
             }
             if self.native {
@@ -767,32 +767,40 @@ pub fn valley_guesser(rel: &[u8]) -> usize {
     correct + usize::from(end == guess)
 }
 
-/// Whether this CPU has the 512-bit vector instructions `valley_guesser52` uses (AVX-512
+/// Proof that this CPU has the 512-bit vector instructions `valley_guesser52` uses (AVX-512
 /// foundation, byte and word, conflict detection: 64-bit lanes, masked byte loads, leading
 /// zero counts), the doubleword and quadword ones `hash128_orders52` uses (64-bit products),
-/// and those of `native_features` (the tallies' AVX-512 compilation has both).
-#[must_use]
-pub fn avx512_features() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        native_features()
-            && std::is_x86_feature_detected!("avx512f")
-            && std::is_x86_feature_detected!("avx512bw")
-            && std::is_x86_feature_detected!("avx512dq")
-            && std::is_x86_feature_detected!("avx512cd")
+/// and those of `native_features` (the tallies' AVX-512 compilation has both). Made only by
+/// `Avx512::detect`: the vector paths cannot be asked for on a CPU without them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Avx512(());
+
+impl Avx512 {
+    /// The proof, when this CPU has the instructions.
+    #[must_use]
+    pub fn detect() -> Option<Avx512> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let has = native_features()
+                && std::is_x86_feature_detected!("avx512f")
+                && std::is_x86_feature_detected!("avx512bw")
+                && std::is_x86_feature_detected!("avx512dq")
+                && std::is_x86_feature_detected!("avx512cd");
+            has.then_some(Avx512(()))
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        None
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    false
 }
 
-/// `valley_guesser` of a 52-card order, with AVX-512 when `avx512` (see `avx512_features`).
+/// `valley_guesser` of a 52-card order, with AVX-512 when given its proof.
 #[allow(clippy::inline_always)]
 #[inline(always)]
 #[must_use]
-pub fn valley_guesser52(rel: &[u8; N52], avx512: bool) -> usize {
+pub fn valley_guesser52(rel: &[u8; N52], avx512: Option<Avx512>) -> usize {
     #[cfg(target_arch = "x86_64")]
-    if avx512 {
-        // SAFETY: `avx512` is true only on a CPU that has the features (`avx512_features`).
+    if avx512.is_some() {
+        // SAFETY: an `Avx512` is made only on a CPU that has the features (`Avx512::detect`).
         return unsafe { guesser_avx512::valley_guesser52(rel) };
     }
     let _ = avx512;
@@ -969,14 +977,14 @@ pub fn hash128_pair(kinds: (u8, u8), first: &[u8], second: &[u8]) -> (u128, u128
 }
 
 /// `hash128` of 52-byte orders: `hashes[i] = (hash128(0, out), rel.map(|r| hash128(1, r)))`
-/// for `at[i] = (out, rel)`, the offsets of the orders in `orders`. With AVX-512 (see
-/// `avx512_features`) eight orders at a time, one in each 64-bit lane: the hash is chains of
+/// for `at[i] = (out, rel)`, the offsets of the orders in `orders`. With AVX-512 (given its
+/// proof, `Avx512::detect`) eight orders at a time, one in each 64-bit lane: the hash is chains of
 /// dependent multiplications, which one order at a time leave the multiplier waiting.
 pub fn hash128_orders52(
     orders: &[u8],
     at: &[(usize, Option<usize>)],
     hashes: &mut Vec<(u128, Option<u128>)>,
-    avx512: bool,
+    avx512: Option<Avx512>,
 ) {
     fn put(slot: &mut (u128, Option<u128>), kind: u8, h: u128) {
         if kind == 0 {
@@ -998,11 +1006,11 @@ pub fn hash128_orders52(
     }
     let mut done = 0;
     #[cfg(target_arch = "x86_64")]
-    if avx512 {
+    if avx512.is_some() {
         for eight in jobs.chunks_exact(8) {
             let lanes: [(u8, usize); 8] = std::array::from_fn(|l| (eight[l].0, eight[l].1));
-            // SAFETY: the CPU has the features (`avx512`); the orders are inside the buffer
-            // (asserted above).
+            // SAFETY: the CPU has the features (an `Avx512` is made only by `Avx512::detect`);
+            // the orders are inside the buffer (asserted above).
             let h = unsafe { hash_avx512::eight52(orders, &lanes) };
             for (&(kind, _, i), h) in eight.iter().zip(h) {
                 put(&mut hashes[i], kind, h);
@@ -1374,9 +1382,9 @@ mod tests {
             same(&plain, &slow);
             // The fast path as compiled for this CPU, and the portable one.
             for (native, avx512) in [
-                (native_features(), avx512_features()),
-                (native_features(), false),
-                (false, false),
+                (native_features(), Avx512::detect()),
+                (native_features(), None),
+                (false, None),
             ] {
                 let mut fast = Filler::new(DeckKind::Cards52, game);
                 let counts = fast.fast.as_mut().unwrap();
@@ -1437,9 +1445,9 @@ mod tests {
             let order: &[u8; 52] = rel.as_slice().try_into().unwrap();
             let expected = slow_guesser(&rel);
             assert_eq!(valley_guesser(&rel), expected, "{rel:?}");
-            assert_eq!(valley_guesser52(order, false), expected, "{rel:?}");
-            if avx512_features() {
-                assert_eq!(valley_guesser52(order, true), expected, "{rel:?}");
+            assert_eq!(valley_guesser52(order, None), expected, "{rel:?}");
+            if let Some(avx512) = Avx512::detect() {
+                assert_eq!(valley_guesser52(order, Some(avx512)), expected, "{rel:?}");
                 checked += 1;
             }
         }
@@ -1447,7 +1455,7 @@ mod tests {
         // The identity: every guess is right.
         rel.sort_unstable();
         assert_eq!(
-            valley_guesser52(rel.as_slice().try_into().unwrap(), avx512_features()),
+            valley_guesser52(rel.as_slice().try_into().unwrap(), Avx512::detect()),
             52
         );
     }
@@ -1586,10 +1594,10 @@ mod tests {
                     )
                 })
                 .collect();
-            for avx512 in [false, avx512_features()] {
+            for avx512 in [None, Avx512::detect()] {
                 let mut hashes = vec![(1, Some(1)); 3];
                 hash128_orders52(&orders, &at, &mut hashes, avx512);
-                assert_eq!(hashes, expected, "{count} orders, avx512 {avx512}");
+                assert_eq!(hashes, expected, "{count} orders, {avx512:?}");
             }
         }
     }
