@@ -586,13 +586,11 @@ impl Parsed {
         // buffers do not grow by copies as the span is read.
         p.orders.reserve(data.len() / 2);
         p.items.reserve(data.len() / 128);
-        p.hashes.reserve(data.len() / 128);
         let mut s = Scratch::default();
         let mut rel = vec![0u8; deck.size()];
-        // 52-card orders are hashed after the span is read, eight at a time: where each
+        // The orders are hashed after the span is read, several at a time: where each
         // record's output and relative permutation lie in `orders`.
-        let later = deck == DeckKind::Cards52;
-        let mut hash_at: Vec<(usize, Option<usize>)> = Vec::new();
+        let mut hash_at: Vec<(usize, Option<usize>)> = Vec::with_capacity(data.len() / 128);
         let mut at = 0;
         // The length of the line before (without its newline).
         let mut width = 0;
@@ -640,23 +638,14 @@ impl Parsed {
                         p.orders.extend_from_slice(&s.input);
                     }
                     let judged = mode == InputMode::Logged && rec.has_input && deck.distinct();
-                    // The permutation relative to the input: hashed here (with the output, the
-                    // two at once) or after the span, kept for the tally.
+                    // The permutation relative to the input: kept for the tally, hashed with
+                    // the output after the span.
                     let rel_at = p.orders.len();
                     if judged {
                         tally::relative(&s.out, &s.input, &mut rel);
                         p.orders.extend_from_slice(&rel);
                     }
-                    if later {
-                        hash_at.push((out_at, judged.then_some(rel_at)));
-                    } else {
-                        p.hashes.push(if judged {
-                            let (out, against) = tally::hash128_pair((0, 1), &s.out, &rel);
-                            (out, Some(against))
-                        } else {
-                            (tally::hash128(0, &s.out), None)
-                        });
-                    }
+                    hash_at.push((out_at, judged.then_some(rel_at)));
                     let input = rec.has_input;
                     (Kind::Complete { device, input }, rec.events)
                 }
@@ -671,9 +660,8 @@ impl Parsed {
             };
             p.items.push(Item { line, events, kind });
         }
-        if later {
-            tally::hash128_orders52(&p.orders, &hash_at, &mut p.hashes, tally::Avx512::detect());
-        }
+        let avx512 = tally::Avx512::detect();
+        tally::hash128_orders(&p.orders, deck.size(), &hash_at, &mut p.hashes, avx512);
         p
     }
 }

@@ -769,7 +769,7 @@ pub fn valley_guesser(rel: &[u8]) -> usize {
 
 /// Proof that this CPU has the 512-bit vector instructions `valley_guesser52` uses (AVX-512
 /// foundation, byte and word, conflict detection: 64-bit lanes, masked byte loads, leading
-/// zero counts), the doubleword and quadword ones `hash128_orders52` uses (64-bit products),
+/// zero counts), the doubleword and quadword ones `hash128_orders` uses (64-bit products),
 /// and those of `native_features` (the tallies' AVX-512 compilation has both). Made only by
 /// `Avx512::detect`: the vector paths cannot be asked for on a CPU without them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -976,12 +976,14 @@ pub fn hash128_pair(kinds: (u8, u8), first: &[u8], second: &[u8]) -> (u128, u128
     (h0.finish(first.len()), h1.finish(second.len()))
 }
 
-/// `hash128` of 52-byte orders: `hashes[i] = (hash128(0, out), rel.map(|r| hash128(1, r)))`
-/// for `at[i] = (out, rel)`, the offsets of the orders in `orders`. With AVX-512 (given its
-/// proof, `Avx512::detect`) eight orders at a time, one in each 64-bit lane: the hash is chains of
-/// dependent multiplications, which one order at a time leave the multiplier waiting.
-pub fn hash128_orders52(
+/// `hash128` of orders of `size` bytes: `hashes[i] = (hash128(0, out), rel.map(|r| hash128(1,
+/// r)))` for `at[i] = (out, rel)`, the offsets of the orders in `orders`. 52-byte orders with
+/// AVX-512 (given its proof, `Avx512::detect`) are hashed eight at a time, one in each 64-bit
+/// lane, the others two at a time (`hash128_pair`): the hash is chains of dependent
+/// multiplications, which one order at a time leave the multiplier waiting.
+pub fn hash128_orders(
     orders: &[u8],
+    size: usize,
     at: &[(usize, Option<usize>)],
     hashes: &mut Vec<(u128, Option<u128>)>,
     avx512: Option<Avx512>,
@@ -997,16 +999,16 @@ pub fn hash128_orders52(
     hashes.resize(at.len(), (0, None));
     let mut jobs: Vec<(u8, usize, usize)> = Vec::with_capacity(2 * at.len());
     for (i, &(out, rel)) in at.iter().enumerate() {
-        assert!(out + N52 <= orders.len(), "an order inside the buffer");
+        assert!(out + size <= orders.len(), "an order inside the buffer");
         jobs.push((0, out, i));
         if let Some(r) = rel {
-            assert!(r + N52 <= orders.len(), "an order inside the buffer");
+            assert!(r + size <= orders.len(), "an order inside the buffer");
             jobs.push((1, r, i));
         }
     }
     let mut done = 0;
     #[cfg(target_arch = "x86_64")]
-    if avx512.is_some() {
+    if avx512.is_some() && size == N52 {
         for eight in jobs.chunks_exact(8) {
             let lanes: [(u8, usize); 8] = std::array::from_fn(|l| (eight[l].0, eight[l].1));
             // SAFETY: the CPU has the features (an `Avx512` is made only by `Avx512::detect`);
@@ -1019,8 +1021,17 @@ pub fn hash128_orders52(
         done = jobs.len() / 8 * 8;
     }
     let _ = avx512;
-    for &(kind, off, i) in &jobs[done..] {
-        put(&mut hashes[i], kind, hash128(kind, &orders[off..off + N52]));
+    let order = |off: usize| &orders[off..off + size];
+    for two in jobs[done..].chunks(2) {
+        if let [(k0, o0, i0), (k1, o1, i1)] = *two {
+            let (h0, h1) = hash128_pair((k0, k1), order(o0), order(o1));
+            put(&mut hashes[i0], k0, h0);
+            put(&mut hashes[i1], k1, h1);
+        } else {
+            for &(kind, off, i) in two {
+                put(&mut hashes[i], kind, hash128(kind, order(off)));
+            }
+        }
     }
 }
 
@@ -1569,35 +1580,38 @@ mod tests {
     }
 
     #[test]
-    fn hash128_eight_orders_at_a_time_is_hash128() {
+    fn hash128_of_many_orders_is_hash128_of_each() {
         let mut rng = crate::audit::simulate::Rng::new(8);
         let orders: Vec<u8> = (0..52 * 40).map(|_| rng.below(256) as u8).collect();
-        for count in 0..=20 {
-            // Orders anywhere in the buffer (the last one ending at its end), some relative.
-            let at: Vec<(usize, Option<usize>)> = (0..count)
-                .map(|i| {
-                    let out = if i == 0 {
-                        orders.len() - 52
-                    } else {
-                        rng.below(orders.len() as u64 - 51) as usize
-                    };
-                    let rel = (i % 3 != 1).then(|| rng.below(orders.len() as u64 - 51) as usize);
-                    (out, rel)
-                })
-                .collect();
-            let expected: Vec<(u128, Option<u128>)> = at
-                .iter()
-                .map(|&(o, r)| {
-                    (
-                        hash128(0, &orders[o..o + 52]),
-                        r.map(|r| hash128(1, &orders[r..r + 52])),
-                    )
-                })
-                .collect();
-            for avx512 in [None, Avx512::detect()] {
-                let mut hashes = vec![(1, Some(1)); 3];
-                hash128_orders52(&orders, &at, &mut hashes, avx512);
-                assert_eq!(hashes, expected, "{count} orders, {avx512:?}");
+        // 52-card orders (eight at a time with AVX-512) and mahjong walls (two at a time).
+        for size in [52, 136] {
+            let anywhere = orders.len() as u64 - size as u64 + 1;
+            for count in 0..=20 {
+                // Orders anywhere in the buffer (the last one ending at its end), some relative.
+                let at: Vec<(usize, Option<usize>)> = (0..count)
+                    .map(|i| {
+                        let out = if i == 0 {
+                            orders.len() - size
+                        } else {
+                            rng.below(anywhere) as usize
+                        };
+                        (out, (i % 3 != 1).then(|| rng.below(anywhere) as usize))
+                    })
+                    .collect();
+                let expected: Vec<(u128, Option<u128>)> = at
+                    .iter()
+                    .map(|&(o, r)| {
+                        (
+                            hash128(0, &orders[o..o + size]),
+                            r.map(|r| hash128(1, &orders[r..r + size])),
+                        )
+                    })
+                    .collect();
+                for avx512 in [None, Avx512::detect()] {
+                    let mut hashes = vec![(1, Some(1)); 3];
+                    hash128_orders(&orders, size, &at, &mut hashes, avx512);
+                    assert_eq!(hashes, expected, "{size}: {count} orders, {avx512:?}");
+                }
             }
         }
     }
