@@ -48,7 +48,7 @@ def test_sample_logs_in_every_format() -> None:
     # Consecutive shuffles of one device are judged against each other in "previous" mode.
     assert jsonl.tally.referenced == 3
     # Too few shuffles to certify anything.
-    assert jsonl.verdict.startswith("INCONCLUSIVE")
+    assert jsonl.reason.startswith("INCONCLUSIVE")
 
 
 def test_bad_records_are_reported_never_dropped() -> None:
@@ -64,7 +64,7 @@ def test_bad_records_are_reported_never_dropped() -> None:
     assert lines[8] == "missing shuffle_id"
     assert dict(i.events) == {"count error": 1}
     assert not result.passed
-    assert result.verdict == "FAIL (integrity)"
+    assert result.reason == "FAIL (integrity)"
 
 
 def test_mahjong_walls() -> None:

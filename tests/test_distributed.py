@@ -281,7 +281,7 @@ def test_sharded_audit_keeps_bad_records_and_a_biased_device(
     sharded = audit_shuffler(logs, batch_size=300, executor=cluster)
     assert sharded.integrity.as_json() == stream.integrity.as_json()
     assert sharded.integrity.bad_count > 0
-    assert sharded.verdict == stream.verdict == "FAIL (integrity)"
+    assert sharded.reason == stream.reason == "FAIL (integrity)"
     assert not sharded.battery.passed
 
 

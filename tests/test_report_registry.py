@@ -22,7 +22,6 @@ from tablecert.report.registry import (
     Field,
     Section,
     Verdict,
-    overall,
     register_section,
 )
 from tablecert.report.signing import load_public_key
@@ -114,17 +113,3 @@ def test_a_failed_requirement_fails_the_certification(tmp_path: Path) -> None:
 def test_registering_a_kind_twice_is_an_error() -> None:
     with pytest.raises(ReportError, match="registered twice"):
         register_section(KIND, title="again", fields={})(lambda entry, context: None)  # type: ignore[arg-type,return-value]
-
-
-def test_overall_verdict() -> None:
-    assert overall(["pass", "pass"]) == "pass"
-    assert overall(["pass", "inconclusive"]) == "inconclusive"
-    assert overall(["inconclusive", "fail", "pass"]) == "fail"
-    assert overall([]) == "inconclusive"  # nothing judged certifies nothing
-
-
-def test_a_verdict_must_cite_its_article() -> None:
-    with pytest.raises(ReportError, match="cites its article"):
-        Verdict("x", "", "s", "pass", "d")
-    with pytest.raises(ReportError, match="unknown outcome"):
-        Verdict("x", "第一條", "s", "ok", "d")  # type: ignore[arg-type]

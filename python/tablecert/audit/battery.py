@@ -26,6 +26,7 @@ from tablecert.audit import exact, pvalues
 from tablecert.audit.decks import DECK_SIZES
 from tablecert.equality import ContentEq
 from tablecert.errors import AuditError
+from tablecert.judgement import Outcome
 from tablecert.report.canonical import measured
 
 MIN_EXPECTED = 5.0
@@ -96,10 +97,15 @@ class CheckResult(ContentEq):
     level: float = 0.01  # 1 - DEFAULT_CONFIDENCE, written exactly
 
     @property
-    def verdict(self) -> str:
+    def outcome(self) -> Outcome:
+        """Fail if the p-value is below the level; not applicable (skipped) without one."""
         if self.p_value is None:
-            return "skipped"
-        return "fail" if self.p_value < self.level else "pass"
+            return Outcome.NOT_APPLICABLE
+        return Outcome.of(self.p_value < self.level)
+
+    @property
+    def verdict(self) -> str:
+        return self.outcome.word("test")
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -134,16 +140,18 @@ class BatteryResult(ContentEq):
         return any(t.key == "position" and t.p_value is not None for t in self.tests)
 
     @property
+    def outcome(self) -> Outcome:
+        """Fail if Holm rejected any test (at any sample size: a rejection is evidence); else
+        pass if the position test ran, inconclusive if it could not."""
+        return Outcome.of(bool(self.rejected), judged=self.conclusive)
+
+    @property
     def verdict(self) -> str:
-        """``fail`` if Holm rejected any test (at any sample size: a rejection is evidence);
-        else ``pass`` if the position test ran, ``inconclusive`` if it could not."""
-        if self.rejected:
-            return "fail"
-        return "pass" if self.conclusive else "inconclusive"
+        return self.outcome.word("test")
 
     @property
     def passed(self) -> bool:
-        return self.verdict == "pass"
+        return self.outcome is Outcome.PASS
 
     def p_values(self) -> dict[str, float]:
         return {t.key: t.p_value for t in self.tests if t.p_value is not None}

@@ -1,5 +1,5 @@
 """Power and calibration of the shuffler battery, measured by simulation on the verdict a user
-sees (``BatteryResult.verdict``: FAIL on any Holm rejection, at any sample size).
+sees (``BatteryResult.outcome``: FAIL on any Holm rejection, at any sample size).
 
 ``python -m tablecert.audit.power`` prints, for each failure model, the smallest deck count on
 a fixed grid at which the audit's verdict was FAIL (Holm, alpha 0.01) in at least 99 of 100
@@ -21,6 +21,7 @@ from tablecert.audit.battery import (
     run_battery,
     shuffles_to_conclude,
 )
+from tablecert.judgement import VERDICTS, Outcome
 
 GRID = (10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000)
 MODELS = (
@@ -47,17 +48,17 @@ def simulated_battery(
     )
 
 
-def verdicts(model: str, decks: int, trials: int, first_seed: int = 0) -> dict[str, int]:
-    """How many of ``trials`` independent seeded batches end in each verdict."""
-    out = {"pass": 0, "fail": 0, "inconclusive": 0}
+def verdicts(model: str, decks: int, trials: int, first_seed: int = 0) -> dict[Outcome, int]:
+    """How many of ``trials`` independent seeded batches end in each outcome."""
+    out = dict.fromkeys(VERDICTS, 0)
     for i in range(trials):
-        out[simulated_battery(model, decks, first_seed + i).verdict] += 1
+        out[simulated_battery(model, decks, first_seed + i).outcome] += 1
     return out
 
 
 def rejections(model: str, decks: int, trials: int, first_seed: int = 0) -> int:
     """How many of ``trials`` independent seeded batches the audit FAILS."""
-    return verdicts(model, decks, trials, first_seed)["fail"]
+    return verdicts(model, decks, trials, first_seed)[Outcome.FAIL]
 
 
 # The README's power table (cards52, input order logged, alpha 0.01): the smallest grid deck
@@ -136,7 +137,8 @@ def main(argv: Sequence[str] = ()) -> None:
     print("\n| fair log, decks | PASS | FAIL | INCONCLUSIVE |\n|---:|---:|---:|---:|")
     for size in (need - 1, need, 1_000):
         got = verdicts("fair", size, 1_000, first_seed=7 * size)
-        print(f"| {size:,} | {got['pass']} | {got['fail']} | {got['inconclusive']} |", flush=True)
+        counts = " | ".join(str(n) for n in got.values())
+        print(f"| {size:,} | {counts} |", flush=True)
 
 
 if __name__ == "__main__":

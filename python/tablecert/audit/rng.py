@@ -22,6 +22,7 @@ import numpy as np
 from tablecert import _core
 from tablecert.equality import ContentEq
 from tablecert.errors import RngAuditError
+from tablecert.judgement import Outcome
 from tablecert.pathlike import PathsArg, as_paths
 from tablecert.report.canonical import exact_json, measured
 
@@ -370,7 +371,7 @@ class NistReport(ContentEq):
             "min_cycles": self.min_cycles,
             "parameters": self.parameters_used(),
             "columns": [c.as_json() for c in self.columns],
-            "skipped": [{"test": t, "reason": r} for t, r in self.skipped],
+            Outcome.NOT_APPLICABLE.word(): [{"test": t, "reason": r} for t, r in self.skipped],
             "tests_marked": list(self.tests_failed()),
         }
 

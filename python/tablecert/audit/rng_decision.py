@@ -42,6 +42,7 @@ import numpy as np
 from tablecert.audit import battery
 from tablecert.audit import rng as nist
 from tablecert.errors import RngAuditError
+from tablecert.judgement import Outcome
 from tablecert.report.canonical import measured
 
 #: Left out of the extreme p-value rule (their tails are approximate; see `decide`).
@@ -49,7 +50,6 @@ EXCURSION_TESTS = ("RandomExcursions", "RandomExcursionsVariant")
 #: The family-wise significance level of the verdict (the document's per-test alpha is 0.01 too).
 FAMILY_ALPHA = 0.01
 
-RngVerdict = Literal["pass", "fail", "inconclusive"]
 RuleKey = Literal["extreme", "proportion", "uniformity"]
 RULES: tuple[RuleKey, ...] = ("extreme", "proportion", "uniformity")
 
@@ -93,11 +93,15 @@ class RuleResult:
 class RngDecision:
     """The verdict and the rules behind it."""
 
-    verdict: RngVerdict
+    outcome: Outcome
     family_alpha: float
     rules: tuple[RuleResult, ...]
     summary: str
     not_judged: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def verdict(self) -> str:
+        return self.outcome.word("test")
 
     @property
     def rejected(self) -> tuple[str, ...]:
@@ -109,7 +113,7 @@ class RngDecision:
 
     def as_json(self) -> dict[str, Any]:
         return {
-            "verdict": self.verdict,
+            "verdict": self.outcome.value,
             "family_alpha": measured(self.family_alpha),
             "summary": self.summary,
             "rules": [r.as_json() for r in self.rules],
@@ -361,27 +365,27 @@ def decide(report: nist.NistReport, family_alpha: float = FAMILY_ALPHA) -> RngDe
     )
     failed = [r for r in rules if r.rejected]
     if failed:
-        verdict: RngVerdict = "fail"
+        outcome = Outcome.FAIL
         summary = "; ".join(
             f"{r.key} rule rejected {len(r.rejected)} column(s): {', '.join(r.rejected[:5])}"
             + (" ..." if len(r.rejected) > 5 else "")
             for r in failed
         )
     elif any(r.can_reject for r in rules):
-        verdict = "pass"
+        outcome = Outcome.PASS
         summary = "no rule rejected a column; rules that could: " + ", ".join(
             r.key for r in rules if r.can_reject
         )
     elif not n_cols:
-        verdict = "inconclusive"
+        outcome = Outcome.INCONCLUSIVE
         summary = f"no test is judged at {report.bits:,} bits (each needs the length below)"
     else:
-        verdict = "inconclusive"
+        outcome = Outcome.INCONCLUSIVE
         summary = "no rule can reject at this length and sequence count: " + "; ".join(
             f"{r.key}: {r.reason}" for r in rules
         )
     return RngDecision(
-        verdict=verdict,
+        outcome=outcome,
         family_alpha=family_alpha,
         rules=tuple(rules),
         summary=summary,

@@ -32,6 +32,7 @@ from tablecert.audit.wall_dealing import mahjong_dealer
 from tablecert.distributed import Executor
 from tablecert.equality import ContentEq
 from tablecert.errors import AuditError
+from tablecert.judgement import Outcome, overall
 from tablecert.pathlike import PathsArg, as_paths
 from tablecert.report.canonical import measured
 
@@ -116,21 +117,28 @@ class ShufflerAudit(ContentEq):
 
     @property
     def passed(self) -> bool:
-        return self.outcome == "pass"
+        return self.outcome is Outcome.PASS
 
     @property
-    def outcome(self) -> str:
+    def integrity_outcome(self) -> Outcome:
+        """Fail on any bad record; inconclusive when the logs hold no record."""
+        return Outcome.of(self.integrity.bad_count > 0, judged=self.integrity.records > 0)
+
+    @property
+    def randomness_outcome(self) -> Outcome:
+        """The battery's: fail on any Holm rejection (at any sample size), inconclusive when
+        the log is too small for the position test."""
+        return self.battery.outcome
+
+    @property
+    def outcome(self) -> Outcome:
         """``fail`` on any bad record (integrity) or any Holm rejection (randomness, at any
         sample size); ``inconclusive`` when nothing was rejected but the log is too small for
         the position test (or holds no record); else ``pass``."""
-        if self.integrity.bad_count:
-            return "fail"
-        if self.integrity.records == 0:
-            return "inconclusive"
-        return self.battery.verdict
+        return overall((self.integrity_outcome, self.randomness_outcome))
 
     @property
-    def verdict(self) -> str:
+    def reason(self) -> str:
         """The outcome as the report prints it, with its reason."""
         if self.integrity.bad_count:
             return "FAIL (integrity)"
@@ -144,7 +152,7 @@ class ShufflerAudit(ContentEq):
                 f"INCONCLUSIVE (too few shuffles: {self.tally.shuffles:,}; nothing was "
                 f"rejected, and a {self.deck} log needs {need:,} to pass)"
             )
-        return "PASS"
+        return Outcome.PASS.word().upper()
 
     def svg_plots(self) -> dict[str, str]:
         """Inline SVG figures for the report: residual heatmap, rising-sequence histogram."""
@@ -165,8 +173,8 @@ class ShufflerAudit(ContentEq):
             "tests": [t.as_json() for t in self.battery.tests],
             "holm_rejected": list(self.battery.rejected),
             "batches": len(self.batches),
-            "verdict": self.outcome,
-            "verdict_text": self.verdict,
+            "verdict": self.outcome.value,
+            "verdict_text": self.reason,
             "shuffles_to_conclude": shuffles_to_conclude(self.deck),
             "passed": self.passed,
         }

@@ -95,7 +95,7 @@ def print_audit(result: ShufflerAudit) -> None:
         stdout.print(f"  {t.key}: {plain(t.name)}: {plain(t.detail)}")
     rejected = ", ".join(result.battery.rejected) or "none"
     stdout.print(f"Holm family-wise at alpha {result.battery.alpha}: rejected {rejected}")
-    stdout.print(Text.assemble("verdict: ", (result.verdict, "bold")))
+    stdout.print(Text.assemble("verdict: ", (result.reason, "bold")))
 
 
 @audit_app.command("shuffler")

@@ -17,6 +17,7 @@ from tablecert.conformance.configuration import (
     check_configuration,
 )
 from tablecert.games.common import decimal
+from tablecert.judgement import Outcome
 
 VERDICT_STYLE = {
     "conforms": "green",
@@ -56,7 +57,7 @@ def check(
         emit_json({**report.as_json(), "returns": [b.as_json() for b in bets]})
     else:
         _print_report(report, bets, config)
-    raise exit_for(report.verdict)
+    raise exit_for(report.outcome)
 
 
 def _print_report(report: ConfigurationReport, bets: tuple[BetReturn, ...], config: Path) -> None:
@@ -90,7 +91,7 @@ def _print_report(report: ConfigurationReport, bets: tuple[BetReturn, ...], conf
                 f"{decimal(b.difference * 100, 4)} points)"
             )
         )
-    if report.verdict == "inconclusive":
+    if report.outcome is Outcome.INCONCLUSIVE:
         stdout.print(
             "verdict: INCONCLUSIVE (the submission sets no value the statute judges: "
             "nothing was examined)"

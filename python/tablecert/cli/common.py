@@ -34,6 +34,9 @@ from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageErro
 
 from tablecert.distributed import DaskExecutor, executor_for
 from tablecert.errors import CardError, NistError, RulesError, TableCertError, TileError
+from tablecert.judgement import EXIT_STATUS, Outcome, verdict_words
+from tablecert.visible_text import controls_escaped
+from tablecert.visible_text import plain as plain  # every command prints outside text with it
 
 
 class ExitCode(IntEnum):
@@ -46,21 +49,15 @@ class ExitCode(IntEnum):
     INTERNAL = 4
 
 
-#: Verdict words of every judging command (lower case in JSON) and the status each exits with.
-VERDICT_EXIT: dict[str, ExitCode] = {
-    "pass": ExitCode.PASS,
-    "conforms": ExitCode.PASS,
-    "valid": ExitCode.PASS,
-    "fail": ExitCode.FAIL,
-    "deviates": ExitCode.FAIL,
-    "invalid": ExitCode.FAIL,
-    "inconclusive": ExitCode.INCONCLUSIVE,
-}
-
-#: The help text's closing paragraph for judging commands.
+#: The help text's closing paragraph for judging commands (from the judgement layer's words).
 EXIT_HELP = (
-    "Exit status: 0 pass/conforms/valid, 1 fail/deviates/invalid, 2 usage or input error, "
-    "3 inconclusive, 4 internal error."
+    "Exit status: "
+    + ", ".join(
+        f"{EXIT_STATUS[o]} {'/'.join(verdict_words(o))}"
+        for o in (Outcome.PASS, Outcome.FAIL)
+    )
+    + ", 2 usage or input error, "
+    + f"{EXIT_STATUS[Outcome.INCONCLUSIVE]} {Outcome.INCONCLUSIVE.word()}, 4 internal error."
 )
 
 
@@ -73,55 +70,13 @@ def probability(ctx: typer.Context, param: typer.CallbackParam, value: float) ->
     return value
 
 
-def exit_for(verdict: str) -> typer.Exit:
-    """The exit (to raise) for a verdict word, in any case: ``raise exit_for(result.verdict)``."""
-    try:
-        return typer.Exit(int(VERDICT_EXIT[verdict.lower()]))
-    except KeyError:
-        raise ValueError(f"not a verdict word: {verdict!r}") from None
-
-
-# C0 controls, DEL, C1 controls, and the Unicode format characters that reorder or hide text
-# (bidirectional overrides and isolates, zero-width joiners, BOM, line/paragraph separators).
-_SHOWN_AS_ESCAPES = {
-    **dict.fromkeys(range(32)),
-    0x7F: None,
-    **dict.fromkeys(range(128, 160)),
-    **dict.fromkeys((8203, 8204, 8205, 8206, 8207, 8232, 8233, 65279)),
-    **dict.fromkeys(range(8234, 8239)),
-    **dict.fromkeys(range(8294, 8298)),
-}
-_NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\\": "\\\\"}
-
-
-def plain(value: object) -> str:
-    """``value`` as text that a terminal shows literally: backslashes doubled, newlines, tabs,
-    escape sequences and other control or text-direction characters written as ``\\n``,
-    ``\\x1b``, ``\\u202e``. Use it for every string read from outside before printing it."""
-    text = value if isinstance(value, str) else str(value)
-    if not any(ord(ch) in _SHOWN_AS_ESCAPES or ch == "\\" for ch in text):
-        return text
-    out = []
-    for ch in text:
-        if ch in _NAMED_ESCAPES:
-            out.append(_NAMED_ESCAPES[ch])
-        elif ord(ch) in _SHOWN_AS_ESCAPES:
-            out.append(f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}")
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
-def _controls_escaped(text: str) -> str:
-    """Control and text-direction characters other than newline and tab as escapes."""
-    if not any(ord(ch) in _SHOWN_AS_ESCAPES and ch not in "\n\t" for ch in text):
-        return text
-    return "".join(
-        ch
-        if ch in "\n\t" or ord(ch) not in _SHOWN_AS_ESCAPES
-        else (f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}")
-        for ch in text
-    )
+def exit_for(verdict: Outcome | str) -> typer.Exit:
+    """The exit (to raise) for an outcome, or a verdict word of any domain in any case:
+    ``raise exit_for(result.outcome)``. Only pass, fail and inconclusive end a command."""
+    outcome = verdict if isinstance(verdict, Outcome) else Outcome.parse(verdict)
+    if outcome not in EXIT_STATUS:
+        raise ValueError(f"not a verdict word: {verdict!r} (nothing was judged)")
+    return typer.Exit(EXIT_STATUS[outcome])
 
 
 class _SafeConsole(Console):
@@ -129,7 +84,7 @@ class _SafeConsole(Console):
     newline and tab as escapes (a second line of defence behind :func:`plain`)."""
 
     def render_str(self, text: str, **kwargs: Any) -> Text:
-        return super().render_str(_controls_escaped(text), **kwargs)
+        return super().render_str(controls_escaped(text), **kwargs)
 
     def on_broken_pipe(self) -> None:
         _exit_after_broken_pipe()

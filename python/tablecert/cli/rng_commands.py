@@ -114,7 +114,7 @@ def rng(
         stdout.print(table.rstrip("\n"))
         stdout.print()
         stdout.print("\n".join(decision.lines()))
-    raise exit_for(decision.verdict)
+    raise exit_for(decision.outcome)
 
 
 def _nullable(values: Any) -> list[str | None]:
@@ -131,7 +131,7 @@ def rng_json(
     """What ``--json`` prints: the verdict, the rules, every column, every p-value per
     sequence (null where a test did not apply) and the parameters the tests actually used."""
     data = report.as_json()
-    data["verdict"] = decision.verdict
+    data["verdict"] = decision.outcome.value
     data["decision"] = decision.as_json()
     data["mode"] = "nist-tool" if tool_cols is not None else "document"
     data["pvalues"] = {

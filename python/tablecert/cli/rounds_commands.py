@@ -139,7 +139,7 @@ def audit_rounds_command(
         emit_json(result.as_json())
     else:
         print_round_audit(result)
-    raise exit_for(result.verdict)
+    raise exit_for(result.outcome)
 
 
 def print_round_audit(result: RoundAudit) -> None:

@@ -46,6 +46,7 @@ from typing import Any
 
 from tablecert import strict_json, toml_input
 from tablecert.errors import RulesError, TableCertError
+from tablecert.judgement import Outcome
 from tablecert.rules import RuleFile, load_rules
 from tablecert.rules.loader import key_occurrences, read_utf8
 
@@ -140,14 +141,37 @@ class ConfigurationError(TableCertError):
 
 @dataclass(frozen=True)
 class Line:
-    """The verdict on one statute value."""
+    """The judgement of one statute value: conforms or deviates when the submission sets it;
+    a house choice (recorded, never a pass) where the statute leaves it to the house; not
+    applicable where the submission leaves the statute's value in force. ``reading``: the
+    value is a point the statute leaves open, so a different value is another reading."""
 
     key: str
     article: str
-    verdict: str  # conforms | deviates | house choice | reading | not submitted
+    outcome: Outcome
     expected: Any
     submitted: Any
     note: str = ""
+    reading: bool = False
+    #: A duty the statute attaches to the submitted value (e.g. an approval to obtain): an
+    #: open point of the certificate, whatever the verdict.
+    duty: str = ""
+
+    @property
+    def verdict(self) -> str:
+        """The line's label: conforms, deviates, house choice, reading or not submitted."""
+        if self.outcome is Outcome.HOUSE_CHOICE:
+            return "house choice"
+        if self.outcome is Outcome.NOT_APPLICABLE:
+            return "not submitted"
+        if self.reading:
+            return "reading"
+        return self.outcome.word("conformance")
+
+    @property
+    def judged(self) -> bool:
+        """Whether the submitted value was compared with the statute."""
+        return self.outcome.judged
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -157,7 +181,7 @@ class Line:
             "expected": _plain(self.expected),
             "submitted": _plain(self.submitted),
             "note": self.note,
-        }
+        } | ({"duty": self.duty} if self.duty else {})
 
 
 @dataclass(frozen=True)
@@ -168,6 +192,10 @@ class Consistency:
     article: str
     passed: bool
     detail: str
+
+    @property
+    def outcome(self) -> Outcome:
+        return Outcome.of(not self.passed)
 
 
 @dataclass(frozen=True)
@@ -220,24 +248,32 @@ class ConfigurationReport:
 
     @property
     def deviations(self) -> tuple[Line, ...]:
-        return tuple(line for line in self.lines if line.verdict == "deviates")
+        return tuple(line for line in self.lines if line.outcome is Outcome.FAIL)
 
     @property
     def judged(self) -> tuple[Line, ...]:
         """The submitted values compared with the statute (house choices are not)."""
-        return tuple(line for line in self.lines if line.verdict in JUDGED)
+        return tuple(line for line in self.lines if line.judged)
+
+    @property
+    def duties(self) -> tuple[Line, ...]:
+        """The submitted values to which the statute attaches a duty (open points)."""
+        return tuple(line for line in self.lines if line.duty)
+
+    @property
+    def outcome(self) -> Outcome:
+        """Fail if any value deviates or a consistency check fails; inconclusive if the
+        submission sets no value the statute judges; else pass."""
+        failed = bool(self.deviations) or not all(c.passed for c in self.consistency)
+        return Outcome.of(failed, judged=bool(self.judged))
 
     @property
     def verdict(self) -> str:
-        """``deviates`` if any value deviates or a consistency check fails; ``inconclusive``
-        if the submission sets no value the statute judges; else ``conforms``."""
-        if self.deviations or not all(c.passed for c in self.consistency):
-            return "deviates"
-        return "conforms" if self.judged else "inconclusive"
+        return self.outcome.word("conformance")
 
     @property
     def passed(self) -> bool:
-        return self.verdict == "conforms"
+        return self.outcome is Outcome.PASS
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -255,9 +291,6 @@ class ConfigurationReport:
                 for c in self.consistency
             ],
         }
-
-
-JUDGED = ("conforms", "deviates", "reading")
 
 
 def _at(path: Path, line: int | None) -> str:
@@ -709,57 +742,40 @@ def _judge(
         low_key, high_key, duty = ranges[key]
         low = _normalise(statute.require(low_key).value)
         high = _normalise(statute.require(high_key).value)
+        shown = f"{low}..{high}"
         if submitted is _MISSING:
-            return Line(
-                key,
-                article,
-                "not submitted",
-                expected,
-                submitted,
-                f"the statute's range is {low}..{high}; the rule file's default applies",
-            )
+            note = f"the statute's range is {shown}; the rule file's default applies"
+            return Line(key, article, Outcome.NOT_APPLICABLE, expected, submitted, note)
         if problem:
-            return Line(key, article, "deviates", f"{low}..{high}", submitted, problem)
+            return Line(key, article, Outcome.FAIL, shown, submitted, problem)
         value = number(submitted)
         assert value is not None
         if low <= value <= high:
-            return Line(key, article, "conforms", f"{low}..{high}", submitted, duty)
+            return Line(key, article, Outcome.PASS, shown, submitted, duty, duty=duty)
         side = "above the statute's maximum" if value > high else "below the statute's minimum"
-        return Line(
-            key,
-            article,
-            "deviates",
-            f"{low}..{high}",
-            submitted,
-            f"{value} is {side} {high if value > high else low}; {duty}",
-        )
+        note = f"{value} is {side} {high if value > high else low}; {duty}"
+        return Line(key, article, Outcome.FAIL, shown, submitted, note)
     if problem:
         shown = f">= {expected}" if key in kinds.at_least else expected
-        return Line(key, article, "deviates", shown, submitted, problem)
+        return Line(key, article, Outcome.FAIL, shown, submitted, problem)
     if submitted is not _MISSING and key in kinds.at_least:
         ok = _normalise(submitted) >= _normalise(expected)
-        return Line(key, article, "conforms" if ok else "deviates", f">= {expected}", submitted)
+        return Line(key, article, Outcome.of(not ok), f">= {expected}", submitted)
     if submitted is not _MISSING and key in ONE_OF:
         ok = submitted in expected
-        return Line(
-            key,
-            article,
-            "conforms" if ok else "deviates",
-            " or ".join(map(str, expected)),
-            submitted,
-        )
+        shown = " or ".join(map(str, expected))
+        return Line(key, article, Outcome.of(not ok), shown, submitted)
     if _starts(key, choices):
         note = "the statute leaves this to the house"
-        return Line(key, article, "house choice", expected, submitted, note)
+        return Line(key, article, Outcome.HOUSE_CHOICE, expected, submitted, note)
     if submitted is _MISSING:
-        return Line(
-            key, article, "not submitted", expected, submitted, "the statute's value applies"
-        )
+        note = "the statute's value applies"
+        return Line(key, article, Outcome.NOT_APPLICABLE, expected, submitted, note)
     same = _normalise(submitted) == _normalise(expected)
     if reading:
         note = "a point the statute leaves open" + ("" if same else ": a different reading")
-        return Line(key, article, "reading", expected, submitted, note)
-    return Line(key, article, "conforms" if same else "deviates", expected, submitted)
+        return Line(key, article, Outcome.PASS, expected, submitted, note, reading=True)
+    return Line(key, article, Outcome.of(not same), expected, submitted)
 
 
 # Per-category paytables: (table, article, whether payouts must rise with the hand). The

@@ -5,7 +5,8 @@ uses in ``[[section]] kind = "..."``, with the plan keys it accepts. To add one 
 shuffler audit)::
 
     # python/tablecert/report/sections/shuffler.py
-    from tablecert.report.registry import Field, Section, Verdict, register_section
+    from tablecert.judgement import Outcome, Verdict
+    from tablecert.report.registry import Field, Section, register_section
 
     @register_section(
         "shuffler-audit",
@@ -17,9 +18,11 @@ shuffler audit)::
         context.step(f"auditing {log.name}")  # progress line on stderr
         ...
         return Section(id=f"shuffler-audit/{log.name}", title=..., data={...},
-                       verdicts=(Verdict(...),), html=html.table(...))
+                       verdicts=(Verdict(..., Outcome.PASS, ...),), html=html.table(...))
 
-then add ``shuffler`` to the imports in ``report/sections/__init__.py``. Every ``file``,
+then add ``shuffler`` to the imports in ``report/sections/__init__.py``. Verdicts come from
+the judgement layer (``tablecert.judgement``): a section takes each outcome from the result it
+was handed and only lays it out. Every ``file``,
 ``files`` and ``rules`` field of the entry is hashed into the signed statement automatically;
 a section that reads further files reads each through ``context.snapshot(path)`` (the
 hashed copy) and lists it in ``Section.inputs``. ``data`` must be exact
@@ -35,13 +38,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from tablecert.errors import ReportError
+from tablecert.judgement import Outcome, Verdict, overall
 
 if TYPE_CHECKING:
     from tablecert.distributed import Executor
     from tablecert.report.plan import Plan, PlanEntry
 
-Outcome = Literal["pass", "fail", "inconclusive"]
-OUTCOMES: tuple[Outcome, ...] = ("pass", "fail", "inconclusive")
 FieldKind = Literal["text", "integer", "boolean", "file", "files", "rules", "texts"]
 
 
@@ -60,32 +62,6 @@ class Field:
     #: For an ``integer``: the smallest value accepted (a count is at least 1: a check that
     #: asks about nothing cannot pass).
     minimum: int | None = None
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """One requirement judged: what was required, under which article, and what was found."""
-
-    requirement: str
-    article: str
-    statement: str
-    outcome: Outcome
-    detail: str
-
-    def __post_init__(self) -> None:
-        if self.outcome not in OUTCOMES:
-            raise ReportError(f"verdict {self.requirement}: unknown outcome {self.outcome!r}")
-        if not self.article:
-            raise ReportError(f"verdict {self.requirement}: every verdict cites its article")
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "requirement": self.requirement,
-            "article": self.article,
-            "statement": self.statement,
-            "verdict": self.outcome,
-            "detail": self.detail,
-        }
 
 
 @dataclass(frozen=True)
@@ -169,16 +145,6 @@ class Section:
         return overall(v.outcome for v in self.verdicts)
 
 
-def overall(outcomes: Any) -> Outcome:
-    """Fail if any failed, inconclusive if any was, pass only if all passed (and any exist)."""
-    seen = set(outcomes)
-    if "fail" in seen:
-        return "fail"
-    if "inconclusive" in seen or not seen:
-        return "inconclusive"
-    return "pass"
-
-
 @dataclass
 class Context:
     """What a section builder may use besides its entry: the plan, a progress line, and where
@@ -228,3 +194,22 @@ def section_kinds() -> dict[str, SectionKind]:
     import tablecert.report.sections  # noqa: F401  (registers the bundled kinds)
 
     return REGISTRY
+
+
+__all__ = [
+    "REGISTRY",
+    "Appendix",
+    "Builder",
+    "Context",
+    "Field",
+    "FieldKind",
+    "Outcome",
+    "Sample",
+    "Scope",
+    "Section",
+    "SectionKind",
+    "Verdict",
+    "overall",
+    "register_section",
+    "section_kinds",
+]

@@ -24,6 +24,7 @@ from tablecert import _core
 from tablecert.games.common import fraction_json
 from tablecert.games.progressive import Progressive
 from tablecert.hand_arrays import key_table
+from tablecert.judgement import Outcome, overall
 from tablecert.poker import Ordering, ordering
 from tablecert.rounds.hold import HoldAnalysis, HoldParameters, HoldResult, HoldState
 from tablecert.rounds.log import SCALE, SPOTS, RoundChunk, amount_text, read_rounds
@@ -185,20 +186,29 @@ class RoundAudit:
         if len(self.findings) < MAX_LISTED:
             self.findings.append(finding)
 
+    def check_outcome(self, kind: str) -> Outcome:
+        """One kind of check: fail on any finding of the kind; pass only when rounds were
+        audited and nothing of the kind was left unexamined (the meter's accounting)."""
+        unexamined = self.progressive is not None and kind in self.meter.not_examined
+        return Outcome.of(self.counts.get(kind, 0) > 0, judged=self.rounds > 0 and not unexamined)
+
     @property
-    def verdict(self) -> str:
-        """fail on any difference; inconclusive if nothing was audited; pass only when every
+    def settlement_outcome(self) -> Outcome:
+        """Fail on any difference; inconclusive if nothing was audited; pass only when every
         spot of every round was re-settled and agreed (and, in Caribbean Stud, every round's
         meter accounted for)."""
-        if self.counts:
-            return "fail"
-        if self.hold is not None and self.hold.verdict == "fail":
-            return "fail"
-        if self.rounds == 0 or self.not_examined:
-            return "inconclusive"
-        if self.hold is not None and self.hold.verdict != "pass":
-            return "inconclusive"
-        return "pass"
+        return Outcome.of(bool(self.counts), judged=self.rounds > 0 and not self.not_examined)
+
+    @property
+    def outcome(self) -> Outcome:
+        """The settlements' outcome, with the hold's where it was asked for."""
+        if self.hold is None:
+            return self.settlement_outcome
+        return overall((self.settlement_outcome, self.hold.outcome))
+
+    @property
+    def verdict(self) -> str:
+        return self.outcome.word("test")
 
     @property
     def not_examined(self) -> list[str]:

@@ -54,6 +54,7 @@ from tablecert.audit.battery import DEFAULT_ALPHA, CheckResult, DealtLaw, dealt_
 from tablecert.errors import AuditError
 from tablecert.games.common import decimal, fraction_json
 from tablecert.hand_arrays import key_table
+from tablecert.judgement import Outcome
 from tablecert.poker import Ordering
 from tablecert.report.canonical import measured
 from tablecert.rounds.log import SCALE, SPOTS, RoundChunk
@@ -210,13 +211,16 @@ class HoldResult:
         return self.given_decisions.expected - self.optimal.expected
 
     @property
-    def verdict(self) -> str:
-        if self.rejected:
-            return "fail"
+    def outcome(self) -> Outcome:
+        """Fail on any rejection; pass only with the required power and enough dealt hands
+        for the category law; else inconclusive."""
         power = self.given_decisions.power
-        if power is None or power < self.parameters.power or not self.dealt.conclusive:
-            return "inconclusive"
-        return "pass"
+        powered = power is not None and power >= self.parameters.power and self.dealt.conclusive
+        return Outcome.of(bool(self.rejected), judged=powered)
+
+    @property
+    def verdict(self) -> str:
+        return self.outcome.word("test")
 
     @property
     def reasons(self) -> list[str]:

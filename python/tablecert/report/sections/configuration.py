@@ -16,14 +16,16 @@ from tablecert.conformance.configuration import (
     STATUTE_RULES,
     BetReturn,
     ConfigurationReport,
+    Line,
     bet_returns,
     check_configuration,
     load_submission,
 )
+from tablecert.judgement import Outcome, Verdict, overall
 from tablecert.report.canonical import decimal_text
 from tablecert.report.html import Markup, badge, display, esc, table, wbr
 from tablecert.report.plan import PlanEntry
-from tablecert.report.registry import Context, Field, Scope, Section, Verdict, register_section
+from tablecert.report.registry import Context, Field, Scope, Section, register_section
 from tablecert.rules import load_rules
 from tablecert.rules.loader import bundled_rule_path
 
@@ -63,7 +65,7 @@ def configuration_section(entry: PlanEntry, context: Context) -> Section:
 
 
 def _scope(report: ConfigurationReport, bets: tuple[BetReturn, ...]) -> Scope:
-    judged = [line for line in report.lines if line.verdict != "not submitted"]
+    judged = [line for line in report.lines if line.outcome is not Outcome.NOT_APPLICABLE]
     left = len(report.lines) - len(judged)
     return Scope(
         exhaustive=(
@@ -88,34 +90,57 @@ def _scope(report: ConfigurationReport, bets: tuple[BetReturn, ...]) -> Scope:
 
 
 def _verdicts(report: ConfigurationReport, prefix: str) -> tuple[Verdict, ...]:
-    articles: dict[str, list[Any]] = {}
+    """One verdict per article the submission sets judged values under, showing every value
+    it judged; the values left to the house under an article are one house-choice row (never
+    a pass); a value the statute attaches a duty to states the duty."""
+    judged: dict[str, list[Line]] = {}
+    choices: dict[str, list[Line]] = {}
     for line in report.lines:
-        if line.verdict != "not submitted":  # the statute's own value is in force
-            articles.setdefault(line.article, []).append(line)
+        if line.judged:
+            judged.setdefault(line.article, []).append(line)
+        elif line.outcome is Outcome.HOUSE_CHOICE:
+            choices.setdefault(line.article, []).append(line)
     out = []
-    for article, lines in articles.items():
-        deviating = [line for line in lines if line.verdict == "deviates"]
+    for article, lines in judged.items():
+        deviating = [line for line in lines if line.outcome is Outcome.FAIL]
+        duties = [line for line in lines if line.duty]
         out.append(
             Verdict(
                 f"{prefix}.{article}",
                 article,
                 f"the submitted values under {article} conform to the statute",
-                "fail" if deviating else "pass",
+                overall(line.outcome for line in lines),
                 "; ".join(
-                    f"{line.key}: submitted {display(line.as_json()['submitted'])}, statute "
-                    f"{display(line.as_json()['expected'])}"
+                    f"{line.key}: submitted {_shown(line, 'submitted')}, statute "
+                    f"{_shown(line, 'expected')}"
                     for line in deviating
                 )
-                or f"{len(lines)} value(s): " + ", ".join(sorted({line.verdict for line in lines})),
+                or "; ".join(
+                    f"{line.key} = {_shown(line, 'submitted')} ({line.verdict})" for line in lines
+                ),
+                values=tuple(f"{line.key} = {_shown(line, 'submitted')}" for line in lines),
+                duties=tuple(f"{line.key}: {line.duty}" for line in duties),
             )
         )
-    if report.verdict == "inconclusive":
+    for article, lines in choices.items():
+        out.append(
+            Verdict(
+                f"{prefix}.{article}.house-choice",
+                article,
+                f"the values under {article} that the statute leaves to the house (recorded, "
+                "not judged)",
+                Outcome.HOUSE_CHOICE,
+                "; ".join(f"{line.key} = {_shown(line, 'submitted')}" for line in lines),
+                values=tuple(f"{line.key} = {_shown(line, 'submitted')}" for line in lines),
+            )
+        )
+    if report.outcome is Outcome.INCONCLUSIVE:
         out.append(
             Verdict(
                 f"{prefix}.submitted",
                 report.statute.require("game.id").article,
                 "the submission sets values the statute judges",
-                "inconclusive",
+                Outcome.INCONCLUSIVE,
                 "nothing submitted was compared with the statute (only house choices or "
                 "nothing at all): the statute's values are assumed, not examined",
             )
@@ -126,11 +151,16 @@ def _verdicts(report: ConfigurationReport, prefix: str) -> tuple[Verdict, ...]:
                 f"{prefix}.consistency.{c.name}",
                 c.article,
                 f"self-consistency: {c.name}",
-                "pass" if c.passed else "fail",
+                c.outcome,
                 c.detail,
             )
         )
     return tuple(out)
+
+
+def _shown(line: Line, which: str) -> str:
+    """A line's submitted or statute value in the project's notation (no Python reprs)."""
+    return display(line.as_json()[which])
 
 
 def _data(report: ConfigurationReport, bets: tuple[BetReturn, ...]) -> dict[str, Any]:
@@ -146,7 +176,9 @@ def _html(report: ConfigurationReport, bets: tuple[BetReturn, ...]) -> str:
         (
             line.article,
             Markup(f'<code class="rid">{wbr(line.key)}</code>'),
-            Markup(badge("fail") if line.verdict == "deviates" else esc(line.verdict)),
+            Markup(
+                badge(line.outcome.value) if line.outcome is Outcome.FAIL else esc(line.verdict)
+            ),
             line.as_json()["expected"],
             line.as_json()["submitted"],
             line.note,
@@ -162,7 +194,7 @@ def _html(report: ConfigurationReport, bets: tuple[BetReturn, ...]) -> str:
         + table(
             ["", "article", "check", "detail"],
             [
-                (Markup(badge("pass" if c.passed else "fail")), c.article, c.name, c.detail)
+                (Markup(badge(c.outcome.value)), c.article, c.name, c.detail)
                 for c in report.consistency
             ],
         )

@@ -12,6 +12,7 @@ from fractions import Fraction
 from math import comb
 
 from tablecert.hand_tables import CategoryTable, category_table
+from tablecert.judgement import Outcome
 from tablecert.poker import GAMES
 from tablecert.report.canonical import decimal_text
 from tablecert.report.html import bar_chart, grouped, table
@@ -89,7 +90,7 @@ def _verdicts(tab: CategoryTable, prefix: str, article: str) -> tuple[Verdict, .
         f"{prefix}.complete",
         article,
         f"every one of the C(52, {k}) = {comb(52, k):,} hands falls in exactly one category",
-        "pass" if total == comb(52, k) == tab.total else "fail",
+        Outcome.of(not (total == comb(52, k) == tab.total)),
         f"the categories hold {total:,} hands",
     )
     inversions = [
@@ -101,7 +102,7 @@ def _verdicts(tab: CategoryTable, prefix: str, article: str) -> tuple[Verdict, .
         f"{prefix}.rarity",
         article,
         "each category the statute ranks higher is strictly rarer than the one below it",
-        "fail" if inversions else "pass",
+        Outcome.of(bool(inversions)),
         "; ".join(inversions) or " < ".join(f"{r.category} {r.count:,}" for r in tab.rows),
     )
     expected = closed_form_counts(k)
@@ -114,7 +115,7 @@ def _verdicts(tab: CategoryTable, prefix: str, article: str) -> tuple[Verdict, .
         f"{prefix}.closed-form",
         article,
         "the enumerated count of every category equals its closed-form combinatorial count",
-        "fail" if differ or len(expected) != len(tab.rows) else "pass",
+        Outcome.of(bool(differ or len(expected) != len(tab.rows))),
         "; ".join(differ) or f"all {len(tab.rows)} categories agree",
     )
     return (complete, rarity, closed)

@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from tablecert import mahjong
+from tablecert.judgement import Outcome
 from tablecert.mahjong.analysis import MahjongAnalysis, PatternRow
 from tablecert.mahjong.fan import FanRules, rules_for
 from tablecert.report.canonical import decimal_text
@@ -42,14 +43,14 @@ def mahjong_tables_section(entry: PlanEntry, context: Context) -> Section:
             f"{prefix}.fan-totals",
             fan_rules.cap_article,
             "every complete dealt hand has exactly one fan total (its best reading)",
-            "pass" if covered == complete else "fail",
+            Outcome.of(covered != complete),
             f"fan totals cover {covered:,} of {complete:,} complete dealt hands",
         ),
         Verdict(
             f"{prefix}.cap",
             fan_rules.cap_article,
             f"no complete dealt hand scores above the cap of {fan_rules.cap} fan",
-            "fail" if over else "pass",
+            Outcome.of(bool(over)),
             ", ".join(over) or f"highest total {max(_fan(r) for r in analysis.fan_totals)} fan",
         ),
     )

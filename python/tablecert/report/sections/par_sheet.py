@@ -16,6 +16,7 @@ from typing import Any
 from tablecert.games import caribbean_stud, par_export, q_poker
 from tablecert.games.common import OutcomeRow
 from tablecert.games.progressive import long_run_text
+from tablecert.judgement import Outcome
 from tablecert.poker import GAMES
 from tablecert.report.canonical import decimal_text
 from tablecert.report.html import esc, table
@@ -72,14 +73,14 @@ def table_verdicts(
             article,
             f"{bet}: the outcomes cover every one of the {total:,} deals exactly once "
             "(probabilities sum to 1)",
-            "pass" if counted == total and probability == 1 else "fail",
+            Outcome.of(not (counted == total and probability == 1)),
             f"{counted:,} of {total:,} deals; probabilities sum to {probability}",
         ),
         Verdict(
             f"{prefix}.{bet}.returns",
             article,
             f"{bet}: the lines' returns sum exactly to the expected value",
-            "pass" if summed == expected_value else "fail",
+            Outcome.of(summed != expected_value),
             f"sum of returns {summed} = {decimal_text(summed, 10)}; "
             f"expected value {expected_value}",
         ),

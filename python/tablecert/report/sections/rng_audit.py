@@ -90,7 +90,7 @@ def rng_audit_section(entry: PlanEntry, context: Context) -> Section:
         article,
         f"{report.sequences} sequence(s) of {report.bits:,} bits: no NIST SP 800-22 p-value "
         f"column rejected at family-wise alpha {decision.family_alpha:g} ({rules_text})",
-        decision.verdict,
+        decision.outcome,
         f"{decision.summary}; columns outside the document's per-column acceptance region "
         f"(marked *): {len(marked)}",
     )

@@ -22,7 +22,6 @@ from tablecert.report.plan import PlanEntry
 from tablecert.report.registry import (
     Context,
     Field,
-    Outcome,
     Sample,
     Scope,
     Section,
@@ -72,9 +71,6 @@ def check_verdicts(result: RoundAudit, rules: RuleFile, prefix: str) -> tuple[Ve
         # what the meter's accounting could not examine, under the check it belongs to
         meter = result.meter.not_examined if result.progressive is not None else {}
         unexamined = [meter[kind]] if kind in meter else []
-        outcome: Outcome = (
-            "fail" if found else ("pass" if result.rounds and not unexamined else "inconclusive")
-        )
         article = _article(rules, keys[result.game])
         detail = f"{result.rounds:,} rounds, {result.seats:,} seats; {found:,} {kind} findings"
         out.append(
@@ -82,21 +78,19 @@ def check_verdicts(result: RoundAudit, rules: RuleFile, prefix: str) -> tuple[Ve
                 f"{prefix}.{kind}",
                 article,
                 requirement,
-                outcome,
+                result.check_outcome(kind),
                 "; ".join([detail, *unexamined]),
             )
         )
     if result.hold is not None:
         hold = result.hold
-        outcomes: dict[str, Outcome] = {"pass": "pass", "fail": "fail"}
-        verdict = outcomes.get(hold.verdict, "inconclusive")
         out.append(
             Verdict(
                 f"{prefix}.hold",
                 _article(rules, CHECKS["settlement"][0][result.game]),
                 "the observed hold agrees with its exact expectation given the cards and the "
                 "decisions, and the dealt hands follow the exact category law",
-                verdict,
+                hold.outcome,
                 "; ".join(hold.reasons) or "no deviation found with the required power",
             )
         )

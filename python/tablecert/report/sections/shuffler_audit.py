@@ -9,6 +9,7 @@ decimals of six significant digits, so identical logs give identical data.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from tablecert.audit.decks import DECK_SIZES
@@ -84,30 +85,27 @@ def shuffler_audit_section(entry: PlanEntry, context: Context) -> Section:
     names = "+".join(p.name for p in logs)
     prefix = f"shuffler-audit.{deck}.{names}"
     i = result.integrity
-    randomness: Outcome = OUTCOMES[result.battery.verdict]
-    integrity: Outcome = "fail" if i.bad_count else ("pass" if i.records else "inconclusive")
+    devices = devices_text(i.devices)
     verdicts = (
         Verdict(
             f"{prefix}.integrity",
             article,
             f"every logged {deck} shuffle is one complete deck",
-            integrity,
-            f"{i.records:,} records, {i.bad_count:,} bad",
+            result.integrity_outcome,
+            integrity_finding(result, devices),
         ),
         Verdict(
             f"{prefix}.randomness",
             article,
             "the randomness battery does not reject uniform, independent shuffles "
             f"(Holm, family-wise alpha {result.battery.alpha})",
-            randomness,
-            f"{result.tally.shuffles:,} shuffles; rejected: "
-            + (", ".join(result.battery.rejected) or "none")
-            + f"; {detectable(deck, result.tally.shuffles)}",
+            result.randomness_outcome,
+            randomness_finding(result, devices),
         ),
     )
     return Section(
         id=f"shuffler-audit/{deck}/{names}",
-        title=f"Shuffler audit: {deck}, {i.records:,} shuffles ({names})",
+        title=f"Shuffler audit: {deck}, {i.records:,} shuffles from {devices} ({names})",
         data=_data(result, [p.name for p in logs]),
         verdicts=verdicts,
         html=_html(result),
@@ -132,14 +130,45 @@ def shuffler_audit_section(entry: PlanEntry, context: Context) -> Section:
                 *(
                     f"skipped: {t.name} ({t.detail})"
                     for t in result.battery.tests
-                    if t.verdict == "skipped"
+                    if t.outcome is Outcome.NOT_APPLICABLE
                 ),
             ),
         ),
     )
 
 
-OUTCOMES: dict[str, Outcome] = {"pass": "pass", "fail": "fail", "inconclusive": "inconclusive"}
+def devices_text(devices: tuple[str, ...]) -> str:
+    """The devices a log came from, as a finding names them."""
+    if not devices:
+        return "no device id logged"
+    shown = ", ".join(devices[:5]) + (f" and {len(devices) - 5:,} more" if len(devices) > 5 else "")
+    return f"device{'s' if len(devices) > 1 else ''} {shown}"
+
+
+def integrity_finding(result: ShufflerAudit, devices: str) -> str:
+    """The integrity evidence: on a failure the first bad records lead, with the devices."""
+    i = result.integrity
+    counts = f"{i.records:,} records, {i.bad_count:,} bad; {devices}"
+    if not i.bad_count:
+        return counts
+    first = "; ".join(f"{Path(f).name}:{line}: {why}" for f, line, why in i.bad_records[:3])
+    return f"{first}{' ...' if i.bad_count > 3 else ''} ({counts})"
+
+
+def randomness_finding(result: ShufflerAudit, devices: str) -> str:
+    """The randomness evidence: on a failure every rejected test's measured departure from
+    its null law leads (statistic, what was expected, p-value), then the devices and power."""
+    shuffles = result.tally.shuffles
+    power = detectable(result.deck, shuffles)
+    tests = {t.key: t for t in result.battery.tests}
+    rejected = [tests[k] for k in result.battery.rejected if k in tests]
+    departures = "; ".join(
+        f"{t.name}: {t.detail}, p = {float_decimal(t.p_value)}" for t in rejected
+    )
+    context = f"{shuffles:,} shuffles from {devices}"
+    if departures:
+        return f"rejected {departures} ({context}); {power}"
+    return f"{context}; rejected: none; {power}"
 
 
 def _data(result: ShufflerAudit, files: list[str]) -> dict[str, Any]:
@@ -193,7 +222,7 @@ def _html(result: ShufflerAudit) -> str:
     return (
         f"<p>{i.records:,} records from {len(i.files)} log(s); "
         f"{result.tally.referenced:,} judged against the {esc(result.input_order)} input order; "
-        f"{i.bad_count:,} bad records. Verdict: <strong>{esc(result.verdict)}</strong>.</p>"
+        f"{i.bad_count:,} bad records. Verdict: <strong>{esc(result.reason)}</strong>.</p>"
         + (f"<ul>{bad}</ul>" if bad else "")
         + table(["", "test", "statistic", "df", "p-value", "effect", "detail"], rows, (2, 3, 4, 5))
         + f"<p>Holm family-wise at alpha {result.battery.alpha}: rejected "
