@@ -30,6 +30,7 @@ from typing import Any
 from tablecert import _core, strict_json
 from tablecert.conformance.evaluator_protocol import Answerer, EvaluatorError
 from tablecert.errors import CrosscheckError, MahjongError
+from tablecert.judgement import Outcome
 from tablecert.mahjong.record import SettledGame, settle_record
 from tablecert.mahjong.replay import settle_game
 
@@ -82,16 +83,19 @@ class ScorerReport:
     error: str = ""
 
     @property
-    def verdict(self) -> str:
-        """``deviates`` on any wrong answer or scorer failure; ``inconclusive`` if no record
+    def outcome(self) -> Outcome:
+        """Fail (deviates) on any wrong answer or scorer failure; inconclusive if no record
         was scored."""
-        if self.mismatched_records or self.error:
-            return "deviates"
-        return "conforms" if self.records > 0 else "inconclusive"
+        failed = bool(self.mismatched_records or self.error)
+        return Outcome.of(failed, judged=self.records > 0)
+
+    @property
+    def verdict(self) -> str:
+        return self.outcome.word("conformance")
 
     @property
     def passed(self) -> bool:
-        return self.verdict == "conforms"
+        return self.outcome is Outcome.PASS
 
     def as_json(self) -> dict[str, Any]:
         return {
