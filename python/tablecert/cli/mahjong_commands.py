@@ -17,6 +17,7 @@ from tablecert import mahjong
 from tablecert.cli import conventions
 from tablecert.cli.common import EXIT_HELP, JsonOption, emit_json, exit_for, plain, stderr, stdout
 from tablecert.cli.tables import Column, print_table
+from tablecert.judgement import Outcome
 from tablecert.mahjong.record import Locate, load_record
 from tablecert.mahjong.replay import Replay
 from tablecert.mahjong.replay import replay as replay_game
@@ -192,17 +193,18 @@ def replay(
     raise exit_for(verdict)
 
 
-def _headline(valid: bool, played: Replay | SessionReplay, what: str, json_out: bool) -> str:
-    """The verdict word; with --json the whole result is written and the command exits."""
-    verdict = "valid" if valid else "invalid"
+def _headline(valid: bool, played: Replay | SessionReplay, what: str, json_out: bool) -> Outcome:
+    """The outcome (valid or invalid play); with --json the whole result is written and the
+    command exits."""
+    outcome = Outcome.of(not valid)
     if json_out:
         emit_json(played.as_json())
-        raise exit_for(verdict)
+        raise exit_for(outcome)
     stdout.print(
-        Text(f"{verdict.upper()}: ", style="bold green" if valid else "bold red")
+        Text(f"{outcome.word('validity').upper()}: ", style="bold green" if valid else "bold red")
         + Text(f"{what} replayed")
     )
-    return verdict
+    return outcome
 
 
 def _replay_session(data: object, rules: str | None, locate: Locate, json_out: bool) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from tablecert.judgement import Outcome
 from tablecert.mahjong.fan import READING_CHOICES, rules_for
 from tablecert.mahjong.hands import WINDS
 from tablecert.mahjong.record import Fields, Locate
@@ -43,7 +44,7 @@ class SessionReplay:
     def as_json(self) -> dict[str, Any]:
         return {
             "game": self.game,
-            "verdict": "valid" if self.valid else "invalid",
+            "verdict": Outcome.of(not self.valid).word("validity"),
             "hands": [
                 {"hand": k, "dealer": d, **h.as_json()}
                 for k, (d, h) in enumerate(zip(self.dealers, self.hands, strict=True), start=1)
