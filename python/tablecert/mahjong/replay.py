@@ -41,6 +41,7 @@ from typing import Any
 
 from tablecert import _core
 from tablecert.errors import MahjongError
+from tablecert.judgement import Outcome
 from tablecert.mahjong.fan import Context, FanResult, article, rules_for, score
 from tablecert.mahjong.hands import TILE_SET, WINDS, Meld, read_hand
 from tablecert.mahjong.payments import Settlement, settle_false_win, settle_win
@@ -122,7 +123,7 @@ class Replay:
         return {
             "game": self.game,
             "events": self.events,
-            "verdict": "valid" if self.valid else "invalid",
+            "verdict": Outcome.of(not self.valid).word("validity"),
             "violations": [
                 {"event": v.event, "article": v.article, "message": v.message}
                 for v in self.violations
