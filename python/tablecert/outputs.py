@@ -84,15 +84,18 @@ def check_new_file(
 
 
 @contextmanager
-def atomic_file(path: Path, *, what: str = "output") -> Iterator[BinaryIO]:
+def atomic_file(path: Path, *, what: str = "output", mode: int | None = None) -> Iterator[BinaryIO]:
     """A binary handle whose bytes become ``path`` only if the block finishes; any error
-    (an ``OSError`` becomes an ``OutputError`` naming ``path``) leaves nothing behind."""
+    (an ``OSError`` becomes an ``OutputError`` naming ``path``) leaves nothing behind.
+    ``mode``: the new file's permissions (default: 0o666 less the umask)."""
     temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.partial")
     try:
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     except OSError as exc:
         raise OutputError(f"{what} {path}: cannot create: {exc.strerror}") from None
     try:
+        if mode is not None:
+            os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as handle:
             yield handle
             handle.flush()
@@ -123,8 +126,32 @@ def atomic_text(path: Path) -> Iterator[TextIO]:
             text.detach()  # flushes; atomic_file closes the file
 
 
-def write_atomic(path: Path, data: bytes) -> Path:
+def write_atomic(path: Path, data: bytes, *, what: str = "output") -> Path:
     """Write a whole binary file atomically (see ``atomic_file``)."""
-    with atomic_file(path) as raw:
+    with atomic_file(path, what=what) as raw:
+        raw.write(data)
+    return path
+
+
+def check_replaceable(path: Path, *, what: str = "output") -> int:
+    """The permissions of ``path`` if it is a regular file that can be replaced in place: a
+    symbolic link, device, FIFO or folder is refused before it is read or written (a signer
+    run as root must never turn /dev/stdin into a file, nor a link into a copy)."""
+    try:
+        info = path.lstat()
+    except OSError as exc:
+        raise OutputError(f"{what} {path}: {exc.strerror}") from None
+    if stat.S_ISLNK(info.st_mode):
+        raise OutputError(f"{what} {path}: is a symbolic link; give the file it points to")
+    if not stat.S_ISREG(info.st_mode):
+        raise OutputError(f"{what} {path}: is not a regular file; not replacing it")
+    return stat.S_IMODE(info.st_mode)
+
+
+def replace_regular_file(path: Path, data: bytes, *, what: str = "output") -> Path:
+    """Replace the regular file ``path`` with ``data`` atomically, keeping its permissions
+    (see ``check_replaceable``)."""
+    mode = check_replaceable(path, what=what)
+    with atomic_file(path, what=what, mode=mode) as raw:
         raw.write(data)
     return path

@@ -17,6 +17,7 @@ from tablecert.cli import common
 from tablecert.cli.common import JsonOption, emit_json, plain, stderr, stdout
 from tablecert.cli.mahjong_commands import analyze_mahjong
 from tablecert.cli.tables import Column, print_table
+from tablecert.cli.values import new_file
 from tablecert.errors import OutputError
 from tablecert.games import caribbean_stud, par_export, q_poker
 from tablecert.games.common import OutcomeRow, decimal, fraction_json
@@ -44,7 +45,7 @@ ParExportOption = Annotated[
     ),
 ]
 ForceOption = Annotated[
-    bool, typer.Option("--force", help="Replace strategy files that already exist.")
+    bool, typer.Option("--force", help="Replace strategy and --export files that already exist.")
 ]
 app = typer.Typer(no_args_is_help=True, help="Exact par sheets: every bet's return, optimal play.")
 
@@ -92,10 +93,10 @@ def analyze_q_poker(
 ) -> None:
     """Q Poker: 多寶 (Pair Plus) and the bet against the dealer, with the optimal strategy."""
     _check_export(export_strategy, q_poker.STRATEGY_FILES, force)
-    _check_par_export(export)
+    _check_par_export(export, force)
     with common.cluster_progress(cluster, workers) as (executor, _):
         result = q_poker.analyze(rules, executor=executor)
-    _par_export(result.as_json(), export)
+    _par_export(result.as_json(), export, force)
     if export_strategy is not None:
         with _export_errors():
             path = result.export_strategy(export_strategy, force=force)
@@ -151,7 +152,7 @@ def analyze_caribbean(
     """Caribbean Stud: ante/raise with the dealer's upcard, options and the progressive."""
     cap_values = _cap_values(cap_curve)
     _check_export(export_strategy, caribbean_stud.STRATEGY_FILES, force)
-    _check_par_export(export)
+    _check_par_export(export, force)
     with common.cluster_progress(
         cluster,
         workers,
@@ -177,7 +178,7 @@ def analyze_caribbean(
             paths = result.export_strategy(export_strategy, force=force)
         for path in paths:
             stderr.print(f"wrote {path}")
-    _par_export(result.as_json(), export)
+    _par_export(result.as_json(), export, force)
     caps = result.cap_curve(cap_values)
     if json_out:
         data = result.as_json()
@@ -248,21 +249,19 @@ def _cap_values(spec: str | None) -> list[Fraction]:
     return values
 
 
-def _check_par_export(path: Path | None) -> None:
-    """Refuse an --export target before the analysis runs: its format and its folder."""
+def _check_par_export(path: Path | None, force: bool) -> None:
+    """Refuse an --export target before the analysis runs: its format, its folder, and a file
+    already there (replaced only with --force; a link or device never)."""
     if path is None:
         return
     if path.suffix.lower() not in par_export.FORMATS:
         raise common.fail(f"--export {plain(path)}: give a .xlsx or .csv file name")
-    if not path.parent.is_dir():
-        raise common.fail(f"--export {plain(path)}: no folder {plain(path.parent)}")
-    if path.is_dir():
-        raise common.fail(f"--export {plain(path)}: is a folder")
+    new_file(path, "--export", replace=force)
 
 
-def _par_export(data: dict[str, Any], path: Path | None) -> None:
+def _par_export(data: dict[str, Any], path: Path | None, force: bool) -> None:
     if path is not None:
-        par_export.write_par_sheet(data, path)
+        par_export.write_par_sheet(data, path, replace=force)
         stderr.print(f"wrote {plain(path)}")
 
 

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 import sys
-import tempfile
 from collections.abc import Mapping
 from enum import StrEnum
 from pathlib import Path
@@ -23,7 +21,8 @@ from rich.text import Text
 
 from tablecert.cli import common, conventions, values
 from tablecert.cli.common import JsonOption, emit_json, exit_for, fail, plain, stderr, stdout
-from tablecert.errors import EnvelopeError, SigningError
+from tablecert.errors import EnvelopeError, OutputError, SigningError
+from tablecert.outputs import check_replaceable, replace_regular_file
 from tablecert.report import dsse
 from tablecert.report.certificate import PAPER_SIZES, signatory_check
 from tablecert.report.certify import OUTPUT_FILES, ephemeral_key
@@ -280,9 +279,10 @@ def sign(
     a repeated signature, or one already signed by this key is never co-signed. Exit 0
     signed, 1 refused (the envelope is invalid), 2 usage or input error.
     """
-    try:
+    try:  # a link, FIFO or device is refused before it is read
+        check_replaceable(envelope, what="envelope")
         current = dsse.read_envelope(envelope)
-    except EnvelopeError as exc:
+    except (EnvelopeError, OutputError) as exc:
         raise fail(str(exc)) from exc
     trusted = [_public_key(p) for p in pubkey or []]
     private = _private_key(key, allow_insecure_key)
@@ -301,30 +301,16 @@ def sign(
             f"warning: signature {check.index} (key id {plain(check.keyid)}) was not checked "
             "(--trust-on-first-use)"
         )
-    _replace_file(envelope, updated.to_bytes())
+    try:
+        replace_regular_file(envelope, updated.to_bytes(), what="envelope")
+    except OutputError as exc:
+        raise fail(str(exc)) from exc
     predicate = json.loads(updated.payload)["predicate"]
     stdout.print(f"signed: {plain(predicate['title'])} (verdict {plain(predicate['verdict'])})")
     for check in policy.checks:
         stdout.print(f"  signature {check.index}: key id {plain(check.keyid)} {check.status}")
     stdout.print(f"key id: {updated.signatures[-1].keyid}")
     stdout.print(f"signatures now: {len(updated.signatures)}")
-
-
-def _replace_file(path: Path, data: bytes) -> None:
-    """Write ``data`` to a new file beside ``path`` and rename it over ``path`` (keeping its
-    permissions)."""
-    mode = stat.S_IMODE(path.stat().st_mode)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        os.fchmod(fd, mode)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def verify(

@@ -4,23 +4,28 @@ Made from a par sheet's JSON (``QPokerAnalysis.as_json()``, ``CaribbeanAnalysis.
 so the file says exactly what ``--json`` says: a Summary sheet (game, the rule file and its
 SHA-256, every bet's house edge and element of risk, exact and decimal, the optimal strategy)
 and one sheet per bet with its return table (outcome, article, pays "n to 1", units won,
-combinations, probability, return). In the workbook the combinations are integers and the
-decimals numbers (the exact fractions stay text beside them); in the CSV every cell is the
-JSON's text, each row led by its sheet's name. Both files are byte-identical for the same
-par sheet (fixed timestamps, sorted archive), so a certification can sign them.
+combinations, probability, return). Text from the rule file (its name, title, articles) is
+never a formula: a string cell in the workbook, and in the CSV a cell that starts with ``=``,
+``+``, ``-``, ``@``, a tab or a CR is prefixed with ``'`` (OWASP's rule). In the workbook the
+combinations are integers and the decimals numbers (the exact fractions stay text beside
+them); in the CSV every cell is the JSON's text, each row led by its sheet's name. Both files
+are byte-identical for the same par sheet (fixed timestamps, sorted archive), so a
+certification can sign them.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 import zipfile
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from pathlib import Path, PurePath
 from typing import Any
 
-from tablecert.errors import TableCertError
+from tablecert.errors import OutputError, TableCertError
+from tablecert.outputs import check_new_file, write_atomic
 
 Cell = str | int | Decimal
 Sheet = tuple[str, list[list[Cell]]]
@@ -112,30 +117,46 @@ def sheets(data: Mapping[str, Any]) -> list[Sheet]:
     return out
 
 
-def write_par_sheet(data: Mapping[str, Any], path: Path) -> Path:
-    """Write the par sheet to ``path`` (.xlsx or .csv by its suffix), atomically."""
+def write_par_sheet(data: Mapping[str, Any], path: Path, *, replace: bool = False) -> Path:
+    """Write the par sheet to ``path`` (.xlsx or .csv by its suffix), atomically; an existing
+    file is replaced only with ``replace``, and never a link, folder or device."""
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
         raise ExportError(f"{path}: a par sheet is written as {' or '.join(FORMATS)}")
-    content = xlsx_bytes(sheets(data)) if suffix == ".xlsx" else csv_bytes(sheets(data))
-    tmp = path.with_name(f".{path.name}.tmp")
     try:
-        tmp.write_bytes(content)
-        tmp.replace(path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise ExportError(f"{path}: cannot write: {exc.strerror}") from exc
+        check_new_file(path, replace=replace, what="par sheet")
+        content = xlsx_bytes(sheets(data)) if suffix == ".xlsx" else csv_bytes(sheets(data))
+        write_atomic(path, content, what="par sheet")
+    except OutputError as exc:
+        raise ExportError(str(exc)) from None
     return path
+
+
+#: What a spreadsheet program takes as the start of a formula (or of a cell it rewrites):
+#: OWASP's CSV-injection characters.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?(?:/[0-9]+)?")
+
+
+def inert(text: str) -> str:
+    """A text cell for the CSV: one that a spreadsheet would read as a formula is prefixed
+    with a single quote (a negative number written as text, such as an exact "-1/20", is a
+    number and stays as it is)."""
+    if text.startswith(_FORMULA_START) and not _NUMBER.fullmatch(text):
+        return "'" + text
+    return text
 
 
 def csv_bytes(tables: Sequence[Sheet]) -> bytes:
     """Every sheet's rows, each led by the sheet's name (one file, UTF-8 with a BOM so that
-    spreadsheet programs read the Chinese articles)."""
+    spreadsheet programs read the Chinese articles); text cells are made inert (``inert``)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
     for name, rows in tables:
         for row in rows:
-            writer.writerow([name, *(str(c) for c in row)])
+            writer.writerow(
+                [inert(name), *(inert(c) if isinstance(c, str) else str(c) for c in row)]
+            )
     return ("\ufeff" + buffer.getvalue()).encode("utf-8")
 
 
@@ -151,6 +172,9 @@ def xlsx_bytes(tables: Sequence[Sheet]) -> bytes:
         sheet = book.create_sheet(name)
         for row in rows:
             sheet.append([float(c) if isinstance(c, Decimal) else c for c in row])
+            for cell, value in zip(sheet[sheet.max_row], row, strict=False):
+                if isinstance(value, str):  # text stays text: never a formula cell
+                    cell.data_type = "s"
         widths: dict[int, int] = {}
         for row in rows:
             for i, cell in enumerate(row, start=1):
@@ -190,8 +214,6 @@ def _normalized_zip(data: bytes) -> bytes:
 
 
 def _fixed_dates(core: bytes) -> bytes:
-    import re
-
     return re.sub(
         rb"(<dcterms:(created|modified)[^>]*>)[^<]*(</dcterms:\2>)",
         lambda m: m.group(1) + _CORE_DATE.encode() + m.group(3),
