@@ -14,10 +14,13 @@ from pathlib import Path
 from tablecert.games import caribbean_stud
 
 CACHE = Path(tempfile.mkdtemp(prefix="tablecert-test-cache-"))
+#: The cache's key, outside the cache folder as a user's is (``tablecert.games.cache``).
+CACHE_KEY = Path(tempfile.mkdtemp(prefix="tablecert-test-cache-key-")) / "cache.key"
 
 
 def use_test_cache() -> None:
     os.environ["TABLECERT_CACHE"] = str(CACHE)
+    os.environ["TABLECERT_CACHE_KEY"] = str(CACHE_KEY)
 
 
 @cache

@@ -9,9 +9,7 @@ progressive side bet, and the decision table for export. Results are cached on d
 
 from __future__ import annotations
 
-import json
 import threading
-import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -23,11 +21,11 @@ import numpy as np
 
 from tablecert import _core
 from tablecert.distributed import Executor, split_range
+from tablecert.games.cache import AnalysisCache, Entry, Source
 from tablecert.games.common import (
     AnalysisError,
     OutcomeRow,
     ParSheet,
-    cache_dir,
     cache_key,
     common_denominator,
     expected_value,
@@ -221,6 +219,9 @@ class CaribbeanAnalysis(ParSheet):
     categories: tuple[CategoryLine, ...]
     progressive: Progressive
     decisions: bytes = field(repr=False)
+    #: Where the figures came from: computed in this run, or a cache entry proven to be this
+    #: user's tablecert's own (``tablecert.games.cache``).
+    figures: Source = field(default="computed", compare=False)
     _rules: Any = field(repr=False, default=None)
 
     # --- the ante/raise return --------------------------------------------------------
@@ -675,7 +676,12 @@ def analyze(
     key = cache_key(
         "caribbean-stud", rf, [str(x) for x in (*p.win, p.fold, p.not_qualifying, p.tie, p.loss)]
     )
-    rows, bits = _cached(key, use_cache, lambda: _run_core(order, p, progress, executor, shards))
+    entry, source = AnalysisCache().get_or_compute(
+        f"caribbean-{key}",
+        use_cache,
+        lambda: Entry(*_run_core(order, p, progress, executor, shards)),
+    )
+    rows, bits = entry.rows, entry.table
     cats = order.categories
     lines = tuple(CategoryLine(name, *row) for name, row in zip(cats, rows, strict=True))
     return CaribbeanAnalysis(
@@ -687,24 +693,6 @@ def analyze(
         categories=lines,
         progressive=progressive(rf, order.tie_breaks),
         decisions=bits,
+        figures=source,
         _rules=rf,
     )
-
-
-def _cached(
-    key: str, use_cache: bool, compute: Callable[[], tuple[list[tuple[int, ...]], bytes]]
-) -> tuple[list[tuple[int, ...]], bytes]:
-    root = cache_dir()
-    meta, table = root / f"caribbean-{key}.json", root / f"caribbean-{key}.u64le"
-    if use_cache and meta.is_file() and table.is_file():
-        rows = [tuple(r) for r in json.loads(meta.read_text(encoding="utf-8"))]
-        return rows, table.read_bytes()
-    rows, bits = compute()
-    rows = [tuple(r) for r in rows]
-    if use_cache:
-        root.mkdir(parents=True, exist_ok=True)
-        tmp = table.with_suffix(f".{time.time_ns()}.tmp")
-        tmp.write_bytes(bits)
-        tmp.replace(table)
-        meta.write_text(json.dumps(rows), encoding="utf-8")
-    return rows, bits

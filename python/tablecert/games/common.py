@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -137,12 +136,6 @@ class ParSheet(ContentEq):
             "rules_sha256": self.rules_sha256,
             "ordering": "statute" if self.suit_decides else "rank-only",
         }
-
-
-def cache_dir() -> Path:
-    """Where analyses are cached: ``$TABLECERT_CACHE`` or ``~/.cache/tablecert``."""
-    root = os.environ.get("TABLECERT_CACHE")
-    return Path(root) if root else Path.home() / ".cache" / "tablecert"
 
 
 @cache

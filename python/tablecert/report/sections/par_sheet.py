@@ -142,6 +142,15 @@ def _q_poker(rules: RuleFile, context: Context) -> Section:
     )
 
 
+#: Where a long analysis's figures came from, as the report states it.
+FIGURES = {
+    "computed": "figures computed in this run",
+    "cache": "figures read from a cache entry proven (HMAC-SHA256 under this installation's "
+    "cache key) to be this tablecert build's own computation for this rule file and these "
+    "payouts",
+}
+
+
 def _caribbean(rules: RuleFile, context: Context) -> Section:
     context.step("caribbean-stud: par sheet (2,598,960 hands x 47 upcards; cached after)")
     result = caribbean_stud.analyze(rules)
@@ -172,13 +181,14 @@ def _caribbean(rules: RuleFile, context: Context) -> Section:
     return Section(
         id=f"par-sheet/caribbean-stud/{rules.path.stem}",
         title=f"{result.title}: par sheet ({rules.path.name})",
-        data=_exact(result.as_json()),
+        data=_exact(result.as_json()) | {"figures": result.figures},
         verdicts=verdicts,
         html=html,
         scope=Scope(
             exhaustive=(
                 f"all {result.rows[0].total:,} deals (2,598,960 player hands x 47 upcards x "
                 "163,185 dealer completions), each decided by the optimal strategy",
+                FIGURES[result.figures],
             ),
             power=("exact values: no sampling error",),
             limitations=(
