@@ -190,14 +190,16 @@ _VERDICT_PROBE = """(() => {
 
 @needs_chromium
 def test_browser_probe_catches_console_errors_and_failed_loads(tmp_path: Path) -> None:
-    """The detector itself: a page that logs an error or misses an asset is caught."""
+    """The detector itself: a console error or an asset the page asks for is caught (the
+    page's own scripts never run: the browser is contained)."""
     page = tmp_path / "broken.html"
     page.write_text(
         '<!DOCTYPE html><html><body><div id="verdict">x</div>'
-        '<script>console.error("boom")</script><img src="missing.png"></body></html>'
+        '<script>console.error("page script")</script><img src="missing.png"></body></html>'
     )
-    result = browser.load(page, "document.title")
+    result = browser.load(page, 'console.error("boom"); document.title')
     assert "console.error: boom" in result.problems
+    assert "console.error: page script" not in result.problems
     assert any("missing.png" in p for p in result.problems), result.problems
 
 

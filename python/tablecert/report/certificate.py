@@ -40,12 +40,12 @@ from pathlib import Path
 from typing import Any
 
 from tablecert.errors import PlanError
+from tablecert.visible_text import hidden
 
 PAPER_SIZES = ("A4", "Letter")
 MAX_TEXT = 2_000  # characters of any one field: a certificate field, not a document
 MAX_REVISION = 9_999
 _KEY_ID = re.compile(r"^[0-9a-f]{64}$")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
 
 _TEXT_KEYS = ("title", "lab", "report_id", "applicant", "manufacturer", "scope_notes", "paper")
 _KEYS = (*_TEXT_KEYS, "revision", "issue_date", "standards", "signatory", "equipment")
@@ -169,11 +169,10 @@ def _text(loc: _Locator, dotted: str, value: Any, index: int | None = None) -> s
         raise loc.error(dotted, f"expected a non-empty string, got {value!r}", index)
     if len(value) > MAX_TEXT:
         raise loc.error(dotted, f"longer than {MAX_TEXT:,} characters ({len(value):,})", index)
-    multiline = dotted == "scope_notes"
-    bad = _CONTROL.search(value if multiline else value.replace("\n", "\x0b"))
-    if bad:
+    bad = hidden(value, "\t\n" if dotted == "scope_notes" else "\t")
+    if bad is not None:
         raise loc.error(
-            dotted, f"control or direction character U+{ord(bad.group()):04X} in {value!r}", index
+            dotted, f"control or direction character U+{ord(bad):04X} in {value!r}", index
         )
     return value
 

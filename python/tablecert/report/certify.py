@@ -28,13 +28,14 @@ from tablecert.report import dsse
 from tablecert.report.canonical import canonical_bytes, plain
 from tablecert.report.certificate import PAPER_SIZES
 from tablecert.report.html import display, render_report
-from tablecert.report.pdf import render_pdf
+from tablecert.report.pdf import check_pdf_text, render_pdf
 from tablecert.report.plan import Plan, PlanEntry, load_plan
 from tablecert.report.registry import Context, Outcome, Section, overall
 from tablecert.report.sections.par_sheet import EXPORT_NAMES
 from tablecert.report.signing import key_id, public_pem
 from tablecert.report.snapshot import InputChangedError, InputSnapshot
-from tablecert.report.staging import StagedFolder
+from tablecert.report.staging import StagedFolder, check_outside
+from tablecert.report.template_folder import read_template_folder
 from tablecert.rules import RULES_DIR, RuleFile, load_rules
 
 if TYPE_CHECKING:  # cryptography is imported where used (start-up of light commands)
@@ -356,7 +357,8 @@ def certify(
 ) -> Certification:
     """Run ``plan_path``, sign the statement with ``key`` and write the report folder.
 
-    ``template_dir`` overrides the HTML templates; ``pdf`` prints the HTML to report.pdf (on
+    ``template_dir`` (a lab's templates, read and digested before the run, its digest in
+    report.json) overrides the HTML templates; ``pdf`` prints the HTML to report.pdf (on
     ``paper``, default the plan's, A4) and adds it to the signed subjects.
 
     The inputs are snapshotted first (the analysis reads the copies, the statement carries
@@ -369,6 +371,9 @@ def certify(
     page_size = paper or plan.certificate.paper
     if page_size not in PAPER_SIZES:
         raise PlanError(f"--paper {page_size}: expected one of {', '.join(PAPER_SIZES)}")
+    templates = read_template_folder(template_dir) if template_dir is not None else None
+    named = [plan.path, *(p for e in plan.entries for _, p in e.named_files())]
+    check_outside(out_dir, [*named, *([template_dir] if template_dir is not None else [])])
     with StagedFolder(out_dir, OUTPUT_FILES) as stage:
         snapshot = InputSnapshot(stage.scratch / "inputs")
         try:
@@ -379,6 +384,7 @@ def certify(
             )
             raise
         snapshot.check_unchanged()
+        check_outside(out_dir, list(snapshot.files))  # and what the sections read beyond
         report, subjects = build_report(plan, sections, snapshot, started, clock())
         exports = [item for s in sections for item in s.exports]
         names = [name for name, _ in exports]
@@ -386,7 +392,9 @@ def certify(
         if repeated:
             raise PlanError(f"{plan.path}: two sections export {repeated[0]}; one per game")
         report["outputs"] = sorted([*names, *([REPORT_PDF] if pdf else [])])
-        _write_complete(stage.out / REPORT_JSON, canonical_bytes(report))  # final from here
+        report["template"] = templates.as_json() if templates is not None else None
+        report_json = canonical_bytes(report)
+        _write_complete(stage.out / REPORT_JSON, report_json)  # final from here
         for name, content in exports:
             _write_complete(stage.out / name, content)
             subjects.append(dsse.Subject(name, hashlib.sha256(content).hexdigest()))
@@ -396,11 +404,11 @@ def certify(
             else ""
         )
         html = render_report(
-            report,
+            report_json,
             sections,
             [kid],
             note,
-            template_dir=template_dir,
+            templates=templates,
             binding=binding,
             paper=page_size,
         )
@@ -409,6 +417,8 @@ def certify(
             if progress is not None:
                 progress(len(plan.entries), len(plan.entries), "printing report.pdf")
             printed = render_pdf(stage.out / REPORT_HTML, report)
+            if templates is not None:
+                check_pdf_text(printed, report)
             _write_complete(stage.out / REPORT_PDF, printed)
             subjects.append(dsse.Subject(REPORT_PDF, hashlib.sha256(printed).hexdigest()))
         envelope = dsse.sign_statement(dsse.statement(subjects, report), key)

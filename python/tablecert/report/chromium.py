@@ -1,11 +1,17 @@
 """Headless Debian chromium over the DevTools protocol (a pipe, no network, no port).
 
+The page it loads is untrusted (a lab's template made it): the browser gets the page's bytes
+over the pipe, never its path; scripts are off (flag and DevTools); every request the page
+makes is refused before it is sent (DevTools ``Fetch`` interception, behind a dead proxy),
+and a Content-Security-Policy allows only inline styles and ``data:`` images.
+
 ``certify --pdf`` prints the HTML report with it (the one layout engine the report is checked
 in), and the tests load pages with it. ``scripts/system-deps.sh`` installs chromium.
 """
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import fcntl
 import json
@@ -24,50 +30,83 @@ CHROMIUM = next(
     (p for p in ("/usr/lib/chromium/chromium", shutil.which("chromium")) if p and Path(p).exists()),
     "/usr/bin/chromium",
 )
+#: Where the page is served from: a name that resolves nowhere, answered by tablecert itself
+#: over the DevTools pipe (the browser never opens the file; a page served over http cannot
+#: load file: URLs).
+DOCUMENT_URL = "http://tablecert-report.invalid/"
 FLAGS = (
     "--headless",
-    "--no-sandbox",
     "--disable-gpu",
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    "--disable-extensions",
     "--no-first-run",
+    "--no-pings",
+    "--blink-settings=scriptEnabled=false",
+    # Behind the request interception, a second wall: every connection goes to a proxy
+    # that does not exist (loopback included, which Chromium otherwise never proxies).
+    "--proxy-server=http://127.0.0.1:9",
+    "--proxy-bypass-list=<-loopback>",
     "--remote-debugging-pipe",
 )
+
+
+def flags() -> tuple[str, ...]:
+    """The browser's flags: its sandbox is off only as root, where Chromium cannot start it."""
+    return (*FLAGS, *(("--no-sandbox",) if os.geteuid() == 0 else ()))
 
 
 def available() -> bool:
     return Path(CHROMIUM).exists()
 
 
+Handler = Callable[[dict[str, Any]], None]
+
+
 class Pipe:
-    """The DevTools pipe: commands out (NUL-terminated JSON), replies and events in."""
+    """The DevTools pipe: commands out (NUL-terminated JSON), replies and events in. An event
+    with a handler is handled as it arrives (a handler may send commands of its own)."""
 
     def __init__(self, to_browser: int, from_browser: int) -> None:
         self.out = os.fdopen(to_browser, "wb", buffering=0)
         self.inp = os.fdopen(from_browser, "rb", buffering=0)
         self.buffer = b""
         self.next_id = 0
+        self.replies: dict[int, dict[str, Any]] = {}
         self.events: list[dict[str, Any]] = []
+        self.handlers: dict[str, Handler] = {}
+        self.blocked: list[str] = []  # the URLs a contained page asked for, refused
 
     def send(self, method: str, session: str | None = None, **params: Any) -> dict[str, Any]:
         self.next_id += 1
-        message: dict[str, Any] = {"id": self.next_id, "method": method, "params": params}
+        ident = self.next_id
+        message: dict[str, Any] = {"id": ident, "method": method, "params": params}
         if session:
             message["sessionId"] = session
         self.out.write(json.dumps(message).encode() + b"\0")
-        while True:
-            reply = self._read()
-            if reply.get("id") == self.next_id:
-                if "error" in reply:
-                    raise RuntimeError(f"{method}: {reply['error']}")
-                result: dict[str, Any] = reply.get("result", {})
-                return result
-            self.events.append(reply)
+        while ident not in self.replies:
+            self._pump()
+        reply = self.replies.pop(ident)
+        if "error" in reply:
+            raise RuntimeError(f"{method}: {reply['error']}")
+        result: dict[str, Any] = reply.get("result", {})
+        return result
 
     def wait_for(self, method: str) -> None:
         while not any(e.get("method") == method for e in self.events):
-            self.events.append(self._read())
+            self._pump()
+
+    def _pump(self) -> None:
+        """Read one message: a reply is kept for its command, an event handled or kept."""
+        message = self._read()
+        if "id" in message:
+            self.replies[message["id"]] = message
+            return
+        handler = self.handlers.get(message.get("method", ""))
+        if handler is not None:
+            handler(message)
+        self.events.append(message)
 
     def _read(self) -> dict[str, Any]:
         while b"\0" not in self.buffer:
@@ -80,17 +119,58 @@ class Pipe:
         return parsed
 
 
+def _serve_only(pipe: Pipe, session: str, document: bytes) -> Handler:
+    """The Fetch handler: the document's own URL is answered with ``document``; every other
+    request (images, frames, fonts, styles, fetches) fails unsent and is listed in
+    ``pipe.blocked``."""
+
+    def paused(event: dict[str, Any]) -> None:
+        params = event["params"]
+        if params["request"]["url"] == DOCUMENT_URL:
+            pipe.send(
+                "Fetch.fulfillRequest",
+                event.get("sessionId", session),
+                requestId=params["requestId"],
+                responseCode=200,
+                responseHeaders=[
+                    {"name": "Content-Type", "value": "text/html; charset=utf-8"},
+                    {"name": "Content-Security-Policy", "value": _CSP},
+                ],
+                body=base64.b64encode(document).decode("ascii"),
+            )
+        else:
+            pipe.blocked.append(params["request"]["url"])
+            pipe.send(
+                "Fetch.failRequest",
+                event.get("sessionId", session),
+                requestId=params["requestId"],
+                errorReason="BlockedByClient",
+            )
+
+    return paused
+
+
+#: The page may use its inline styles, inline SVG and data: images, and nothing else.
+_CSP = (
+    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:; "
+    "script-src 'none'; frame-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'"
+)
+
+
 @contextlib.contextmanager
 def page_session(
     page: Path, width: int = 1200, height: int = 900, domains: tuple[str, ...] = ("Page",)
 ) -> Iterator[tuple[Pipe, str]]:
-    """A fresh browser profile with ``page`` loaded: yields the pipe and the page's session."""
+    """A fresh browser profile with ``page`` loaded, contained: the browser is handed the
+    page's bytes (it opens no file), runs none of its scripts and sends none of its requests.
+    Yields the pipe (``pipe.blocked``: the URLs refused) and the page's session."""
     if not available():
         raise ReportError(f"chromium is not installed ({CHROMIUM}); run scripts/system-deps.sh")
+    document = page.read_bytes()
     cmd_r, cmd_w = _high_pipe()
     res_r, res_w = _high_pipe()
     with tempfile.TemporaryDirectory(prefix="tablecert-chromium-") as profile:
-        argv = [CHROMIUM, *FLAGS, f"--user-data-dir={profile}", f"--window-size={width},{height}"]
+        argv = [CHROMIUM, *flags(), f"--user-data-dir={profile}", f"--window-size={width},{height}"]
         # The browser reads commands on fd 3 and writes replies on fd 4.
         shell = f'exec "$@" 3<&{cmd_r} 4>&{res_w} {cmd_r}<&- {res_w}>&-'
         proc = subprocess.Popen(
@@ -105,9 +185,12 @@ def page_session(
         try:
             target = pipe.send("Target.createTarget", url="about:blank")["targetId"]
             session = pipe.send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+            pipe.handlers["Fetch.requestPaused"] = _serve_only(pipe, session, document)
+            pipe.send("Fetch.enable", session, patterns=[{"urlPattern": "*"}])
+            pipe.send("Emulation.setScriptExecutionDisabled", session, value=True)
             for domain in dict.fromkeys(("Page", *domains)):
                 pipe.send(f"{domain}.enable", session)
-            pipe.send("Page.navigate", session, url=page.resolve().as_uri())
+            pipe.send("Page.navigate", session, url=DOCUMENT_URL)
             pipe.wait_for("Page.loadEventFired")
             yield pipe, session
             with contextlib.suppress(RuntimeError):  # it may close the pipe before answering
@@ -140,8 +223,6 @@ def print_pdf(
     """``page`` printed as PDF at its CSS page size (``@page size``), without backgrounds,
     with ``header`` and ``footer`` (HTML, Chromium's pageNumber/totalPages classes) on every
     page; ``fix`` post-processes the bytes."""
-    import base64
-
     with page_session(page, domains=("Page", "Runtime")) as (pipe, session):
         # Every font the page falls back to (CJK included) is loaded before layout is printed.
         pipe.send(

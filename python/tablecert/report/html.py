@@ -9,28 +9,35 @@ builders use ``table``, ``bar_chart``, ``display`` and ``esc`` to build their fr
 
 from __future__ import annotations
 
+import json
 import math
 import re
-from collections.abc import Mapping, Sequence
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from html import escape
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import jinja2
 import markupsafe
+from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from tablecert.errors import ReportError
 from tablecert.report.registry import Section
+from tablecert.report.template_folder import TemplateFolder
+from tablecert.visible_text import controls_escaped
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 TEMPLATE = "report.html.j2"
 
 
 def esc(value: Any) -> str:
-    """HTML-escaped text of any value."""
-    return escape(str(value), quote=True)
+    """HTML-escaped text of any value, its hidden characters (controls, direction overrides,
+    zero-width and soft-hyphen characters) shown as escapes."""
+    return escape(controls_escaped(str(value)), quote=True)
 
 
 def display(value: Any) -> str:
@@ -150,17 +157,41 @@ def wbr(text: str) -> markupsafe.Markup:
     return markupsafe.Markup("<wbr>".join(f"<span>{esc(p)}</span>" for p in pieces))
 
 
-def _environment(template_dir: Path | None) -> jinja2.Environment:
+class _Loader(jinja2.BaseLoader):
+    """Templates by name from a lab's folder as read into memory (its file name is the
+    template's name, so an error says where it is), else tablecert's own."""
+
+    def __init__(self, files: Mapping[str, str]) -> None:
+        self.files = files
+
+    def get_source(
+        self, environment: jinja2.Environment, template: str
+    ) -> tuple[str, str | None, Callable[[], bool]]:
+        if template in self.files:
+            return self.files[template], template, lambda: True
+        raise jinja2.TemplateNotFound(template)
+
+
+def _finalize(value: Any) -> Any:
+    """Every value a template writes, text from outside shown with its hidden characters as
+    escapes (markup built by tablecert is escaped where it is made)."""
+    if isinstance(value, str) and not isinstance(value, markupsafe.Markup):
+        return controls_escaped(value)
+    return value
+
+
+def _environment(lab: TemplateFolder | None) -> jinja2.Environment:
+    """A sandboxed environment: a template reads the values it is given and calls the helpers
+    below, nothing else (no attribute of Python internals, no file, no module)."""
     loaders: list[jinja2.BaseLoader] = [jinja2.FileSystemLoader(TEMPLATES)]
-    if template_dir is not None:
-        if not template_dir.is_dir():
-            raise ReportError(f"--template {template_dir}: not a folder")
-        loaders.insert(0, jinja2.FileSystemLoader(template_dir))
-    env = jinja2.Environment(
+    if lab is not None:
+        loaders.insert(0, _Loader(lab.files))
+    env = ImmutableSandboxedEnvironment(
         loader=jinja2.ChoiceLoader(loaders),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
+        finalize=_finalize,
     )
     env.globals.update(
         badge=lambda outcome: markupsafe.Markup(badge(str(outcome))),
@@ -184,33 +215,44 @@ def certificate_number(report: Mapping[str, Any]) -> str:
     return number if cert["revision"] is None else f"{number} rev. {cert['revision']}"
 
 
+#: The blocks of page 1 that a lab's template cannot replace: tablecert renders them from its
+#: own templates and the page must hold each of them as rendered.
+FIXED_BLOCKS = ("verdict", "identification", "deviations")
+
+
 def render_report(
-    report: Mapping[str, Any],
+    report_json: bytes,
     sections: Sequence[Section],
     key_ids: Sequence[str],
     note: str = "",
     *,
-    template_dir: Path | None = None,
+    templates: TemplateFolder | None = None,
     binding: str = "",
     paper: str = "A4",
 ) -> str:
-    """The whole HTML report for a report.json object and the sections' fragments.
+    """The whole HTML report from report.json's bytes and the sections' fragments.
 
-    ``binding`` says how the named signatory relates to the signing key (shown beside the
-    key id).
+    The templates see the report parsed from ``report_json`` (the bytes that are signed), the
+    fragments tablecert's section builders made, and the signing key ids; ``binding`` says how
+    the named signatory relates to the key (shown beside the key id). A lab's ``templates``
+    render in Jinja2's sandbox; the page they make must carry tablecert's verdict,
+    identification and deviations blocks and state no other verdict (else a ``ReportError``).
     """
+    report = json.loads(report_json)
+    if [s.id for s in sections] != [d["id"] for d in report["sections"]]:
+        raise ReportError("the sections' fragments do not match report.json's sections")
     entries = []
     appendices: list[dict[str, Any]] = []
     numbers: dict[str, str] = {}
     for n, (section, data) in enumerate(zip(sections, report["sections"], strict=True), 1):
         number = f"{n}."
-        numbers[section.id] = f"§{n}"
+        numbers[data["id"]] = f"§{n}"
         entry = {
-            "id": section.id,
-            "anchor": anchor(section.id),
+            "id": data["id"],
+            "anchor": anchor(data["id"]),
             "number": number,
-            "title": section.title,
-            "outcome": section.outcome,
+            "title": data["title"],
+            "outcome": data["verdict"],
             "html": markupsafe.Markup(section.html),
             "scope": data["scope"],
             "appendix": None,
@@ -236,31 +278,142 @@ def render_report(
             for d in data.get("data", {}).get("integrity", {}).get("devices", [])
         }
     )
-    env = _environment(template_dir)
-    try:
-        template = env.get_template(TEMPLATE)
-        page = template.render(
-            report=report,
-            cert=cert,
-            verdict=str(report["verdict"]),
-            counts=report["summary"],
-            number=certificate_number(report),
-            issue_date=cert["issue_date"] or f"{report['finished_at'][:10]} (date of signing)",
-            signatory=cert["signatory"],
-            log_devices=devices,
-            binding=binding,
-            key_ids=list(key_ids),
-            deviations=[r for r in report["requirements"] if r["verdict"] != "pass"],
-            section_numbers=numbers,
-            sections=entries,
-            appendices=appendices,
-            outputs=list(report["outputs"]),
-            note=note,
-            paper=paper,
-        )
-    except jinja2.TemplateError as exc:
-        where = (
-            f"{exc.filename}:{exc.lineno}" if isinstance(exc, jinja2.TemplateSyntaxError) else ""
-        )
-        raise ReportError(f"template {where or TEMPLATE}: {exc}") from exc
+    context: dict[str, Any] = {
+        "report": report,
+        "cert": cert,
+        "verdict": str(report["verdict"]),
+        "counts": report["summary"],
+        "number": certificate_number(report),
+        "issue_date": cert["issue_date"] or f"{report['finished_at'][:10]} (date of signing)",
+        "signatory": cert["signatory"],
+        "log_devices": devices,
+        "binding": binding,
+        "key_ids": list(key_ids),
+        "deviations": [r for r in report["requirements"] if r["verdict"] != "pass"],
+        "section_numbers": numbers,
+        "sections": entries,
+        "appendices": appendices,
+        "outputs": list(report["outputs"]),
+        "note": note,
+        "paper": paper,
+    }
+    own = _environment(None)
+    fixed = {
+        name: markupsafe.Markup(own.get_template(f"fixed/{name}.html.j2").render(context))
+        for name in FIXED_BLOCKS
+    }
+    page = _render(_environment(templates), {**context, "fixed": fixed}, templates)
+    page = controls_escaped(page)
+    if templates is not None:
+        tablecert_made = [
+            *(e["html"] for e in entries),
+            *(a["html"] for a in appendices),
+        ]
+        check_page(page, report, fixed, tablecert_made)
     return tag_languages(page)
+
+
+def _render(
+    env: jinja2.Environment, context: Mapping[str, Any], lab: TemplateFolder | None
+) -> str:
+    """The page rendered; any failure of a lab's template is a ``ReportError`` naming it."""
+    try:
+        return env.get_template(TEMPLATE).render(context)
+    except jinja2.TemplateSyntaxError as exc:
+        raise ReportError(f"template {exc.name or TEMPLATE}:{exc.lineno}: {exc.message}") from None
+    except jinja2.TemplateError as exc:
+        raise ReportError(f"template {_where(exc, lab)}: {exc}") from None
+    except RecursionError:
+        raise ReportError(
+            f"template {TEMPLATE}: it includes or extends itself without end"
+        ) from None
+    except Exception as exc:
+        if lab is None:
+            raise
+        raise ReportError(f"template {_where(exc, lab)}: {type(exc).__name__}: {exc}") from None
+
+
+def _where(exc: BaseException, lab: TemplateFolder | None) -> str:
+    """The lab template and line an error was raised in (the innermost such frame)."""
+    found = TEMPLATE
+    tb = exc.__traceback__
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if lab is not None and name in lab.files:
+            found = f"{name}:{tb.tb_lineno}"
+        tb = tb.tb_next
+    return found
+
+
+class _Text(HTMLParser):
+    """The text a reader sees of a page: no comments, styles, scripts, templates or title."""
+
+    _UNSEEN = frozenset(("head", "style", "script", "template", "noscript", "textarea", "title"))
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.unseen = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self._UNSEEN:
+            self.unseen += 1
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self._UNSEEN and self.unseen:
+            self.unseen -= 1
+
+    def handle_data(self, data: str) -> None:
+        if not self.unseen:
+            self.parts.append(data)
+
+
+def visible_text(page: str) -> str:
+    """The text of ``page`` as a reader sees it (compatibility forms folded, white space
+    collapsed)."""
+    parser = _Text()
+    parser.feed(page)
+    parser.close()
+    return " ".join(unicodedata.normalize("NFKC", "".join(parser.parts)).split())
+
+
+#: A statement of the overall verdict in a page's text, and one that there is no deviation.
+VERDICT_STATED = re.compile(r"verdict\s*[:：]\s*(pass|fail|inconclusive)\b", re.IGNORECASE)
+NO_DEVIATION = re.compile(r"\bno\s+deviations?\b", re.IGNORECASE)
+
+
+def check_page(
+    page: str,
+    report: Mapping[str, Any],
+    fixed: Mapping[str, str],
+    tablecert_made: Sequence[str],
+) -> None:
+    """Refuse a page made by a lab's template that does not say what report.json says: one
+    without tablecert's verdict, identification or deviations block as rendered (or with
+    one out of sight), one stating another verdict, or one saying there is no deviation when
+    there is."""
+    verdict = str(report["verdict"])
+    seen = visible_text(page)
+    for name, block in fixed.items():
+        if controls_escaped(block) not in page or visible_text(block) not in seen:
+            raise ReportError(
+                f"template {TEMPLATE}: the page does not show tablecert's {name} block "
+                "(a lab's template may not replace or hide it)"
+            )
+    authored = page
+    for made in sorted({*fixed.values(), *tablecert_made}, key=len, reverse=True):
+        authored = authored.replace(controls_escaped(made), " ")
+    text = visible_text(authored)
+    for match in VERDICT_STATED.finditer(text):
+        if match.group(1).lower() != verdict:
+            raise ReportError(
+                f"template {TEMPLATE}: the page states {match.group()!r}, but the verdict in "
+                f"report.json is {verdict}"
+            )
+    deviations = [r for r in report["requirements"] if r["verdict"] != "pass"]
+    said = NO_DEVIATION.search(text) if deviations else None
+    if said is not None:
+        raise ReportError(
+            f"template {TEMPLATE}: the page says {said.group()!r}, but report.json lists "
+            f"{len(deviations)} deviation(s)"
+        )

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import hashlib
 import re
+import shutil
+import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from tablecert.errors import ReportError
 from tablecert.report.chromium import print_pdf
-from tablecert.report.html import certificate_number, esc
+from tablecert.report.html import NO_DEVIATION, VERDICT_STATED, certificate_number, esc
 
 _STYLE = (
     "font-family:sans-serif;font-size:8px;color:#333;width:100%;margin:0 14mm;"
@@ -69,3 +72,44 @@ def render_pdf(html: Path, report: Mapping[str, Any]) -> bytes:
     """The report at ``html`` printed to PDF bytes, deterministic for the same HTML."""
     header, footer = header_footer(report)
     return print_pdf(html, header, footer, lambda pdf: deterministic(pdf, report["finished_at"]))
+
+
+def first_page_text(pdf: bytes) -> str:
+    """The text of page 1 as poppler's pdftotext reads it, white space collapsed."""
+    if shutil.which("pdftotext") is None:
+        raise ReportError(
+            "pdftotext (poppler-utils) is not installed: a PDF from a lab's template cannot be "
+            "checked against report.json; run scripts/system-deps.sh"
+        )
+    try:
+        done = subprocess.run(
+            ["pdftotext", "-q", "-enc", "UTF-8", "-f", "1", "-l", "1", "-", "-"],
+            input=pdf,
+            capture_output=True,
+            check=True,
+            timeout=120,
+        )
+    except (subprocess.SubprocessError, OSError) as exc:
+        raise ReportError(f"pdftotext could not read the printed report.pdf: {exc}") from None
+    return " ".join(done.stdout.decode("utf-8", "replace").split())
+
+
+def check_pdf_text(pdf: bytes, report: Mapping[str, Any]) -> None:
+    """Refuse a PDF (printed from a lab's template) whose page 1 does not state report.json's
+    verdict before any other verdict, or says there is no deviation when there is one."""
+    text = first_page_text(pdf)
+    verdict = str(report["verdict"])
+    stated = VERDICT_STATED.search(text)
+    if stated is None or stated.group(1).lower() != verdict:
+        said = f"states {stated.group()!r}" if stated else "states no verdict"
+        raise ReportError(
+            f"report.pdf: page 1 {said}, but the verdict in report.json is {verdict} "
+            "(a lab's template may not replace or hide it)"
+        )
+    deviations = [r for r in report["requirements"] if r["verdict"] != "pass"]
+    said_none = NO_DEVIATION.search(text) if deviations else None
+    if said_none is not None:
+        raise ReportError(
+            f"report.pdf: page 1 says {said_none.group()!r}, but report.json lists "
+            f"{len(deviations)} deviation(s)"
+        )

@@ -9,6 +9,7 @@ removed: nothing that looks like a certificate is left behind.
 
 from __future__ import annotations
 
+import os
 import shutil
 import stat
 import tempfile
@@ -41,6 +42,31 @@ def check_target(target: Path, known: Iterable[str]) -> None:
                 f"output folder {target}: {item.name} is not a regular file; "
                 "not replacing it (give an empty or new folder)"
             )
+
+
+def _normal(path: Path) -> Path:
+    """``path`` absolute with ``.`` and ``..`` taken as written (no link followed)."""
+    return Path(os.path.normpath(path.absolute()))
+
+
+def check_outside(target: Path, inputs: Iterable[Path]) -> None:
+    """Refuse an output folder that holds, or lies inside the tree of, any input: replacing
+    the folder would destroy the input. Paths are compared as written (absolute) and resolved
+    (an input reached through a symbolic link, or a target that is one)."""
+    folders = {_normal(target), target.resolve()}
+    for given in inputs:
+        for path in {_normal(given), given.resolve()}:
+            for folder in folders:
+                if path == folder or path.is_relative_to(folder):
+                    raise ReportError(
+                        f"output folder {target}: holds the input {given}; certify would "
+                        "replace it (give an output folder outside every input)"
+                    )
+                if folder.is_relative_to(path):
+                    raise ReportError(
+                        f"output folder {target}: is inside the input folder {given}; give "
+                        "an output folder outside every input"
+                    )
 
 
 class StagedFolder:
