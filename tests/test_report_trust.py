@@ -24,13 +24,15 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from tablecert.errors import OutputError, PlanError, ReportError
-from tablecert.games.par_export import csv_bytes, inert, xlsx_bytes
+from tablecert.games.par_export import Sheet, csv_bytes, inert, xlsx_bytes
 from tablecert.outputs import replace_regular_file
+from tablecert.report import dsse
 from tablecert.report.certify import certify
 from tablecert.report.chromium import available, print_pdf
 from tablecert.report.html import esc
-from tablecert.report.signing import generate_key_pair
+from tablecert.report.signing import generate_key_pair, public_pem
 from tablecert.visible_text import plain
+from tests import envelopes
 from tests.cli_support import tablecert
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -470,7 +472,7 @@ def test_inert_cells() -> None:
         "a=b",
     ]
     assert [inert(t) for t in ("-1/20", "-0.0523", "-3")] == ["-1/20", "-0.0523", "-3"]
-    table = [("S", [["=1+2", Decimal("-0.5"), -3, "-1/20"]])]
+    table: list[Sheet] = [("S", [["=1+2", Decimal("-0.5"), -3, "-1/20"]])]
     assert csv_bytes(table).decode("utf-8-sig") == "S,'=1+2,-0.5,-3,-1/20\r\n"
     from openpyxl import load_workbook
 
@@ -548,3 +550,34 @@ def test_certificate_fields_refuse_hidden_characters(tmp_path: Path, char: str) 
         PlanError, match=rf"applicant: control or direction character U\+{ord(char):04X}"
     ):
         certify(plan, KEY, tmp_path / "out")
+
+
+def test_verify_shows_hidden_characters_of_an_envelope(tmp_path: Path) -> None:
+    """verify printed U+061C, U+00AD and U+FFF9 of a signed title raw."""
+    subjects = [dsse.Subject("plan.toml", "a" * 64)]
+    title = "Casino\u061cB\u00adC\ufff9D\u202eE"
+    path = tmp_path / "env.json"
+    path.write_bytes(envelopes.certification(subjects, KEY, title=title).to_bytes())
+    pub = tmp_path / "lab.pub"
+    pub.write_bytes(public_pem(KEY.public_key()))
+    run = tablecert(["verify", str(path), "--pubkey", str(pub)])
+    assert run.code == 0, run.stderr
+    assert "certified: Casino\\u061cB\\xadC\\ufff9D\\u202eE" in run.stdout.splitlines()
+    assert not any(ch in run.stdout for ch in "\u061c\u00ad\ufff9\u202e")
+
+
+def test_overriding_the_page_one_blocks_changes_nothing(tmp_path: Path) -> None:
+    """The issue's attack template (blocks verdict and deviations replaced): the blocks are
+    tablecert's own, so the page still says FAIL and lists both deviations."""
+    folder = _templates(
+        tmp_path,
+        '{% extends "base.html.j2" %}{% block verdict %}Verdict: PASS{% endblock %}'
+        "{% block identification %}{% endblock %}"
+        "{% block deviations %}No deviation{% endblock %}",
+    )
+    run = certify(DEVIATING, KEY, tmp_path / "out", template_dir=folder)
+    html = run.html.read_text(encoding="utf-8")
+    assert 'id="verdict">Verdict: FAIL' in html
+    assert "Verdict: PASS" not in html
+    assert "No deviation" not in html
+    assert html.count('<td><span class="badge fail">FAIL</span></td>') >= 2

@@ -313,9 +313,7 @@ def render_report(
     return tag_languages(page)
 
 
-def _render(
-    env: jinja2.Environment, context: Mapping[str, Any], lab: TemplateFolder | None
-) -> str:
+def _render(env: jinja2.Environment, context: Mapping[str, Any], lab: TemplateFolder | None) -> str:
     """The page rendered; any failure of a lab's template is a ``ReportError`` naming it."""
     try:
         return env.get_template(TEMPLATE).render(context)
