@@ -131,7 +131,7 @@ def test_evaluator_crosscheck_correct_and_wrong(tmp_path: Path) -> None:
     assert [(c["name"], c["checked"]) for c in good.data["checks"]] == [
         ("hand categories", 500),
         ("adjacent rank classes", 740),
-        ("suit-decided pairs", 415),  # 500 // 6 = 83 in each of 5 categories
+        ("suit-decided pairs", 500),  # the 72 straight-flush pairs, 107 in each other category
         ("other pairs", 300),
         ("settlements", 30),  # 2 deals for each of 15 outcomes of the two bets
     ]

@@ -11,6 +11,7 @@ only when a cluster is asked for: the core install stays lean.
 from __future__ import annotations
 
 import os
+import socket
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Protocol, TypeVar
@@ -124,14 +125,63 @@ def _dask() -> Any:
     return distributed
 
 
+#: Seconds to wait for a scheduler's greeting: a Dask scheduler speaks first, at once.
+HANDSHAKE_TIMEOUT_S = 10.0
+
+
+def scheduler_address(address: str) -> tuple[str, int]:
+    """The host and port of a scheduler address (``tcp://host:8786`` or ``host:8786``)."""
+    scheme, sep, rest = address.partition("://")
+    if not sep:
+        scheme, rest = "tcp", address
+    if scheme != "tcp":
+        raise ClusterError(f"--cluster {address!r}: expected tcp://HOST:PORT")
+    host, colon, port = rest.rpartition(":")
+    host = host.strip("[]")
+    if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ClusterError(f"--cluster {address!r}: expected tcp://HOST:PORT (a port 1-65535)")
+    return host, int(port)
+
+
+def probe_scheduler(address: str, timeout: float = HANDSHAKE_TIMEOUT_S) -> None:
+    """Refuse at once an address where nothing listens, or where the service that answers
+    is not a Dask scheduler: a scheduler greets every connection with a message, so a
+    service that says nothing within ``timeout`` seconds is not one (Dask's own client would
+    wait on it without end)."""
+    host, port = scheduler_address(address)
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as sock:
+            sock.settimeout(timeout)
+            greeting = sock.recv(8)
+    except TimeoutError:
+        raise ClusterError(
+            f"the service at {address} is not a Dask scheduler (no greeting within {timeout:g} s)"
+        ) from None
+    except OSError as exc:
+        raise ClusterError(
+            f"cannot reach the Dask scheduler at {address}: {exc.strerror or exc}"
+        ) from None
+    if not greeting:
+        raise ClusterError(f"the service at {address} closed the connection: not a Dask scheduler")
+
+
 def connect(address: str, retries: int = DEFAULT_RETRIES, timeout: float = 30) -> DaskExecutor:
     """An executor on a running Dask scheduler (``tcp://host:8786``)."""
     distributed = _dask()
+    probe_scheduler(address, min(timeout, HANDSHAKE_TIMEOUT_S))
     try:
         client = distributed.Client(address, timeout=timeout)
-    except (OSError, TimeoutError) as exc:
-        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise ClusterError(f"cannot use the Dask scheduler at {address}: {exc}") from None
     return DaskExecutor(client, retries)
+
+
+def max_local_workers() -> int:
+    """The most worker processes a local cluster may start here: four per CPU this process
+    may use, and one per 256 MiB of memory (a worker process takes about 100 MB)."""
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    pages, page = os.sysconf("SC_PHYS_PAGES"), os.sysconf("SC_PAGE_SIZE")
+    return max(1, min(4 * (cpus or 1), pages * page // (256 << 20)))
 
 
 QUIET_SERVERS: dict[str, object] = {
@@ -152,6 +202,11 @@ def local_cluster(workers: int, retries: int = DEFAULT_RETRIES) -> DaskExecutor:
     """An executor on a new cluster of ``workers`` single-threaded worker processes here."""
     if workers < 1:
         raise ClusterError(f"--workers {workers}: expected at least 1 worker")
+    if workers > (most := max_local_workers()):
+        raise ClusterError(
+            f"--workers {workers:,}: this machine runs at most {most} local workers (4 per "
+            "CPU, one per 256 MiB of memory)"
+        )
     distributed = _dask()
     import dask.config
 

@@ -8,12 +8,14 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
 from tablecert.cli import app
 from tablecert.conformance import poker_crosscheck
 from tablecert.conformance.evaluator_protocol import EvaluatorError, open_evaluator, write_requests
+from tablecert.report.sections import evaluator_crosscheck
 
 EVALUATORS = Path(__file__).resolve().parents[2] / "fixtures" / "evaluators"
 VENDOR = f"{EVALUATORS / 'vendor_poker.py'}"
@@ -258,3 +260,88 @@ def test_caribbean_settlements() -> None:
     assert poker_crosscheck.expected_settlement(order, "loss", "pair") == -3
     assert poker_crosscheck.expected_settlement(order, "dealer does not qualify", "pair") == 1
     assert run(plan, f"{VENDOR}:caribbean_statute").passed
+
+
+@pytest.fixture(scope="module")
+def caribbean_plan() -> poker_crosscheck.Plan:
+    """The default Caribbean Stud plan (what `crosscheck poker caribbean-stud` asks)."""
+    return poker_crosscheck.plan("caribbean-stud", hands=100, other_pairs=5_000)
+
+
+def test_caribbean_suit_pairs_are_distinct_and_stated_as_asked(
+    caribbean_plan: poker_crosscheck.Plan,
+) -> None:
+    """The 100,000 suit-decided pairs are 100,000 distinct pairs: small categories whole, the
+    others sampled without replacement, and the stated size and power are of those."""
+    p = caribbean_plan
+    pairs = p.suit_pairs.tolist()
+    assert len({frozenset(x) for x in pairs}) == len(pairs) == 100_000
+    assert [(s.category, s.asked, s.population) for s in p.suit_strata] == [
+        ("high card", 23_070, 157_645_650),
+        ("one pair", 23_070, 14_826_240),
+        ("two pair", 23_069, 185_328),
+        ("straight", 23_069, 1_234_500),
+        ("flush", 7_662, 7_662),
+        ("straight flush", 54, 54),
+        ("royal flush", 6, 6),
+    ]
+    # The populations are the complete set the native crosscheck checks.
+    assert sum(s.population for s in p.suit_strata) == 173_899_440
+    t = p.tables
+    a, b = p.suit_pairs[:, 0], p.suit_pairs[:, 1]
+    assert not np.any(t.masks[a] & t.masks[b])
+    assert np.all(t.keys[a] != t.keys[b])
+    assert np.all((t.keys[a] & ~np.uint32(3)) == (t.keys[b] & ~np.uint32(3)))
+    names = np.array(t.order.categories)[t.categories[a]]
+    assert {s.category: int(np.sum(names == s.category)) for s in p.suit_strata} == {
+        s.category: s.asked for s in p.suit_strata
+    }
+    # The scope states those counts, and a power computed from them (per category).
+    scope = evaluator_crosscheck._scope(p, 20)
+    suit = {s.what.split(" pairs decided")[0]: s for s in scope.sampled if "by suit" in s.what}
+    assert {k: (s.size, s.population) for k, s in suit.items()} == {
+        "high card": (23_070, 157_645_650),
+        "one pair": (23_070, 14_826_240),
+        "two pair": (23_069, 185_328),
+        "straight": (23_069, 1_234_500),
+    }
+    assert (
+        "high card pairs decided only by suit (distinct, without replacement): a defect in at "
+        "least 1 in 5,010 of them is found with probability 99% or more" in scope.power
+    )
+    assert all(
+        f"{s.what}: a defect in at least 1 in {evaluator_crosscheck.detectable_share(s.size):,} "
+        "of them" in " ".join(scope.power)
+        for s in suit.values()
+    )
+    assert "every one of the 6 royal flush pairs decided by suit" in scope.exhaustive
+    report = poker_crosscheck.crosscheck(
+        p, open_evaluator(f"{VENDOR}:caribbean_statute", timeout_s=5), "v"
+    )
+    assert report.checks[2].checked == 100_000
+    assert report.checks[2].notes[0].startswith("100,000 distinct pairs by category: high card")
+
+
+def test_written_requests_never_ask_a_pair_twice(tmp_path: Path) -> None:
+    out = tmp_path / "requests.txt"
+    result = CliRunner().invoke(
+        app,
+        [
+            "crosscheck",
+            "poker",
+            "caribbean-stud",
+            "--hands",
+            "10",
+            "--other-pairs",
+            "20000",
+            "--write-requests",
+            str(out),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    compares = [line for line in out.read_text().splitlines() if line.startswith("compare ")]
+    # 6,473 across classes, 100,000 suit-decided, 20,000 others: all distinct as pairs.
+    assert len(compares) == 126_473
+    assert len({frozenset(line[8:].split(" / ")) for line in compares}) == 126_473
+    royal = {"Ad Kd Qd Jd Td", "Ah Kh Qh Jh Th"}
+    assert sum(set(line[8:].split(" / ")) == royal for line in compares) == 1

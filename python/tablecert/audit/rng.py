@@ -22,6 +22,7 @@ import numpy as np
 from tablecert import _core
 from tablecert.equality import ContentEq
 from tablecert.errors import RngAuditError
+from tablecert.inputs import open_regular
 from tablecert.judgement import Outcome
 from tablecert.pathlike import PathsArg, as_paths
 from tablecert.report.canonical import exact_json, measured
@@ -98,12 +99,19 @@ class BitSource:
     sources: tuple[str, ...]
 
 
+_ASCII_BYTES = b"01 \t\r\n"
+
+
 def _looks_ascii(raw: bytes) -> bool:
-    return bool(raw.strip()) and not raw.translate(None, b"01 \t\r\n")
+    # a binary file shows a byte other than the digits and whitespace almost at once: look at
+    # a prefix before scanning (and copying) the whole file
+    if raw[:4096].translate(None, _ASCII_BYTES):
+        return False
+    return bool(raw.strip()) and not raw.translate(None, _ASCII_BYTES)
 
 
 def _ascii_bits(raw: bytes, name: str) -> np.ndarray[Any, np.dtype[np.uint8]]:
-    stray = raw.translate(None, b"01 \t\r\n")
+    stray = raw.translate(None, _ASCII_BYTES)
     if stray:
         raise RngAuditError(
             f"{name}: ASCII input may hold only '0', '1' and whitespace; found {stray[:1]!r}"
@@ -112,38 +120,56 @@ def _ascii_bits(raw: bytes, name: str) -> np.ndarray[Any, np.dtype[np.uint8]]:
     return np.frombuffer(digits, dtype=np.uint8) - ord("0")
 
 
+def _read_whole(path: Path) -> bytes:
+    """A bit file's bytes: a regular file only (a FIFO may never get a writer, a device such
+    as /dev/zero never ends)."""
+    try:
+        with open_regular(path) as handle:
+            return handle.read()
+    except OSError as exc:
+        raise RngAuditError(f"{path}: cannot read ({exc.strerror})") from exc
+
+
 def read_bits(paths: PathsArg, fmt: InputFormat = "auto") -> BitSource:
     """Read and concatenate the bits of `paths` (one path or many). "auto" takes a file holding
     only '0', '1' and whitespace as ASCII digits (as the NIST tool's data files), anything else
-    as binary."""
+    as binary. Binary files are held once, as read (no bit-per-byte expansion), so memory is
+    about the input's size."""
     paths = as_paths(paths, "RNG output file")
     if not paths:
         raise RngAuditError("no input file given")
-    chunks: list[np.ndarray[Any, np.dtype[np.uint8]]] = []
-    formats: set[str] = set()
+    binary: list[bytes] = []
+    ascii_chunks: list[np.ndarray[Any, np.dtype[np.uint8]]] = []
     for path in paths:
         p = Path(path)
-        try:
-            raw = p.read_bytes()
-        except OSError as exc:
-            raise RngAuditError(f"{p}: cannot read ({exc.strerror})") from exc
+        raw = _read_whole(p)
         if not raw:
             raise RngAuditError(f"{p}: the file is empty")
-        kind = fmt if fmt != "auto" else ("ascii" if _looks_ascii(raw) else "binary")
-        formats.add(kind)
-        if kind == "ascii":
-            chunks.append(_ascii_bits(raw, str(p)))
+        ascii_file = fmt == "ascii" or (fmt == "auto" and _looks_ascii(raw))
+        if ascii_file:
+            ascii_chunks.append(_ascii_bits(raw, str(p)))
         else:
-            chunks.append(np.unpackbits(np.frombuffer(raw, dtype=np.uint8)))
-    if len(formats) > 1:
-        raise RngAuditError("the input files mix ASCII '0'/'1' and binary data; pass --format")
-    bits = np.concatenate(chunks)
-    if bits.size == 0:
+            binary.append(raw)
+        del raw
+        if binary and ascii_chunks:
+            raise RngAuditError("the input files mix ASCII '0'/'1' and binary data; pass --format")
+    kind: Literal["binary", "ascii"] = "binary" if binary else "ascii"
+    if binary:
+        data = binary[0] if len(binary) == 1 else b"".join(binary)
+        binary.clear()
+        total = 8 * len(data)
+    else:
+        bits = ascii_chunks[0] if len(ascii_chunks) == 1 else np.concatenate(ascii_chunks)
+        ascii_chunks.clear()
+        total = int(bits.size)
+        data = np.packbits(bits).tobytes()
+        del bits
+    if total == 0:
         raise RngAuditError("the input holds no bits")
     return BitSource(
-        data=np.packbits(bits).tobytes(),
-        total_bits=int(bits.size),
-        format="ascii" if "ascii" in formats else "binary",
+        data=data,
+        total_bits=total,
+        format=kind,
         sources=tuple(str(p) for p in paths),
     )
 

@@ -61,7 +61,8 @@ def poker(
         str,
         typer.Option(
             "--suit-pairs",
-            help="'default' (all for Q Poker, 100000 for Caribbean Stud), 'all', or a sample size.",
+            help="'default' (all for Q Poker; 100000 distinct ones for Caribbean Stud, spread "
+            "over the categories, small ones whole), 'all', or a number of distinct pairs.",
         ),
     ] = "default",
     other_pairs: Annotated[
@@ -257,6 +258,8 @@ def _print(report: poker_crosscheck.CrosscheckReport) -> None:
             stdout.print(Text.assemble(("failed", "red"), f" {c.name}: {plain(c.error)}"))
         if not c.checked and not c.error:
             stdout.print(f"{c.name}: nothing was asked (inconclusive)")
+        for note in c.notes:
+            stdout.print(f"{c.name}: {plain(note)}")
         for g in c.groups:
             stdout.print(Text.assemble(("defect", "red"), f" {c.name}: {plain(g.description)}"))
         for m in c.first:

@@ -4,8 +4,10 @@ With a vendor's score of every hand in hand (a few seconds through the native AB
 checks cover every pair of hands that can meet in one deal, not a sample:
 
 * **rank-class order**: the rank classes (hands equal but for suits) sorted by the rule file;
-  every class's best score must be below the next class's worst. When all boundaries hold,
-  every disjoint pair across classes is ordered right, and so every hand's category is;
+  every two classes that can meet (some hands without a card in common) must be scored in that
+  order for every such pair (``rank_classes.check_class_order``). The evidence counted is the
+  boundaries between neighbouring classes that can meet, and any classes further apart whose
+  scores overlap; neighbours that cannot meet (2-2-2-3-3 and 2-2-2-4-4) are not evidence;
 * **suit-decided pairs**: every disjoint pair within each rank class (under the statute these
   are exactly the pairs decided by suit; under rank-only rules they must push), counted exactly;
 * **random disjoint pairs**: a seeded sample across the whole ordering, as a cross-check of
@@ -33,6 +35,7 @@ from tablecert.conformance.poker_crosscheck import (
     _deciding_step,
     _hand_text,
 )
+from tablecert.conformance.rank_classes import ClassOrder, RankClasses, check_class_order, masks_of
 from tablecert.poker import Ordering, RulesSource, check_game, ordering
 
 DEFAULT_RANDOM_PAIRS = 10_000_000
@@ -52,10 +55,7 @@ class HandTable:
         self.keys = np.frombuffer(self.table.table(), dtype="<u4").astype(np.uint32)
 
     def masks(self) -> npt.NDArray[np.uint64]:
-        masks = np.zeros(len(self.hands), dtype=np.uint64)
-        for column in range(self.hands.shape[1]):
-            masks |= np.left_shift(np.uint64(1), self.hands[:, column].astype(np.uint64))
-        return masks
+        return masks_of(self.hands)
 
     def text(self, i: int) -> str:
         return _hand_text(self.hands[i])
@@ -87,33 +87,33 @@ def class_order_check(
 ) -> tuple[CheckResult, CheckResult]:
     """The rank-class order and the suit-decided (within-class) pairs, exhaustively."""
     started = time.perf_counter()
-    within, classes, boundaries = t.table.check_scores(scores, keep)
+    within, _, _ = t.table.check_scores(scores, keep)
+    found = check_class_order(RankClasses.of(t.keys, t.masks()), scores)
     seconds = time.perf_counter() - started
     order = t.order
-    # Boundaries: one defect group per (category, step, answer).
+    # Wrongly ordered class pairs: one defect group per (category, step, answer).
     groups: dict[tuple[str, str, str, str], int] = {}
     first: list[Mismatch] = []
-    for lower, upper, disjoint in boundaries:
+    for lower, upper in found.wrong:
         m = _mismatch(t, upper, lower, scores)
-        answer = ("answers PUSH" if m.got == "PUSH" else "reverses the order") + (
-            "" if disjoint else " (between hands sharing a card)"
-        )
+        answer = "answers PUSH" if m.got == "PUSH" else "reverses the order"
         key = (m.category, m.step, m.article, answer)
         groups[key] = groups.get(key, 0) + 1
         if len(first) < keep:
             first.append(m)
     boundary_check = CheckResult(
-        f"rank-class order (all {classes:,} classes, every hand)",
-        max(classes - 1, 0),
-        len(boundaries),
+        f"rank-class order (all {found.classes:,} classes, every hand)",
+        found.checked,
+        len(found.wrong),
         tuple(
-            DefectGroup(category, step, article, answer, count, max(classes - 1, 0), ())
+            DefectGroup(category, step, article, answer, count, found.checked, ())
             for (category, step, article, answer), count in sorted(
                 groups.items(), key=lambda kv: -kv[1]
             )
         ),
         tuple(first),
         seconds,
+        notes=class_order_notes(found),
     )
     # Within classes: tallies per category from the core.
     pair_groups: list[DefectGroup] = []
@@ -143,6 +143,31 @@ def class_order_check(
         seconds,
     )
     return boundary_check, pair_check
+
+
+def class_order_notes(found: ClassOrder) -> tuple[str, ...]:
+    """What the rank-class order check counted and what it did not, in words."""
+    notes = [
+        f"{found.boundaries:,} boundaries between neighbouring classes that can meet"
+        + (
+            f", and {found.beyond:,} pairs of classes further apart that can meet and whose "
+            "scores overlap, searched hand by hand"
+            if found.beyond
+            else ""
+        )
+    ]
+    if found.not_evidence:
+        notes.append(
+            f"{found.not_evidence:,} boundaries between neighbouring classes that cannot meet "
+            "(every hand of one shares a card with every hand of the other) are not evidence "
+            "and are not counted"
+        )
+    if found.unsearched:
+        notes.append(
+            f"{found.unsearched:,} further pairs of classes whose scores overlap were not "
+            "searched: the order was already found wrong"
+        )
+    return tuple(notes)
 
 
 def random_pair_check(

@@ -1,17 +1,21 @@
 """Exhaustive crosscheck of a vendor's poker evaluator against the statute ordering.
 
-Four checks, each request answered by the evaluator and compared with the core:
+Five checks, each request answered by the evaluator and compared with the core:
 
 1. categories: every one of the C(52, k) hands (22,100 or 2,598,960), or a seeded sample;
-2. adjacent rank classes: for every two consecutive classes of the ordering (hands equal but
-   for suits), a disjoint pair; together they pin down the order of categories and ranks;
+2. adjacent rank classes: for every class of the ordering (hands equal but for suits), a
+   disjoint pair with the next class up that it can meet (``rank_classes``);
 3. suit-decided pairs: disjoint hands of equal ranks that the statute decides by suit (where
-   vendors go wrong): the complete set for Q Poker, a seeded stratified sample for Caribbean
-   Stud (the complete set has hundreds of millions of pairs; ``suit_pairs=None`` asks for all);
-4. other pairs: a seeded random sample of disjoint hand pairs;
+   vendors go wrong): the complete set for Q Poker, for Caribbean Stud 100,000 distinct pairs
+   stratified by category, small categories whole and the rest sampled without replacement
+   (the complete set has 173,899,440 pairs; ``suit_pairs=None`` asks for all);
+4. other pairs: a seeded random sample of distinct disjoint hand pairs;
 5. settlements: for every outcome of every bet (each category of 多寶; fold, dealer not
    qualifying, a win by each category, a loss), seeded deals whose net amount the evaluator
    must give exactly.
+
+Every pair is of hands without a card in common (only those can meet in one deal, so only
+those are evidence), and no pair is asked twice.
 
 Mismatches are grouped by category, by the tie-break step and article that decides the pair,
 and by what the evaluator answered, so the report names the defect ("answers PUSH where
@@ -34,9 +38,10 @@ import numpy.typing as npt
 
 from tablecert import _core
 from tablecert.conformance.evaluator_protocol import Answerer, EvaluatorError
+from tablecert.conformance.rank_classes import RankClasses, masks_of
 from tablecert.errors import CrosscheckError
 from tablecert.games.common import qualifier_ranks, rational
-from tablecert.hand_arrays import strength_keys
+from tablecert.hand_arrays import key_table, strength_keys
 from tablecert.poker import Ordering, RulesSource, check_game, ordering
 from tablecert.rounds.settle import per_unit
 
@@ -45,6 +50,8 @@ MAX_SAMPLE = 2_000_000
 """The largest sample of one check in one run: every request is held in memory with its
 expected answer (about half a kilobyte each)."""
 RANK_FIELDS = 5
+DEFAULT_SUIT_PAIRS = 100_000
+"""Caribbean Stud's suit-decided pairs asked by default (distinct; Q Poker's are all asked)."""
 Progress = Callable[[int], None]
 
 
@@ -94,6 +101,8 @@ class CheckResult:
     #: Why the evaluator did not answer every request (crashed, raised, exited, hung, answered
     #: out of protocol), or why the check did not run: a failed check, never a pass.
     error: str = ""
+    #: What the check counted and what it left out as no evidence (pairs that cannot meet).
+    notes: tuple[str, ...] = ()
 
     @property
     def verdict(self) -> str:
@@ -150,6 +159,7 @@ class CrosscheckReport:
                     "mismatches": c.mismatches,
                     "verdict": c.verdict,
                     "error": c.error or None,
+                    "notes": list(c.notes),
                     "requests_per_second": round(c.rate),
                     "defects": [
                         {
@@ -195,10 +205,8 @@ class _Tables:
         flat = itertools.chain.from_iterable(itertools.combinations(range(52), size))
         self.hands = np.fromiter(flat, dtype=np.uint8, count=n * size).reshape(n, size)
         self.keys = strength_keys(game, self.hands, self.order.rules)
-        self.rank_keys = self.keys & ~np.uint32(3)  # the suit field cleared
-        self.masks = np.zeros(n, dtype=np.uint64)
-        for column in range(size):
-            self.masks |= np.left_shift(np.uint64(1), self.hands[:, column].astype(np.uint64))
+        self.masks = masks_of(self.hands)
+        self.classes = RankClasses.of(self.keys, self.masks)
         self.categories = (self.keys >> np.uint32(22)).astype(np.int64)
 
     def text(self, i: int) -> str:
@@ -329,78 +337,148 @@ def category_requests(
     return np.sort(rng.choice(n, size=sample, replace=False)).astype(np.int64)
 
 
+@dataclass(frozen=True)
+class Stratum:
+    """The suit-decided pairs of one category: how many there are, how many are asked."""
+
+    category: str
+    population: int
+    asked: int
+
+    @property
+    def complete(self) -> bool:
+        return self.asked == self.population
+
+
+def suit_pair_populations(tables: _Tables) -> dict[int, int]:
+    """For each category (by index) that has any, the number of unordered pairs of hands
+    without a card in common inside one rank class: the suit-decided pairs under a statute
+    ordering, counted exactly by the core."""
+    table = key_table(tables.order.game, tables.order.rules)
+    keys = np.frombuffer(table.table(), dtype="<u4").astype(np.int32)
+    within, _, _ = table.check_scores(keys, 0)
+    return {category: int(tally[0]) for category, tally in enumerate(within) if tally[0]}
+
+
+def allocate(populations: dict[int, int], total: int) -> dict[int, int]:
+    """How many of ``total`` requests each stratum gets: equal shares, a stratum no larger
+    than its share taken whole and what it leaves shared among the others, so that exactly
+    ``min(total, sum of populations)`` are asked."""
+    quotas: dict[int, int] = {}
+    left = total
+    pending = sorted(populations, key=lambda c: (populations[c], c))
+    while pending:
+        share = left // len(pending)
+        small = [c for c in pending if populations[c] <= share]
+        if not small:
+            break
+        for c in small:
+            quotas[c] = populations[c]
+            left -= populations[c]
+        pending = [c for c in pending if c not in small]
+    if pending:
+        base, extra = divmod(left, len(pending))
+        for i, c in enumerate(sorted(pending)):
+            quotas[c] = base + (i < extra)
+    return quotas
+
+
 def suit_decided_pairs(
     tables: _Tables, sample: int | None, rng: np.random.Generator
+) -> tuple[npt.NDArray[np.int64], tuple[Stratum, ...]]:
+    """Disjoint pairs of equal ranks that only suit decides, in random A/B order, and what
+    they are of: all of them (``sample=None``), or ``sample`` distinct pairs stratified by
+    category (``allocate``): a stratum within its share is asked whole, the others are sampled
+    uniformly without replacement. No pair is asked twice."""
+    populations = suit_pair_populations(tables)
+    quotas = populations if sample is None else allocate(populations, sample)
+    class_categories = tables.categories[tables.classes.order[tables.classes.starts]]
+    chosen: list[npt.NDArray[np.int64]] = []
+    strata: list[Stratum] = []
+    for category, population in populations.items():
+        quota = quotas[category]
+        in_category = np.flatnonzero(class_categories == category)
+        if 2 * quota >= population:
+            pairs = np.concatenate([tables.classes.within_pairs(int(c)) for c in in_category])
+            if quota < population:
+                pairs = pairs[np.sort(rng.choice(len(pairs), size=quota, replace=False))]
+        else:
+            pairs = _sample_within(tables, in_category, quota, rng)
+        chosen.append(pairs)
+        strata.append(Stratum(tables.order.categories[category], population, len(pairs)))
+    pairs = np.concatenate(chosen) if chosen else np.empty((0, 2), dtype=np.int64)
+    return _shuffle_sides(pairs, rng), tuple(strata)
+
+
+def _sample_within(
+    tables: _Tables, class_ids: npt.NDArray[np.int64], count: int, rng: np.random.Generator
 ) -> npt.NDArray[np.int64]:
-    """Disjoint pairs of equal ranks that only suit decides: all of them, or a sample
-    stratified by category (equal numbers per category that has such pairs)."""
-    order = np.argsort(tables.rank_keys, kind="stable")
-    sorted_keys = tables.rank_keys[order]
-    starts = np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]])
-    ends = np.r_[starts[1:], len(order)]
-    if sample is None:
-        pairs = []
-        for s, e in zip(starts, ends, strict=True):
-            if e - s < 2:
-                continue
-            members = order[s:e]
-            m = tables.masks[members]
-            i, j = np.nonzero(np.triu((m[:, None] & m[None, :]) == 0, 1))
-            if len(i):
-                pairs.append(np.stack([members[i], members[j]], axis=1))
-        return np.concatenate(pairs).astype(np.int64)
-    group_of = np.empty(len(order), dtype=np.int64)
-    group_of[order] = np.repeat(np.arange(len(starts)), ends - starts)
-    sizes = ends - starts
-    eligible = sizes[group_of] > 1
-    categories = np.unique(tables.categories[eligible])
-    per_category = max(1, sample // max(1, len(categories)))
-    chosen: list[tuple[int, int]] = []
-    for category in categories:
-        candidates = np.flatnonzero(eligible & (tables.categories == category))
-        found = 0
-        attempts = 0
-        while found < per_category and attempts < per_category * 50:
-            attempts += 1
-            a = int(candidates[rng.integers(len(candidates))])
-            g = group_of[a]
-            b = int(order[starts[g] + rng.integers(sizes[g])])
-            if a != b and tables.masks[a] & tables.masks[b] == 0:
-                chosen.append((a, b))
-                found += 1
-    return np.array(chosen, dtype=np.int64).reshape(-1, 2)
+    """``count`` distinct unordered disjoint pairs inside the classes ``class_ids``, uniform
+    over all such pairs: a hand uniform over the classes' hands, a partner uniform in its class,
+    kept with probability (class size / largest class size) when they share no card."""
+    classes = tables.classes
+    sizes = classes.sizes()
+    hands = np.concatenate([classes.members(int(c)) for c in class_ids])
+    largest = int(sizes[class_ids].max())
+    class_of = classes.class_of()
+    n = len(tables.keys)
+    found = np.empty(0, dtype=np.int64)
+    while len(found) < count:
+        draws = min(1 << 22, max(4096, 8 * (count - len(found))))
+        a = hands[rng.integers(len(hands), size=draws)]
+        c = class_of[a]
+        b = classes.order[classes.starts[c] + rng.integers(sizes[c])]
+        kept = ((tables.masks[a] & tables.masks[b]) == 0) & (rng.random(draws) * largest < sizes[c])
+        found = _distinct(np.r_[found, _codes(a[kept], b[kept], n)])
+    return _decode(found[:count], n)
 
 
-def adjacent_class_pairs(tables: _Tables, rng: np.random.Generator) -> npt.NDArray[np.int64]:
+def _codes(a: npt.NDArray[np.int64], b: npt.NDArray[np.int64], n: int) -> npt.NDArray[np.int64]:
+    """One number per unordered pair of hand indices (below ``n``)."""
+    return np.minimum(a, b) * n + np.maximum(a, b)
+
+
+def _decode(codes: npt.NDArray[np.int64], n: int) -> npt.NDArray[np.int64]:
+    return np.stack([codes // n, codes % n], axis=1).astype(np.int64)
+
+
+def _distinct(codes: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """``codes`` without repeats, each kept where it first occurs (a seeded draw stays
+    reproducible)."""
+    _, first = np.unique(codes, return_index=True)
+    return codes[np.sort(first)]
+
+
+def _shuffle_sides(pairs: npt.NDArray[np.int64], rng: np.random.Generator) -> npt.NDArray[np.int64]:
+    """Each pair as (A, B) or (B, A) at random: an evaluator cannot pass by answering one
+    side."""
+    swap = rng.random(len(pairs)) < 0.5
+    out = pairs.copy()
+    out[swap] = pairs[swap][:, ::-1]
+    return out
+
+
+def adjacent_class_pairs(
+    tables: _Tables, rng: np.random.Generator
+) -> tuple[npt.NDArray[np.int64], int]:
     """For each rank class of the ordering (hands equal but for suits), one disjoint pair with
-    the next class up that can be dealt beside it, in random A/B order: together these pin
-    down the whole order of categories and ranks, boundaries between categories included."""
-    order = np.argsort(tables.rank_keys, kind="stable")
-    sorted_keys = tables.rank_keys[order]
-    starts = np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]])
-    ends = np.r_[starts[1:], len(order)]
+    the next class up whose hands can meet it, in random A/B order, and how many classes had
+    to pass over their neighbour to find it. Neighbours that cannot meet (2-2-2-3-3 and
+    2-2-2-4-4 need six deuces) are not evidence: their order is never asked, and an evaluator
+    may order them as it likes."""
+    classes = tables.classes
     chosen = []
-    for g in range(len(starts) - 1):
-        lower = order[starts[g] : ends[g]]
-        # Some neighbours cannot be dealt together (2-2-2-3-3 and 2-2-2-4-4 need five deuces);
-        # then the next class up that can be is this class's neighbour in the chain.
-        for h in range(g + 1, min(g + 64, len(starts))):
-            upper = order[starts[h] : ends[h]]
-            pair = _disjoint_pair(tables, lower, upper)
+    passed_over = 0
+    for g in range(len(classes) - 1):
+        lower = classes.members(g)
+        for h in range(g + 1, len(classes)):
+            pair = classes.disjoint_pair(lower, classes.members(h))
             if pair is not None:
-                chosen.append(pair if rng.random() < 0.5 else pair[::-1])
+                chosen.append(pair)
+                passed_over += h > g + 1
                 break
-    return np.array(chosen, dtype=np.int64).reshape(-1, 2)
-
-
-def _disjoint_pair(
-    tables: _Tables, lower: npt.NDArray[np.int64], upper: npt.NDArray[np.int64]
-) -> tuple[int, int] | None:
-    for a in lower[:64]:
-        disjoint = upper[(tables.masks[upper] & tables.masks[a]) == 0]
-        if len(disjoint):
-            return int(a), int(disjoint[0])
-    return None
+    pairs = np.array(chosen, dtype=np.int64).reshape(-1, 2)
+    return _shuffle_sides(pairs, rng), passed_over
 
 
 def _qualifies(key: int, qualifier: list[int]) -> bool:
@@ -409,48 +487,60 @@ def _qualifies(key: int, qualifier: list[int]) -> bool:
     return category > 0 or list(ranks[: len(qualifier)]) >= qualifier
 
 
+SETTLEMENT_TRIES = 20_000
+"""Deals drawn at most for one outcome of one bet (an outcome no deal reaches is left short)."""
+
+
 def settlement_cases(
     tables: _Tables, per_outcome: int, rng: np.random.Generator
 ) -> list[tuple[str, str, int, int, str]]:
-    """For every outcome of every bet, up to ``per_outcome`` seeded deals: (bet, outcome,
-    player hand, dealer hand, decision). Outcomes: each category of the side bet (Q Poker's
-    多寶), and for the bet against the dealer: fold, dealer not qualifying, a win by each
-    category, a loss."""
+    """For every outcome of every bet, up to ``per_outcome`` distinct seeded deals of two
+    hands without a card in common: (bet, outcome, player hand, dealer hand, decision).
+    Outcomes: each category of the side bet (Q Poker's 多寶), and for the bet against the
+    dealer: fold, dealer not qualifying, a win by each category, a loss. The player's hand of
+    an outcome named by a category is drawn from that category, so rare ones are reached."""
     order = tables.order
     game = order.game
     qualifier = qualifier_ranks(order.rules, "play.dealer_qualifier")
     decide = "follow" if game == "q-poker" else "raise"
-    wanted: dict[str, list[tuple[str, str, int, int, str]]] = {}
     n = len(tables.keys)
     names = order.categories
-    outcomes = [f"win with {c}" for c in names] + ["dealer does not qualify", "loss", "fold"]
-    if game == "q-poker":
-        outcomes += [f"多寶 {c}" for c in names]
-    for name in outcomes:
-        wanted[name] = []
-    tries = 0
-    while any(len(v) < per_outcome for v in wanted.values()) and tries < 400_000:
-        tries += 1
-        a, b = int(rng.integers(n)), int(rng.integers(n))
-        if tables.masks[a] & tables.masks[b]:
-            continue
+    by_category = {name: np.flatnonzero(tables.categories == i) for i, name in enumerate(names)}
+
+    def outcome_of(a: int, b: int) -> str:
         ka, kb = int(tables.keys[a]), int(tables.keys[b])
-        category = names[int(tables.categories[a])]
-        if game == "q-poker" and len(wanted[f"多寶 {category}"]) < per_outcome:
-            wanted[f"多寶 {category}"].append(("pair-plus", f"多寶 {category}", a, b, "-"))
-        if len(wanted["fold"]) < per_outcome:
-            wanted["fold"].append(("play", "fold", a, b, "fold"))
         if not _qualifies(kb, qualifier):
-            outcome = "dealer does not qualify"
-        elif ka > kb:
-            outcome = f"win with {category}"
-        elif ka < kb:
-            outcome = "loss"
-        else:
-            continue
-        if len(wanted[outcome]) < per_outcome:
-            wanted[outcome].append(("play", outcome, a, b, decide))
-    return [case for name in outcomes for case in wanted[name]]
+            return "dealer does not qualify"
+        if ka == kb:
+            return "push"
+        return f"win with {names[int(tables.categories[a])]}" if ka > kb else "loss"
+
+    wanted: list[tuple[str, str, str, str]] = [
+        *((f"win with {c}", "play", decide, c) for c in names),
+        ("dealer does not qualify", "play", decide, ""),
+        ("loss", "play", decide, ""),
+        ("fold", "play", "fold", ""),
+    ]
+    if game == "q-poker":
+        wanted += [(f"多寶 {c}", "pair-plus", "-", c) for c in names]
+    cases: list[tuple[str, str, int, int, str]] = []
+    for outcome, bet, decision, category in wanted:
+        pool = by_category[category] if category else None
+        seen: set[tuple[int, int]] = set()
+        for _ in range(SETTLEMENT_TRIES):
+            if len(seen) == per_outcome:
+                break
+            a = int(rng.integers(n) if pool is None else pool[rng.integers(len(pool))])
+            b = int(rng.integers(n))
+            if tables.masks[a] & tables.masks[b]:
+                continue
+            if bet == "play" and decision != "fold" and outcome_of(a, b) != outcome:
+                continue
+            key = (a, -1) if bet == "pair-plus" else (a, b)
+            if key not in seen:
+                seen.add(key)
+                cases.append((bet, outcome, a, b, decision))
+    return cases
 
 
 def expected_settlement(order: Ordering, outcome: str, category: str) -> Fraction:
@@ -466,16 +556,24 @@ def expected_settlement(order: Ordering, outcome: str, category: str) -> Fractio
     return ante + raise_multiple * per_unit(order, "raise", name, category)[0]
 
 
-def random_pairs(tables: _Tables, count: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
-    """A seeded sample of disjoint hand pairs, uniform over hands."""
-    chosen = np.empty((0, 2), dtype=np.int64)
+def random_pairs(
+    tables: _Tables,
+    count: int,
+    rng: np.random.Generator,
+    asked: npt.NDArray[np.int64] | None = None,
+) -> npt.NDArray[np.int64]:
+    """A seeded sample of ``count`` distinct disjoint hand pairs, uniform over hands, none of
+    them among the pairs ``asked`` already (rows of hand indices)."""
     n = len(tables.keys)
-    while len(chosen) < count:
+    before = np.empty(0, dtype=np.int64) if asked is None else _codes(asked[:, 0], asked[:, 1], n)
+    found = np.empty(0, dtype=np.int64)
+    while len(found) < count:
         a = rng.integers(n, size=2 * count)
         b = rng.integers(n, size=2 * count)
         ok = (tables.masks[a] & tables.masks[b]) == 0
-        chosen = np.concatenate([chosen, np.stack([a[ok], b[ok]], axis=1)])
-    return chosen[:count]
+        codes = _codes(a[ok], b[ok], n)
+        found = _distinct(np.r_[found, codes[~np.isin(codes, before)]])
+    return _shuffle_sides(_decode(found[:count], n), rng)
 
 
 Check = tuple[list[str], list[str], list[tuple[str, str, str]], list[tuple[int, ...]]]
@@ -538,9 +636,34 @@ class Plan:
     adjacent_pairs: npt.NDArray[np.int64]
     suit_pairs: npt.NDArray[np.int64]
     other_pairs: npt.NDArray[np.int64]
-    suit_pairs_complete: bool
+    #: The suit-decided pairs by category: how many exist, how many are asked (distinct).
+    suit_strata: tuple[Stratum, ...]
     seed: int
     settlements: tuple[tuple[str, str, int, int, str], ...] = ()
+    #: Classes whose neighbour up cannot meet them, paired with the next class up that can.
+    adjacent_passed_over: int = 0
+
+    @property
+    def suit_pairs_complete(self) -> bool:
+        return all(s.complete for s in self.suit_strata)
+
+    def notes(self) -> dict[str, tuple[str, ...]]:
+        """What each check asked and left out, by check name."""
+        strata = "; ".join(
+            f"{s.category} {s.asked:,}" + (" (all)" if s.complete else f" of {s.population:,}")
+            for s in self.suit_strata
+        )
+        suit = f"{len(self.suit_pairs):,} distinct pairs by category: {strata}" + (
+            "" if self.suit_pairs_complete else "; sampled without replacement"
+        )
+        adjacent = (
+            f"{self.adjacent_passed_over:,} classes cannot meet the class just above them (not "
+            "evidence, never asked); each is paired with the next class up that it can meet"
+        )
+        return {
+            "suit-decided pairs": (suit,),
+            "adjacent rank classes": (adjacent,) if self.adjacent_passed_over else (),
+        }
 
     @property
     def total(self) -> int:
@@ -631,8 +754,9 @@ def plan(
     seed: int = 0,
     settlements_per_outcome: int = 20,
 ) -> Plan:
-    """What to ask. ``suit_pairs=0`` means the default: all for Q Poker, 100,000 for Caribbean
-    Stud; ``None`` means all. ``settlements_per_outcome`` deals for each outcome of each bet."""
+    """What to ask. ``suit_pairs=0`` means the default: all for Q Poker, 100,000 distinct for
+    Caribbean Stud; ``None`` means all. ``settlements_per_outcome`` deals for each outcome of
+    each bet."""
     check_game(game)
     if seed < 0:
         raise CrosscheckError(f"seed {seed}: expected a whole number, 0 or more")
@@ -645,16 +769,20 @@ def plan(
     tables = _Tables(game, rules)
     rng = np.random.default_rng(seed)
     if suit_pairs == 0:
-        suit_pairs = None if tables.order.hand_size == 3 else 100_000
+        suit_pairs = None if tables.order.hand_size == 3 else DEFAULT_SUIT_PAIRS
+    categories = category_requests(tables, hands, rng)
+    adjacent, passed_over = adjacent_class_pairs(tables, rng)
+    suit, strata = suit_decided_pairs(tables, suit_pairs, rng)
     return Plan(
         tables,
-        category_requests(tables, hands, rng),
-        adjacent_class_pairs(tables, rng),
-        suit_decided_pairs(tables, suit_pairs, rng),
-        random_pairs(tables, other_pairs, rng),
-        suit_pairs is None,
+        categories,
+        adjacent,
+        suit,
+        random_pairs(tables, other_pairs, rng, np.concatenate([adjacent, suit])),
+        strata,
         seed,
         tuple(settlement_cases(tables, settlements_per_outcome, rng)),
+        passed_over,
     )
 
 
@@ -663,7 +791,11 @@ def crosscheck(
 ) -> CrosscheckReport:
     """Run every check of a plan through the evaluator and report mismatches by defect."""
     order = p.tables.order
-    checks = _run_checks(p.checks(), answerer, order, keep, progress)
+    notes = p.notes()
+    checks = [
+        replace(c, notes=notes.get(c.name, ()))
+        for c in _run_checks(p.checks(), answerer, order, keep, progress)
+    ]
     return CrosscheckReport(
         game=order.game,
         rules_file=order.rules.path.name,

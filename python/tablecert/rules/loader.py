@@ -171,7 +171,7 @@ def load_rules(source: str | os.PathLike[str]) -> RuleFile:
         raise RuleFileError(f"expected a rule file path or bundled name, got {source!r}")
     path = bundled_rule_path(str(source)) if is_bare_name(source) else Path(source)
     try:
-        raw = path.read_bytes()
+        raw = read_input(path)  # a regular file of bounded size: never a FIFO or a device
     except OSError as exc:
         raise RuleFileError(f"{path}: cannot read rule file: {exc.strerror}") from exc
     return _parse(path, raw)

@@ -136,7 +136,7 @@ def _scope(p: poker_crosscheck.Plan, per_outcome: int) -> Scope:
         sampled.append(Sample("hands asked for their category", len(p.categories), hands, p.seed))
     sampled.append(
         Sample(
-            "pairs across adjacent rank classes (one per class boundary)",
+            "pairs across rank classes (one per class, with the next class up it can meet)",
             len(p.adjacent_pairs),
             None,
             p.seed,
@@ -144,8 +144,12 @@ def _scope(p: poker_crosscheck.Plan, per_outcome: int) -> Scope:
     )
     if p.suit_pairs_complete:
         exhaustive.append(f"every one of the {len(p.suit_pairs):,} pairs decided only by suit")
-    else:
-        sampled.append(Sample("pairs decided only by suit", len(p.suit_pairs), None, p.seed))
+    for s in () if p.suit_pairs_complete else p.suit_strata:
+        if s.complete:
+            exhaustive.append(f"every one of the {s.population:,} {s.category} pairs decided by suit")
+        else:
+            what = f"{s.category} pairs decided only by suit (distinct, without replacement)"
+            sampled.append(Sample(what, s.asked, s.population, p.seed))
     sampled.append(Sample("other pairs of hands", len(p.other_pairs), None, p.seed))
     sampled.append(
         Sample(

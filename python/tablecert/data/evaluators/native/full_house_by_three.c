@@ -1,0 +1,1 @@
+../../../../../fixtures/evaluators/native/full_house_by_three.c

@@ -1,0 +1,118 @@
+"""Inputs that would hang or exhaust the machine are refused at once, as input errors: a FIFO
+or a device where a file is read whole, a cluster address that is no Dask scheduler, more
+local workers than the machine can run."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tablecert import distributed
+from tablecert.errors import ClusterError
+from tests.cli_support import tablecert
+
+
+@pytest.fixture
+def fifo(tmp_path: Path) -> Path:
+    path = tmp_path / "fifo"
+    os.mkfifo(path)
+    return path
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["compare", "q-poker", "--rules", "{rules}", "As Ks Qs", "2h 3h 4h"],
+        ["hands", "q-poker", "--rules", "{rules}"],
+        ["analyze", "q-poker", "--rules", "{rules}"],
+    ],
+)
+@pytest.mark.parametrize("source", ["fifo", "/dev/zero"])
+def test_rules_that_never_end_are_refused(args: list[str], source: str, fifo: Path) -> None:
+    rules = str(fifo) if source == "fifo" else source
+    run = tablecert([a.replace("{rules}", rules) for a in args])
+    assert run.code == 2, run.stderr
+    assert run.error_lines == [
+        f"error: {rules}: cannot read rule file: not a regular file (a device, FIFO or socket)"
+    ]
+
+
+def test_an_rng_fifo_is_refused(fifo: Path) -> None:
+    run = tablecert(["audit", "rng", str(fifo)])
+    assert run.code == 2, run.stderr
+    assert "not a regular file" in run.stderr
+
+
+@pytest.fixture
+def silent_service() -> Iterator[str]:
+    """A TCP service on 127.0.0.1 that accepts connections and never says a word."""
+    server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(5)
+    accepted: list[socket.socket] = []
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                accepted.append(server.accept()[0])
+            except OSError:
+                return
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    finally:
+        stop.set()
+        server.close()
+        for conn in accepted:
+            conn.close()
+        thread.join(timeout=5)
+
+
+def test_a_service_that_is_not_a_scheduler_is_refused_promptly(
+    silent_service: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(distributed, "HANDSHAKE_TIMEOUT_S", 0.5)
+    with pytest.raises(ClusterError, match=r"not a Dask scheduler \(no greeting within 0.5 s\)"):
+        distributed.probe_scheduler(silent_service, 0.5)
+    run = tablecert(["analyze", "q-poker", "--cluster", silent_service])
+    assert run.code == 2, run.stderr
+    assert "is not a Dask scheduler" in run.stderr
+
+
+@pytest.mark.parametrize(
+    "address", ["not a url", "notaurl", "http://127.0.0.1:8786", "tcp://host:port", "tcp://h:0"]
+)
+def test_a_malformed_cluster_address_is_a_usage_error(address: str) -> None:
+    run = tablecert(["analyze", "q-poker", "--cluster", address])
+    assert run.code == 2, run.stderr
+    assert run.error_lines == [
+        f"error: --cluster {address!r}: expected tcp://HOST:PORT"
+        + ("" if address.startswith("http") else " (a port 1-65535)")
+    ]
+
+
+def test_nothing_listening_is_an_input_error() -> None:
+    with socket.socket() as probe:  # a port that was free a moment ago
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    run = tablecert(["analyze", "q-poker", "--cluster", f"tcp://127.0.0.1:{port}"])
+    assert run.code == 2, run.stderr
+    assert "cannot reach the Dask scheduler" in run.stderr
+
+
+def test_workers_are_bounded_by_the_machine() -> None:
+    most = distributed.max_local_workers()
+    assert 1 <= most <= 4 * (os.cpu_count() or 1)
+    run = tablecert(["analyze", "q-poker", "--workers", "99999"])
+    assert run.code == 2, run.stderr
+    assert run.error_lines == [
+        f"error: --workers 99,999: this machine runs at most {most} local workers (4 per CPU, "
+        "one per 256 MiB of memory)"
+    ]
