@@ -16,6 +16,7 @@ forge a line of output.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -53,8 +54,7 @@ class ExitCode(IntEnum):
 EXIT_HELP = (
     "Exit status: "
     + ", ".join(
-        f"{EXIT_STATUS[o]} {'/'.join(verdict_words(o))}"
-        for o in (Outcome.PASS, Outcome.FAIL)
+        f"{EXIT_STATUS[o]} {'/'.join(verdict_words(o))}" for o in (Outcome.PASS, Outcome.FAIL)
     )
     + ", 2 usage or input error, "
     + f"{EXIT_STATUS[Outcome.INCONCLUSIVE]} {Outcome.INCONCLUSIVE.word()}, 4 internal error."
@@ -97,11 +97,25 @@ def _interactive(stream: Any) -> bool:
         return False
 
 
+def _sizes_that_print() -> dict[str, str]:
+    """The environment without a ``COLUMNS`` or ``LINES`` that is not a positive number (a
+    console 0 columns wide prints nothing at all): the terminal's own size is used instead."""
+    return {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("COLUMNS", "LINES") or (v.isdigit() and int(v) > 0)
+    }
+
+
 # Data on stdout, status on stderr. Markup is off: strings print as they are. Off a terminal,
 # lines are never hard-wrapped (soft_wrap), so grep and pipes see whole lines.
-stdout = _SafeConsole(highlight=False, markup=False, soft_wrap=True)
+stdout = _SafeConsole(highlight=False, markup=False, soft_wrap=True, _environ=_sizes_that_print())
 stderr = _SafeConsole(
-    stderr=True, highlight=False, markup=False, soft_wrap=not _interactive(sys.stderr)
+    stderr=True,
+    highlight=False,
+    markup=False,
+    soft_wrap=not _interactive(sys.stderr),
+    _environ=_sizes_that_print(),
 )
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Write machine-readable JSON to stdout.")]
@@ -206,10 +220,34 @@ def _exit_after_broken_pipe() -> NoReturn:
     sys.exit(int(ExitCode.USAGE))
 
 
+def _streams_that_deliver() -> None:
+    """Standard output and error able to carry every answer: text a stream's encoding cannot
+    hold (Chinese articles under ``PYTHONIOENCODING=ascii``) is written as ``\\uXXXX``
+    escapes, which in JSON are the same string; and a closed standard output is an input
+    error before anything runs (an answer would be lost, and its exit status would lie)."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        if stream is not None and encoding != "utf8":
+            with contextlib.suppress(AttributeError, ValueError):
+                stream.reconfigure(errors="backslashreplace")
+    closed = sys.stdout is None
+    with contextlib.suppress(AttributeError, ValueError):  # an in-memory stream has no fd
+        fd = sys.stdout.fileno() if sys.stdout is not None else -1
+        try:
+            os.fstat(fd)
+        except OSError:
+            closed = True
+    if closed:
+        if sys.stderr is not None:
+            error_line("standard output is closed: the answer could not be delivered")
+        sys.exit(int(ExitCode.USAGE))
+
+
 def run_app(app: typer.Typer) -> None:
     """Run the app under the exit-code scheme: handled errors (bad cards, bad rule files, bad
     logs, ...) print one line and exit 2; anything unexpected is an internal error, one line,
     exit 4; a broken pipe exits 2 silently."""
+    _streams_that_deliver()
     try:
         code = app(standalone_mode=False)
     except NoArgsIsHelpError:  # the help was shown; nothing was asked

@@ -52,7 +52,12 @@ def _passphrase(confirm: bool) -> bytes:
     env = os.environ.get(PASSPHRASE_ENV)
     if env is not None:
         return env.encode("utf-8")
-    text: str = typer.prompt("Key passphrase", hide_input=True, confirmation_prompt=confirm)
+    try:
+        text: str = typer.prompt("Key passphrase", hide_input=True, confirmation_prompt=confirm)
+    except typer.Abort:  # standard input ended (no terminal, nothing piped): no passphrase
+        raise SigningError(
+            f"no passphrase: set ${PASSPHRASE_ENV}, or type it on a terminal"
+        ) from None
     return text.encode("utf-8")
 
 
