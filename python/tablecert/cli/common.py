@@ -17,6 +17,7 @@ forge a line of output.
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import sys
@@ -227,8 +228,8 @@ def _streams_that_deliver() -> None:
     error before anything runs (an answer would be lost, and its exit status would lie)."""
     for stream in (sys.stdout, sys.stderr):
         encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
-        if stream is not None and encoding != "utf8":
-            with contextlib.suppress(AttributeError, ValueError):
+        if isinstance(stream, io.TextIOWrapper) and encoding != "utf8":
+            with contextlib.suppress(ValueError):
                 stream.reconfigure(errors="backslashreplace")
     closed = sys.stdout is None
     with contextlib.suppress(AttributeError, ValueError):  # an in-memory stream has no fd
