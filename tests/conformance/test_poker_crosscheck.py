@@ -14,7 +14,12 @@ from typer.testing import CliRunner
 
 from tablecert.cli import app
 from tablecert.conformance import poker_crosscheck
-from tablecert.conformance.evaluator_protocol import EvaluatorError, open_evaluator, write_requests
+from tablecert.conformance.evaluator_protocol import (
+    EvaluatorError,
+    EvaluatorStartError,
+    open_evaluator,
+    write_requests,
+)
 from tablecert.report.sections import evaluator_crosscheck
 
 EVALUATORS = Path(__file__).resolve().parents[2] / "fixtures" / "evaluators"
@@ -161,7 +166,8 @@ def test_crashing_and_hanging_evaluators_fail(tmp_path: Path) -> None:
     )
     evaluator_failed(run(plan, f"{raises}:f"), "evaluator raised RuntimeError: boom on request")
     evaluator_failed(run(plan, f"{raises}:g"), r"returned 3 \(not a string\)")
-    evaluator_failed(run(plan, "cmd:/nonexistent/evaluator"), "cannot start")
+    with pytest.raises(EvaluatorStartError, match="cannot start"):  # set-up, not a verdict
+        open_evaluator("cmd:/nonexistent/evaluator")
     with pytest.raises(EvaluatorError, match="expected module:function"):
         open_evaluator("nonsense")
 
@@ -189,7 +195,7 @@ def test_an_evaluator_that_exits_fails_its_check(tmp_path: Path, body: str, rais
     evaluator_failed(run(plan, f"{path}:f"), f"evaluator raised {raised}")
     at_import = tmp_path / "exits_at_import.py"
     at_import.write_text("import sys\nsys.exit(0)\ndef f(request):\n    return 'A'\n")
-    with pytest.raises(EvaluatorError, match="cannot import: SystemExit"):
+    with pytest.raises(EvaluatorStartError, match="cannot import: SystemExit"):
         open_evaluator(f"{at_import}:f")
 
 

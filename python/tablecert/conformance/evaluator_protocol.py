@@ -22,30 +22,48 @@ An evaluator SPEC is one of:
 - ``file:PATH``: a file of the vendor's results for requests tablecert wrote earlier
   (``tablecert crosscheck poker --write-requests``): one ``request<TAB>response`` line each.
 
-A crash, a hang (no response within the timeout), a missing or extra response, and for a
-Python evaluator any exception it raises (``SystemExit`` and ``KeyboardInterrupt`` included:
-an evaluator calling ``sys.exit`` has failed, it has not ended tablecert) is an
-``EvaluatorError``: the check fails, it never passes by default.
+Every evaluator but a ``file:`` runs in a process of its own under ``isolation`` (a session
+and process group of its own, resource limits, its stdin and stdout used for the protocol
+only, killed with every process it started at the end); a Python callable runs in
+``python_worker``, so nothing it does (``print``, ``os._exit``, replacing tablecert's
+functions) reaches tablecert's output or verdict.
+
+An evaluator that cannot be started, imported or found raises ``EvaluatorStartError`` (an
+input error) when it is opened, before anything is asked. A crash, a hang (no response within
+the timeout), a missing or extra response, and for a Python evaluator any exception it raises
+(``SystemExit`` and ``KeyboardInterrupt`` included: an evaluator calling ``sys.exit`` or
+``os._exit`` has failed, it has not ended tablecert) is an ``EvaluatorError``: the check
+fails, it never passes by default.
 """
 
 from __future__ import annotations
 
-import contextlib
-import importlib
-import importlib.util
-import io
+import json
 import math
+import os
 import queue
 import shlex
-import subprocess
+import shutil
+import sys
 import threading
-import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import cast
 
-from tablecert.errors import TableCertError
+from tablecert.conformance import python_worker
+from tablecert.conformance.evaluator_errors import EvaluatorError, EvaluatorStartError
+from tablecert.conformance.isolation import SUPERVISOR_START_S, Isolated, is_shared_library
 from tablecert.outputs import atomic_file
+
+__all__ = [
+    "DEFAULT_TIMEOUT_S",
+    "MAX_ANSWER",
+    "Answerer",
+    "EvaluatorError",
+    "EvaluatorStartError",
+    "check_evaluator",
+    "open_evaluator",
+    "write_requests",
+]
 
 DEFAULT_TIMEOUT_S = 20.0
 MAX_TIMEOUT_S = 86_400
@@ -55,29 +73,54 @@ MAX_ANSWER = 4096
 short): a longer one is a protocol error, never buffered whole."""
 RESULTS_LINE_LIMIT = 1 << 16
 """The longest line of a ``file:`` results file (the request, a tab and the answer)."""
-_BATCH = 512
-_BATCH_SECONDS = 0.02
-
-
-class EvaluatorError(TableCertError):
-    """The evaluator could not be run, crashed, hung, or answered out of protocol."""
+IMPORT_TIMEOUT_FLOOR_S = 5.0
+"""A Python evaluator's module may take this long to import whatever the answer timeout (its
+imports load their own dependencies)."""
+_JSON_ANSWER = 6 * MAX_ANSWER + 64
+_REQUEST_CHUNK = 1 << 16
 
 
 Answerer = Callable[[Iterable[str]], Iterator[str]]
 
 
-def open_evaluator(spec: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> Answerer:
+def open_evaluator(
+    spec: str, timeout_s: float = DEFAULT_TIMEOUT_S, *, name: str | None = None
+) -> Answerer:
     """A function mapping a stream of request lines to the evaluator's response lines.
-    ``timeout_s`` bounds the wait for each answer, for programs and Python callables alike."""
+    ``timeout_s`` bounds the wait for each answer, for programs and Python callables alike.
+    The evaluator is started here: one that cannot be raises ``EvaluatorStartError``.
+    ``name`` is how errors name it (default: the spec)."""
     if not (math.isfinite(timeout_s) and 0 < timeout_s <= MAX_TIMEOUT_S):
         raise EvaluatorError(
             f"timeout {timeout_s!r}: expected a positive number of seconds up to {MAX_TIMEOUT_S:,}"
         )
     if spec.startswith("cmd:"):
-        return _command(spec[4:], timeout_s)
+        command = spec[4:]
+        return _LineEvaluator(
+            _command_argv(command, name), f"evaluator {name or command!r}", timeout_s, False
+        )
     if spec.startswith("file:"):
         return _results_file(Path(spec[5:]))
-    return _python_callable(spec.removeprefix("py:"), timeout_s)
+    callable_spec = spec.removeprefix("py:")
+    module_name, sep, function_name = callable_spec.rpartition(":")
+    if not sep or not module_name or not function_name:
+        raise EvaluatorError(
+            f"evaluator {spec!r}: expected module:function, file.py:function, cmd:COMMAND, "
+            "so:LIBRARY or file:PATH"
+        )
+    argv = [sys.executable, "-I", python_worker.__file__, json.dumps(sys.path), callable_spec]
+    return _LineEvaluator(argv, f"evaluator {name or callable_spec!r}", timeout_s, True)
+
+
+def check_evaluator(
+    spec: str, timeout_s: float = DEFAULT_TIMEOUT_S, *, name: str | None = None
+) -> None:
+    """Start the evaluator ``spec`` and stop it again, asking nothing: ``EvaluatorStartError``
+    if it cannot be started, imported or found (a plan checks its evaluators so, before
+    anything runs). A ``file:`` results file is only checked to exist."""
+    evaluator = open_evaluator(spec, timeout_s, name=name)
+    if isinstance(evaluator, _LineEvaluator):
+        evaluator.close()
 
 
 def _checked(response: str, request: str, who: str) -> str:
@@ -93,237 +136,243 @@ def _checked(response: str, request: str, who: str) -> str:
     return response
 
 
-_Batch = tuple[list[tuple[str, str]], str | None, BaseException | None]
-"""(request and answer pairs, the request that failed, why the worker stopped)."""
-
-
-def _python_callable(spec: str, timeout_s: float) -> Answerer:
-    module_name, sep, function_name = spec.rpartition(":")
-    if not sep or not module_name or not function_name:
-        raise EvaluatorError(
-            f"evaluator {spec!r}: expected module:function, file.py:function, cmd:COMMAND "
-            "or file:PATH"
-        )
+def _command_argv(command: str, name: str | None) -> list[str]:
+    """The argument vector of a ``cmd:`` evaluator, checked to name a program that can run:
+    a missing program or a shared library given as one is a set-up error, found here."""
+    who = f"evaluator {name or command!r}"
     try:
-        if module_name.endswith(".py"):
-            path = Path(module_name)
-            loader_spec = importlib.util.spec_from_file_location(path.stem, path)
-            if loader_spec is None or loader_spec.loader is None or not path.is_file():
-                raise EvaluatorError(f"evaluator {spec!r}: no Python file {path}")
-            module = importlib.util.module_from_spec(loader_spec)
-            loader_spec.loader.exec_module(module)
-        else:
-            module = importlib.import_module(module_name)
-    except EvaluatorError:
-        raise
-    except BaseException as exc:  # SystemExit at import is a broken evaluator too
-        raise EvaluatorError(
-            f"evaluator {spec!r}: cannot import: {type(exc).__name__}: {exc}"
-        ) from exc
-    function = getattr(module, function_name, None)
-    if not callable(function):
-        raise EvaluatorError(f"evaluator {spec!r}: {function_name!r} is not a callable")
-
-    def answer(requests: Iterable[str]) -> Iterator[str]:
-        # The callable runs in a worker thread that is abandoned if it does not answer within
-        # the timeout (a thread cannot be killed; it is a daemon and ends with the process).
-        # Answers come back in small batches to keep the hand-over cheap.
-        results: queue.Queue[_Batch] = queue.Queue(maxsize=64)
-        stop = threading.Event()
-        current = [""]
-
-        def hand_over(item: _Batch) -> None:
-            while not stop.is_set():
-                try:
-                    results.put(item, timeout=0.1)
-                    return
-                except queue.Full:
-                    continue
-
-        def work() -> None:
-            batch: list[tuple[str, str]] = []
-            last = time.monotonic()
-            try:
-                for request in requests:
-                    if stop.is_set():
-                        return
-                    current[0] = request
-                    try:
-                        response = function(request)
-                    except BaseException as exc:  # SystemExit too: an evaluator failure
-                        hand_over((batch, request, exc))
-                        return
-                    if not isinstance(response, str):
-                        error = EvaluatorError(
-                            f"evaluator returned {response!r:.80} (not a string) for request "
-                            f"{request!r}"
-                        )
-                        hand_over((batch, request, error))
-                        return
-                    batch.append((request, response))
-                    now = time.monotonic()
-                    if len(batch) >= _BATCH or now - last >= _BATCH_SECONDS:
-                        hand_over((batch, None, None))
-                        batch, last = [], now
-                hand_over((batch, None, StopIteration()))
-            except BaseException as exc:  # the requests themselves failed: re-raised below
-                hand_over((batch, None, exc))
-
-        worker = threading.Thread(target=work, daemon=True, name=f"evaluator {spec}")
-        worker.start()
-        try:
-            while True:
-                try:
-                    batch, request, error = results.get(timeout=timeout_s)
-                except queue.Empty:
-                    raise EvaluatorError(
-                        f"evaluator {spec!r} hung: no response to {current[0]!r} within "
-                        f"{timeout_s:g} s"
-                    ) from None
-                for asked, response in batch:
-                    yield _checked(response, asked, f"evaluator {spec!r}")
-                if isinstance(error, StopIteration):
-                    return
-                if isinstance(error, EvaluatorError):
-                    raise error
-                if error is not None and request is not None:
-                    raise EvaluatorError(
-                        f"evaluator raised {type(error).__name__}: {error} on request {request!r}"
-                    ) from error
-                if error is not None:
-                    raise error
-        finally:
-            stop.set()
-
-    return answer
+        argv = shlex.split(command)
+    except ValueError as exc:
+        raise EvaluatorStartError(f"evaluator cmd:{command!r}: cannot split it: {exc}") from None
+    if not argv:
+        raise EvaluatorStartError("evaluator cmd: is empty")
+    program = shutil.which(argv[0]) if "/" not in argv[0] else argv[0]
+    if program is None:
+        raise EvaluatorStartError(f"{who}: cannot start: no program {argv[0]!r} on PATH")
+    if is_shared_library(Path(program)):
+        raise EvaluatorStartError(
+            f"{who}: {Path(program).name} is a shared library, not a program: give it as "
+            "so:LIBRARY[:SYMBOL] (the C ABI)"
+        )
+    return argv
 
 
 class _Unreadable(str):
     """A line the evaluator wrote that breaks the protocol (too long, not UTF-8): the reason."""
 
 
-def _next_line(lines: queue.Queue[str | None], timeout_s: float, hung: str) -> str | None:
-    """The evaluator's next line (``None`` at the end of its output), or ``hung`` as an error."""
-    try:
-        return lines.get(timeout=timeout_s)
-    except queue.Empty:
-        raise EvaluatorError(hung) from None
+_Line = str | None
+"""One line the evaluator wrote (``None``: its output ended)."""
 
 
-def _command(command: str, timeout_s: float) -> Answerer:
-    try:
-        argv = shlex.split(command)
-    except ValueError as exc:
-        raise EvaluatorError(f"evaluator cmd:{command!r}: cannot split it: {exc}") from None
-    if not argv:
-        raise EvaluatorError("evaluator cmd: is empty")
+class _Conversation:
+    """One running evaluator process and the thread reading its output lines."""
 
-    def answer(requests: Iterable[str]) -> Iterator[str]:
+    def __init__(self, proc: Isolated, limit: int) -> None:
+        self.proc = proc
+        self.lines: queue.Queue[_Line] = queue.Queue(maxsize=100_000)
+        self.stop = threading.Event()
+        self.limit = limit
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _put(self, item: _Line) -> None:
+        while not self.stop.is_set():
+            try:
+                self.lines.put(item, timeout=0.1)
+                return
+            except queue.Full:
+                continue
+
+    def _read(self) -> None:
+        fd = self.proc.stdout_fd
+        pending = b""
+        while not self.stop.is_set():
+            try:
+                chunk = os.read(fd, 1 << 16)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                break
+            pending += chunk
+            *complete, pending = pending.split(b"\n")
+            for raw in complete:
+                if len(raw) > self.limit + 1:
+                    self._put(_Unreadable(f"an answer line longer than {MAX_ANSWER:,} bytes"))
+                    return
+                try:
+                    self._put(raw.rstrip(b"\r").decode("utf-8"))
+                except UnicodeDecodeError as exc:
+                    self._put(_Unreadable(f"{raw[:80]!r}: not UTF-8 ({exc.reason})"))
+                    return
+            if len(pending) > self.limit + 1:
+                self._put(_Unreadable(f"an answer line longer than {MAX_ANSWER:,} bytes"))
+                return
+        if pending:
+            try:
+                self._put(pending.decode("utf-8"))
+            except UnicodeDecodeError as exc:
+                self._put(_Unreadable(f"{pending[:80]!r}: not UTF-8 ({exc.reason})"))
+                return
+        self._put(None)
+
+    def next_line(self, timeout_s: float, hung: str) -> _Line:
+        """The evaluator's next line (``None`` at the end of its output), or ``hung`` raised."""
         try:
-            proc = subprocess.Popen(
-                argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                bufsize=0,
+            return self.lines.get(timeout=timeout_s)
+        except queue.Empty:
+            raise EvaluatorError(hung) from None
+
+    def ended(self, timeout_s: float, what: str) -> str:
+        """How the process ended ``what`` (e.g. "before answering ..."), with the last lines
+        of its error output."""
+        ending = self.proc.ending(timeout_s)
+        status = ending.describe(self.proc.limits) if ending else "closed its output"
+        return f"{status} {what}{self.proc.stderr_detail()}"
+
+    def close(self) -> None:
+        self.stop.set()
+        self.proc.close()
+        self.reader.join(1.0)
+
+
+class _LineEvaluator:
+    """A line-protocol evaluator (a ``cmd:`` program or a Python callable in its worker),
+    started when it is opened; each call converses with one process (a second call starts a
+    new one)."""
+
+    def __init__(self, argv: list[str], who: str, timeout_s: float, python: bool) -> None:
+        self.argv = argv
+        self.who = who
+        self.timeout_s = timeout_s
+        self.python = python
+        self._ready: _Conversation | None = self._start()
+
+    def _start(self) -> _Conversation:
+        proc = Isolated(self.argv, self.who)
+        talk = _Conversation(proc, _JSON_ANSWER if self.python else MAX_ANSWER)
+        if self.python:
+            try:
+                self._handshake(talk)
+            except BaseException:
+                talk.close()
+                raise
+        return talk
+
+    def _handshake(self, talk: _Conversation) -> None:
+        """The Python worker's two lines: its interpreter runs, then the module is imported."""
+        load_s = max(self.timeout_s, IMPORT_TIMEOUT_FLOOR_S)
+        for phase, wait_s in (("starting", SUPERVISOR_START_S), ("loading", load_s)):
+            line = talk.next_line(
+                wait_s,
+                f"{self.who} hung while {phase}: no answer within {wait_s:g} s",
             )
-        except OSError as exc:
-            raise EvaluatorError(f"evaluator {command!r}: cannot start: {exc.strerror}") from exc
-        assert proc.stdin is not None
-        assert proc.stdout is not None
-        assert proc.stderr is not None
+            if line is None or isinstance(line, _Unreadable):
+                raise EvaluatorError(f"{self.who} {talk.ended(self.timeout_s, f'while {phase}')}")
+            message = _json_line(line)
+            if phase == "starting" and message == {"loading": True}:
+                continue
+            if phase == "loading" and message == {"ready": True}:
+                return
+            if isinstance(message, dict) and isinstance(message.get("cannot"), str):
+                raise EvaluatorStartError(f"{self.who}: {message['cannot']}")
+            raise EvaluatorError(f"{self.who} wrote {line[:80]!r} while {phase}")
+
+    def __call__(self, requests: Iterable[str]) -> Iterator[str]:
+        talk, self._ready = self._ready or self._start(), None
+        return self._converse(talk, requests)
+
+    def close(self) -> None:
+        """Stop the process started for the first call, if it was never made."""
+        if self._ready is not None:
+            self._ready.close()
+            self._ready = None
+
+    def _answer(self, line: str, request: str) -> str:
+        """The answer a line carries (a Python worker's is JSON, a program's is the line)."""
+        if not self.python:
+            return _checked(line, request, self.who)
+        message = _json_line(line)
+        if isinstance(message, str):
+            return _checked(message, request, self.who)
+        if isinstance(message, dict) and set(message) == {"raised", "message"}:
+            raise EvaluatorError(
+                f"evaluator raised {message['raised']}: {message['message']} on request {request!r}"
+            )
+        if isinstance(message, dict) and isinstance(message.get("returned"), str):
+            raise EvaluatorError(
+                f"evaluator returned {message['returned']} (not a string) for request {request!r}"
+            )
+        raise EvaluatorError(f"{self.who} broke the protocol answering {request!r}: {line[:80]!r}")
+
+    def _converse(self, talk: _Conversation, requests: Iterable[str]) -> Iterator[str]:
+        proc = talk.proc
         sent: queue.Queue[str | None] = queue.Queue()
-        lines: queue.Queue[str | None] = queue.Queue(maxsize=100_000)
-        stderr_tail: list[str] = []
 
         def write() -> None:
-            assert proc.stdin is not None
+            chunk: list[bytes] = []
+            size = 0
             try:
                 for request in requests:
                     sent.put(request)
-                    proc.stdin.write(request.encode("utf-8") + b"\n")
-                proc.stdin.close()
-            except (BrokenPipeError, OSError):
+                    data = request.encode("utf-8") + b"\n"
+                    chunk.append(data)
+                    size += len(data)
+                    if size >= _REQUEST_CHUNK:
+                        _write_all(proc.stdin_fd, b"".join(chunk))
+                        chunk, size = [], 0
+                if chunk:
+                    _write_all(proc.stdin_fd, b"".join(chunk))
+            except OSError:
                 pass
             finally:
                 sent.put(None)
+                proc.close_input()
 
-        def read() -> None:
-            assert proc.stdout is not None
-            with io.BufferedReader(cast(io.RawIOBase, proc.stdout), 1 << 16) as stream:
-                while line := stream.readline(MAX_ANSWER + 2):
-                    if not line.endswith(b"\n") and len(line) > MAX_ANSWER:
-                        lines.put(_Unreadable(f"an answer line longer than {MAX_ANSWER:,} bytes"))
-                        return
-                    try:
-                        lines.put(line.rstrip(b"\r\n").decode("utf-8"))
-                    except UnicodeDecodeError as exc:
-                        lines.put(_Unreadable(f"{line[:80]!r}: not UTF-8 ({exc.reason})"))
-                        return
-            lines.put(None)
-
-        def drain_stderr() -> None:
-            assert proc.stderr is not None
-            with io.BufferedReader(cast(io.RawIOBase, proc.stderr), 1 << 16) as stream:
-                while line := stream.readline(MAX_ANSWER):
-                    stderr_tail.append(line.decode("utf-8", "replace").rstrip())
-                    del stderr_tail[:-5]
-
-        threads = [threading.Thread(target=f, daemon=True) for f in (write, read, drain_stderr)]
-        for t in threads:
-            t.start()
+        writer = threading.Thread(target=write, daemon=True)
+        writer.start()
         try:
             while True:
                 request = sent.get()
                 if request is None:
                     break
-                response = _next_line(
-                    lines,
-                    timeout_s,
-                    f"evaluator {command!r} hung: no response to {request!r} within "
-                    f"{timeout_s:g} s",
+                response = talk.next_line(
+                    self.timeout_s,
+                    f"{self.who} hung: no response to {request!r} within {self.timeout_s:g} s",
                 )
                 if isinstance(response, _Unreadable):
                     raise EvaluatorError(
-                        f"evaluator {command!r} broke the protocol answering {request!r}: "
-                        f"{response}"
+                        f"{self.who} broke the protocol answering {request!r}: {response}"
                     )
                 if response is None:
-                    with contextlib.suppress(subprocess.TimeoutExpired):
-                        proc.wait(timeout=timeout_s)
-                    # Its last words: the rest of its error output, read to the end (the pipe
-                    # closes as it exits) before they are quoted.
-                    threads[2].join(timeout=timeout_s)
-                    detail = f"; stderr: {' | '.join(stderr_tail)}" if stderr_tail else ""
-                    status = proc.poll()
-                    ended = (
-                        "closed its output" if status is None else f"exited with status {status}"
-                    )
-                    raise EvaluatorError(
-                        f"evaluator {command!r} {ended} before answering {request!r}{detail}"
-                    )
-                yield _checked(response, request, f"evaluator {command!r}")
-            extra = _next_line(
-                lines,
-                timeout_s,
-                f"evaluator {command!r} answered every request but did not end its output "
-                f"within {timeout_s:g} s after its input ended",
+                    ended = talk.ended(self.timeout_s, f"before answering {request!r}")
+                    raise EvaluatorError(f"{self.who} {ended}")
+                yield self._answer(response, request)
+            extra = talk.next_line(
+                self.timeout_s,
+                f"{self.who} answered every request but did not end its output "
+                f"within {self.timeout_s:g} s after its input ended",
             )
             if isinstance(extra, _Unreadable):
-                raise EvaluatorError(f"evaluator {command!r} wrote an extra line: {extra}")
+                raise EvaluatorError(f"{self.who} wrote an extra line: {extra}")
             if extra is not None:
-                raise EvaluatorError(f"evaluator {command!r} wrote an extra line {extra[:80]!r}")
+                raise EvaluatorError(f"{self.who} wrote an extra line {extra[:80]!r}")
         finally:
-            if proc.poll() is None:
-                proc.kill()
-            proc.wait()
-            for t in threads[1:]:
-                t.join(timeout=timeout_s)
-            for stream in (proc.stdin, proc.stdout, proc.stderr):
-                with contextlib.suppress(OSError):
-                    stream.close()
+            talk.close()
+            writer.join(1.0)
 
-    return answer
+
+def _json_line(line: str) -> object:
+    try:
+        return json.loads(line)
+    except ValueError:
+        return None
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 def _results_file(path: Path) -> Answerer:

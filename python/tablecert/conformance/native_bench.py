@@ -6,6 +6,11 @@ cases a statute evaluator must get right and a rank-only one cannot. Each is tim
 warm-up call, ``repeat`` times; the vendor inside its worker process (the pipe is not timed),
 the core's perfect-hash evaluator on one thread and on all of them. These are measurements of
 this machine at this moment: shown on the terminal and in ``--json``, never in a signed report.
+
+A fast wrong answer is no answer: the scores the timed calls returned are checked against the
+statute too (every hand's workload by the exhaustive class-order and suit-decided-pair checks
+of ``native_crosscheck``, the other two pair by pair: random hands two by two when they share
+no card, the suit-decided pairs each), and the benchmark's verdict deviates if any disagree.
 """
 
 from __future__ import annotations
@@ -19,8 +24,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tablecert.conformance.native_crosscheck import HandTable
+from tablecert.conformance.native_crosscheck import HandTable, PairTally, class_order_check
 from tablecert.conformance.native_evaluator import NativeEvaluator, NativeSpec
+from tablecert.conformance.poker_crosscheck import CheckResult, CrosscheckReport
 from tablecert.poker import RulesSource
 
 
@@ -76,6 +82,13 @@ class BenchReport:
     threads: int
     load_average: tuple[float, float, float]
     workloads: tuple[Workload, ...]
+    #: The timed answers against the statute, one check per kind of evidence.
+    agreement: CrosscheckReport
+
+    @property
+    def verdict(self) -> str:
+        """The verdict of the timed answers (``agreement``): deviates if any disagree."""
+        return self.agreement.verdict
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -86,12 +99,23 @@ class BenchReport:
             "threads": self.threads,
             "load_average": list(self.load_average),
             "workloads": [w.as_json() for w in self.workloads],
+            "verdict": self.verdict,
+            "answers_checked": [
+                {
+                    "check": c.name,
+                    "checked": c.checked,
+                    "disagree": c.mismatches,
+                    "verdict": c.verdict,
+                    "defects": [g.description for g in c.groups],
+                }
+                for c in self.agreement.checks
+            ],
         }
 
 
-def suit_decided_pair_hands(t: HandTable, pairs: int, seed: int) -> npt.NDArray[np.uint8]:
-    """The hands of ``pairs`` seeded disjoint pairs within rank classes whose keys differ,
-    interleaved (a0, b0, a1, b1, ...)."""
+def suit_decided_pairs(t: HandTable, pairs: int, seed: int) -> npt.NDArray[np.int64]:
+    """``pairs`` seeded disjoint pairs within rank classes whose keys differ: rows of two
+    hand indices into ``t.hands``."""
     rng = np.random.default_rng(seed)
     classes = t.keys & ~np.uint32(3)
     by_class = np.argsort(classes, kind="stable")
@@ -112,11 +136,18 @@ def suit_decided_pair_hands(t: HandTable, pairs: int, seed: int) -> npt.NDArray[
         have += int(ok.sum())
         if have == 0 and len(found_a) > 8:
             break  # no such pairs under this rule file (rank-only)
-    a = np.concatenate(found_a)[:pairs]
-    b = np.concatenate(found_b)[:pairs]
-    out = np.empty((2 * len(a), t.hands.shape[1]), dtype=np.uint8)
-    out[0::2] = t.hands[a]
-    out[1::2] = t.hands[b]
+    return np.stack([np.concatenate(found_a)[:pairs], np.concatenate(found_b)[:pairs]], axis=1)
+
+
+def suit_decided_pair_hands(t: HandTable, pairs: int, seed: int) -> npt.NDArray[np.uint8]:
+    """The hands of ``suit_decided_pairs``, interleaved (a0, b0, a1, b1, ...)."""
+    return _interleaved(t, suit_decided_pairs(t, pairs, seed))
+
+
+def _interleaved(t: HandTable, pairs: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8]:
+    out = np.empty((2 * len(pairs), t.hands.shape[1]), dtype=np.uint8)
+    out[0::2] = t.hands[pairs[:, 0]]
+    out[1::2] = t.hands[pairs[:, 1]]
     return out
 
 
@@ -140,29 +171,41 @@ def benchmark(
     pairs: int = 1_000_000,
     repeat: int = 5,
     seed: int = 0,
+    keep: int = 10,
 ) -> BenchReport:
-    """Time the vendor's library and the core on the three workloads."""
+    """Time the vendor's library and the core on the three workloads, and check the answers
+    the timed calls gave (``keep`` wrong ones named per check)."""
     native = NativeSpec.parse(spec)
     t = HandTable(game, rules)
     rng = np.random.default_rng(seed)
-    random = t.hands[rng.integers(0, len(t.hands), random_hands)]
+    picked = rng.integers(0, len(t.hands), random_hands)
+    random = t.hands[picked]
     # Shuffle each hand's cards too: evaluators get hands in any order.
     random = np.take_along_axis(
         random, rng.permuted(np.tile(np.arange(random.shape[1]), (len(random), 1)), axis=1), axis=1
     )
+    # Which answers are checked, and how: every hand exhaustively; the random hands two by two.
+    everything = np.arange(len(t.hands), dtype=np.int64)
     workloads_in = [
-        ("all hands, colex order", np.ascontiguousarray(t.hands)),
-        (f"{random_hands:,} random hands (seed {seed})", np.ascontiguousarray(random)),
+        ("all hands, colex order", np.ascontiguousarray(t.hands), everything),
+        (f"{random_hands:,} random hands (seed {seed})", np.ascontiguousarray(random), picked),
     ]
-    pair_hands = suit_decided_pair_hands(t, pairs, seed)
-    if len(pair_hands):
+    decided = suit_decided_pairs(t, pairs, seed)
+    if len(decided):
         workloads_in.append(
-            (f"{len(pair_hands) // 2:,} suit-decided pairs (both hands)", pair_hands)
+            (
+                f"{len(decided):,} suit-decided pairs (both hands)",
+                np.ascontiguousarray(_interleaved(t, decided)),
+                decided.reshape(-1),
+            )
         )
     out = []
+    checks: list[CheckResult] = []
+    masks = t.masks()
     with NativeEvaluator(native) as evaluator:
-        for name, hands in workloads_in:
-            vendor = Timing.of(evaluator.time_ns(hands, repeat), len(hands))
+        for name, hands, indices in workloads_in:
+            timings, scores = evaluator.time_ns(hands, repeat)
+            vendor = Timing.of(timings, len(hands))
             out.append(
                 Workload(
                     name,
@@ -172,6 +215,28 @@ def benchmark(
                     _time_core(t, hands, repeat, threads=True),
                 )
             )
+            started = time.perf_counter()
+            if indices is everything:
+                checks.extend(class_order_check(t, scores, keep))
+                continue
+            tally = PairTally(t, keep)
+            even = len(indices) // 2 * 2
+            a, b = indices[0:even:2], indices[1:even:2]
+            sa, sb = scores[0:even:2], scores[1:even:2]
+            meet = (masks[a] & masks[b]) == 0
+            tally.add(a[meet], b[meet], sa[meet], sb[meet])
+            what = "the random hands two by two (pairs with no card in common)"
+            if indices is not picked:
+                what = "the suit-decided pairs"
+            checks.append(tally.result(f"timed answers: {what}", time.perf_counter() - started))
+    agreement = CrosscheckReport(
+        game=t.order.game,
+        rules_file=t.order.rules.path.name,
+        rules_sha256=t.order.rules.sha256,
+        evaluator=str(native),
+        seed=seed,
+        checks=tuple(checks),
+    )
     return BenchReport(
         game=t.order.game,
         evaluator=str(native),
@@ -180,4 +245,5 @@ def benchmark(
         threads=os.cpu_count() or 1,
         load_average=os.getloadavg(),
         workloads=tuple(out),
+        agreement=agreement,
     )

@@ -5,18 +5,17 @@ The library exports the C function of ``fixtures/evaluators/native/tablecert_eva
     int32_t evaluate(const uint8_t *cards, size_t n_hands, size_t hand_size, int32_t *scores_out)
 
 scoring whole batches of hands (higher wins, equal pushes), with no per-hand Python work. It
-runs in a worker process (``native_worker``): a crash, an abort or a hang in the vendor's code
-is an ``EvaluatorError`` naming the library, never a crash of tablecert, a hang or a pass.
+runs in a worker process (``native_worker``) under the supervisor of ``isolation``: a crash, an
+abort, a hang, a ``kill`` of its parent or a forked child in the vendor's code is an
+``EvaluatorError`` naming the library, never a crash of tablecert, a hang or a pass. A library
+that cannot be loaded (not a shared library, a missing dependency or symbol) is an
+``EvaluatorStartError``: the lab's set-up, found before anything is scored.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
-import select
-import signal
 import struct
-import subprocess
 import sys
 import threading
 import time
@@ -28,11 +27,19 @@ import numpy as np
 import numpy.typing as npt
 
 from tablecert.conformance import native_worker
-from tablecert.conformance.evaluator_protocol import DEFAULT_TIMEOUT_S, EvaluatorError
-from tablecert.conformance.native_worker import LOAD_FAILED, MAGIC, READY, REQUEST, STATUS
+from tablecert.conformance.evaluator_errors import EvaluatorError, EvaluatorStartError
+from tablecert.conformance.isolation import SUPERVISOR_START_S, Isolated, wait_readable
+from tablecert.conformance.native_worker import (
+    FAILED,
+    FAILURE_LENGTH,
+    LOADING,
+    MAGIC,
+    READY,
+    REQUEST,
+    STATUS,
+)
 
-#: Seconds the worker may take to start and load the library (not the vendor's call time).
-START_TIMEOUT_S = 60.0
+DEFAULT_TIMEOUT_S = 20.0
 
 PREFIX = "so:"
 DEFAULT_SYMBOL = "tablecert_evaluate"
@@ -51,17 +58,19 @@ class NativeSpec:
     def parse(cls, spec: str) -> NativeSpec:
         """``so:PATH`` or ``so:PATH:SYMBOL`` (the symbol defaults to ``tablecert_evaluate``)."""
         if not spec.startswith(PREFIX):
-            raise EvaluatorError(f"evaluator {spec!r}: a native evaluator is so:LIBRARY[:SYMBOL]")
+            raise EvaluatorStartError(
+                f"evaluator {spec!r}: a native evaluator is so:LIBRARY[:SYMBOL]"
+            )
         rest = spec[len(PREFIX) :]
         path, symbol = rest, DEFAULT_SYMBOL
         head, sep, tail = rest.rpartition(":")
         if sep and tail.isidentifier():
             path, symbol = head, tail
         if not path:
-            raise EvaluatorError(f"evaluator {spec!r}: no library path")
+            raise EvaluatorStartError(f"evaluator {spec!r}: no library path")
         library = Path(path)
         if not library.is_file():
-            raise EvaluatorError(f"evaluator {spec!r}: no shared library {library}")
+            raise EvaluatorStartError(f"evaluator {spec!r}: no shared library {library}")
         return cls(library, symbol)
 
     def __str__(self) -> str:
@@ -73,34 +82,54 @@ def is_native(spec: str) -> bool:
 
 
 class NativeEvaluator:
-    """A running worker process holding the vendor's library; use as a context manager."""
+    """A running worker process holding the vendor's library; use as a context manager.
 
-    def __init__(self, spec: NativeSpec, timeout_s: float = DEFAULT_TIMEOUT_S) -> None:
+    ``timeout_s`` bounds each call of the vendor's function and the loading of the library;
+    ``name`` is how errors name the evaluator (default: the spec)."""
+
+    def __init__(
+        self, spec: NativeSpec, timeout_s: float = DEFAULT_TIMEOUT_S, *, name: str | None = None
+    ) -> None:
         if not timeout_s > 0:
             raise EvaluatorError(f"--timeout {timeout_s}: expected a positive number of seconds")
         self.spec = spec
+        self.name = name or str(spec)
         self.timeout_s = timeout_s
-        self._proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-I",
-                native_worker.__file__,
-                str(spec.library.resolve()),
-                spec.symbol,
-            ],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        )
-        assert self._proc.stdout is not None
-        deadline = time.monotonic() + max(START_TIMEOUT_S, timeout_s)
+        argv = [
+            sys.executable,
+            "-I",
+            native_worker.__file__,
+            str(spec.library.resolve()),
+            spec.symbol,
+        ]
+        self._proc = Isolated(argv, self.name)
         try:
-            ready = self._read(self._proc.stdout.fileno(), len(READY), deadline, "while loading")
-            if ready != READY:
-                raise EvaluatorError(f"{spec}: the worker did not start ({ready!r})")
-        except EvaluatorError:
-            self.close()
+            self._load()
+        except BaseException:
+            self._proc.close()
             raise
+
+    def _load(self) -> None:
+        """The worker's start-up bytes: its interpreter runs, then the library is loaded."""
+        fd = self._proc.stdout_fd
+        started = self._read(fd, 1, time.monotonic() + SUPERVISOR_START_S, "while starting")
+        if started != LOADING:
+            raise EvaluatorError(f"{self.name}: the worker did not start ({started!r})")
+        began = time.monotonic()
+        if not wait_readable(fd, began + self.timeout_s):
+            waited = time.monotonic() - began
+            raise EvaluatorError(
+                f"{self.name} hung while loading: the library was not loaded within "
+                f"{self.timeout_s:g} s (waited {waited:.1f} s)"
+            )
+        answer = self._read(fd, 1, began + self.timeout_s, "while loading")
+        if answer == FAILED:
+            deadline = time.monotonic() + SUPERVISOR_START_S
+            (size,) = FAILURE_LENGTH.unpack(self._read(fd, FAILURE_LENGTH.size, deadline, ""))
+            message = self._read(fd, size, deadline, "").decode("utf-8", "replace")
+            raise EvaluatorStartError(f"{self.name}: cannot load: {message}")
+        if answer != READY:
+            raise EvaluatorError(f"{self.name}: the worker did not start ({answer!r})")
 
     def __enter__(self) -> NativeEvaluator:
         return self
@@ -114,66 +143,43 @@ class NativeEvaluator:
         self.close()
 
     def close(self) -> None:
-        proc = self._proc
-        if proc.stdin is not None and not proc.stdin.closed:
-            with contextlib.suppress(OSError):
-                proc.stdin.close()
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        for stream in (proc.stdout, proc.stderr):
-            if stream is not None:
-                stream.close()
+        self._proc.close(grace_s=5.0)
 
     def _died(self, what: str) -> EvaluatorError:
-        proc = self._proc
-        try:
-            code = proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            code = proc.wait()
-        detail = proc.stderr.read().decode("utf-8", "replace").strip() if proc.stderr else ""
-        if code == LOAD_FAILED and detail:
-            return EvaluatorError(f"{self.spec}: cannot load: {detail}")
-        if code < 0:
-            try:
-                name = signal.Signals(-code).name
-            except ValueError:
-                name = f"signal {-code}"
-            return EvaluatorError(f"{self.spec} crashed ({name}) {what}")
-        last = detail.splitlines()[-1] if detail else "no message"
-        return EvaluatorError(f"{self.spec} exited with status {code} {what}: {last}")
+        ending = self._proc.ending(5.0)
+        if ending is None:
+            self._proc.close()
+            ending = self._proc.ending(0)
+        status = ending.describe(self._proc.limits) if ending else "closed its output"
+        detail = self._proc.stderr_detail() if ending is None or ending.code is not None else ""
+        return EvaluatorError(f"{self.name} {status} {what}{detail}")
 
     def _call(
         self, cards: npt.NDArray[np.uint8], repetitions: int, what: str
     ) -> tuple[npt.NDArray[np.int32], list[int]]:
         proc = self._proc
-        assert proc.stdin is not None
-        assert proc.stdout is not None
         n, size = cards.shape
         payload = REQUEST.pack(MAGIC, n, size, repetitions) + np.ascontiguousarray(cards).tobytes()
         failure: list[BaseException] = []
 
         def send() -> None:
+            view = memoryview(payload)
             try:
-                assert proc.stdin is not None
-                proc.stdin.write(payload)
-                proc.stdin.flush()
-            except (BrokenPipeError, OSError) as exc:
+                while view:
+                    view = view[os.write(proc.stdin_fd, view) :]
+            except OSError as exc:
                 failure.append(exc)
 
         writer = threading.Thread(target=send, daemon=True)
         writer.start()
         deadline = time.monotonic() + self.timeout_s * max(1, repetitions + 1)
-        fd = proc.stdout.fileno()
+        fd = proc.stdout_fd
         head = self._read(fd, STATUS.size, deadline, what)
         status, count = STATUS.unpack(head)
         timings = list(struct.unpack(f"<{count}Q", self._read(fd, 8 * count, deadline, what)))
         if status != 0:
             writer.join()
-            raise EvaluatorError(f"{self.spec} returned status {status} {what}")
+            raise EvaluatorError(f"{self.name} returned status {status} {what}")
         scores = np.frombuffer(self._read(fd, 4 * n, deadline, what), dtype="<i4")
         writer.join()
         return scores.astype(np.int32), timings
@@ -181,12 +187,11 @@ class NativeEvaluator:
     def _read(self, fd: int, size: int, deadline: float, what: str) -> bytes:
         chunks: list[bytes] = []
         while size:
-            left = deadline - time.monotonic()
-            ready, _, _ = select.select([fd], [], [], max(left, 0))
-            if not ready:
-                self._proc.kill()
-                self._proc.wait()
-                raise EvaluatorError(f"{self.spec} gave no answer within {self.timeout_s} s {what}")
+            if not wait_readable(fd, deadline):
+                self._proc.close()
+                raise EvaluatorError(
+                    f"{self.name} gave no answer within {self.timeout_s:g} s {what}"
+                )
             chunk = os.read(fd, min(size, 1 << 20))
             if not chunk:
                 raise self._died(what)
@@ -203,8 +208,11 @@ class NativeEvaluator:
             out[start : start + len(batch)], _ = self._call(batch, 0, what)
         return out
 
-    def time_ns(self, cards: npt.NDArray[np.uint8], repetitions: int) -> list[int]:
+    def time_ns(
+        self, cards: npt.NDArray[np.uint8], repetitions: int
+    ) -> tuple[list[int], npt.NDArray[np.int32]]:
         """Nanoseconds of each of ``repetitions`` calls on ``cards`` (after one warm-up call),
-        measured inside the worker: the pipe is not timed."""
-        _, timings = self._call(cards, repetitions, f"while timing {len(cards):,} hands")
-        return timings
+        measured inside the worker (the pipe is not timed), and the scores the timed calls
+        gave (a benchmark checks them too)."""
+        scores, timings = self._call(cards, repetitions, f"while timing {len(cards):,} hands")
+        return timings, scores

@@ -10,14 +10,18 @@ little-endian:
     response: status (i32, the function's return value), timings (u32 count, then u64 ns
               each), then n_hands int32 scores when the status is 0.
 
-Once the library is loaded the worker writes one byte, ``R``, so that the parent times each
-call from then on (start-up is not the vendor's time). Run as ``python -I native_worker.py
-LIBRARY SYMBOL``: by path, importing nothing but the standard library.
+Start-up is two bytes: ``L`` once the interpreter runs (tablecert's time), then ``R`` once the
+library is loaded and the symbol found (the vendor's time: a library that hangs in its
+constructors is named as hanging while loading), or ``F``, a u32 length and a UTF-8 message
+when it cannot be loaded (a set-up error: not a shared library, a missing dependency or
+symbol). Run as ``python -I native_worker.py LIBRARY SYMBOL`` by path, importing nothing but the
+standard library, under the supervisor of ``isolation``.
 """
 
 from __future__ import annotations
 
 import ctypes
+import os
 import struct
 import sys
 import time
@@ -26,8 +30,10 @@ from typing import Any, BinaryIO
 REQUEST = struct.Struct("<4sQQI")
 MAGIC = b"TCEV"
 STATUS = struct.Struct("<iI")
-LOAD_FAILED = 3
+LOADING = b"L"
 READY = b"R"
+FAILED = b"F"
+FAILURE_LENGTH = struct.Struct("<I")
 
 
 def _read_exact(stream: BinaryIO, size: int) -> bytes | None:
@@ -54,11 +60,8 @@ def _load(library: str, symbol: str) -> Any:
     return function
 
 
-def serve(library: str, symbol: str, inp: BinaryIO, out: BinaryIO) -> None:
+def serve(function: Any, inp: BinaryIO, out: BinaryIO) -> None:
     """Answer requests until stdin closes."""
-    function = _load(library, symbol)
-    out.write(READY)
-    out.flush()
     while True:
         header = _read_exact(inp, REQUEST.size)
         if header is None:
@@ -86,12 +89,26 @@ def serve(library: str, symbol: str, inp: BinaryIO, out: BinaryIO) -> None:
 def main() -> None:
     if len(sys.argv) != 3:
         raise SystemExit("usage: python -m tablecert.conformance.native_worker LIBRARY SYMBOL")
+    # The frames move to private descriptors before the library is loaded: what its code
+    # writes to descriptor 1 goes to the error output, not into a frame.
+    inp = os.fdopen(os.dup(0), "rb")
+    out = os.fdopen(os.dup(1), "wb")
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    os.dup2(2, 1)
+    out.write(LOADING)
+    out.flush()
     try:
-        _load(sys.argv[1], sys.argv[2])
+        function = _load(sys.argv[1], sys.argv[2])
     except (OSError, AttributeError) as exc:
-        sys.stderr.write(f"{exc}\n")
-        raise SystemExit(LOAD_FAILED) from None
-    serve(sys.argv[1], sys.argv[2], sys.stdin.buffer, sys.stdout.buffer)
+        message = str(exc).encode("utf-8", "replace")[:4096]
+        out.write(FAILED + FAILURE_LENGTH.pack(len(message)) + message)
+        out.flush()
+        return
+    out.write(READY)
+    out.flush()
+    serve(function, inp, out)
 
 
 if __name__ == "__main__":

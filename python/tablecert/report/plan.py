@@ -248,7 +248,10 @@ def _entry(
         elif key in checked and spec.kind == "files":
             for resolved, text in zip(checked[key], values[key], strict=True):
                 given.setdefault(resolved, text)
-    return PlanEntry(path, index, kind, checked, line, key_lines, given)
+    result = PlanEntry(path, index, kind, checked, line, key_lines, given)
+    if kind.check is not None:
+        kind.check(result)
+    return result
 
 
 def _check_value(entry: PlanEntry, key: str, spec: Field, value: Any) -> Any:

@@ -162,28 +162,35 @@ class Context:
 Builder = Callable[["PlanEntry", Context], Section]
 
 
+Check = Callable[["PlanEntry"], None]
+
+
 @dataclass(frozen=True)
 class SectionKind:
     name: str
     title: str
     fields: Mapping[str, Field]
     build: Builder
+    #: Run on each entry when the plan is read, before anything runs: raises a PlanError for
+    #: a set-up mistake the field kinds cannot see (e.g. an evaluator that cannot start).
+    check: Check | None = None
 
 
 REGISTRY: dict[str, SectionKind] = {}
 
 
 def register_section(
-    name: str, *, title: str, fields: Mapping[str, Field]
+    name: str, *, title: str, fields: Mapping[str, Field], check: Check | None = None
 ) -> Callable[[Builder], Builder]:
-    """Register ``build`` as the section kind ``name`` accepting ``fields`` in the plan."""
+    """Register ``build`` as the section kind ``name`` accepting ``fields`` in the plan;
+    ``check`` vets each entry when the plan is read."""
     if "kind" in fields:
         raise ReportError(f"section kind {name}: 'kind' is reserved")
 
     def decorate(build: Builder) -> Builder:
         if name in REGISTRY:
             raise ReportError(f"section kind {name!r} is registered twice")
-        REGISTRY[name] = SectionKind(name, title, dict(fields), build)
+        REGISTRY[name] = SectionKind(name, title, dict(fields), build, check)
         return build
 
     return decorate

@@ -1,0 +1,1 @@
+../../../../../fixtures/evaluators/native/hostile_evaluator.c
