@@ -132,6 +132,12 @@ def poker(
         raise typer.BadParameter(f"{game!r}: expected {' or '.join(GAMES)}", param_hint="GAME")
     if write is not None:
         values.new_file(write, "--write-requests")
+    if write is None and evaluator is None:
+        raise typer.BadParameter(
+            "give --evaluator SPEC (or --write-requests FILE)", param_hint="--evaluator"
+        )
+    # Started before anything is planned or asked: one that cannot start is an input error.
+    answerer = open_evaluator(evaluator, timeout) if write is None and evaluator else None
     stderr.print(f"planning the {game} crosscheck ...")
     plan = poker_crosscheck.plan(
         game, rules, hands=hand_count, suit_pairs=pairs, other_pairs=other_pairs, seed=seed
@@ -140,11 +146,8 @@ def poker(
         count = write_requests(write, plan.requests())
         stderr.print(f"wrote {count:,} requests to {write}")
         return
-    if evaluator is None:
-        raise typer.BadParameter(
-            "give --evaluator SPEC (or --write-requests FILE)", param_hint="--evaluator"
-        )
-    answerer = open_evaluator(evaluator, timeout)
+    assert answerer is not None
+    assert evaluator is not None
     with Progress(
         *Progress.get_default_columns()[:1],
         BarColumn(),
@@ -178,12 +181,12 @@ def _native(
 ) -> None:
     if benchmark:
         stderr.print(f"benchmarking {plain(evaluator)} against the core ({repeat} runs each) ...")
-        bench = native_bench.benchmark(game, evaluator, rules, repeat=repeat, seed=seed)
+        bench = native_bench.benchmark(game, evaluator, rules, repeat=repeat, seed=seed, keep=show)
         if json_out:
             emit_json(bench.as_json())
         else:
             _print_bench(bench)
-        return
+        raise exit_for(bench.verdict)
     report = native_crosscheck.crosscheck_native(
         game,
         evaluator,
@@ -227,6 +230,14 @@ def _print_bench(bench: native_bench.BenchReport) -> None:
         f"(best / median of {bench.repeat}; load average {load})",
     )
     stdout.print("ratio: the vendor's best time over the core's best, one thread each.")
+    for c in bench.agreement.checks:
+        stdout.print(f"{c.name}: {c.mismatches:,} of {c.checked:,} disagree with the statute")
+        for g in c.groups:
+            stdout.print(Text.assemble(("defect", "red"), f" {c.name}: {plain(g.description)}"))
+    stdout.print(
+        f"timed answers: {bench.verdict.upper()} to the statute ordering "
+        f"({plain(bench.agreement.rules_file)})"
+    )
 
 
 def _print(report: poker_crosscheck.CrosscheckReport) -> None:
@@ -311,6 +322,12 @@ def mahjong(
     values.whole(show, "--show", 0)
     if write is not None:
         values.new_file(write, "--write-corpus")
+    if write is None and scorer is None:
+        raise typer.BadParameter(
+            "give --scorer SPEC (or --write-corpus FILE)", param_hint="--scorer"
+        )
+    # Started before anything is settled or asked: one that cannot start is an input error.
+    answerer = open_evaluator(scorer, timeout) if write is None and scorer else None
     records = (
         mahjong_crosscheck.load_corpus(corpus, game)
         if corpus is not None
@@ -326,14 +343,10 @@ def mahjong(
         )
         stderr.print(f"wrote {len(records):,} game records to {write}")
         return
-    if scorer is None:
-        raise typer.BadParameter(
-            "give --scorer SPEC (or --write-corpus FILE)", param_hint="--scorer"
-        )
+    assert answerer is not None
+    assert scorer is not None
     with stderr.status(f"settling {len(records):,} records and asking the scorer"):
-        report = mahjong_crosscheck.crosscheck(
-            game, records, open_evaluator(scorer, timeout), scorer, keep=show
-        )
+        report = mahjong_crosscheck.crosscheck(game, records, answerer, scorer, keep=show)
     if json_out:
         emit_json(report.as_json())
     else:

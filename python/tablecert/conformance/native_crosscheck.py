@@ -70,12 +70,17 @@ def _answer(sa: int, sb: int) -> str:
 
 
 def _mismatch(t: HandTable, a: int, b: int, scores: npt.NDArray[np.int32]) -> Mismatch:
+    return _scored_mismatch(t, a, b, int(scores[a]), int(scores[b]))
+
+
+def _scored_mismatch(t: HandTable, a: int, b: int, sa: int, sb: int) -> Mismatch:
+    """Hands ``a`` and ``b`` (indices into the table) scored ``sa`` and ``sb``, as a mismatch."""
     ka, kb = int(t.keys[a]), int(t.keys[b])
     category, step, article = _deciding_step(t.order, ka, kb)
     return Mismatch(
         f"compare {t.text(a)} / {t.text(b)}",
         _expected(ka, kb),
-        _answer(int(scores[a]), int(scores[b])),
+        _answer(sa, sb),
         category,
         step,
         article,
@@ -170,6 +175,59 @@ def class_order_notes(found: ClassOrder) -> tuple[str, ...]:
     return tuple(notes)
 
 
+class PairTally:
+    """Disjoint pairs of hands compared with the statute's order, the wrong ones grouped by
+    deciding step (the random-pair check, and the answers a benchmark timed)."""
+
+    def __init__(self, t: HandTable, keep: int) -> None:
+        self.t = t
+        self.keep = keep
+        self.checked = 0
+        self.wrong = 0
+        self.first: list[Mismatch] = []
+        self.groups: dict[tuple[str, str, str, str], int] = {}
+
+    def add(
+        self,
+        a: npt.NDArray[np.int64],
+        b: npt.NDArray[np.int64],
+        sa: npt.NDArray[np.int32],
+        sb: npt.NDArray[np.int32],
+    ) -> None:
+        """Pairs of hands ``a[i]``, ``b[i]`` (no card in common) the vendor scored ``sa[i]``,
+        ``sb[i]``."""
+        t = self.t
+        self.checked += len(a)
+        ka, kb = t.keys[a].astype(np.int64), t.keys[b].astype(np.int64)
+        bad = np.sign(ka - kb) != np.sign(sa.astype(np.int64) - sb.astype(np.int64))
+        self.wrong += int(bad.sum())
+        # Only the wrongly answered pairs are named one by one, grouped by deciding step.
+        for i in np.flatnonzero(bad):
+            m = _scored_mismatch(t, int(a[i]), int(b[i]), int(sa[i]), int(sb[i]))
+            answer = "answers PUSH" if m.got == "PUSH" else "reverses the order"
+            if m.expected == "PUSH":
+                answer = "splits a push"
+            key = (m.category, m.step, m.article, answer)
+            self.groups[key] = self.groups.get(key, 0) + 1
+            if len(self.first) < self.keep:
+                self.first.append(m)
+
+    def result(self, name: str, seconds: float) -> CheckResult:
+        return CheckResult(
+            name,
+            self.checked,
+            self.wrong,
+            tuple(
+                DefectGroup(category, step, article, answer, c, self.checked, ())
+                for (category, step, article, answer), c in sorted(
+                    self.groups.items(), key=lambda kv: -kv[1]
+                )
+            ),
+            tuple(self.first),
+            seconds,
+        )
+
+
 def random_pair_check(
     t: HandTable, scores: npt.NDArray[np.int32], count: int, seed: int, keep: int
 ) -> CheckResult:
@@ -178,43 +236,15 @@ def random_pair_check(
     rng = np.random.default_rng(seed)
     masks = t.masks()
     n = len(t.hands)
-    checked = wrong = 0
-    first: list[Mismatch] = []
-    groups: dict[tuple[str, str, str, str], int] = {}
-    while checked < count:
-        size = min(1 << 21, 2 * (count - checked) + 16)
+    tally = PairTally(t, keep)
+    while tally.checked < count:
+        size = min(1 << 21, 2 * (count - tally.checked) + 16)
         a = rng.integers(0, n, size)
         b = rng.integers(0, n, size)
         ok = (masks[a] & masks[b]) == 0
-        a, b = a[ok][: count - checked], b[ok][: count - checked]
-        checked += len(a)
-        ka, kb = t.keys[a].astype(np.int64), t.keys[b].astype(np.int64)
-        sa, sb = scores[a].astype(np.int64), scores[b].astype(np.int64)
-        bad = np.sign(ka - kb) != np.sign(sa - sb)
-        wrong += int(bad.sum())
-        # Only the wrongly answered pairs are named one by one, grouped by deciding step.
-        for i in np.flatnonzero(bad):
-            m = _mismatch(t, int(a[i]), int(b[i]), scores)
-            answer = "answers PUSH" if m.got == "PUSH" else "reverses the order"
-            if m.expected == "PUSH":
-                answer = "splits a push"
-            key = (m.category, m.step, m.article, answer)
-            groups[key] = groups.get(key, 0) + 1
-            if len(first) < keep:
-                first.append(m)
-    return CheckResult(
-        f"random disjoint pairs (seed {seed})",
-        checked,
-        wrong,
-        tuple(
-            DefectGroup(category, step, article, answer, c, checked, ())
-            for (category, step, article, answer), c in sorted(
-                groups.items(), key=lambda kv: -kv[1]
-            )
-        ),
-        tuple(first),
-        time.perf_counter() - started,
-    )
+        a, b = a[ok][: count - tally.checked], b[ok][: count - tally.checked]
+        tally.add(a, b, scores[a], scores[b])
+    return tally.result(f"random disjoint pairs (seed {seed})", time.perf_counter() - started)
 
 
 def crosscheck_native(
@@ -227,21 +257,26 @@ def crosscheck_native(
     keep: int = 10,
     timeout_s: float = 20.0,
     status: Status | None = None,
+    name: str | None = None,
 ) -> CrosscheckReport:
-    """Score every hand with the native evaluator ``spec`` and check every pair that matters."""
+    """Score every hand with the native evaluator ``spec`` and check every pair that matters.
+    ``name`` is how the report and its errors name the evaluator (default: the spec; a plan
+    gives the library's name, never a path of the machine). A library that cannot be loaded
+    raises ``EvaluatorStartError`` before anything is scored."""
     say = status or (lambda _message: None)
     native = NativeSpec.parse(spec)
+    label = name or str(native)
     t = HandTable(game, rules)
-    say(f"scoring all {len(t.hands):,} hands with {native} ...")
+    say(f"scoring all {len(t.hands):,} hands with {label} ...")
     started = time.perf_counter()
     checks: list[CheckResult] = []
     complete: int | None = None
     try:
-        with NativeEvaluator(native, timeout_s) as evaluator:
+        with NativeEvaluator(native, timeout_s, name=label) as evaluator:
             scores = evaluator.scores(t.hands)
     except EvaluatorError as exc:
-        # The vendor's code crashed, hung, failed to load or returned an error: a failed
-        # check naming the library, never a pass and never a crash of tablecert.
+        # The vendor's code crashed, hung or returned an error: a failed check naming the
+        # library, never a pass and never a crash of tablecert.
         seconds = time.perf_counter() - started
         checks.append(CheckResult("every hand scored", 0, 0, (), (), seconds, error=str(exc)))
     else:
@@ -255,7 +290,7 @@ def crosscheck_native(
         game=t.order.game,
         rules_file=t.order.rules.path.name,
         rules_sha256=t.order.rules.sha256,
-        evaluator=str(native),
+        evaluator=label,
         seed=seed,
         checks=tuple(checks),
         complete_suit_pairs=complete,

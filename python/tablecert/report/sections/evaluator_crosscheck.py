@@ -1,31 +1,47 @@
 """Section ``evaluator-crosscheck``: a vendor's hand evaluator against the statute ordering.
 
-The evaluator (a Python file and function, or a program in any language run by a command)
-answers tablecert's line protocol; every check of ``poker_crosscheck`` (each hand's category,
-adjacent rank classes, suit-decided pairs, other pairs under the statute's ordering article;
-settlements of every outcome of every bet under the pay articles) is one verdict, pass iff the
-evaluator gave no wrong answer. Samples are seeded, so the
-same plan asks the same questions. Throughput is a measurement of this run: it goes to the
-progress line, not into report.json or the HTML, which stay byte-identical run to run
-(``tablecert crosscheck poker`` prints it).
+The evaluator is a Python file and function or a program in any language run by a command,
+answering tablecert's line protocol (``evaluator = ...``), or a shared library exporting the
+C ABI (``library = ...``, the ``so:`` evaluators of ``tablecert crosscheck poker``). For the
+first, every check of ``poker_crosscheck`` (each hand's category, adjacent rank classes,
+suit-decided pairs, other pairs under the statute's ordering article; settlements of every
+outcome of every bet under the pay articles) is one verdict; a library is checked
+exhaustively by ``native_crosscheck`` (every hand scored, every rank-class boundary, every
+suit-decided pair, random pairs), exactly as the command does. A check passes iff the
+evaluator gave no wrong answer. Samples are seeded, so the same plan asks the same questions.
+Throughput is a measurement of this run: it goes to the progress line, not into report.json
+or the HTML, which stay byte-identical run to run (``tablecert crosscheck poker`` prints it).
+
+The evaluator is started when the plan is read (``check_entry``), before anything runs: one
+that cannot be started, loaded or found is a plan error naming the key, never a FAIL signed
+against the vendor. What the report says of it names the file as the plan does, never a path
+of the machine.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import shlex
+import shutil
+from dataclasses import replace
 from math import comb, floor
 from pathlib import Path
 from typing import Any
 
-from tablecert.conformance import poker_crosscheck
-from tablecert.conformance.evaluator_protocol import open_evaluator
+from tablecert.conformance import native_crosscheck, poker_crosscheck
+from tablecert.conformance.evaluator_errors import EvaluatorStartError
+from tablecert.conformance.evaluator_protocol import check_evaluator, open_evaluator
+from tablecert.conformance.isolation import is_shared_library
+from tablecert.conformance.native_evaluator import DEFAULT_SYMBOL, NativeEvaluator, NativeSpec
+from tablecert.judgement import Outcome
 from tablecert.poker import GAMES
+from tablecert.poker import ordering as ordering_of
 from tablecert.report.html import Markup, badge, esc, table
 from tablecert.report.plan import PlanEntry
 from tablecert.report.registry import (
     Context,
     Field,
-    Outcome,
     Sample,
     Scope,
     Section,
@@ -33,11 +49,9 @@ from tablecert.report.registry import (
     register_section,
 )
 
-OUTCOME: dict[str, Outcome] = {
-    "conforms": "pass",
-    "deviates": "fail",
-    "inconclusive": "inconclusive",
-}
+NATIVE_RANDOM_PAIRS = 1_000_000
+"""Random disjoint pairs a library's scores are checked on besides the exhaustive checks."""
+_LINE_ONLY = ("hands", "suit_pairs", "settlements", "function", "command")
 
 
 @register_section(
@@ -46,7 +60,15 @@ OUTCOME: dict[str, Outcome] = {
     fields={
         "game": Field("text", help="q-poker or caribbean-stud"),
         "rules": Field("rules", help="the rule file whose ordering is the reference"),
-        "evaluator": Field("file", help="the vendor's evaluator (a program or a .py file)"),
+        "evaluator": Field(
+            "file", required=False, help="the vendor's evaluator (a program or a .py file)"
+        ),
+        "library": Field(
+            "file", required=False, help="the vendor's evaluator as a shared library (C ABI)"
+        ),
+        "symbol": Field(
+            "text", required=False, help=f"for a library: its function ({DEFAULT_SYMBOL})"
+        ),
         "function": Field("text", required=False, help="for a .py evaluator: its function"),
         "command": Field(
             "text", required=False, help="program that runs the evaluator file, e.g. perl"
@@ -59,20 +81,28 @@ OUTCOME: dict[str, Outcome] = {
             help="suit-decided pairs (default: all for Q Poker)",
         ),
         "other_pairs": Field(
-            "integer", required=False, minimum=1, help="random pairs (default 5,000)"
+            "integer",
+            required=False,
+            minimum=1,
+            help=f"random pairs (default 5,000; {NATIVE_RANDOM_PAIRS:,} for a library)",
         ),
         "seed": Field("integer", required=False, minimum=0, help="seed of every sample (0)"),
         "settlements": Field(
             "integer", required=False, minimum=1, help="deals per outcome of every bet settled (20)"
         ),
     },
+    check=lambda entry: check_entry(entry),
 )
 def evaluator_crosscheck_section(entry: PlanEntry, context: Context) -> Section:
     game, rules = entry.game_rules(GAMES, "poker")
+    if "library" in entry.values:
+        return _native_section(entry, context, game, rules)
     path = entry.path("evaluator")
     spec, label = _spec(entry, path)
     hands = entry.values.get("hands")
-    context.step(f"{game}: planning the crosscheck of {path.name}")
+    context.step(f"{game}: starting {label}")
+    answerer = _opened(entry, "evaluator", lambda: open_evaluator(spec, name=label))
+    context.step(f"{game}: planning the crosscheck of {label}")
     plan = poker_crosscheck.plan(
         game,
         rules,
@@ -82,8 +112,8 @@ def evaluator_crosscheck_section(entry: PlanEntry, context: Context) -> Section:
         seed=entry.integer("seed", 0),
         settlements_per_outcome=entry.integer("settlements", 20),
     )
-    context.step(f"{game}: {plan.total:,} requests to {path.name}")
-    report = poker_crosscheck.crosscheck(plan, open_evaluator(spec), label, keep=5)
+    context.step(f"{game}: {plan.total:,} requests to {label}")
+    report = _scrubbed(poker_crosscheck.crosscheck(plan, answerer, label, keep=5), path)
     answered = sum(c.checked for c in report.checks)
     seconds = max(sum(c.seconds for c in report.checks), 1e-9)
     context.step(f"{label}: {answered:,} answers in {seconds:.1f} s, {answered / seconds:,.0f}/s")
@@ -92,13 +122,78 @@ def evaluator_crosscheck_section(entry: PlanEntry, context: Context) -> Section:
     paid = sorted({where[2].split("(")[0] for where in plan.settlement_check()[2]})
     articles = {"settlements": ", ".join(paid) or ordering}
     ident = path.name + (f":{entry.values['function']}" if "function" in entry.values else "")
-    prefix = f"evaluator-crosscheck.{game}.{ident}"
-    verdicts = tuple(
+    return Section(
+        id=f"evaluator-crosscheck/{game}/{ident}",
+        title=f"{game} evaluator crosscheck: {label} ({rules.path.name})",
+        data=_data(report, path.name),
+        verdicts=_verdicts(report, f"evaluator-crosscheck.{game}.{ident}", articles, ordering),
+        html=_html(report),
+        scope=_scope(plan, entry.integer("settlements", 20)),
+    )
+
+
+def _native_section(entry: PlanEntry, context: Context, game: str, rules: Any) -> Section:
+    """A shared library, checked exhaustively through the C ABI."""
+    path = entry.path("library")
+    spec, label = _native_spec(entry, path)
+    pairs = entry.integer("other_pairs", NATIVE_RANDOM_PAIRS)
+    seed = entry.integer("seed", 0)
+    context.step(f"{game}: scoring every hand with {label}")
+    report = _opened(
+        entry,
+        "library",
+        lambda: native_crosscheck.crosscheck_native(
+            game, spec, rules.path, random_pairs=pairs, seed=seed, keep=5, name=label
+        ),
+    )
+    report = _scrubbed(report, path)
+    ordering = rules.require("ranking.ordering").article
+    ident = label
+    k = ordering_of(game, rules.path).hand_size
+    hands = comb(52, k)
+    exhaustive = (
+        (
+            f"the score of every one of the C(52, {k}) = {hands:,} hands",
+            "every boundary between neighbouring rank classes whose hands can meet",
+            f"every one of the {report.complete_suit_pairs:,} pairs decided only by suit",
+        )
+        if report.complete_suit_pairs is not None
+        else ()
+    )
+    sampled = (Sample("random disjoint pairs of hands", pairs, None, seed),)
+    return Section(
+        id=f"evaluator-crosscheck/{game}/{ident}",
+        title=f"{game} evaluator crosscheck: {label} ({rules.path.name})",
+        data=_data(report, path.name),
+        verdicts=_verdicts(report, f"evaluator-crosscheck.{game}.{ident}", {}, ordering),
+        html=_html(report),
+        scope=Scope(
+            exhaustive=exhaustive,
+            sampled=sampled,
+            power=(
+                f"random disjoint pairs of hands: a defect in at least 1 in "
+                f"{detectable_share(pairs):,} of them is found with probability 99% or more",
+            ),
+            limitations=(
+                "settlements are not checked: the C ABI scores hands, it does not settle bets",
+                "a sampled check that finds no defect bounds, not excludes, rarer defects",
+            ),
+        ),
+    )
+
+
+def _verdicts(
+    report: poker_crosscheck.CrosscheckReport,
+    prefix: str,
+    articles: dict[str, str],
+    ordering: str,
+) -> tuple[Verdict, ...]:
+    return tuple(
         Verdict(
             f"{prefix}.{c.name.replace(' ', '-')}",
             articles.get(c.name, ordering),
             f"the evaluator answers every {c.name} request as the statute does",
-            OUTCOME[c.verdict],
+            Outcome.parse(c.verdict),
             f"{c.mismatches:,} wrong of {c.checked:,}"
             + (f"; the evaluator failed: {c.error}" if c.error else "")
             + (": nothing was asked, nothing examined" if not c.checked and not c.error else "")
@@ -106,14 +201,88 @@ def evaluator_crosscheck_section(entry: PlanEntry, context: Context) -> Section:
         )
         for c in report.checks
     )
-    return Section(
-        id=f"evaluator-crosscheck/{game}/{ident}",
-        title=f"{game} evaluator crosscheck: {label} ({rules.path.name})",
-        data=_data(report, path.name),
-        verdicts=verdicts,
-        html=_html(report),
-        scope=_scope(plan, entry.integer("settlements", 20)),
-    )
+
+
+def _scrubbed(
+    report: poker_crosscheck.CrosscheckReport, path: Path
+) -> poker_crosscheck.CrosscheckReport:
+    """``report`` with the evaluator file's path on this machine (certify's snapshot copy)
+    replaced by its name in every failure (which may quote the evaluator's error output): a
+    signed finding names no machine path."""
+
+    def scrub(text: str) -> str:
+        for where in sorted({str(path.resolve()), str(path)}, key=len, reverse=True):
+            text = text.replace(where, path.name)
+        for folder in sorted({str(path.resolve().parent), str(path.parent)}, key=len, reverse=True):
+            text = text.replace(folder + os.sep, "")
+        return text
+
+    checks = tuple(replace(c, error=scrub(c.error)) for c in report.checks)
+    return replace(report, checks=checks)
+
+
+def _opened(entry: PlanEntry, key: str, start: Any) -> Any:
+    """``start()``, with an evaluator that cannot start reported as a plan error at ``key``."""
+    try:
+        return start()
+    except EvaluatorStartError as exc:
+        raise entry.error(key, str(exc)) from None
+
+
+def check_entry(entry: PlanEntry) -> None:
+    """Before anything runs: the entry names one evaluator that can be started (a program
+    that can be executed, a Python function that can be imported, a library that loads)."""
+    given = [key for key in ("evaluator", "library") if key in entry.values]
+    if len(given) != 1:
+        raise entry.error(
+            None,
+            "give evaluator = (a program or a .py file) or library = (a shared library, the "
+            "so: C ABI), one of them",
+        )
+    if given == ["library"]:
+        for key in _LINE_ONLY:
+            if key in entry.values:
+                raise entry.error(
+                    key, "does not apply to a library: its checks are exhaustive, scores only"
+                )
+        path = entry.path("library")
+        spec, label = _native_spec(entry, path)
+        native = _opened(entry, "library", lambda: NativeSpec.parse(spec))
+        _opened(entry, "library", lambda: NativeEvaluator(native, name=label).close())
+        return
+    if "symbol" in entry.values:
+        raise entry.error("symbol", "only a library has a symbol")
+    path = entry.path("evaluator")
+    spec, label = _spec(entry, path)
+    if path.suffix != ".py" and "command" not in entry.values:
+        if is_shared_library(path):
+            raise entry.error(
+                "evaluator",
+                f"{path.name} is a shared library, not a program: give it as "
+                f"library = {json.dumps(entry.given.get(str(path), path.name))} (a so: native "
+                "evaluator)",
+            )
+        if not os.access(path, os.X_OK):
+            raise entry.error(
+                "evaluator",
+                f"{path.name} is not executable: give the program that runs it, e.g. "
+                'command = "perl"',
+            )
+    if "command" in entry.values:
+        words = _command_words(entry)
+        if shutil.which(words[0]) is None:
+            raise entry.error("command", f"no program {words[0]!r} on PATH")
+    _opened(entry, "evaluator", lambda: check_evaluator(spec, name=label))
+
+
+def _command_words(entry: PlanEntry) -> list[str]:
+    try:
+        words = shlex.split(entry.text("command"))
+    except ValueError as exc:
+        raise entry.error("command", f"cannot split it: {exc}") from None
+    if not words:
+        raise entry.error("command", "is empty")
+    return words
 
 
 def detectable_share(n: int, confidence: float = 0.99) -> int:
@@ -146,7 +315,9 @@ def _scope(p: poker_crosscheck.Plan, per_outcome: int) -> Scope:
         exhaustive.append(f"every one of the {len(p.suit_pairs):,} pairs decided only by suit")
     for s in () if p.suit_pairs_complete else p.suit_strata:
         if s.complete:
-            exhaustive.append(f"every one of the {s.population:,} {s.category} pairs decided by suit")
+            exhaustive.append(
+                f"every one of the {s.population:,} {s.category} pairs decided by suit"
+            )
         else:
             what = f"{s.category} pairs decided only by suit (distinct, without replacement)"
             sampled.append(Sample(what, s.asked, s.population, p.seed))
@@ -180,12 +351,24 @@ def _spec(entry: PlanEntry, path: Path) -> tuple[str, str]:
     if path.suffix == ".py":
         if function is None:
             raise entry.error("function", "a .py evaluator needs the function to call")
+        if command is not None:
+            raise entry.error("command", "a .py evaluator runs in tablecert's worker; no command")
         return f"{path}:{function}", f"{path.name}:{function}"
     if function is not None:
         raise entry.error("function", "only a .py evaluator has a function; use command")
     if command is None:
         return f"cmd:{shlex.quote(str(path))}", path.name
     return f"cmd:{command} {shlex.quote(str(path))}", f"{command} {path.name}"
+
+
+def _native_spec(entry: PlanEntry, path: Path) -> tuple[str, str]:
+    """The ``so:`` spec of a library entry and its label (the file's name, and the symbol
+    when it is not the default)."""
+    symbol = entry.values.get("symbol", DEFAULT_SYMBOL)
+    if not symbol.isidentifier():
+        raise entry.error("symbol", f"{symbol!r} is not a C identifier")
+    label = path.name if symbol == DEFAULT_SYMBOL else f"{path.name}:{symbol}"
+    return f"so:{path}:{symbol}", label
 
 
 def _data(report: poker_crosscheck.CrosscheckReport, evaluator: str) -> dict[str, Any]:
@@ -199,7 +382,7 @@ def _data(report: poker_crosscheck.CrosscheckReport, evaluator: str) -> dict[str
 def _html(report: poker_crosscheck.CrosscheckReport) -> str:
     rows = [
         (
-            Markup(badge(OUTCOME[c.verdict])),
+            Markup(badge(Outcome.parse(c.verdict))),
             c.name,
             f"{c.checked:,}",
             f"{c.mismatches:,}",
