@@ -116,3 +116,49 @@ def test_workers_are_bounded_by_the_machine() -> None:
         f"error: --workers 99,999: this machine runs at most {most} local workers (4 per CPU, "
         "one per 256 MiB of memory)"
     ]
+
+
+def _named_thrice(tmp_path: Path) -> list[str]:
+    """One RNG file named three ways: a path, the same path with ./, a link to it; and a
+    copy of its bytes under another name."""
+    source = Path(__file__).resolve().parents[1] / "fixtures" / "nist" / "pi.bin"
+    data = tmp_path / "pi.bin"
+    data.write_bytes(source.read_bytes())
+    (tmp_path / "link.bin").symlink_to(data)
+    (tmp_path / "copy.bin").write_bytes(data.read_bytes())
+    return ["pi.bin", "./pi.bin", "link.bin", "copy.bin"]
+
+
+@pytest.mark.parametrize(
+    ("second", "shown", "how"),
+    [
+        ("./pi.bin", "pi.bin", "the same path"),
+        ("link.bin", "link.bin", "the same file under another name or link"),
+        ("copy.bin", "copy.bin", "the same bytes (SHA-256 "),
+    ],
+)
+def test_an_input_named_twice_is_an_input_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, second: str, shown: str, how: str
+) -> None:
+    _named_thrice(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    run = tablecert(["audit", "rng", "pi.bin", second, "--sequences", "2"])
+    assert run.code == 2, run.stderr
+    assert f"RNG output file {shown} is pi.bin again ({how}" in run.stderr
+    plan = tmp_path / "plan.toml"
+    plan.write_text(
+        '[certification]\ntitle = "t"\n[[section]]\nkind = "rng-audit"\n'
+        f'files = ["pi.bin", "{second}"]\n',
+        encoding="utf-8",
+    )
+    run = tablecert(["certify", str(plan), "-o", str(tmp_path / "out")])
+    assert run.code == 2, run.stderr
+    assert f"'{second}' is 'pi.bin' again ({how}" in run.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_shuffler_log_twice_is_an_input_error_not_a_device_fail(tmp_path: Path) -> None:
+    log = Path(__file__).resolve().parents[1] / "fixtures" / "logs" / "shuffler-sample.csv"
+    run = tablecert(["audit", "shuffler", str(log), str(log)])
+    assert run.code == 2, run.stderr
+    assert "is " + str(log) + " again (the same path)" in run.stderr

@@ -24,7 +24,7 @@ from tablecert.equality import ContentEq
 from tablecert.errors import RngAuditError
 from tablecert.inputs import open_regular
 from tablecert.judgement import Outcome
-from tablecert.pathlike import PathsArg, as_paths
+from tablecert.pathlike import PathsArg, as_paths, distinct_paths
 from tablecert.report.canonical import exact_json, measured
 
 #: The fifteen tests, in the order of the NIST tool's finalAnalysisReport.
@@ -135,7 +135,7 @@ def read_bits(paths: PathsArg, fmt: InputFormat = "auto") -> BitSource:
     only '0', '1' and whitespace as ASCII digits (as the NIST tool's data files), anything else
     as binary. Binary files are held once, as read (no bit-per-byte expansion), so memory is
     about the input's size."""
-    paths = as_paths(paths, "RNG output file")
+    paths = distinct_paths(as_paths(paths, "RNG output file"), "RNG output file")
     if not paths:
         raise RngAuditError("no input file given")
     binary: list[bytes] = []

@@ -33,7 +33,7 @@ from tablecert.distributed import Executor
 from tablecert.equality import ContentEq
 from tablecert.errors import AuditError
 from tablecert.judgement import Outcome, overall
-from tablecert.pathlike import PathsArg, as_paths
+from tablecert.pathlike import PathsArg, as_paths, distinct_paths
 from tablecert.report.canonical import measured
 
 INPUT_ORDERS = ("logged", "previous", "none")
@@ -258,7 +258,7 @@ def audit_shuffler(
     With an ``executor``, each file is one shard there instead (``audit.sharded``; each file
     its own stream; no dealt test of mahjong walls) and ``progress`` is called with (files
     done, files)."""
-    paths = as_paths(paths, "log file")
+    paths = distinct_paths(as_paths(paths, "log file"), "log file")
     check_levels(alpha, confidence)
     if not 1 <= batch_size < 2**63:
         raise AuditError(f"batch size {batch_size}: must be from 1 to 2**63 - 1")

@@ -30,6 +30,7 @@ from tablecert import toml_input
 from tablecert.bundled import BundledDataError, bundled_plan, is_bare_name
 from tablecert.errors import PlanError, RuleFileError
 from tablecert.inputs import read_input
+from tablecert.pathlike import repeated_file
 from tablecert.report.certificate import Certificate, parse_certificate
 from tablecert.report.registry import Field, SectionKind, section_kinds
 from tablecert.rules import RuleFile, load_rules
@@ -272,7 +273,18 @@ def _check_value(entry: PlanEntry, key: str, spec: Field, value: Any) -> Any:
     if spec.kind == "files":
         if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
             raise entry.error(key, f"expected a non-empty list of file paths, got {value!r}")
-        return tuple(_resolve_file(entry, key, v) for v in value)
+        resolved = tuple(_resolve_file(entry, key, v) for v in value)
+        named = [entry.plan_path.parent / v for v in value]
+        repeated = repeated_file(named)
+        if repeated is not None:
+            first, second, how = repeated
+            first_name, second_name = value[first], value[second]
+            raise entry.error(
+                key,
+                f"{second_name!r} is {first_name!r} again ({how}): each file counts once, so "
+                "name it once",
+            )
+        return resolved
     if not isinstance(value, str) or not value:
         raise entry.error(key, f"expected a non-empty string, got {value!r}")
     if spec.kind == "text":
