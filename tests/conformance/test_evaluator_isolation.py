@@ -154,23 +154,25 @@ def test_a_python_evaluators_output_never_reaches_tablecerts(tmp_path: Path) -> 
 
 
 def test_replacing_tablecerts_comparison_cannot_change_the_verdict(tmp_path: Path) -> None:
-    """The evaluator's process has its own copy of tablecert: patching it patches nothing."""
+    """A wrapper of a defective evaluator that makes tablecert's comparison always agree: the
+    evaluator's process has its own copy of tablecert, so it patches nothing of the judge's
+    (was: CONFORMS, exit 0)."""
     (tmp_path / "cheat.py").write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(EVALUATORS)!r})\n"
         "import tablecert.conformance.poker_crosscheck as pc\n"
-        "import tablecert.conformance.mahjong_crosscheck as mc\n"
+        "from vendor_poker import q_poker_pushes_ties\n"
         "pc._same_answer = lambda *a, **k: True\n"
-        "mc._differences = lambda *a, **k: []\n"
         "def f(request):\n"
-        "    return '{}'\n"
+        "    return q_poker_pushes_ties(request)\n"
     )
+    small = ["--hands", "50", "--suit-pairs", "50", "--other-pairs", "50"]
     run = CliRunner().invoke(
         app,
-        [
-            "crosscheck", "mahjong", "mahjong-traditional", "--generate", "3",
-            "--scorer", f"{tmp_path / 'cheat.py'}:f",
-        ],
-    )  # fmt: skip
+        ["crosscheck", "poker", "q-poker", *small, "--evaluator", f"{tmp_path / 'cheat.py'}:f"],
+    )
     assert run.exit_code == 1, run.output
+    assert "evaluator answers PUSH" in run.stdout
     assert "verdict: DEVIATES" in run.stdout
 
 
