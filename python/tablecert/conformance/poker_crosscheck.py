@@ -42,6 +42,7 @@ from tablecert.conformance.rank_classes import RankClasses, masks_of
 from tablecert.errors import CrosscheckError
 from tablecert.games.common import qualifier_ranks, rational
 from tablecert.hand_arrays import key_table, strength_keys
+from tablecert.judgement import Outcome, overall
 from tablecert.poker import Ordering, RulesSource, check_game, ordering
 from tablecert.rounds.settle import per_unit
 
@@ -105,16 +106,18 @@ class CheckResult:
     notes: tuple[str, ...] = ()
 
     @property
-    def verdict(self) -> str:
-        """``deviates`` on any wrong answer or evaluator failure; ``inconclusive`` if nothing
+    def outcome(self) -> Outcome:
+        """Fail (deviates) on any wrong answer or evaluator failure; inconclusive if nothing
         was asked."""
-        if self.mismatches or self.error:
-            return "deviates"
-        return "conforms" if self.checked > 0 else "inconclusive"
+        return Outcome.of(bool(self.mismatches or self.error), judged=self.checked > 0)
+
+    @property
+    def verdict(self) -> str:
+        return self.outcome.word("conformance")
 
     @property
     def passed(self) -> bool:
-        return self.verdict == "conforms"
+        return self.outcome is Outcome.PASS
 
     @property
     def rate(self) -> float:
@@ -132,16 +135,17 @@ class CrosscheckReport:
     complete_suit_pairs: int | None = field(default=None)
 
     @property
+    def outcome(self) -> Outcome:
+        """Fail (deviates) if any check does; inconclusive if any check asked nothing."""
+        return overall(c.outcome for c in self.checks)
+
+    @property
     def verdict(self) -> str:
-        """``deviates`` if any check does; ``inconclusive`` if any check asked nothing."""
-        verdicts = {c.verdict for c in self.checks}
-        if "deviates" in verdicts:
-            return "deviates"
-        return "conforms" if verdicts == {"conforms"} else "inconclusive"
+        return self.outcome.word("conformance")
 
     @property
     def passed(self) -> bool:
-        return self.verdict == "conforms"
+        return self.outcome is Outcome.PASS
 
     def as_json(self) -> dict[str, Any]:
         return {
