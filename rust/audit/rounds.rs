@@ -243,34 +243,6 @@ fn py_int(text: &str) -> Option<i64> {
     Some(if negative { -value } else { value })
 }
 
-/// Python's `format(Decimal(n), "f")` of a JSON number with a fraction or an exponent.
-fn decimal_f(n: &str) -> String {
-    let (negative, body) = n.strip_prefix('-').map_or((false, n), |b| (true, b));
-    let (mantissa, exp) = match body.find(['e', 'E']) {
-        Some(i) => (&body[..i], body[i + 1..].parse::<i64>().unwrap_or(i64::MAX)),
-        None => (body, 0),
-    };
-    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    let digits = format!("{int}{frac}");
-    let exponent = exp.saturating_sub(wide(frac.len()));
-    let sign = if negative { "-" } else { "" };
-    if exponent.unsigned_abs() > 64 {
-        return format!("{sign}{mantissa}E{exp}"); // far outside any amount: refused anyway
-    }
-    let digits = digits.trim_start_matches('0');
-    if exponent >= 0 {
-        if digits.is_empty() {
-            return format!("{sign}0");
-        }
-        return format!("{sign}{digits}{}", "0".repeat(exponent as usize));
-    }
-    let places = exponent.unsigned_abs() as usize;
-    let padded = format!("{digits:0>places$}");
-    let split = padded.len() - places;
-    let whole = if split == 0 { "0" } else { &padded[..split] };
-    format!("{sign}{whole}.{}", &padded[split..])
-}
-
 /// An amount's text (`-?(0|[1-9][0-9]*)(\.[0-9]{1,4})?`) as 1/SCALE units; Err(true) if the
 /// text is not an amount, Err(false) if it is larger than `MAX_AMOUNT`.
 fn amount_units(text: &str) -> Result<i64, bool> {
@@ -871,13 +843,10 @@ impl RoundReader {
         }
         let text = match value {
             In::Text(s) => s.to_string(),
-            In::Json(v @ Value::Number(n)) => {
-                if is_int(n) {
-                    py_number(v)
-                } else {
-                    decimal_f(n)
-                }
-            }
+            // An amount is written as a decimal: a number with an exponent (`1e1`, `0.1e2`) is
+            // refused like the text "1e1", naming it as written.
+            In::Json(v @ Value::Number(n)) if is_int(n) => py_number(v),
+            In::Json(Value::Number(n)) => n.to_string(),
             _ => {
                 return Err(self.error_in(
                     line,
@@ -1273,7 +1242,7 @@ mod tests {
 
     #[test]
     fn json_lines_read_like_csv() {
-        let line = r#"{"table_id": "T", "round_id": 1, "timestamp": "t", "dealer": ["Qs", "7d", "3c"], "seats": [{"seat": 1, "cards": "9h 9d 4s", "decision": "follow", "bets": {"pair_plus": 10, "play": 2.50e1}, "paid": {"play": "-5"}}]}"#;
+        let line = r#"{"table_id": "T", "round_id": 1, "timestamp": "t", "dealer": ["Qs", "7d", "3c"], "seats": [{"seat": 1, "cards": "9h 9d 4s", "decision": "follow", "bets": {"pair_plus": 10, "play": 25.0}, "paid": {"play": "-5"}}]}"#;
         let mut r = RoundReader::new(q_poker(), "q.jsonl");
         r.feed(line.as_bytes()).unwrap();
         r.finish().unwrap();
@@ -1281,22 +1250,24 @@ mod tests {
         assert_eq!(c.round_id, ["1"]);
         assert_eq!(c.bets, [100_000, 250_000]);
         assert_eq!(c.paid, [0, -50_000]);
-        let bad = line.replace("2.50e1", "2.00001");
-        let mut r = RoundReader::new(q_poker(), "q.jsonl");
-        r.feed(bad.as_bytes()).unwrap();
-        assert!(r
-            .finish()
-            .unwrap_err()
-            .starts_with("q.jsonl:1: seats[0].play_bet: '2.00001' is not an amount"));
+        for (written, shown) in [
+            ("2.00001", "'2.00001'"),
+            ("2.5e1", "'2.5e1'"),
+            ("1E1", "'1E1'"),
+            ("0.1e2", "'0.1e2'"),
+            ("25e0", "'25e0'"),
+        ] {
+            let bad = line.replace("25.0", written);
+            let mut r = RoundReader::new(q_poker(), "q.jsonl");
+            r.feed(bad.as_bytes()).unwrap();
+            let err = r.finish().unwrap_err();
+            let want = format!("q.jsonl:1: seats[0].play_bet: {shown} is not an amount");
+            assert!(err.starts_with(&want), "{err}");
+        }
     }
 
     #[test]
     fn python_spellings() {
-        assert_eq!(decimal_f("1.50e1"), "15.0");
-        assert_eq!(decimal_f("5e-5"), "0.00005");
-        assert_eq!(decimal_f("-0.0"), "-0.0");
-        assert_eq!(decimal_f("0e2"), "0");
-        assert_eq!(decimal_f("1.0e-2"), "0.010");
         assert_eq!(py_str("a'b"), "\"a'b\"");
         assert_eq!(py_str("x\u{1b}"), "'x\\x1b'");
         assert_eq!(py_int(" +1_0 "), Some(10));

@@ -200,6 +200,13 @@ class _Reader:
         if isinstance(value, bool) or not isinstance(value, (int, str, Decimal)):
             raise self.error(line, name, f"expected an amount, got {value!r}")
         text = str(value)
+        if isinstance(value, _Written) and "e" in value.written.lower():
+            # an amount is a decimal as written: 1e1 is refused like the text "1e1"
+            raise self.error(
+                line,
+                name,
+                f"{value.written!r} is not an amount (a decimal with at most {PLACES} places)",
+            )
         if isinstance(value, Decimal) or not _AMOUNT.fullmatch(text):
             if isinstance(value, Decimal) and value.is_finite():
                 text = format(value, "f")
@@ -330,6 +337,21 @@ class _Reader:
         chunk.paid.append(paid_units)
 
 
+class _Written(Decimal):
+    """A JSON number with a fraction or an exponent, read exactly, with its text as written."""
+
+    written: str
+
+    @classmethod
+    def of(cls, text: str) -> _Written:
+        number = cls(text)
+        number.written = text
+        return number
+
+    def __repr__(self) -> str:
+        return f"Decimal('{self.written}')"  # as the log wrote it (1e+16, not 1E+16)
+
+
 def _open_text(path: Path) -> tuple[Any, io.TextIOWrapper]:
     try:
         raw = path.open("rb")
@@ -377,7 +399,7 @@ def _jsonl(reader: _Reader, first: str, text: io.TextIOWrapper) -> Iterator[Roun
         if not line.strip():
             raise reader.error(number, "", "empty line (every line must be a round)")
         try:
-            record = loads(line, str(reader.path), number, parse_float=Decimal)
+            record = loads(line, str(reader.path), number, parse_float=_Written.of)
         except StrictJsonError as exc:
             raise RoundLogError(str(exc)) from None
         if not isinstance(record, dict):

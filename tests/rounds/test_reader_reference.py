@@ -100,9 +100,10 @@ CSV_VALUES = [
     "True", "Ä\u202e", "Ks Qh Jd 2c 3c 4c", "-5", "12.34567",
 ]  # fmt: skip
 JSON_VALUES = [
-    None, True, False, 0, -1, 1.5, "1e2", 2.5, 12, "", " ", "x", [], {}, [1], ["Qs", 7],
-    "Qs 7d 3c", ["Qs", "7d", "3c"], "As Ks Qs Js Ts", "void", ["void"], ["exposed-card", "void"],
-    "misdeal|void", "follow", "fold", "raise", "3", 3, 100, {"play": 1}, "-0",
+    None, True, False, 0, -1, 1.5, "1e2", 1e16, 2.5e-7, 2.5, 12, "", " ", "x", [], {}, [1],
+    ["Qs", 7], "Qs 7d 3c", ["Qs", "7d", "3c"], "As Ks Qs Js Ts", "void", ["void"],
+    ["exposed-card", "void"], "misdeal|void", "follow", "fold", "raise", "3", 3, 100,
+    {"play": 1}, "-0",
 ]  # fmt: skip
 
 

@@ -199,6 +199,28 @@ def test_bad_jsonl_names_file_line_and_field(tmp_path: Path, line: str, message:
     assert message in str(err.value)
 
 
+@pytest.mark.parametrize("number", ["1e1", "0.1e2", "1E1", "2.5e0", "1e-1", "-1e1", "0e0"])
+def test_json_amounts_with_an_exponent_are_refused_as_written(tmp_path: Path, number: str) -> None:
+    """An amount is a decimal as written: a JSON number with an exponent is refused like the
+    text "1e5" is, naming the value as the log spells it (the same 10 written 10 is read)."""
+    record = (
+        '{"table_id": "T", "round_id": 1, "timestamp": "t", "dealer": "Qs 7d 3c", "seats": '
+        '[{"seat": 1, "cards": "9h 9d 4s", "decision": "follow", '
+        '"bets": {"pair_plus": 10, "play": AMOUNT}, "paid": {"pair_plus": 10, "play": 10}}]}\n'
+    )
+    path = _write(tmp_path, "q.jsonl", record.replace("AMOUNT", number))
+    with pytest.raises(RoundLogError) as err:
+        list(read_rounds(path, "q-poker"))
+    assert str(err.value) == (
+        f"{path}:1: seats[0].play_bet: {number!r} is not an amount (a decimal with at most 4 "
+        "places)"
+    )
+    ((chunk,),) = [
+        list(read_rounds(_write(tmp_path, "ok.jsonl", record.replace("AMOUNT", "10.0")), "q-poker"))
+    ]
+    assert chunk.arrays.bets.tolist() == [[100_000, 100_000]]
+
+
 def test_truncated_gzip_is_an_error(tmp_path: Path) -> None:
     data = gzip.compress((Q_HEADER + Q_ROUND * 1).encode())
     path = tmp_path / "q.csv.gz"
