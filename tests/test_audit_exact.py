@@ -9,7 +9,7 @@ from math import factorial
 import pytest
 
 from tablecert.audit import exact
-from tablecert.audit.battery import gof, holm, pool
+from tablecert.stats import gof, holm, pool
 from tests.reference import permutation_reference as ref
 
 

@@ -20,10 +20,11 @@ from hypothesis import strategies as st
 
 from tablecert import _core
 from tablecert.audit import audit_shuffler
-from tablecert.audit.battery import DealtLaw, Tally
+from tablecert.audit.battery import Tally
 from tablecert.audit.shuffler import stream_file
 from tablecert.audit.simulate import write_log
 from tablecert.errors import AuditError
+from tablecert.stats import DealtLaw
 from tests.reference import permutation_reference as ref
 
 LOGS = Path(__file__).resolve().parent.parent / "fixtures" / "logs"

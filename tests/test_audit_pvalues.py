@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from tablecert.audit import pvalues
+from tablecert.stats import pvalues
 
 INF, NAN = float("inf"), float("nan")
 

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from tablecert.cli import app
 from tablecert.errors import ReportError
+from tablecert.judgement import Outcome
 from tablecert.report import dsse
 from tablecert.report.certify import certify
 from tablecert.report.html import table
@@ -51,7 +52,7 @@ def log_kind() -> Iterator[None]:
             f"{KIND}.{log.name}.minimum",
             "第十一條",
             f"the log has at least {minimum} lines",
-            "pass" if lines >= minimum else "fail",
+            Outcome.of(lines < minimum),
             f"{lines} lines",
         )
         return Section(

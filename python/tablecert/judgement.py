@@ -42,7 +42,8 @@ class Outcome(StrEnum):
         return self in JUDGED
 
     def word(self, domain: Domain = "test") -> str:
-        """The outcome in ``domain``'s words (``Outcome.PASS.word("conformance") == "conforms"``)."""
+        """The outcome in ``domain``'s words: ``Outcome.PASS.word("conformance")`` is
+        ``"conforms"``."""
         return WORDS[domain].get(self, self.value)
 
     @classmethod

@@ -10,8 +10,9 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from tablecert.audit.battery import BatteryResult, CheckResult, Tally, run_battery
+    from tablecert.audit.battery import BatteryResult, Tally, run_battery
     from tablecert.audit.shuffler import ShufflerAudit, audit_shuffler
+    from tablecert.stats import CheckResult
 
 __all__ = [
     "BatteryResult",

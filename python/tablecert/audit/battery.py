@@ -22,21 +22,29 @@ import numpy as np
 from numpy.typing import NDArray
 
 from tablecert import _core
-from tablecert.audit import exact, pvalues
+from tablecert.audit import exact
 from tablecert.audit.decks import DECK_SIZES
 from tablecert.equality import ContentEq
 from tablecert.errors import AuditError
 from tablecert.judgement import Outcome
-from tablecert.report.canonical import measured
+from tablecert.stats import (
+    DEFAULT_ALPHA,
+    MIN_EXPECTED,
+    CheckResult,
+    Counts,
+    DealtLaw,
+    chi2_result,
+    dealt_outcomes,
+    gof,
+    holm,
+    pvalues,
+    skipped,
+)
 
-MIN_EXPECTED = 5.0
 DEFAULT_CONFIDENCE = 0.99
-DEFAULT_ALPHA = 0.01
 
-# SciPy is imported inside the functions that use it (tablecert.audit.pvalues: scipy.special
+# SciPy is imported inside the functions that use it (tablecert.stats.pvalues: scipy.special
 # only), so that light commands (`tablecert compare`, `hands`, `--help`) start fast.
-
-Counts = NDArray[np.int64]
 
 
 @dataclass(frozen=True, eq=False)
@@ -79,48 +87,6 @@ class Tally(ContentEq):
     @property
     def copies(self) -> int:
         return DECK_SIZES[self.deck][2]
-
-
-@dataclass(frozen=True, eq=False)
-class CheckResult(ContentEq):
-    """One test of the battery: statistic, p-value against the exact null, effect size."""
-
-    key: str
-    name: str
-    cites: str
-    statistic: float | None
-    df: int | None
-    p_value: float | None
-    effect: float | None
-    effect_name: str
-    detail: str
-    level: float = 0.01  # 1 - DEFAULT_CONFIDENCE, written exactly
-
-    @property
-    def outcome(self) -> Outcome:
-        """Fail if the p-value is below the level; not applicable (skipped) without one."""
-        if self.p_value is None:
-            return Outcome.NOT_APPLICABLE
-        return Outcome.of(self.p_value < self.level)
-
-    @property
-    def verdict(self) -> str:
-        return self.outcome.word("test")
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "key": self.key,
-            "name": self.name,
-            "cites": self.cites,
-            "statistic": measured(self.statistic),
-            "df": self.df,
-            "p_value": measured(self.p_value),
-            "verdict": self.verdict,
-            "effect": measured(self.effect),
-            "effect_name": self.effect_name,
-            "detail": self.detail,
-            "level": measured(self.level),
-        }
 
 
 @dataclass(frozen=True, eq=False)
@@ -176,61 +142,6 @@ def check_levels(alpha: float, confidence: float) -> None:
     for name, value in (("alpha", alpha), ("confidence", confidence)):
         if not 0 < value < 1:
             raise AuditError(f"{name} {value}: must be strictly between 0 and 1")
-
-
-def chi2_result(
-    key: str, name: str, cites: str, x2: float, df: int, scale: float, effect: str, detail: str
-) -> CheckResult:
-    """A chi-square test's result; the effect size is sqrt(max(x2 - df, 0) / scale)."""
-    return CheckResult(
-        key,
-        name,
-        cites,
-        x2,
-        df,
-        float(pvalues.chi2_sf(x2, df)),
-        sqrt(max(x2 - df, 0.0) / scale),
-        effect,
-        detail,
-    )
-
-
-def skipped(key: str, name: str, cites: str, why: str) -> CheckResult:
-    return CheckResult(key, name, cites, None, None, None, None, "", f"skipped: {why}")
-
-
-def pool(obs: Sequence[int] | Counts, probs: Sequence[float]) -> tuple[Counts, NDArray[Any]]:
-    """Merge neighbouring cells (in the given order) until each expects at least 5."""
-    n = float(np.sum(obs))
-    out_o: list[int] = []
-    out_e: list[float] = []
-    acc_o, acc_e = 0, 0.0
-    for o, p in zip(obs, probs, strict=True):
-        acc_o += int(o)
-        acc_e += n * p
-        if acc_e >= MIN_EXPECTED:
-            out_o.append(acc_o)
-            out_e.append(acc_e)
-            acc_o, acc_e = 0, 0.0
-    if out_o:
-        out_o[-1] += acc_o
-        out_e[-1] += acc_e
-    return np.array(out_o, dtype=np.int64), np.array(out_e)
-
-
-def gof(obs: Sequence[int] | Counts, probs: Sequence[float]) -> tuple[float, int, float] | None:
-    """Pearson goodness of fit against exact cell probabilities, cells pooled to E >= 5.
-    An observation in a cell of probability zero gives p = 0; too few cells gives None."""
-    obs_a = np.asarray(obs, dtype=np.int64)
-    probs_a = np.asarray(probs, dtype=float)
-    if np.any(obs_a[probs_a == 0] > 0):
-        return float("inf"), 0, 0.0
-    o, e = pool(obs_a, list(probs_a))
-    if len(o) < 2:
-        return None
-    x2 = float(np.sum((o - e) ** 2 / e))
-    df = len(o) - 1
-    return x2, df, float(pvalues.chi2_sf(x2, df))
 
 
 def _normalized(counts: Sequence[int], total: int, length: int) -> list[float]:
@@ -661,65 +572,7 @@ def _birthday_bound(offered: int, orders: int) -> float:
     return float(min(Fraction(1), comb(offered, 2) * (Fraction(1, orders) + Fraction(1, 2**127))))
 
 
-# --- dealt outcomes -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class DealtLaw:
-    """Exact category probabilities (lowest category first) of one dealt hand; ``per_hand``,
-    when given, holds each hand's own probabilities (hands of different sizes, as mahjong's
-    dealer with one tile more)."""
-
-    hand_names: tuple[str, ...]
-    categories: tuple[str, ...]
-    probabilities: tuple[Fraction, ...]
-    per_hand: tuple[tuple[Fraction, ...], ...] = ()
-
-    def of_hand(self, h: int) -> tuple[Fraction, ...]:
-        return self.per_hand[h] if self.per_hand else self.probabilities
-
-
-def dealt_outcomes(dealt: Counts, law: DealtLaw) -> CheckResult:
-    key, name, cites = "dealt", "dealt hand categories per seat", "exact category probabilities"
-    worst, worst_p, results = "", 1.0, []
-    for h, hand in enumerate(law.hand_names):
-        r = gof(dealt[h], [float(p) for p in law.of_hand(h)])
-        if r is None:
-            continue
-        results.append(r)
-        if r[2] <= worst_p:
-            worst, worst_p = hand, r[2]
-    if not results:
-        return skipped(key, name, cites, "too few shuffles")
-    n = int(dealt[0].sum())
-    p = min(1.0, len(results) * worst_p)
-    return CheckResult(
-        key,
-        name,
-        cites,
-        max(r[0] for r in results),
-        None,
-        p,
-        sqrt(max(r[0] for r in results) / n) if n else None,
-        "Cohen's w of the worst hand",
-        f"{len(results)} hands tested (Bonferroni); least typical: {worst} (p = {worst_p:.3g})",
-    )
-
-
 # --- the battery --------------------------------------------------------------------------
-
-
-def holm(p_values: dict[str, float], alpha: float) -> tuple[str, ...]:
-    """Names of the hypotheses Holm's step-down procedure rejects at family-wise level alpha."""
-    order = sorted(p_values.items(), key=lambda kv: kv[1])
-    m = len(order)
-    rejected = []
-    for i, (key, p) in enumerate(order):
-        if p <= alpha / (m - i):
-            rejected.append(key)
-        else:
-            break
-    return tuple(rejected)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from typing import Protocol
 import numpy as np
 
 from tablecert import _core, poker
-from tablecert.audit.battery import Counts, DealtLaw
+from tablecert.stats import Counts, DealtLaw
 
 DEALINGS = ("packets", "round-robin")
 

@@ -13,15 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tablecert import _core
-from tablecert.audit.battery import (
-    DEFAULT_ALPHA,
-    BatteryResult,
-    Repeats,
-    Tally,
-    run_battery,
-    shuffles_to_conclude,
-)
+from tablecert.audit.battery import BatteryResult, Repeats, Tally, run_battery, shuffles_to_conclude
 from tablecert.judgement import VERDICTS, Outcome
+from tablecert.stats import DEFAULT_ALPHA
 
 GRID = (10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000)
 MODELS = (

@@ -39,7 +39,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from tablecert.audit import battery
+from tablecert import stats
 from tablecert.audit import rng as nist
 from tablecert.errors import RngAuditError
 from tablecert.judgement import Outcome
@@ -190,7 +190,7 @@ def holm(values: Sequence[float | None], alpha: float) -> list[int]:
     """Indices Holm's step-down rejects at family-wise `alpha` (None values take no part),
     in index order (the shuffler battery's procedure)."""
     named = {str(i): v for i, v in enumerate(values) if v is not None}
-    return sorted(int(key) for key in battery.holm(named, alpha))
+    return sorted(int(key) for key in stats.holm(named, alpha))
 
 
 def min_sequences_for_proportion(columns: int, alpha: float, family_alpha: float) -> int:

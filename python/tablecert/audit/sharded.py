@@ -21,18 +21,11 @@ from typing import Any
 import numpy as np
 
 from tablecert import _core
-from tablecert.audit.battery import (
-    DEFAULT_ALPHA,
-    DEFAULT_CONFIDENCE,
-    BatteryResult,
-    DealtLaw,
-    Repeats,
-    Tally,
-    run_battery,
-)
+from tablecert.audit.battery import DEFAULT_CONFIDENCE, BatteryResult, Repeats, Tally, run_battery
 from tablecert.audit.shuffler import Integrity, ShufflerAudit, conclude, stream_file
 from tablecert.distributed import Executor, ShardProgress
 from tablecert.poker import TieBreakSpec, tie_break_spec
+from tablecert.stats import DEFAULT_ALPHA, DealtLaw
 
 BAD_RECORDS_KEPT = 1000
 RawTally = dict[str, Any]

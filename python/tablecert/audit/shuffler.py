@@ -13,15 +13,11 @@ import numpy as np
 from tablecert import _core, poker
 from tablecert.audit import plots
 from tablecert.audit.battery import (
-    DEFAULT_ALPHA,
     DEFAULT_CONFIDENCE,
     BatteryResult,
-    CheckResult,
-    DealtLaw,
     Repeats,
     Tally,
     check_levels,
-    dealt_outcomes,
     run_battery,
     second_level,
     shuffles_to_conclude,
@@ -35,6 +31,7 @@ from tablecert.errors import AuditError
 from tablecert.judgement import Outcome, overall
 from tablecert.pathlike import PathsArg, as_paths, distinct_paths
 from tablecert.report.canonical import measured
+from tablecert.stats import DEFAULT_ALPHA, CheckResult, DealtLaw, dealt_outcomes
 
 INPUT_ORDERS = ("logged", "previous", "none")
 DEFAULT_BATCH = 10_000

@@ -24,11 +24,11 @@ from fractions import Fraction
 from math import comb
 
 from tablecert import _core
-from tablecert.audit.battery import DealtLaw
 from tablecert.errors import AuditError
 from tablecert.mahjong import wall as mahjong_wall
 from tablecert.mahjong.hands import TILE_SET
 from tablecert.rules import RuleFile
+from tablecert.stats import DealtLaw
 
 STATISTICS = ("types", "pairs", "honours")
 DECK_GAMES = {"mahjong136": "mahjong-traditional", "mahjong112": "mahjong-simple"}

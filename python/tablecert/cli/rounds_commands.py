@@ -13,7 +13,6 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
 from rich.text import Text
 
-from tablecert.audit.battery import DEFAULT_ALPHA
 from tablecert.cli import common, values
 from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, stderr, stdout
 from tablecert.cli.tables import Column, print_table
@@ -31,6 +30,7 @@ from tablecert.rounds.hold import (
     HoldTest,
 )
 from tablecert.rounds.simulate import MULTI_SHARE, write_rounds
+from tablecert.stats import DEFAULT_ALPHA
 
 #: The largest log simulate rounds makes (in memory, then written atomically).
 MAX_SIMULATED_ROUNDS = 1_000_000

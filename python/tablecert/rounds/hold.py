@@ -50,7 +50,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tablecert.audit.battery import DEFAULT_ALPHA, CheckResult, DealtLaw, dealt_outcomes, holm, pool
 from tablecert.errors import AuditError
 from tablecert.games.common import decimal, fraction_json
 from tablecert.hand_arrays import key_table
@@ -68,6 +67,7 @@ from tablecert.rounds.settle import (
     SettlementTable,
     settlement_table,
 )
+from tablecert.stats import DEFAULT_ALPHA, CheckResult, DealtLaw, dealt_outcomes, holm, pool
 
 NO_CARD = 255
 #: Outcomes against the dealer, in the order of the value arrays' last axis.
