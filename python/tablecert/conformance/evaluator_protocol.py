@@ -246,7 +246,12 @@ class _LineEvaluator:
         self.who = who
         self.timeout_s = timeout_s
         self.python = python
-        self._ready: _Conversation | None = self._start()
+        self._ready: _Conversation | None = None
+        self._failure: EvaluatorError | None = None
+        try:
+            self._ready = self._start()
+        except EvaluatorError as exc:  # it started, then crashed or hung while importing:
+            self._failure = exc  # the first check fails with it (a start error propagates)
 
     def _start(self) -> _Conversation:
         proc = Isolated(self.argv, self.who)
@@ -279,6 +284,9 @@ class _LineEvaluator:
             raise EvaluatorError(f"{self.who} wrote {line[:80]!r} while {phase}")
 
     def __call__(self, requests: Iterable[str]) -> Iterator[str]:
+        if self._failure is not None:
+            failure, self._failure = self._failure, None
+            return _failing(failure)
         talk, self._ready = self._ready or self._start(), None
         return self._converse(talk, requests)
 
@@ -362,6 +370,12 @@ class _LineEvaluator:
             writer.join(1.0)
 
 
+def _failing(failure: EvaluatorError) -> Iterator[str]:
+    """An answer stream that fails at once, as the evaluator did before it was asked."""
+    raise failure
+    yield ""  # a generator: the failure is raised when the first answer is wanted
+
+
 def _json_line(line: str) -> object:
     try:
         return json.loads(line)
@@ -377,9 +391,9 @@ def _write_all(fd: int, data: bytes) -> None:
 
 def _results_file(path: Path) -> Answerer:
     if path.is_dir():
-        raise EvaluatorError(f"evaluator results file {path}: is a folder, not a file")
+        raise EvaluatorStartError(f"evaluator results file {path}: is a folder, not a file")
     if not path.is_file():
-        raise EvaluatorError(f"evaluator results file {path} does not exist")
+        raise EvaluatorStartError(f"evaluator results file {path} does not exist")
 
     def answer(requests: Iterable[str]) -> Iterator[str]:
         with path.open("rb") as handle:

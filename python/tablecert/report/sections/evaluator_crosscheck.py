@@ -20,6 +20,7 @@ of the machine.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
@@ -30,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from tablecert.conformance import native_crosscheck, poker_crosscheck
-from tablecert.conformance.evaluator_errors import EvaluatorStartError
+from tablecert.conformance.evaluator_errors import EvaluatorError, EvaluatorStartError
 from tablecert.conformance.evaluator_protocol import check_evaluator, open_evaluator
 from tablecert.conformance.isolation import is_shared_library
 from tablecert.conformance.native_evaluator import DEFAULT_SYMBOL, NativeEvaluator, NativeSpec
@@ -48,6 +49,7 @@ from tablecert.report.registry import (
     Verdict,
     register_section,
 )
+from tablecert.rules import RuleFile
 
 NATIVE_RANDOM_PAIRS = 1_000_000
 """Random disjoint pairs a library's scores are checked on besides the exhaustive checks."""
@@ -132,7 +134,7 @@ def evaluator_crosscheck_section(entry: PlanEntry, context: Context) -> Section:
     )
 
 
-def _native_section(entry: PlanEntry, context: Context, game: str, rules: Any) -> Section:
+def _native_section(entry: PlanEntry, context: Context, game: str, rules: RuleFile) -> Section:
     """A shared library, checked exhaustively through the C ABI."""
     path = entry.path("library")
     spec, label = _native_spec(entry, path)
@@ -248,7 +250,7 @@ def check_entry(entry: PlanEntry) -> None:
         path = entry.path("library")
         spec, label = _native_spec(entry, path)
         native = _opened(entry, "library", lambda: NativeSpec.parse(spec))
-        _opened(entry, "library", lambda: NativeEvaluator(native, name=label).close())
+        _opened(entry, "library", lambda: _loads(native, label))
         return
     if "symbol" in entry.values:
         raise entry.error("symbol", "only a library has a symbol")
@@ -273,6 +275,14 @@ def check_entry(entry: PlanEntry) -> None:
         if shutil.which(words[0]) is None:
             raise entry.error("command", f"no program {words[0]!r} on PATH")
     _opened(entry, "evaluator", lambda: check_evaluator(spec, name=label))
+
+
+def _loads(native: NativeSpec, label: str) -> None:
+    """Load the library and stop its worker; one that crashes or hangs while loading is left
+    to the section, which records it as the failed check it is (only ``EvaluatorStartError``,
+    a library that cannot load, is the lab's set-up)."""
+    with contextlib.suppress(EvaluatorError):
+        NativeEvaluator(native, name=label).close()
 
 
 def _command_words(entry: PlanEntry) -> list[str]:
