@@ -285,6 +285,22 @@ def test_resource_limits_apply_to_the_vendors_process() -> None:
     assert ending.code == 0
 
 
+def test_the_signing_passphrase_is_withheld_from_vendor_code(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("TABLECERT_KEY_PASSPHRASE", "s3cret")
+    monkeypatch.setenv("SOME_OTHER_SETTING", "kept")
+    probe = (
+        "import os\nprint(sorted(k for k in os.environ if k.startswith(('TABLECERT_K', 'SOME_'))))"
+    )
+    with Isolated([sys.executable, "-c", probe], "probe") as proc:
+        proc.close_input()
+        output = b""
+        while chunk := os.read(proc.stdout_fd, 4096):
+            output += chunk
+    assert output.decode().strip() == "['SOME_OTHER_SETTING']"
+
+
 def test_cpu_time_beyond_the_limit_is_named() -> None:
     burn = "while True:\n    pass\n"
     with Isolated([sys.executable, "-c", burn], "burner", Limits(cpu_seconds=1)) as proc:

@@ -14,7 +14,8 @@ its parent. What this contains:
 * **its parent**: the program's parent is the supervisor, so ``kill(getppid(), SIGKILL)`` ends
   the supervisor and the evaluator with it (a failed check), not tablecert;
 * **resources**: address space, CPU time and open files are bounded (``Limits``), core files
-  are off.
+  are off;
+* **secrets**: the signing key's passphrase variable is not in its environment.
 
 What it does not contain: the program runs as the same user, so it can read and write that
 user's files, use the network and signal that user's processes by pid. Run vendor code you do
@@ -46,6 +47,8 @@ SUPERVISOR = str(Path(__file__).with_name("supervisor.py"))
 SUPERVISOR_START_S = 60.0
 #: Seconds to wait, once asked, for the supervisor to kill and reap the program's processes.
 STOP_S = 10.0
+#: Environment variables never passed to vendor code: the signing key's passphrase.
+WITHHELD_ENVIRONMENT = ("TABLECERT_KEY_PASSPHRASE",)
 _STDERR_LINES = 5
 _STDERR_LINE = 4096
 
@@ -164,6 +167,7 @@ class Isolated:
                 stderr=err_w,
                 pass_fds=(ctl_r, st_w),
                 start_new_session=True,
+                env={k: v for k, v in os.environ.items() if k not in WITHHELD_ENVIRONMENT},
             )
         except OSError as exc:
             for fd in (in_r, in_w, out_r, out_w, err_r, err_w, ctl_r, ctl_w, st_r, st_w):
