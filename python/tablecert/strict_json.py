@@ -35,10 +35,30 @@ def _int(text: str) -> int:
     return int(text)
 
 
+def _lone_surrogate(text: str) -> str | None:
+    """The first lone surrogate in ``text`` (``\\ud800`` escapes decode to one): not text,
+    and I-JSON (RFC 7493) forbids it."""
+    if text.isascii():
+        return None
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return text[exc.start]
+    return None
+
+
 def _depth(value: Any) -> int:
+    """How deeply ``value`` nests; a lone surrogate in any key or string is an error."""
     deepest, stack = 0, [(value, 1)]
     while stack:
         node, depth = stack.pop()
+        strings = [node] if isinstance(node, str) else list(node) if isinstance(node, dict) else []
+        for text in strings:
+            bad = _lone_surrogate(text)
+            if bad is not None:
+                raise StrictJsonError(
+                    f"a string holds a lone surrogate (U+{ord(bad):04X}), which is not a character"
+                )
         if isinstance(node, dict | list):
             deepest = max(deepest, depth)
             if depth > MAX_DEPTH:
@@ -72,7 +92,12 @@ def loads(
         raise StrictJsonError(f"{source}:{line}: {exc}") from exc
     except RecursionError as exc:
         raise StrictJsonError(f"{source}:{first_line}: nested too deeply") from exc
-    if _depth(value) > MAX_DEPTH:
+    try:
+        depth = _depth(value)
+    except StrictJsonError as exc:
+        line = _line_of_problem(text, str(exc), first_line)
+        raise StrictJsonError(f"{source}:{line}: {exc}") from exc
+    if depth > MAX_DEPTH:
         raise StrictJsonError(f"{source}:{first_line}: nested deeper than {MAX_DEPTH} levels")
     return value
 
@@ -108,6 +133,12 @@ def _line_of_problem(text: str, message: str, first_line: int) -> int:
             return first_line + hits[1]
         if hits:
             return first_line + hits[0]
+    surrogate = re.search(r"lone surrogate \(U\+([0-9A-F]{4})", message)
+    if surrogate:
+        escape = re.compile(rf"\\u{surrogate.group(1)}", re.IGNORECASE)
+        for i, line in enumerate(text.splitlines()):
+            if escape.search(line):
+                return first_line + i
     digits = re.match(r"number (\d+)\.\.\. has more than", message)
     if digits:
         for i, line in enumerate(text.splitlines()):

@@ -1,0 +1,30 @@
+"""Strict JSON from outside (game records, configurations, envelopes): text only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tablecert import strict_json
+from tests.cli_support import tablecert
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+def test_a_lone_surrogate_is_not_text(tmp_path: Path) -> None:
+    """``"\\ud800"`` decodes to no character: refused, naming its line; a surrogate pair
+    that makes one character is kept."""
+    with pytest.raises(
+        strict_json.StrictJsonError, match=r"f.json:3: a string holds a lone surrogate \(U\+DC00"
+    ):
+        strict_json.loads('{\n"b": 1,\n"\\uDC00k": 2}', "f.json")
+    assert strict_json.loads('{"ok": "\\ud83d\\ude00"}', "f.json") == {"ok": "\U0001f600"}
+    record = (FIXTURES / "mahjong" / "games-traditional.jsonl").read_text().splitlines()[0]
+    bad = tmp_path / "bad.json"
+    bad.write_text(record.replace('"AMT-TRAD"', '"AMT-\\ud800"'), encoding="utf-8")
+    run = tablecert(["mahjong", "replay", str(bad)])
+    assert run.code == 2, run.stderr
+    assert run.error_lines == [
+        f"error: {bad}:1: a string holds a lone surrogate (U+D800), which is not a character"
+    ]
