@@ -248,6 +248,11 @@ def test_a_pdf_hiding_the_verdict_is_refused(tmp_path: Path) -> None:
         '{% block letterhead %}<p class="forged"></p>{% endblock %}',
     )
     _refused(tmp_path, folder, r"report\.pdf: page 1 states 'Verdict: PASS'", pdf=True)
+    shutil.rmtree(folder)
+    hidden = _templates(
+        tmp_path, '{% extends "base.html.j2" %}{% block css %}#verdict{display:none}{% endblock %}'
+    )
+    _refused(tmp_path, hidden, r"report\.pdf: page 1 (states no verdict|does not show)", pdf=True)
 
 
 # The PDF printer ---------------------------------------------------------------------------
@@ -395,26 +400,36 @@ def test_sign_never_replaces_a_link(tmp_path: Path) -> None:
 
 
 def test_sign_never_replaces_a_fifo(tmp_path: Path) -> None:
-    """``sign /dev/stdin`` as root replaced the device with a file; a FIFO in a temporary
-    folder stands for it (a writer feeds it, so the unchanged code would read and replace)."""
+    """A FIFO (or device) is never read or replaced: refused by name before it is opened (a
+    writer stands ready to feed it, so a sign that read it would go on to replace it).
+    ``sign /dev/stdin < envelope`` is the link case above: /dev/stdin is a symbolic link."""
     envelope, reviewer = _signed_envelope(tmp_path)
     fifo = tmp_path / "stdin"
     os.mkfifo(fifo)
     data = envelope.read_bytes()
+    done = threading.Event()
 
     def feed() -> None:
-        with contextlib.suppress(OSError), fifo.open("wb") as pipe:
-            pipe.write(data)
+        """Once a reader has the FIFO open, give it the envelope (never blocking)."""
+        while not done.is_set():
+            try:
+                fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+            except OSError:  # no reader yet
+                done.wait(0.01)
+                continue
+            with contextlib.suppress(OSError), os.fdopen(fd, "wb") as pipe:
+                pipe.write(data)
+            return
 
     writer = threading.Thread(target=feed, daemon=True)
     writer.start()
-    run = tablecert(
-        ["sign", str(fifo), "--key", str(reviewer), "--trust-on-first-use"], env=PASSPHRASE
-    )
-    # Release the writer if sign never opened the FIFO.
-    with contextlib.suppress(OSError):
-        os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))
-    writer.join()
+    try:
+        run = tablecert(
+            ["sign", str(fifo), "--key", str(reviewer), "--trust-on-first-use"], env=PASSPHRASE
+        )
+    finally:
+        done.set()
+        writer.join()
     assert run.code == 2, run.stderr
     assert run.error_lines == [f"error: envelope {fifo}: is not a regular file; not replacing it"]
     assert fifo.is_fifo()

@@ -343,6 +343,12 @@ def _where(exc: BaseException, lab: TemplateFolder | None) -> str:
     return found
 
 
+def verdict_line(report: Mapping[str, Any]) -> str:
+    """The text of page 1's verdict block for ``report`` (as a reader sees it)."""
+    template = _environment(None).get_template("fixed/verdict.html.j2")
+    return visible_text(template.render(verdict=str(report["verdict"]), counts=report["summary"]))
+
+
 class _Text(HTMLParser):
     """The text a reader sees of a page: no comments, styles, scripts, templates or title."""
 

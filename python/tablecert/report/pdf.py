@@ -19,7 +19,13 @@ from typing import Any
 
 from tablecert.errors import ReportError
 from tablecert.report.chromium import print_pdf
-from tablecert.report.html import NO_DEVIATION, VERDICT_STATED, certificate_number, esc
+from tablecert.report.html import (
+    NO_DEVIATION,
+    VERDICT_STATED,
+    certificate_number,
+    esc,
+    verdict_line,
+)
 
 _STYLE = (
     "font-family:sans-serif;font-size:8px;color:#333;width:100%;margin:0 14mm;"
@@ -94,14 +100,23 @@ def first_page_text(pdf: bytes) -> str:
     return " ".join(done.stdout.decode("utf-8", "replace").split())
 
 
+def _holds(text: str, report: Mapping[str, Any]) -> bool:
+    """Whether ``text`` holds page 1's verdict block as tablecert writes it (white space
+    aside: pdftotext breaks lines where the page does)."""
+    return "".join(verdict_line(report).split()) in "".join(text.split())
+
+
 def check_pdf_text(pdf: bytes, report: Mapping[str, Any]) -> None:
-    """Refuse a PDF (printed from a lab's template) whose page 1 does not state report.json's
-    verdict before any other verdict, or says there is no deviation when there is one."""
+    """Refuse a PDF (printed from a lab's template) whose page 1 does not show tablecert's
+    verdict block, states another verdict before it, or says there is no deviation when there
+    is one."""
     text = first_page_text(pdf)
     verdict = str(report["verdict"])
     stated = VERDICT_STATED.search(text)
-    if stated is None or stated.group(1).lower() != verdict:
+    if stated is None or stated.group(1).lower() != verdict or not _holds(text, report):
         said = f"states {stated.group()!r}" if stated else "states no verdict"
+        if stated is not None and stated.group(1).lower() == verdict:
+            said = "does not show tablecert's verdict block"
         raise ReportError(
             f"report.pdf: page 1 {said}, but the verdict in report.json is {verdict} "
             "(a lab's template may not replace or hide it)"
