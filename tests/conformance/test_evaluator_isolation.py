@@ -19,6 +19,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -111,8 +112,11 @@ def gone(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return True
-    with open(f"/proc/{pid}/stat") as f:  # a zombie is dead, awaiting its parent
-        return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    try:
+        with open(f"/proc/{pid}/stat") as f:  # a zombie is dead, awaiting its parent
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
 
 
 # --- Python evaluators: another process -----------------------------------------------------
@@ -265,6 +269,34 @@ def test_a_commands_grandchild_in_its_own_session_dies_with_it(tmp_path: Path) -
     answers = list(open_evaluator(f"cmd:{sys.executable} {script}", 10)([REQUEST] * 3))
     assert answers == ["high card"] * 3
     assert gone(int(pidfile.read_text()))
+
+
+def test_an_evaluator_dies_with_tablecert_killed(tmp_path: Path) -> None:
+    """tablecert killed with SIGKILL runs no clean-up: the supervisor sees its control pipe
+    close and kills the evaluator (was: left running, re-parented to init)."""
+    pidfile = tmp_path / "evaluator.pid"
+    script = tmp_path / "sleeper.py"
+    script.write_text(f"import os, time\nopen({str(pidfile)!r}, 'w').write(str(os.getpid()))\n"
+                      "time.sleep(600)\n")  # fmt: skip
+    command = [
+        str(TABLECERT), "crosscheck", "mahjong", "mahjong-simple", "--generate", "2",
+        "--timeout", "600", "--scorer", f"cmd:{sys.executable} {script}",
+    ]  # fmt: skip
+    tablecert = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(3000):  # until the evaluator runs (bounded: 30 s)
+            if pidfile.exists() and pidfile.read_text():
+                break
+            time.sleep(0.01)
+        evaluator = int(pidfile.read_text())
+    finally:
+        tablecert.kill()
+        tablecert.wait()
+    for _ in range(1000):  # until the supervisor has killed it (bounded: 10 s)
+        if gone(evaluator):
+            break
+        time.sleep(0.01)
+    assert gone(evaluator)
 
 
 def test_resource_limits_apply_to_the_vendors_process() -> None:
