@@ -91,8 +91,8 @@ def poker(
         bool,
         typer.Option(
             "--benchmark",
-            help="With a native so: evaluator: time it against the core on the same hands "
-            "instead of checking it.",
+            help="With a native so: evaluator: time it against the core on the same hands, "
+            "and check the answers timed (exit 1 if any disagree with the statute).",
         ),
     ] = False,
     repeat: Annotated[
@@ -106,9 +106,13 @@ def poker(
     A native evaluator (so:LIBRARY[:SYMBOL], the C ABI in the README) is checked exhaustively:
     every hand, every rank-class boundary and every suit-decided pair.
 
+    Every evaluator but file: runs isolated: its own processes, resource limits, killed with
+    everything it started (README: Isolation).
+
     Exit status: 0 conforms, 1 deviates (a wrong answer, or the evaluator failed: raised,
-    exited, crashed, hung or answered out of protocol), 2 usage or input error, 3 inconclusive
-    (nothing was asked), 4 internal error."""
+    exited, crashed, hung or answered out of protocol), 2 usage or input error (an evaluator
+    that cannot be started, imported or loaded included), 3 inconclusive (nothing was
+    asked), 4 internal error."""
     game = conventions.game_argument(game, old_game, "q-poker or caribbean-stud")
     if evaluator is not None and native_evaluator.is_native(evaluator):
         _native(
@@ -309,8 +313,8 @@ def mahjong(
     """Check a vendor's mahjong scorer: fan and every seat's net result on a corpus.
 
     Exit status: 0 conforms, 1 deviates (a wrong answer, or the scorer failed: raised,
-    exited, hung or answered out of protocol), 2 usage or input error, 3 inconclusive
-    (nothing was scored), 4 internal error."""
+    exited, hung or answered out of protocol), 2 usage or input error (a scorer that cannot
+    be started or imported included), 3 inconclusive (nothing was scored), 4 internal error."""
     game = conventions.game_argument(game, old_game, "mahjong-traditional or mahjong-simple")
     if game not in ("mahjong-traditional", "mahjong-simple"):
         raise typer.BadParameter(
