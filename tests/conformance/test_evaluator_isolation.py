@@ -197,6 +197,16 @@ def test_a_python_module_hanging_or_dying_at_import_fails_its_check(
         list(answer([REQUEST]))
 
 
+def test_a_python_evaluator_is_bounded_in_memory(tmp_path: Path) -> None:
+    """Ten gibibytes are refused by the address-space limit (8 GiB): a failed check naming
+    MemoryError (was: asked of tablecert's own process)."""
+    (tmp_path / "greedy.py").write_text(
+        "def f(request):\n    return str(len(bytearray(10 << 30)))\n"
+    )
+    with pytest.raises(EvaluatorError, match="evaluator raised MemoryError"):
+        list(open_evaluator(f"{tmp_path / 'greedy.py'}:f", 30)([REQUEST]))
+
+
 def test_python_evaluator_answers_batched_and_in_order(tmp_path: Path) -> None:
     (tmp_path / "echo.py").write_text("def f(request):\n    return request.upper()\n")
     requests = [f"category {i}" for i in range(5_000)]
