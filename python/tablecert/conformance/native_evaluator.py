@@ -151,8 +151,7 @@ class NativeEvaluator:
             self._proc.close()
             ending = self._proc.ending(0)
         status = ending.describe(self._proc.limits) if ending else "closed its output"
-        detail = self._proc.stderr_detail() if ending is None or ending.code is not None else ""
-        return EvaluatorError(f"{self.name} {status} {what}{detail}")
+        return EvaluatorError(f"{self.name} {status} {what}{self._proc.stderr_detail()}")
 
     def _call(
         self, cards: npt.NDArray[np.uint8], repetitions: int, what: str
