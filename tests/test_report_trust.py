@@ -223,6 +223,13 @@ def test_a_template_may_restyle_and_restate_the_true_verdict(tmp_path: Path) -> 
         ('{% extends "report.html.j2" %}', r"template report\.html\.j2"),
         ("line one\n{{ 1 // 0 }}", r"template report\.html\.j2:2: ZeroDivisionError"),
         ("{{ no_such_value.x }}", r"template report\.html\.j2:1: 'no_such_value' is undefined"),
+        # Memory and CPU bombs in one expression, and a page without end.
+        ('{{ "x" * 10**12 }}', r"report\.html\.j2:1: 'x' \* 1000000000000 is too large"),
+        ("{{ 7 ** 1000000000 }}", r"report\.html\.j2:1: 7 \*\* 1000000000 is too large"),
+        (
+            '{% for i in range(100000) %}{{ "x" * 1000 }}{% endfor %}',
+            r"template report\.html\.j2: the page is longer than 67,108,864 characters",
+        ),
     ],
 )
 def test_a_failing_template_is_an_input_error(tmp_path: Path, template: str, match: str) -> None:

@@ -22,6 +22,7 @@ from typing import Any
 from urllib.parse import quote
 
 import jinja2
+import jinja2.runtime
 import markupsafe
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
@@ -180,13 +181,55 @@ def _finalize(value: Any) -> Any:
     return value
 
 
+#: The most characters a rendered page may have (the largest bundled report is a few MB).
+MAX_PAGE = 64 << 20
+_MAX_REPEAT = 1 << 20  # "x" * n, [..] * n
+_MAX_POWER_BITS = 4096  # n ** m
+
+
+class _BoundedSandbox(ImmutableSandboxedEnvironment):
+    """Jinja2's sandbox with ``*`` and ``**`` bounded: a template cannot spend the machine's
+    memory or hours of CPU on one expression (``"x" * 10**12``, ``7 ** 1000000000``)."""
+
+    intercepted_binops = frozenset(("*", "**"))
+
+    def call_binop(
+        self, context: jinja2.runtime.Context, operator: str, left: Any, right: Any
+    ) -> Any:
+        if _too_large(operator, left, right):
+            raise jinja2.TemplateRuntimeError(
+                f"{_short(left)} {operator} {_short(right)} is too large for a template"
+            )
+        return super().call_binop(context, operator, left, right)
+
+
+def _too_large(operator: str, left: Any, right: Any) -> bool:
+    """Whether ``left operator right`` would make a huge number, string or list."""
+    numbers = all(isinstance(v, int) and not isinstance(v, bool) for v in (left, right))
+    if operator == "**":
+        return (
+            numbers
+            and right > 0
+            and abs(left) > 1
+            and right * abs(left).bit_length() > _MAX_POWER_BITS
+        )
+    sequence = (str, list, tuple)
+    count = right if isinstance(left, sequence) else left if isinstance(right, sequence) else 0
+    return isinstance(count, int) and count > _MAX_REPEAT
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:37]}..."
+
+
 def _environment(lab: TemplateFolder | None) -> jinja2.Environment:
     """A sandboxed environment: a template reads the values it is given and calls the helpers
     below, nothing else (no attribute of Python internals, no file, no module)."""
     loaders: list[jinja2.BaseLoader] = [jinja2.FileSystemLoader(TEMPLATES)]
     if lab is not None:
         loaders.insert(0, _Loader(lab.files))
-    env = ImmutableSandboxedEnvironment(
+    env = _BoundedSandbox(
         loader=jinja2.ChoiceLoader(loaders),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
@@ -316,7 +359,18 @@ def render_report(
 def _render(env: jinja2.Environment, context: Mapping[str, Any], lab: TemplateFolder | None) -> str:
     """The page rendered; any failure of a lab's template is a ``ReportError`` naming it."""
     try:
-        return env.get_template(TEMPLATE).render(context)
+        parts: list[str] = []
+        size = 0
+        for part in env.get_template(TEMPLATE).generate(context):
+            size += len(part)
+            if size > MAX_PAGE:
+                raise ReportError(
+                    f"template {TEMPLATE}: the page is longer than {MAX_PAGE:,} characters"
+                )
+            parts.append(part)
+        return "".join(parts)
+    except ReportError:
+        raise
     except jinja2.TemplateSyntaxError as exc:
         raise ReportError(f"template {exc.name or TEMPLATE}:{exc.lineno}: {exc.message}") from None
     except jinja2.TemplateError as exc:
