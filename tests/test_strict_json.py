@@ -28,3 +28,29 @@ def test_a_lone_surrogate_is_not_text(tmp_path: Path) -> None:
     assert run.error_lines == [
         f"error: {bad}:1: a string holds a lone surrogate (U+D800), which is not a character"
     ]
+
+
+def test_messages_show_values_in_the_input_s_notation(tmp_path: Path) -> None:
+    from decimal import Decimal
+
+    from tablecert.notation import written
+
+    assert [written(v) for v in (True, Decimal("1.0"), "A", ["A", "K"], {"a": 1})] == [
+        "true",
+        "1.0",
+        "'A'",
+        "['A', 'K']",
+        "{'a' = 1}",
+    ]
+    assert written("it's") == '"it\'s"'
+    assert written("x" * 200).endswith("...")
+    plan = tmp_path / "plan.toml"
+    plan.write_text(
+        '[certification]\ntitle = "t"\n[[section]]\nkind = "rng-audit"\nfiles = ["a.bin"]\n'
+        "bits = true\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "a.bin").write_bytes(b"\x00" * 16)
+    run = tablecert(["certify", str(plan), "-o", str(tmp_path / "out")])
+    assert run.code == 2, run.stderr
+    assert run.stderr.rstrip().endswith("bits: expected an integer, got true")

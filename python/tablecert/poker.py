@@ -15,6 +15,7 @@ from pathlib import Path
 
 from tablecert import _core
 from tablecert.errors import CardError, GameError, RuleFileError
+from tablecert.notation import written
 from tablecert.rules import RuleFile, load_rules
 
 GAMES: dict[str, int] = {"q-poker": 3, "caribbean-stud": 5}
@@ -145,7 +146,7 @@ def _check_rank_order(rules: RuleFile) -> None:
     if tuple(value.split()) != RANK_ORDER:
         raise rules.error(
             "ranking.rank_order",
-            f"{value!r}: the core implements only {' '.join(RANK_ORDER)!r} (highest first)",
+            f"{written(value)}: the core implements only {' '.join(RANK_ORDER)!r} (highest first)",
         )
 
 
@@ -156,7 +157,7 @@ def _suit_order(rules: RuleFile) -> tuple[str, ...]:
         raise rules.error(
             "ranking.suit_order",
             f"expected the four suits {', '.join(reversed(SUIT_NAMES))}, each once, highest "
-            f"first; got {value!r}",
+            f"first; got {written(value)}",
         )
     return tuple(str(v) for v in value)
 

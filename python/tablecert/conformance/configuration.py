@@ -47,6 +47,7 @@ from typing import Any
 from tablecert import strict_json, toml_input
 from tablecert.errors import RulesError, TableCertError
 from tablecert.judgement import Outcome
+from tablecert.notation import written
 from tablecert.rules import RuleFile, load_rules
 from tablecert.rules.loader import key_occurrences, read_utf8
 
@@ -508,9 +509,9 @@ def _unreadable_number(value: Any) -> str | None:
         if match:
             numerator, denominator = match.group(1), match.group(2)
             if denominator is not None and int(denominator) == 0:
-                return f"{value!r} has a zero denominator"
+                return f"{written(value)} has a zero denominator"
             if abs(int(numerator)) >= MAX_MAGNITUDE or int(denominator or 1) >= MAX_MAGNITUDE:
-                return f"the number {value!r} is out of range: {limit}"
+                return f"the number {written(value)} is out of range: {limit}"
     return None
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from tablecert import _core
 from tablecert.equality import ContentEq
 from tablecert.errors import TableCertError
+from tablecert.notation import written
 from tablecert.report.canonical import exact_json
 from tablecert.rules import RuleFile
 
@@ -32,7 +33,7 @@ def rational(rules: RuleFile, dotted: str) -> Fraction:
         return Fraction(value)
     except (ValueError, ZeroDivisionError):
         raise rules.error(
-            dotted, f"expected an integer or a fraction like '3/2', got {value!r}"
+            dotted, f"expected an integer or a fraction like '3/2', got {written(value)}"
         ) from None
 
 
@@ -41,7 +42,7 @@ def qualifier_ranks(rules: RuleFile, dotted: str) -> list[int]:
     value = rules.value_of(dotted, list)
     codes = [str(v).upper().replace("10", "T") for v in value]
     if not codes or any(len(c) != 1 or c not in RANK_CODES for c in codes):
-        raise rules.error(dotted, f"expected a list of ranks like ['A', 'K'], got {value!r}")
+        raise rules.error(dotted, f"expected a list of ranks like ['A', 'K'], got {written(value)}")
     return [RANK_CODES.index(c) for c in codes]
 
 

@@ -30,6 +30,7 @@ from tablecert import toml_input
 from tablecert.bundled import BundledDataError, bundled_plan, is_bare_name
 from tablecert.errors import PlanError, RuleFileError
 from tablecert.inputs import read_input
+from tablecert.notation import written
 from tablecert.pathlike import repeated_file
 from tablecert.report.certificate import Certificate, parse_certificate
 from tablecert.report.registry import Field, SectionKind, section_kinds
@@ -258,21 +259,21 @@ def _entry(
 def _check_value(entry: PlanEntry, key: str, spec: Field, value: Any) -> Any:
     if spec.kind == "integer":
         if isinstance(value, bool) or not isinstance(value, int):
-            raise entry.error(key, f"expected an integer, got {value!r}")
+            raise entry.error(key, f"expected an integer, got {written(value)}")
         if spec.minimum is not None and value < spec.minimum:
             raise entry.error(key, f"must be at least {spec.minimum}, got {value}")
         return value
     if spec.kind == "boolean":
         if not isinstance(value, bool):
-            raise entry.error(key, f"expected true or false, got {value!r}")
+            raise entry.error(key, f"expected true or false, got {written(value)}")
         return value
     if spec.kind == "texts":
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise entry.error(key, f"expected a list of strings, got {value!r}")
+            raise entry.error(key, f"expected a list of strings, got {written(value)}")
         return tuple(value)
     if spec.kind == "files":
         if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
-            raise entry.error(key, f"expected a non-empty list of file paths, got {value!r}")
+            raise entry.error(key, f"expected a non-empty list of file paths, got {written(value)}")
         resolved = tuple(_resolve_file(entry, key, v) for v in value)
         named = [entry.plan_path.parent / v for v in value]
         repeated = repeated_file(named)
@@ -286,7 +287,7 @@ def _check_value(entry: PlanEntry, key: str, spec: Field, value: Any) -> Any:
             )
         return resolved
     if not isinstance(value, str) or not value:
-        raise entry.error(key, f"expected a non-empty string, got {value!r}")
+        raise entry.error(key, f"expected a non-empty string, got {written(value)}")
     if spec.kind == "text":
         return value
     if spec.kind == "file":
@@ -308,8 +309,8 @@ def _check_value(entry: PlanEntry, key: str, spec: Field, value: Any) -> Any:
 def _resolve_file(entry: PlanEntry, key: str, value: str) -> str:
     """A path relative to the plan, resolved; an error naming the key when it is no file."""
     if not value:
-        raise entry.error(key, f"expected a non-empty string, got {value!r}")
+        raise entry.error(key, f"expected a non-empty string, got {written(value)}")
     candidate = (entry.plan_path.parent / value).resolve()
     if not candidate.is_file():
-        raise entry.error(key, f"no such file {value!r} (looked for {candidate})")
+        raise entry.error(key, f"no such file {written(value)} (looked for {candidate})")
     return str(candidate)

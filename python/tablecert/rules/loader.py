@@ -28,6 +28,7 @@ from tablecert.bundled import (
 )
 from tablecert.errors import RuleFileError
 from tablecert.inputs import read_input
+from tablecert.notation import written
 
 
 @dataclass(frozen=True)
@@ -107,15 +108,15 @@ class RuleFile:
         """The value at a key, checked to be of the given Python type(s)."""
         value = self.require(dotted).value
         if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
-            raise self.error(dotted, f"expected {_kind_name(kind)}, got {value!r}")
+            raise self.error(dotted, f"expected {_kind_name(kind)}, got {written(value)}")
         if not isinstance(value, kind):
-            raise self.error(dotted, f"expected {_kind_name(kind)}, got {value!r}")
+            raise self.error(dotted, f"expected {_kind_name(kind)}, got {written(value)}")
         return value
 
     def choice(self, dotted: str, allowed: tuple[str, ...]) -> str:
         value = self.value_of(dotted, str)
         if value not in allowed:
-            raise self.error(dotted, f"{value!r} is not one of {', '.join(allowed)}")
+            raise self.error(dotted, f"{written(value)} is not one of {', '.join(allowed)}")
         return str(value)
 
     def _as_rule_value(self, dotted: str, node: Any) -> RuleValue:
