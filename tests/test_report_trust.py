@@ -171,6 +171,16 @@ def test_the_template_folder_digest_is_signed(tmp_path: Path) -> None:
             "{{ fixed.deviations }}</template></body></html>",
             r"does not show tablecert's verdict block",
         ),
+        (
+            "<html><body><section hidden><p>{{ fixed.verdict }}</p></section>"
+            "{{ fixed.identification }}{{ fixed.deviations }}</body></html>",
+            r"does not show tablecert's verdict block",
+        ),
+        (
+            '{% extends "base.html.j2" %}{% block letterhead %}<div style="Display: none">'
+            "{% endblock %}{% block toc %}</div>{% endblock %}",
+            r"does not show tablecert's verdict block",
+        ),
         # Entities and full-width letters read the same to a reader.
         (
             '{% extends "base.html.j2" %}{% block letterhead %}<p>Verdict: P&#65;SS</p>'

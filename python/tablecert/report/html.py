@@ -404,25 +404,58 @@ def verdict_line(report: Mapping[str, Any]) -> str:
 
 
 class _Text(HTMLParser):
-    """The text a reader sees of a page: no comments, styles, scripts, templates or title."""
+    """The text a reader sees of a page: no comments, styles, scripts, templates or title,
+    nothing inside an element marked ``hidden`` or styled out of sight in its own ``style``
+    attribute (a stylesheet's rules are not read: the PDF check reads the printed text)."""
 
     _UNSEEN = frozenset(("head", "style", "script", "template", "noscript", "textarea", "title"))
+    _VOID = frozenset(
+        (
+            "area",
+            "base",
+            "br",
+            "col",
+            "embed",
+            "hr",
+            "img",
+            "input",
+            "link",
+            "meta",
+            "source",
+            "track",
+            "wbr",
+        )
+    )
+    _OUT_OF_SIGHT = re.compile(
+        r"display\s*:\s*none|visibility\s*:\s*(hidden|collapse)|content-visibility\s*:\s*hidden"
+        r"|opacity\s*:\s*0*(\.0*)?\s*(;|$)|font-size\s*:\s*0",
+        re.IGNORECASE,
+    )
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
-        self.unseen = 0
+        self.open: list[tuple[str, bool]] = []  # open elements, and whether each hides
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in self._UNSEEN:
-            self.unseen += 1
+        if tag in self._VOID:
+            return
+        named = dict(attrs)
+        hides = (
+            tag in self._UNSEEN
+            or "hidden" in named
+            or bool(self._OUT_OF_SIGHT.search(named.get("style") or ""))
+        )
+        self.open.append((tag, hides))
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in self._UNSEEN and self.unseen:
-            self.unseen -= 1
+        for i in range(len(self.open) - 1, -1, -1):
+            if self.open[i][0] == tag:
+                del self.open[i:]
+                return
 
     def handle_data(self, data: str) -> None:
-        if not self.unseen:
+        if not any(hides for _, hides in self.open):
             self.parts.append(data)
 
 
