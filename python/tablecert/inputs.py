@@ -40,7 +40,12 @@ def open_regular(path: Path) -> Iterator[BinaryIO]:
 def read_input(path: Path) -> bytes:
     """The bytes of a small regular file."""
     with open_regular(path) as handle:
-        data = handle.read(MAX_INPUT_BYTES + 1)
-    if len(data) > MAX_INPUT_BYTES:
+        size = os.fstat(handle.fileno()).st_size
+        # As many bytes as the file has (and one more, to see a file still growing), never a
+        # buffer of the largest size allowed for a file of a few kilobytes.
+        data = handle.read(min(size, MAX_INPUT_BYTES) + 1)
+        if len(data) > size:  # it grew since: read on, up to the bound
+            data += handle.read(MAX_INPUT_BYTES + 1 - len(data))
+    if len(data) > MAX_INPUT_BYTES or size > MAX_INPUT_BYTES:
         raise OSError(errno.EFBIG, f"larger than {MAX_INPUT_BYTES:,} bytes", str(path))
     return data
