@@ -1,0 +1,65 @@
+"""How a submitted configuration is judged on the certificate: house choices are recorded,
+never passed; every row shows the values it judged; a duty the statute attaches to a value
+is an open point; only judged rows count towards the verdict."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tablecert.judgement import Outcome, overall
+from tablecert.report.certify import run_sections
+from tablecert.report.plan import load_plan
+from tablecert.report.registry import Section
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+def _section(tmp_path: Path, config: str) -> Section:
+    plan = tmp_path / "plan.toml"
+    plan.write_text(
+        '[certification]\ntitle = "t"\n\n[[section]]\nkind = "configuration"\nreturns = false\n'
+        f'file = "{FIXTURES}/configs/{config}"\n',
+        encoding="utf-8",
+    )
+    (section,) = run_sections(load_plan(plan))
+    return section
+
+
+def test_house_choices_are_recorded_not_passed(tmp_path: Path) -> None:
+    s = _section(tmp_path, "caribbean-stud.casino-a.toml")
+    choices = [v for v in s.verdicts if v.outcome is Outcome.HOUSE_CHOICE]
+    recorded = {value for v in choices for value in v.values}
+    assert {
+        "play.cap.maximum_payout = 5000",
+        "play.cap.ante = 100",
+        "progressive.meter = 250000",
+        "progressive.seed = 50000",
+        "progressive.contribution = 7/10",
+    } <= recorded
+    # none of them is in a row that passes
+    passing = [v for v in s.verdicts if v.outcome is Outcome.PASS]
+    assert not any(value in recorded for v in passing for value in v.values)
+    assert all("conform" not in v.statement for v in choices)
+    # they do not count towards the verdict: the section is what the judged rows say
+    judged = [v.outcome for v in s.verdicts if v.outcome.judged]
+    assert s.outcome is overall(judged)
+
+
+def test_every_row_shows_the_values_it_judged(tmp_path: Path) -> None:
+    s = _section(tmp_path, "q-poker.casino-c.toml")
+    for v in s.verdicts:
+        if v.requirement.split(".")[-1] in ("submitted",) or ".consistency." in v.requirement:
+            continue
+        assert v.values, v.requirement
+        assert "value(s): conforms" not in v.detail
+        assert all(" = " in value for value in v.values)
+
+
+def test_a_duty_on_a_submitted_value_is_an_open_point(tmp_path: Path) -> None:
+    s = _section(tmp_path, "caribbean-stud.casino-a.toml")
+    (royal,) = [v for v in s.verdicts if "play.raise_pays.royal-flush = 80" in v.values]
+    assert royal.outcome is Outcome.PASS  # 80 lies within the statute's range
+    assert len(royal.duties) == 1
+    assert royal.duties[0].startswith("play.raise_pays.royal-flush: 第十三条")
+    assert "DICJ" in royal.duties[0]
+    assert royal.as_json()["duties"] == list(royal.duties)
