@@ -23,6 +23,7 @@ from tablecert.report.html import (
     NO_DEVIATION,
     VERDICT_STATED,
     certificate_number,
+    deviations,
     esc,
     verdict_line,
 )
@@ -121,10 +122,10 @@ def check_pdf_text(pdf: bytes, report: Mapping[str, Any]) -> None:
             f"report.pdf: page 1 {said}, but the verdict in report.json is {verdict} "
             "(a lab's template may not replace or hide it)"
         )
-    deviations = [r for r in report["requirements"] if r["verdict"] != "pass"]
-    said_none = NO_DEVIATION.search(text) if deviations else None
+    listed = deviations(report)
+    said_none = NO_DEVIATION.search(text) if listed else None
     if said_none is not None:
         raise ReportError(
             f"report.pdf: page 1 says {said_none.group()!r}, but report.json lists "
-            f"{len(deviations)} deviation(s)"
+            f"{len(listed)} deviation(s)"
         )
