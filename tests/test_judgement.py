@@ -107,12 +107,21 @@ def _verdict_literals(path: Path) -> list[tuple[int, str]]:
         and isinstance(node.body[0], ast.Expr)
         and isinstance(node.body[0].value, ast.Constant)
     }
+    # names listed in __all__ are names, not values
+    exported = {
+        id(element)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
+        and isinstance(node.value, ast.List | ast.Tuple)
+        for element in node.value.elts
+    }
     found = []
     for node in ast.walk(tree):
         if (
             isinstance(node, ast.Constant)
             and isinstance(node.value, str)
-            and id(node) not in docstrings
+            and id(node) not in docstrings | exported
             and node.value.lower() in VERDICT_WORDS
         ):
             found.append((node.lineno, node.value))
@@ -131,7 +140,9 @@ def test_no_verdict_word_is_built_outside_the_judgement_layer() -> None:
 
 def test_the_scan_finds_a_verdict_word(tmp_path: Path) -> None:
     probe = tmp_path / "probe.py"
-    probe.write_text('"""pass is fine here."""\nSTATE = "conforms" if x else "Deviates"\n')
+    probe.write_text(
+        '"""pass is fine here."""\nSTATE = "conforms" if x else "Deviates"\n__all__ = ["skipped"]\n'
+    )
     assert _verdict_literals(probe) == [(2, "conforms"), (2, "Deviates")]
 
 
