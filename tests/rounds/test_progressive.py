@@ -211,7 +211,7 @@ NO_PRIZE = "Kh Qh 9d 3c 2h"
 
 
 def test_meter_accounting_names_each_discrepancy(tmp_path: Path) -> None:
-    """Contributions of 7/10 per progressive bet (10(8)), a void round (11(1)(4): nothing
+    """Contributions of 7/10 per progressive bet (10(8)), a void round (11(1): nothing
     contributed, the progressive bets carried over), and each round starting where the
     table's previous round ended."""
     void_seat = {**_seat(1, FLUSH, 0), "paid": {"ante": 0, "raise": 0, "progressive": 0}}
@@ -234,7 +234,7 @@ def test_meter_accounting_names_each_discrepancy(tmp_path: Path) -> None:
     assert found == [
         ("1", "meter", 0, "第十条(八)", Fraction("1000.8"), Fraction("1000.7")),
         ("2", "meter", 0, "第十条(八)", Fraction("1000.7"), Fraction("1000.8")),
-        ("3", "meter", 0, "第十一条(一)(四)", Fraction("1002.1"), Fraction("1001.4")),
+        ("3", "meter", 0, "第十一条(一)", Fraction("1002.1"), Fraction("1001.4")),
     ]
     details = {f.round_id: f.detail for f in result.findings}
     assert "previous round (1)" in details["2"]

@@ -109,7 +109,7 @@ def test_void_round_returns_every_bet(tmp_path: Path) -> None:
     assert (f.round_id, f.spot, f.article, f.paid, f.due) == (
         "2",
         "play",
-        "第十一條(一)(四)",
+        "第十一條(一)",
         -20,
         0,
     )

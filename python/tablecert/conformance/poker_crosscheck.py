@@ -740,7 +740,7 @@ def _settlement_article(order: Ordering, outcome: str, category: str) -> str:
     q_poker = order.game == "q-poker"
     key = {
         "fold": "play.fold",
-        "loss": "play.loss" if q_poker else "play.fold",
+        "loss": "play.loss",
         "dealer does not qualify": "play.dealer_not_qualifying"
         if q_poker
         else "play.not_qualifying_ante",

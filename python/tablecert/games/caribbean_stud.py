@@ -134,7 +134,7 @@ def payouts(
     ante = rational(rules, "play.cap.ante")
     if ante <= 0:
         raise rules.error("play.cap.ante", "the ante must be > 0")
-    keys = ("fold", "not_qualifying_ante", "ante_win", "tie", "raise_multiple")
+    keys = ("fold", "not_qualifying_ante", "ante_win", "tie", "loss", "raise_multiple")
     articles = {k: rules.require(f"play.{k}").article for k in keys}
     for c in cats:
         articles[f"win.{c}"] = rules.require(f"play.raise_pays.{c.replace(' ', '-')}").article
@@ -143,7 +143,7 @@ def payouts(
         not_qualifying=rational(rules, "play.not_qualifying_ante")
         + raise_multiple * rational(rules, "play.not_qualifying_raise"),
         tie=rational(rules, "play.tie"),
-        loss=-1 - raise_multiple,
+        loss=rational(rules, "play.loss") * (1 + raise_multiple),  # the ante and the raise
         raise_multiple=raise_multiple,
         ante_win=rational(rules, "play.ante_win"),
         raise_pays=tuple(pays),
@@ -259,7 +259,7 @@ class CaribbeanAnalysis(ParSheet):
         )
         rows.append(
             OutcomeRow(
-                "dealer wins", "第九条(四)", p.loss, sum(c.lost for c in self.categories), DEALS
+                "dealer wins", a["loss"], p.loss, sum(c.lost for c in self.categories), DEALS
             )
         )
         return tuple(rows)

@@ -21,13 +21,14 @@ import numpy as np
 import numpy.typing as npt
 
 from tablecert import _core
+from tablecert.conformance.configuration import AT_LEAST
 from tablecert.games.common import fraction_json
 from tablecert.games.progressive import Progressive
 from tablecert.hand_arrays import key_table
 from tablecert.judgement import Outcome, overall
 from tablecert.poker import Ordering, ordering
 from tablecert.rounds.hold import HoldAnalysis, HoldParameters, HoldResult, HoldState
-from tablecert.rounds.log import SCALE, SPOTS, RoundChunk, amount_text, read_rounds
+from tablecert.rounds.log import SCALE, SPOTS, RoundChunk, amount_text, read_rounds, void_article
 from tablecert.rounds.progressive import ChunkMeter, MeterTotals, SeatDues
 from tablecert.rounds.settle import (
     CATEGORY_SHIFT,
@@ -329,10 +330,15 @@ class _ChunkAudit:
         seats = np.bincount(self.seat_round, minlength=rounds)
         cards = self.size * (1 + seats)
         distinct = np.bitwise_count(round_mask).astype(np.int64)
+        # table.seats counts the dealer's seat. Where the statute sets it as a minimum (Q Poker
+        # Art. 2(1): eight seats or more) it bounds nothing from above: only the deck does.
         players_allowed = self.order.rules.value_of("table.seats", int) - 1
-        bad = ((distinct != cards) | (seats > players_allowed)) & ~self.void
+        too_many = seats > players_allowed
+        if "table.seats" in AT_LEAST.get(self.order.game, ()):
+            too_many[:] = False
+        bad = ((distinct != cards) | too_many) & ~self.void
         for r in np.flatnonzero(bad).tolist():
-            if seats[r] > players_allowed:
+            if too_many[r]:
                 detail = f"{seats[r]} player seats; the table has {players_allowed} (table.seats)"
                 rule = "table.seats"
             else:
@@ -431,7 +437,7 @@ class _ChunkAudit:
             for row in np.flatnonzero(differs).tolist():
                 r = int(self.seat_round[row])
                 rule = "" if void_seat[row] else names[int(codes[row])]
-                article = self.void_article() if void_seat[row] else dues.articles[int(codes[row])]
+                article = self.void_article(r) if void_seat[row] else dues.articles[int(codes[row])]
                 if void_seat[row]:
                     detail = f"void round ({', '.join(c.events[r])}): bets void, nothing paid"
                 elif bet[row] == 0:
@@ -461,8 +467,9 @@ class _ChunkAudit:
         if self.meter is not None:
             self.meter.accounting(self.bets[:, self.spots.index("progressive")], self.void, dealt)
 
-    def void_article(self) -> str:
-        return "第十一條(一)(四)" if self.order.game == "q-poker" else "第十一条(一)(四)"
+    def void_article(self, r: int) -> str:
+        """The article under which round ``r`` (of the chunk) is void."""
+        return void_article(self.order.game, self.c.events[r])
 
     def totals(
         self,
@@ -479,11 +486,17 @@ class _ChunkAudit:
         rows = np.flatnonzero(settled)
         if not len(rows):
             return
-        # group by deciding rule: few distinct values, so a Python pass over the groups only
+        # group by deciding rule (few distinct values: a Python pass over the groups only);
+        # the rows of void rounds (rare) by the article their round's events void it under
         group = np.where(void_seat[rows], -1, codes[rows])
-        for code in np.unique(group).tolist():
-            sel = rows[group == code]
-            article = self.void_article() if code < 0 else articles[code]
+        selections = [
+            (articles[code], rows[group == code]) for code in np.unique(group[group >= 0]).tolist()
+        ]
+        voided: dict[str, list[int]] = {}
+        for i in rows[group < 0].tolist():
+            voided.setdefault(self.void_article(int(self.seat_round[i])), []).append(i)
+        selections += [(article, np.array(sel)) for article, sel in voided.items()]
+        for article, sel in selections:
             name = f"{article} {spot}"
             total = self.a.by_article[name]
             total.spots += len(sel)

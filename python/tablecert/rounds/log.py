@@ -47,6 +47,38 @@ DECISIONS: dict[str, tuple[str, ...]] = {
 #: progressive bet carried over); the others leave it valid.
 VOID_EVENTS = ("void", "misdeal", "shuffler-failure")
 EVENTS = (*VOID_EVENTS, "exposed-card", "dealt-to-empty-spot")
+#: The article that makes each void event void, by game: the two statutes number Art. 11
+#: differently. Q Poker: (一) wrong order or card count, (三) the dealer's card exposed, (五)
+#: the shuffler failing; Caribbean Stud: (一) wrong method, card count or two cards exposed,
+#: (四) the shuffler failing. A bare ``void`` is any of the first kind.
+VOID_ARTICLES: dict[str, dict[str, str]] = {
+    "q-poker": {
+        "void": "第十一條(一)(三)",
+        "misdeal": "第十一條(一)",
+        "shuffler-failure": "第十一條(五)",
+    },
+    "caribbean-stud": {
+        "void": "第十一条(一)",
+        "misdeal": "第十一条(一)",
+        "shuffler-failure": "第十一条(四)",
+    },
+}
+
+
+def void_article(game: str, events: Sequence[str]) -> str:
+    """The article under which a round with ``events`` is void (its void events' articles,
+    one article with the items of each: ``第十一條(一)(五)``)."""
+    articles = [VOID_ARTICLES[game][e] for e in events if e in VOID_EVENTS]
+    head = articles[0].split("(", 1)[0] if articles else ""
+    items: list[str] = []
+    for article in articles:
+        for item in article[len(head) :].split(")")[:-1]:
+            if item + ")" not in items:
+                items.append(item + ")")
+    return head + "".join(sorted(items, key=_ITEM_ORDER.index))
+
+
+_ITEM_ORDER = tuple(f"({n})" for n in "一二三四五六七八九十")
 #: The fields of a round and of a seat, in CSV column order (the core's reader defines them).
 ROUND_FIELDS: tuple[str, ...] = tuple(_core.ROUND_LOG_FIELDS[0])
 SEAT_FIELDS: tuple[str, ...] = tuple(_core.ROUND_LOG_FIELDS[1])

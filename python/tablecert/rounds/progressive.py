@@ -25,13 +25,12 @@ import numpy.typing as npt
 
 from tablecert.games.common import fraction_json
 from tablecert.games.progressive import Progressive, RoundPayment
-from tablecert.rounds.log import METER_NOT_LOGGED, SCALE, RoundChunk, amount_text
+from tablecert.rounds.log import METER_NOT_LOGGED, SCALE, RoundChunk, amount_text, void_article
 
 _Int = npt.NDArray[np.int64]
 _Bool = npt.NDArray[np.bool_]
 #: ``finding(kind, seat_row or None, round_index, **fields)``: how a finding is reported.
 Report = Callable[..., None]
-VOID_ARTICLE = "第十一条(一)(四)"
 
 
 @dataclass
@@ -298,7 +297,7 @@ class ChunkMeter:
             if void[r]:
                 self._meter(
                     r,
-                    VOID_ARTICLE,
+                    void_article(c.game, c.events[r]),
                     "",
                     due,
                     "void round: the progressive bets carry over, the meter does not change",

@@ -70,16 +70,12 @@ def per_unit(order: Ordering, spot: str, outcome: str, category: str) -> tuple[F
     ante_key, raise_key = {
         "fold": ("play.fold", "play.fold"),
         "dealer does not qualify": ("play.not_qualifying_ante", "play.not_qualifying_raise"),
-        "loss": ("play.dealer_qualifier", "play.dealer_qualifier"),
+        "loss": ("play.loss", "play.loss"),  # Art. 9(4): the dealer takes ante and raise
     }[outcome]
     if spot == "ante":
-        if outcome == "loss":  # a qualifying dealer's better hand takes the ante
-            return Fraction(-1), ante_key
         return rational(rules, ante_key), ante_key
     if outcome == "fold":  # nothing was raised
         return Fraction(0), raise_key
-    if outcome == "loss":
-        return Fraction(-1), raise_key
     return rational(rules, raise_key), raise_key
 
 
