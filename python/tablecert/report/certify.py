@@ -24,13 +24,14 @@ import tablecert
 from tablecert import _core
 from tablecert.distributed import Executor
 from tablecert.errors import PlanError, ReportError, TableCertError
+from tablecert.judgement import VERDICTS, Outcome, overall
 from tablecert.report import dsse
 from tablecert.report.canonical import canonical_bytes, plain
 from tablecert.report.certificate import PAPER_SIZES
 from tablecert.report.html import display, render_report
 from tablecert.report.pdf import check_pdf_text, render_pdf
 from tablecert.report.plan import Plan, PlanEntry, load_plan
-from tablecert.report.registry import Context, Outcome, Section, overall
+from tablecert.report.registry import Context, Section
 from tablecert.report.sections.par_sheet import EXPORT_NAMES
 from tablecert.report.signing import key_id, public_pem
 from tablecert.report.snapshot import InputChangedError, InputSnapshot
@@ -222,7 +223,7 @@ def build_report(
     repeated = {r["requirement"] for r in requirements if ids.count(r["requirement"]) > 1}
     if repeated:
         raise ReportError(f"requirement id(s) reported twice: {', '.join(sorted(repeated))}")
-    outcomes = [r["verdict"] for r in requirements]
+    outcomes = [Outcome.parse(r["verdict"]) for r in requirements]
     report = {
         "schema": REPORT_SCHEMA,
         "tablecert_version": tablecert.__version__,
@@ -231,12 +232,11 @@ def build_report(
         "lab": plan.lab,
         "certificate": plan.certificate.as_json(),
         "plan": names[plan.path.resolve()].name,
-        "verdict": overall(outcomes),
+        "verdict": overall(outcomes).value,
         "summary": {
             "requirements": len(outcomes),
-            "pass": outcomes.count("pass"),
-            "fail": outcomes.count("fail"),
-            "inconclusive": outcomes.count("inconclusive"),
+            **{o.value: outcomes.count(o) for o in VERDICTS},
+            **{o.value: n for o in Outcome if o not in VERDICTS and (n := outcomes.count(o))},
         },
         "requirements": requirements,
         "sections": [
@@ -436,7 +436,7 @@ def certify(
         paths[ENVELOPE_JSON],
         paths[REPORT_HTML],
         paths[SIGNER_PUB],
-        report["verdict"],
+        Outcome.parse(report["verdict"]),
         kid,
         report,
         paths[REPORT_PDF] if pdf else None,
