@@ -136,7 +136,7 @@ def poker(
         raise typer.BadParameter(f"{game!r}: expected {' or '.join(GAMES)}", param_hint="GAME")
     if write is not None:
         values.new_file(write, "--write-requests")
-    if write is None and evaluator is None:
+    if write is None and not evaluator:
         raise typer.BadParameter(
             "give --evaluator SPEC (or --write-requests FILE)", param_hint="--evaluator"
         )
@@ -326,7 +326,7 @@ def mahjong(
     values.whole(show, "--show", 0)
     if write is not None:
         values.new_file(write, "--write-corpus")
-    if write is None and scorer is None:
+    if write is None and not scorer:
         raise typer.BadParameter(
             "give --scorer SPEC (or --write-corpus FILE)", param_hint="--scorer"
         )
