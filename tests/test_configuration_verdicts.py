@@ -63,3 +63,38 @@ def test_a_duty_on_a_submitted_value_is_an_open_point(tmp_path: Path) -> None:
     assert royal.duties[0].startswith("play.raise_pays.royal-flush: 第十三条")
     assert "DICJ" in royal.duties[0]
     assert royal.as_json()["duties"] == list(royal.duties)
+
+
+def test_page_one_lists_open_points_and_house_choices_never_as_deviations(
+    tmp_path: Path,
+) -> None:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from tablecert.report.certify import certify
+    from tablecert.report.html import visible_text
+
+    plan = tmp_path / "plan.toml"
+    plan.write_text(
+        '[certification]\ntitle = "t"\n\n[[section]]\nkind = "configuration"\nreturns = false\n'
+        f'file = "{FIXTURES}/configs/caribbean-stud.casino-a.toml"\n',
+        encoding="utf-8",
+    )
+    run = certify(plan, Ed25519PrivateKey.generate(), tmp_path / "out")
+    assert run.verdict is Outcome.PASS
+    summary = run.data["summary"]
+    assert summary["house-choice"] > 0
+    assert summary["requirements"] == sum(
+        summary[k] for k in ("pass", "fail", "inconclusive", "house-choice")
+    )
+    html = run.html.read_text(encoding="utf-8")
+    block = html[
+        html.index('id="deviations"') : html.index("</div>", html.index('id="deviations"'))
+    ]
+    text = visible_text(block)
+    judged = summary["pass"] + summary["fail"] + summary["inconclusive"]
+    assert f"No deviation: every one of the {judged} judged requirements passed." in text
+    assert "Open points: duties the statute attaches to submitted values" in text
+    assert "DICJ" in text
+    assert "House choices: values the statute leaves to the house (recorded, not judged)" in text
+    assert "progressive.meter = 250000" in text
+    assert "HOUSE-CHOICE" not in text.split("Open points")[0]  # none among the deviations

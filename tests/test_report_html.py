@@ -226,6 +226,6 @@ def test_renders_in_chromium_with_visible_verdict(run: Certification) -> None:
     for line in ("TC-SMOKE-001 rev. 1", "2026-11-30", "Casino C (example)", "T. Tester"):
         assert line in i_text
     assert "model SIM-QP, serial SIM-QP-2, firmware 1.0" in i_text
-    assert "No deviation: every one of the 39 requirements passed." in d_text
+    assert "No deviation: every one of the 39 judged requirements passed." in d_text
     assert probe["ridBreak"] == "keep-all"  # no break inside 第九條 either
     assert probe["ridPiece"] == "nowrap"  # nor at the hyphen of q-poker

@@ -27,6 +27,7 @@ import markupsafe
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from tablecert.errors import ReportError
+from tablecert.judgement import VERDICTS, Outcome
 from tablecert.report.registry import Section
 from tablecert.report.template_folder import TemplateFolder
 from tablecert.visible_text import controls_escaped
@@ -252,8 +253,21 @@ def _sample_text(sample: Mapping[str, Any]) -> str:
 
 
 def deviations(report: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    """The requirements of report.json that did not pass, in order: page 1's deviations."""
-    return [r for r in report["requirements"] if r["verdict"] != "pass"]
+    """The requirements of report.json that failed or could not be judged, in order: page 1's
+    deviations (house choices and not-applicable rows judge nothing and are not among them)."""
+    wrong = (Outcome.FAIL, Outcome.INCONCLUSIVE)
+    return [r for r in report["requirements"] if Outcome.parse(r["verdict"]) in wrong]
+
+
+def open_points(report: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """Page 1's open points: each duty the statute attaches to a judged value (an approval
+    to obtain), whatever the requirement's verdict, with its requirement."""
+    return [{**r, "duty": duty} for r in report["requirements"] for duty in r.get("duties", ())]
+
+
+def house_choices(report: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The requirements that record values the statute leaves to the house (never a pass)."""
+    return [r for r in report["requirements"] if r["verdict"] == Outcome.HOUSE_CHOICE.value]
 
 
 def certificate_number(report: Mapping[str, Any]) -> str:
@@ -338,6 +352,9 @@ def render_report(
         "binding": binding,
         "key_ids": list(key_ids),
         "deviations": deviations(report),
+        "open_points": open_points(report),
+        "house_choices": house_choices(report),
+        "judged": sum(report["summary"][o.value] for o in VERDICTS),
         "section_numbers": numbers,
         "sections": entries,
         "appendices": appendices,
