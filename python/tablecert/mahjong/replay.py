@@ -26,9 +26,11 @@ the table decided: ``{"winner": S}``, ``{"false_win": S}`` or ``{"drawn": true}`
 The replay checks turn order (Art. 3), calls and their priority (Art. 5: chow only from the
 left neighbour, pung or kong before chow, the first winner counter-clockwise from the
 discarder), kong replacements from the tail, the last tile, 9(1) discards are final, 9(甲)(2),
-9(3), 10(甲)(7) wrong melds and the one-round window of 包摸一輪, then settles the final state
-with the engine (``fan.score``, ``payments.settle_win`` / ``settle_false_win``). A claimed win
-whose hand is not complete is a false win (詐糊) and is settled as one.
+9(3), 10(甲)(7) wrong melds; it decides every Art. 10 liability from the play
+(``liability.assess``: applied when the record states none, a stated case the play does not
+support or one left out is a violation of its sub-article), then settles the final state with
+the engine (``fan.score``, ``payments.settle_win`` / ``settle_false_win``). A claimed win whose
+hand is not complete is a false win (詐糊) and is settled as one.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from tablecert.errors import MahjongError
 from tablecert.judgement import Outcome
 from tablecert.mahjong.fan import Context, FanResult, article, rules_for, score
 from tablecert.mahjong.hands import TILE_SET, WINDS, Meld, read_hand
+from tablecert.mahjong.liability import Chance, Set, WinPlay, assess
 from tablecert.mahjong.payments import Settlement, settle_false_win, settle_win
 from tablecert.mahjong.record import (
     MAX_STAKE,
@@ -188,6 +191,16 @@ class Table:
     draws: Counter[str] = field(default_factory=Counter)  # live draws per seat
     in_play: Counter[int] = field(default_factory=Counter)  # dealt and drawn tiles
     last_was_final_draw: bool = False
+    #: Each seat's moments to win so far (a draw of its own, another's discard): 有糊不叫.
+    chances: dict[str, list[Chance]] = field(default_factory=dict)
+
+    def chance(self, seat: str, tile: int, drawn: bool) -> None:
+        """Note that ``seat`` could win on ``tile`` now (checked only if it matters)."""
+        melds = self.melds.get(seat, [])
+        if all(m.valid for m in melds):
+            concealed = (*self.hands[seat], *(() if drawn else (tile,)))
+            moment = Chance(concealed, tuple(m.meld() for m in melds), tile)
+            self.chances.setdefault(seat, []).append(moment)
 
     def next_seat(self, seat: str) -> str:
         return self.seats[(self.seats.index(seat) + 1) % len(self.seats)]
@@ -586,8 +599,9 @@ class _Run:
             if seat != due:
                 raise ViolationError("第三条", f"{seat} draws out of turn: it is {due}'s draw")
             t.actor = seat
-            self.draw_from(seat, event.value, tail=False)
+            drawn = self.draw_from(seat, event.value, tail=False)
             t.draws[seat] += 1
+            t.chance(seat, drawn, drawn=True)
             t.phase = "discard"
             t.replacements = 0
             self.just_called = False
@@ -598,7 +612,8 @@ class _Run:
                 raise ViolationError(
                     self.art("五", 5, 4), f"{seat} draws a kong replacement with no kong"
                 )
-            self.draw_from(seat, event.value, tail=True)
+            drawn = self.draw_from(seat, event.value, tail=True)
+            t.chance(seat, drawn, drawn=True)
             t.replacements += 1
             t.phase = "discard"
             self.just_called = False
@@ -618,6 +633,9 @@ class _Run:
             t.last_tile = event.value
             t.phase = "after-discard"
             self.first_honour = _is_honour(event.value) and t.visible[event.value] == 1
+            for other in t.seats:
+                if other != seat:
+                    t.chance(other, event.value, drawn=False)
             return
         if action == "kong":
             self.kong(number, seat, event.value, event.extra["from"])
@@ -730,6 +748,7 @@ class _Run:
             t.melds[seat].append(Called("kong", [tile] * 4, True, True, number))
             t.visible[tile] += 3
             t.calls_made += 1
+            self.note_feeder(seat, discarder)  # a kong is a set (第五条(甲)(5))
             t.actor = seat
             t.phase = "replacement"
         elif source == "hand":
@@ -829,21 +848,11 @@ class _Run:
                 and t.calls_made == 0
             ),
         )
-        liability = event.extra.get("liability")
-        liable = discarder
-        if win_by == "self-drawn" and liability is not None:
-            liable = t.feeders.get(seat)
-            if liable is not None and t.draws[seat] - t.fed_at[seat] > 1:
-                raise ViolationError(
-                    self.art("十", 2, 2),
-                    f"包摸一輪: {liable} fed the twelfth tile, but {seat} won on a later draw than "
-                    "the next one: the feeder pays only within one round",
-                )
-            if liable is None:
-                raise ViolationError(
-                    self.art("十", 2, 2),
-                    "包摸一輪: no feeder of a twelfth full-flush tile within the round",
-                )
+        try:
+            result = score(hand, context, self.rules)
+        except MahjongError as exc:
+            raise ViolationError("第六条", str(exc)) from exc
+        cases, liable = self.liabilities(seat, win_by, winning, discarder, result, event)
         stated = event.extra.get("discarder")
         if stated is not None and stated != liable:
             raise ViolationError(
@@ -857,7 +866,6 @@ class _Run:
                 f"first_discard_honour {claimed_first}: the play shows it is {first_honour}",
             )
         try:
-            result = score(hand, context, self.rules)
             settlement = settle_win(
                 result,
                 seat,
@@ -865,12 +873,15 @@ class _Run:
                 rules=self.rules,
                 players=t.seats,
                 discarder=liable,
-                liability=liability,
+                liability=cases or None,
                 first_discard_honour=first_honour,
                 stake=self.stakes.get(seat),
             )
         except MahjongError as exc:
-            raise ViolationError("第十条" if liability else "第六条", str(exc)) from exc
+            raise ViolationError(
+                self.liability_article(cases) if cases else "第六条", str(exc)
+            ) from exc
+        liability = list(cases) if cases else None
         self.outcome, self.winner = "win", seat
         self.fan, self.settlement = result, settlement
         record: dict[str, Any] = {
@@ -899,6 +910,68 @@ class _Run:
             record["stake"] = _plain_number(self.stakes[seat])
         self.final_record = record
         t.phase = "over"
+
+    def liabilities(
+        self,
+        seat: str,
+        win_by: str,
+        winning: int,
+        discarder: str | None,
+        result: FanResult,
+        event: Event,
+    ) -> tuple[tuple[str, ...], str | None]:
+        """The Art. 10 cases the play imposes on this win, and who pays (the discarder of a
+        win on a discard, the feeder of 包摸一轮). A case the record states that the play does
+        not support, or one it leaves out of the cases it states, breaks its sub-article."""
+        t = self.t
+        feeder = t.feeders.get(seat)
+        play = WinPlay(
+            game=self.game,
+            winner=seat,
+            win_by=win_by,
+            winning_tile=winning,
+            items=frozenset(i.name for i in result.items),
+            exposed=tuple(Set(m.kind, tuple(m.tiles)) for m in t.melds[seat] if m.exposed),
+            discarder=discarder,
+            kept=tuple(t.hands[discarder]) if discarder else (),
+            seen=Counter(t.visible),
+            chances=tuple(t.chances.get(discarder, ())) if discarder else (),
+            feeder=feeder,
+            within_round=feeder is not None and t.draws[seat] - t.fed_at[seat] <= 1,
+        )
+        found = assess(play, self.rules)
+        derived = tuple(r for r, a in found.items() if a.holds)
+        named = event.extra.get("liability")
+        stated = (named,) if isinstance(named, str) else named
+        if stated is not None:
+            for reason in stated:
+                if reason not in found:
+                    raise ViolationError(
+                        "第十条",
+                        f"liability {reason!r} is not a case of Art. 10: {', '.join(found)}",
+                    )
+                if not found[reason].holds:
+                    raise ViolationError(
+                        found[reason].article,
+                        f"liability {reason}: the play does not support it: {found[reason].why}",
+                    )
+            for reason in derived:
+                if reason not in stated:
+                    a = found[reason]
+                    raise ViolationError(
+                        a.article,
+                        f"liability {reason} left out: {a.why}, so {a.payer} pays for everyone",
+                    )
+        payers = {found[r].payer for r in derived}
+        liable = payers.pop() if len(payers) == 1 else discarder
+        if win_by == "self-drawn" and not derived:
+            liable = None
+        return derived, liable
+
+    def liability_article(self, cases: tuple[str, ...]) -> str:
+        """The sub-articles of Art. 10 that the cases cite."""
+        cited = (str(self.rules.require(f"liability.{c}").article) for c in cases)
+        return ", ".join(dict.fromkeys(cited))
 
     def false_win(self, seat: str, why: str, wrong_meld: bool) -> None:
         """A claimed win whose hand is not a win: 詐糊, settled as the statute says."""
