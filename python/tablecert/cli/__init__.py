@@ -29,7 +29,7 @@ app = typer.Typer(
     add_completion=False,
     help="Certify casino table games against the Macau statutes that govern them.",
 )
-conventions.hide_flag_metavars()
+conventions.help_conventions()
 
 
 def _version(value: bool) -> None:

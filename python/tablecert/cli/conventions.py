@@ -13,11 +13,12 @@
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from typer.core import TyperOption
+from typer.core import TyperArgument, TyperOption
 
 from tablecert.cli.common import stderr
 
@@ -52,17 +53,90 @@ def game_argument(game: str | None, old: str | None, choices: str) -> str:
     raise typer.BadParameter(f"missing: the game ({choices})", param_hint="GAME")
 
 
-def hide_flag_metavars() -> None:
-    """Typer's rich help shows ``<bool>`` after flags such as ``--json`` and ``--help``, which
-    take no value; show nothing instead (an explicit metavar still wins)."""
-    original = TyperOption.display_type_rich
-    if getattr(original, "_tablecert", False):
+def reflowed(text: str | None) -> str | None:
+    """A help text with the line breaks of its source undone: each paragraph becomes one line,
+    which the help renderer wraps to the terminal's width (Typer keeps single line breaks,
+    so a hard-wrapped docstring comes out ragged at any other width). A paragraph starting
+    with ``\\b`` is kept as written (without the marker), and so is a line starting a list
+    item (``- ``)."""
+    if not text:
+        return text
+    paragraphs = []
+    for paragraph in inspect.cleandoc(text).split("\n\n"):
+        if paragraph.startswith("\b"):
+            paragraphs.append(paragraph.removeprefix("\b").lstrip("\n"))
+            continue
+        lines = [line.strip() for line in paragraph.splitlines()]
+        joined = lines[0] if lines else ""
+        for line in lines[1:]:
+            joined += ("\n" if line.startswith("- ") else " ") + line
+        paragraphs.append(joined)
+    return "\n\n".join(paragraphs)
+
+
+def reflow_help(command: Any) -> Any:
+    """``command`` (and, for a group, every command under it that is already built) with its
+    help and its parameters' help reflowed (:func:`reflowed`); returned for chaining."""
+    command.help = reflowed(command.help)
+    command.short_help = reflowed(command.short_help)
+    for param in getattr(command, "params", ()):
+        if getattr(param, "help", None):
+            param.help = reflowed(param.help)
+    for sub in getattr(command, "commands", {}).values():
+        reflow_help(sub)
+    return command
+
+
+def _value_name(param: TyperOption) -> str:
+    """What an option's value is called in the help when no metavar is given: FILE, DIR or
+    PATH for a path, N for an integer, NUMBER for a float, else the option's own name."""
+    desc = param.type_descriptor
+    if desc.is_path or desc.is_file:
+        return {"file": "FILE", "dir": "DIR", "directory": "DIR"}.get(desc.path_type, "PATH")
+    kind = param.bare_type().removeprefix("list[").removesuffix("]")
+    if kind == "int":
+        return "N"
+    if kind == "float":
+        return "NUMBER"
+    return (param.name or "value").upper()
+
+
+def help_conventions() -> None:
+    """Names, not type names, in every command's help: an option's value is its metavar, or
+    FILE, DIR, N, NUMBER or the option's name (never ``<str>``, ``<list[Path]>``); a flag shows
+    none; a choice lists its values. An argument is shown by its metavar or its name in
+    capitals (``GAME``, ``LOG...``), in the usage line without brackets when it has an
+    explicit metavar (an argument that an old option may replace is still required)."""
+    if getattr(TyperOption.display_type_rich, "_tablecert", False):
         return
 
-    def display_type_rich(self: TyperOption, ctx: Any) -> str | None:
-        if self.is_flag and self.metavar is None:
+    def option_type(self: TyperOption, ctx: Any) -> str | None:
+        if self.metavar is not None:
+            return str(self.metavar)
+        if self.is_flag:
             return None
-        return original(self, ctx)
+        desc = self.type_descriptor
+        if desc.is_choice and desc.choices is not None:
+            name = "|".join(str(getattr(c, "value", c)) for c in desc.choices)
+        else:
+            name = _value_name(self)
+        return name + ("..." if self.nargs != 1 or self.multiple else "")
 
-    display_type_rich._tablecert = True  # type: ignore[attr-defined]
-    TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
+    def argument_type(self: TyperArgument, ctx: Any) -> str | None:
+        del ctx
+        return None  # the name column already names the value
+
+    def argument_name(self: TyperArgument) -> str:
+        return str(self.metavar) if self.metavar is not None else (self.name or "").upper()
+
+    def usage_name(self: TyperArgument) -> str:
+        name = argument_name(self)
+        if not self.required and self.metavar is None:
+            name = f"[{name}]"
+        return name + ("..." if self.nargs != 1 else "")
+
+    option_type._tablecert = True  # type: ignore[attr-defined]
+    TyperOption.display_type_rich = option_type  # type: ignore[method-assign]
+    TyperArgument.display_type_rich = argument_type  # type: ignore[method-assign,assignment]
+    TyperArgument.display_name_raw = property(argument_name)  # type: ignore[assignment,method-assign]
+    TyperArgument._usage_display_name = usage_name  # type: ignore[method-assign]

@@ -44,13 +44,17 @@ def _count_or_all(value: str, option: str) -> int | None:
 
 @crosscheck_app.command("poker")
 def poker(
-    game: Annotated[str | None, typer.Argument(help="q-poker or caribbean-stud.")] = None,
+    game: Annotated[
+        str | None, typer.Argument(metavar="GAME", help="q-poker or caribbean-stud.")
+    ] = None,
     evaluator: Annotated[
         str | None,
         typer.Option(
             "--evaluator",
-            help="module:function, file.py:function, cmd:COMMAND or "
-            "file:ANSWERS (see README: evaluator protocol).",
+            metavar="SPEC",
+            help="module:function, file.py:function, cmd:COMMAND, file:ANSWERS or "
+            "so:LIBRARY[:SYMBOL] (a native C ABI library, checked exhaustively; see README: "
+            "evaluator protocol).",
         ),
     ] = None,
     rules: Annotated[
@@ -287,7 +291,8 @@ def _print(report: poker_crosscheck.CrosscheckReport) -> None:
 @crosscheck_app.command("mahjong")
 def mahjong(
     game: Annotated[
-        str | None, typer.Argument(help="mahjong-traditional or mahjong-simple.")
+        str | None,
+        typer.Argument(metavar="GAME", help="mahjong-traditional or mahjong-simple."),
     ] = None,
     scorer: Annotated[
         str | None,

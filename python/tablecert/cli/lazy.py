@@ -5,8 +5,9 @@ machinery; importing every command module up front made each command pay for all
 The root group knows each top-level command's module and its one-line help (for
 ``tablecert --help``, which lists them without importing any); everything else, including a
 command's own ``--help``, comes from the real command, built by Typer exactly as before.
-tests/test_cli_startup.py checks the listing against the real commands and what each light
-command imports.
+Every command's help is reflowed as it is built (tablecert.cli.conventions.reflow_help), so
+the one-line help here is one line. tests/test_cli_startup.py checks the listing against the
+real commands and what each light command imports.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ import typer
 import typer.main
 from typer.core import TyperCommand, TyperGroup
 
+from tablecert.cli.conventions import reflow_help
+
 # Top-level command -> (module in tablecert.cli that registers it, its help in the listing).
 COMMANDS: dict[str, tuple[str, str]] = {
     "hands": (
@@ -32,7 +35,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "certify": (
         "report_commands",
-        "Run a certification plan; write report.json, the signed envelope and report.html\n"
+        "Run a certification plan; write report.json, the signed envelope and report.html "
         "(and report.pdf with --pdf, a signed subject too).",
     ),
     "sign": (
@@ -41,8 +44,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "verify": (
         "report_commands",
-        "Check the signatures (at least --threshold distinct given keys), the statement and,\n"
-        "for the given files, their digests. Signatures by keys not given are listed, not\n"
+        "Check the signatures (at least --threshold distinct given keys), the statement and, "
+        "for the given files, their digests. Signatures by keys not given are listed, not "
         "checked.",
     ),
     "check": ("check_commands", "Judge a submitted configuration article by article."),
@@ -74,7 +77,7 @@ def load_module(name: str) -> dict[str, Any]:
     holder = typer.Typer()
     holder.callback()(_holder)  # a callback makes Typer build a group even for one command
     module.register(holder)
-    group = typer.main.get_command(holder)
+    group = reflow_help(typer.main.get_command(holder))
     assert isinstance(group, TyperGroup)
     return dict(group.commands)
 
@@ -98,7 +101,7 @@ def _subcommand(name: str, module: str, function: str) -> Any:
     holder = typer.Typer()
     holder.callback()(_holder)
     holder.command(name)(getattr(importlib.import_module(f"tablecert.cli.{module}"), function))
-    group = typer.main.get_command(holder)
+    group = reflow_help(typer.main.get_command(holder))
     assert isinstance(group, TyperGroup)
     return group.commands[name]
 

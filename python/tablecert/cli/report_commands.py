@@ -106,9 +106,9 @@ def keys_export(
 ) -> None:
     """Write a public key for third-party verifiers (stdout).
 
-    The key id is the SHA-256 (hex) of the raw 32-byte Ed25519 public key. In Python:
-    ``d = json.load(f); SSlibKey.from_dict(d.pop("keyid"), d)`` gives a key that
-    ``securesystemslib.dsse.Envelope.verify`` accepts for tablecert's signatures.
+    The key id is the SHA-256 (hex) of the raw 32-byte Ed25519 public key. In Python,
+    d = json.load(f); key = SSlibKey.from_dict(d.pop("keyid"), d) gives a key that
+    securesystemslib.dsse.Envelope.verify accepts for tablecert's signatures.
     """
     key = _public_key(public, "PUBLIC")
     if key_format is KeyFormat.pem:

@@ -36,7 +36,8 @@ def shuffler(
         Path, typer.Option("-o", "--output", help="Log file (.jsonl: JSON Lines; .gz: gzip).")
     ],
     shuffles: Annotated[
-        int | None, typer.Option("--shuffles", min=1, help="Number of shuffles (decks or walls).")
+        int | None,
+        typer.Option("--shuffles", min=1, help="Number of shuffles (decks or walls); required."),
     ] = None,
     deck: Annotated[str, typer.Option("--deck", help="cards52, mahjong136, mahjong112.")] = (
         "cards52"
