@@ -398,19 +398,21 @@ def test_inputs_checked_and_mismatch_named(tmp_path: Path) -> None:
     )
 
 
-def test_swapped_input_named(tmp_path: Path) -> None:
+def test_swapped_inputs_are_each_the_subject_whose_content_they_hold(tmp_path: Path) -> None:
     env, a, b = _envelope(tmp_path)
     original_a = a.read_bytes()
     a.write_bytes(b.read_bytes())
     b.write_bytes(original_a)
     result = dsse.verify_envelope(env, [TESTER.public_key()], [a, b])
-    assert not result.valid
-    assert len(result.reasons) == 2
-    assert f"input {a} does not match the certified rules/a.toml" in result.reasons[0]
-    assert result.reasons[0].endswith("its content is the certified logs/b.csv (swapped?)")
+    assert result.valid
+    assert [c.subject for c in result.inputs] == ["logs/b.csv", "rules/a.toml"]
+    assert result.inputs[0].note == (
+        f"{a} is the certified 'logs/b.csv' under another name: same SHA-256; its name is "
+        "that of the certified 'rules/a.toml', whose content it is not"
+    )
 
 
-def test_unknown_input_named_and_content_never_decides(tmp_path: Path) -> None:
+def test_unknown_input_named_and_a_renamed_copy_is_its_subject(tmp_path: Path) -> None:
     env, _, b = _envelope(tmp_path)
     stranger = tmp_path / "stranger.txt"
     stranger.write_text("?")
@@ -419,14 +421,16 @@ def test_unknown_input_named_and_content_never_decides(tmp_path: Path) -> None:
     renamed = tmp_path / "renamed.csv"
     renamed.write_bytes(b.read_bytes())
     result = dsse.verify_envelope(env, [TESTER.public_key()], [renamed])
-    assert result.reasons == (
-        f"{renamed} is not among the certified inputs (its content is the certified "
-        "'logs/b.csv'; a file is matched by its recorded name, give --inputs-root DIR)",
+    assert result.valid
+    assert result.inputs[0].subject == "logs/b.csv"
+    assert result.inputs[0].note == (
+        f"{renamed} is the certified 'logs/b.csv' under another name: same SHA-256"
     )
 
 
-def test_logs_sharing_a_name_match_by_whole_path_never_by_content(tmp_path: Path) -> None:
-    """Attack: a/log.csv.gz and b/log.csv.gz swapped verified as VALID (content fallback)."""
+def test_logs_sharing_a_name_are_matched_by_content_else_by_whole_path(tmp_path: Path) -> None:
+    """Two logs with one file name: a copy is the subject whose content it holds (never an
+    arbitrary one of the two); an altered copy is matched by whole path or refused."""
     plan = tmp_path / "lab"
     subjects = envelopes.files(plan, {"a/log.csv.gz": b"day one", "b/log.csv.gz": b"day two"})
     env = envelopes.certification(subjects, TESTER)
@@ -436,25 +440,24 @@ def test_logs_sharing_a_name_match_by_whole_path_never_by_content(tmp_path: Path
     copies = tmp_path / "copies"
     (copies / "x").mkdir(parents=True)
     (copies / "y").mkdir()
-    (copies / "x" / "log.csv.gz").write_bytes(b"day two")  # swapped
+    (copies / "x" / "log.csv.gz").write_bytes(b"day two")
     (copies / "y" / "log.csv.gz").write_bytes(b"day one")
-    swapped = [copies / "x" / "log.csv.gz", copies / "y" / "log.csv.gz"]
+    copied = dsse.verify_envelope(
+        env, key, [copies / "x" / "log.csv.gz", copies / "y" / "log.csv.gz"]
+    )
+    assert copied.valid
+    assert [c.subject for c in copied.inputs] == ["b/log.csv.gz", "a/log.csv.gz"]
+    (copies / "x" / "log.csv.gz").write_bytes(b"day three")  # altered: by name, ambiguous
     with pytest.raises(dsse.InputsAmbiguousError, match="give --inputs-root DIR"):
-        dsse.verify_envelope(env, key, swapped)
-    a.write_bytes(b"day two")
-    b.write_bytes(b"day one")
-    result = dsse.verify_envelope(env, key, [a, b])
-    assert [c.subject for c in result.inputs] == ["a/log.csv.gz", "b/log.csv.gz"]
-    assert not result.valid
-    assert len(result.reasons) == 2
+        dsse.verify_envelope(env, key, [copies / "x" / "log.csv.gz"])
     # With the plan's folder given, names resolve to whole paths: the copies are no subjects.
-    (copies / "a").mkdir()
-    (copies / "a" / "log.csv.gz").write_bytes(b"day one")
-    rooted = dsse.verify_envelope(env, key, [copies / "a" / "log.csv.gz"], inputs_root=copies)
-    assert rooted.valid
-    assert rooted.inputs[0].subject == "a/log.csv.gz"
     stray = dsse.verify_envelope(env, key, [copies / "x" / "log.csv.gz"], inputs_root=copies)
     assert stray.reasons[0].startswith(f"{copies / 'x' / 'log.csv.gz'} is not among")
+    (copies / "a").mkdir()
+    (copies / "a" / "log.csv.gz").write_bytes(b"day zero")
+    rooted = dsse.verify_envelope(env, key, [copies / "a" / "log.csv.gz"], inputs_root=copies)
+    assert rooted.inputs[0].subject == "a/log.csv.gz"
+    assert rooted.reasons[0].startswith(f"input {copies / 'a' / 'log.csv.gz'} does not match")
     with pytest.raises(dsse.InputsAmbiguousError, match="both match the certified 'a/log"):
         dsse.verify_envelope(env, key, [a, a])
 
@@ -562,5 +565,9 @@ def test_bundled_rule_files_resolve_to_this_tablecerts_data(tmp_path: Path) -> N
     assert rooted.valid, rooted.reasons
     assert rooted.inputs[0].subject == "bundled/rules/q-poker.macau.toml"
     look_alike = tmp_path / "bundled" / "rules" / "q-poker.macau.toml"
+    stray = dsse.verify_envelope(env, key, [look_alike], inputs_root=tmp_path)
+    assert stray.inputs[0].subject == "bundled/rules/q-poker.macau.toml.plan"  # its content's
+    assert "under another name" in stray.inputs[0].note
+    look_alike.write_bytes(b"another look-alike")
     stray = dsse.verify_envelope(env, key, [look_alike], inputs_root=tmp_path)
     assert stray.reasons[0].startswith(f"{look_alike} is not among the certified inputs")

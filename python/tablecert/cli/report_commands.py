@@ -405,11 +405,39 @@ def _verification_json(result: dsse.Verification) -> dict[str, Any]:
         if result.statement is not None
         else None,
         "signatures": [c.as_json() for c in result.policy.checks],
+        "certified": dict(certified_fields(result.statement, result.signers))
+        if result.statement is not None
+        else None,
         "inputs": [
-            {"file": str(c.path), "subject": c.subject, "matches": c.matches} for c in result.inputs
+            {"file": str(c.path), "subject": c.subject, "matches": c.matches}
+            | ({"note": c.note} if c.note else {})
+            for c in result.inputs
         ],
         "statement": result.statement,
     }
+
+
+def certified_fields(
+    statement: Mapping[str, Any], signers: tuple[str, ...]
+) -> list[tuple[str, str]]:
+    """What a regulator matches against the paper, from the verified statement only: report
+    number, revision, issue date, lab, applicant, signatory and verdict ("not stated" where
+    the plan left a field out)."""
+    report: Mapping[str, Any] = statement["predicate"]
+    ident: Mapping[str, Any] = report["certificate"]
+
+    def stated(value: Any) -> str:
+        return "not stated" if value is None else str(value)
+
+    return [
+        ("report number", stated(ident["report_id"])),
+        ("revision", stated(ident["revision"])),
+        ("issue date", stated(ident["issue_date"])),
+        ("lab", str(report["lab"])),
+        ("applicant", stated(ident["applicant"])),
+        ("signatory", signatory_check(statement, signers)[0]),
+        ("verdict", str(report["verdict"]).upper()),
+    ]
 
 
 def _print_signatures(result: dsse.Verification) -> None:
@@ -438,10 +466,8 @@ def _print_verification(result: dsse.Verification, report_file: Path | None) -> 
     )
     _print_signatures(result)
     stdout.print(f"certified: {plain(report['title'])}")
-    stdout.print(f"  lab: {plain(report['lab'])}")
-    signatory = signatory_check(result.statement, result.signers)[0]
-    stdout.print(f"  signatory: {plain(signatory)}")
-    stdout.print(f"  verdict: {plain(report['verdict']).upper()}")
+    for label, value in certified_fields(result.statement, result.signers):
+        stdout.print(f"  {label}: {plain(value)}")
     tool = report["tool"]
     stdout.print(
         f"  by tablecert {plain(tool['version'])} (core {plain(tool['core_version'])}), "
@@ -456,6 +482,9 @@ def _print_verification(result: dsse.Verification, report_file: Path | None) -> 
     for subject in result.statement["subject"]:
         mark = "  checked" if subject["name"] in checked else ""
         stdout.print(f"  {subject['digest']['sha256']}  {plain(subject['name'])}{mark}")
+    for check in result.inputs:
+        if check.note:
+            stdout.print(f"  note: {plain(check.note)}")
 
 
 def register(app: typer.Typer) -> None:

@@ -47,7 +47,9 @@ if TYPE_CHECKING:
 
 PAYLOAD_TYPE = "application/vnd.in-toto+json"
 STATEMENT_TYPE = "https://in-toto.io/Statement/v1"
-PREDICATE_TYPE = "https://tablecert.example/certification/v1"
+PREDICATE_TYPE = "https://github.com/tablecert/tablecert/blob/main/docs/predicate/v1.md"
+"""The signed statement's predicate type: tablecert's certification report, version 1, defined by
+the page at this address (docs/predicate/v1.md in the repository) and the report schema."""
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _BASE64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
 ENVELOPE_FIELDS = ("payload", "payloadType", "signatures")
@@ -422,12 +424,15 @@ class InvalidEnvelopeError(EnvelopeError):
 
 @dataclass(frozen=True)
 class InputCheck:
-    """One file given to verify: the subject it was matched to, and whether it matches."""
+    """One file given to verify: the subject it was matched to, whether it matches, and
+    (``note``) how it was matched when its name is not the subject's."""
 
     path: Path
     subject: str | None
     matches: bool
     problem: str = ""
+    #: How a matching file was matched when not by its name (a renamed copy).
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -591,28 +596,38 @@ def match_subject(
 def check_inputs(
     stmt: Mapping[str, Any], files: Sequence[Path], root: Path | None = None
 ) -> list[InputCheck]:
-    """Match each file to a subject by name (:func:`match_subject`) and compare digests."""
+    """Match each file to a subject and compare digests. A file whose content is a certified
+    subject's is that subject, whatever it is called now (a report mailed under another name
+    is still the certified report; the check's note says so); any other file is matched by
+    its recorded name (:func:`match_subject`) and reported as not matching it."""
     subjects = {s["name"]: s["digest"]["sha256"] for s in stmt["subject"]}
     bundled = {i["name"] for i in stmt["predicate"]["inputs"] if i["base"] == "bundled"}
-    by_digest = {digest: name for name, digest in subjects.items()}
+    by_digest: dict[str, list[str]] = {}
+    for name, digest in sorted(subjects.items()):
+        by_digest.setdefault(digest, []).append(name)
     checks = []
     claimed: dict[str, Path] = {}
     for path in files:
-        name = match_subject(path, list(subjects), root, bundled)
+        digest = file_sha256(path)
+        same = by_digest.get(digest, [])
+        try:
+            name = match_subject(path, list(subjects), root, bundled)
+        except InputsAmbiguousError:
+            if not same:
+                raise
+            name = None
+        if same and name not in same:
+            checks.append(InputCheck(path, same[0], True, note=_renamed_note(path, same, name)))
+            continue
         if name is not None and name in claimed:
             raise InputsAmbiguousError(
                 f"{claimed[name]} and {path} both match the certified {_quoted(name)}: "
                 "give --inputs-root DIR (the folder the plan was in) to match whole paths"
             )
-        digest = file_sha256(path)
         if name is None:
-            problem = f"{path} is not among the certified inputs"
-            if digest in by_digest:
-                problem += (
-                    f" (its content is the certified {_quoted(by_digest[digest])}; a file is "
-                    "matched by its recorded name, give --inputs-root DIR)"
-                )
-            checks.append(InputCheck(path, None, False, problem))
+            checks.append(
+                InputCheck(path, None, False, f"{path} is not among the certified inputs")
+            )
             continue
         claimed[name] = path
         if subjects[name] == digest:
@@ -622,7 +637,14 @@ def check_inputs(
             f"input {path} does not match the certified {name}: sha256 {digest}, "
             f"certified {subjects[name]}"
         )
-        if digest in by_digest:
-            problem += f"; its content is the certified {by_digest[digest]} (swapped?)"
         checks.append(InputCheck(path, name, False, problem))
     return checks
+
+
+def _renamed_note(path: Path, same: Sequence[str], name: str | None) -> str:
+    """Why a file is a subject it is not named as: its SHA-256 is the subject's."""
+    also = f" (also certified as {', '.join(_quoted(n) for n in same[1:])})" if same[1:] else ""
+    note = f"{path} is the certified {_quoted(same[0])}{also} under another name: same SHA-256"
+    if name is not None:
+        note += f"; its name is that of the certified {_quoted(name)}, whose content it is not"
+    return note
