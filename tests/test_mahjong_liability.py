@@ -222,3 +222,64 @@ def test_a_missed_win_then_a_fatal_discard_is_derived() -> None:
     assert paid(played) == {("W", "S"): 400}
     assert played.settlement is not None
     assert played.settlement.payments[0].article == "第十条(甲)(6)"
+
+
+SIMPLE_DEAL = {"E": "Gd 1m 1m 1m 9s", "S": "2m 3m 4m 5p", "N": "Gd 1p 1p 1p"}
+
+
+def _simple(west: str, play: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "game": "mahjong-simple",
+        "limit": "100/200",
+        "deal": {**SIMPLE_DEAL, "W": west},
+        "play": play,
+    }
+
+
+def test_the_simple_game_holds_back_only_the_green_dragon() -> None:
+    """第十条(乙)(1): three 發 seen, West keeps the fourth and discards the 5p South wins on:
+    West pays what the three would have paid (E 200, W 100, N 100)."""
+    play: list[dict[str, Any]] = [
+        {"seat": "E", "discard": "Gd"},
+        {"seat": "S", "draw": "Gd"},
+        {"seat": "S", "discard": "Gd"},
+        {"seat": "W", "draw": "9p"},
+        {"seat": "W", "discard": "9p"},
+        {"seat": "N", "draw": "2p"},
+        {"seat": "N", "discard": "Gd"},
+        {"seat": "E", "draw": "3s"},
+        {"seat": "E", "discard": "3s"},
+        {"seat": "S", "draw": "6p"},
+        {"seat": "S", "discard": "6p"},
+        {"seat": "W", "draw": "4s"},
+        {"seat": "W", "discard": "5p"},
+        {"seat": "S", "win": {}},
+    ]
+    played = replay(_simple("Gd 5p 7s 8s", play))
+    assert paid(played) == {("W", "S"): 400}
+    assert played.settlement is not None
+    assert played.settlement.payments[0].article == "第十条(乙)(1)"
+
+
+def test_the_simple_game_needs_both_a_missed_win_and_a_broken_pung() -> None:
+    """第十条(乙)(2) 有糊不叫，并拆打一碰牌 (the rule file's reading: both facts): West breaks
+    three 5p but never had a win, so no one is liable, and a record charging it is refused."""
+    play: list[dict[str, Any]] = [
+        {"seat": "E", "discard": "9s"},
+        {"seat": "S", "draw": "6p"},
+        {"seat": "S", "discard": "6p"},
+        {"seat": "W", "draw": "4s"},
+        {"seat": "W", "discard": "5p"},
+        {"seat": "S", "win": {}},
+    ]
+    assert paid(replay(_simple("5p 5p 5p 7s", play))) == {
+        ("E", "S"): 200,
+        ("W", "S"): 100,
+        ("N", "S"): 100,
+    }
+    charged = [*play[:-1], {"seat": "S", "win": {"liability": ["broke_pung"]}}]
+    (v,) = replay(_simple("5p 5p 5p 7s", charged)).violations
+    assert (v.event, v.article) == (6, "第十条(乙)(2)")
+    assert v.message.endswith(
+        "W broke three 5p (拆碰), but W never had a winning hand before this discard"
+    )
