@@ -321,6 +321,12 @@ def test_caribbean_suit_pairs_are_distinct_and_stated_as_asked(
         for s in suit.values()
     )
     assert "every one of the 6 royal flush pairs decided by suit" in scope.exhaustive
+    # One pair per class boundary is every boundary, not a random draw: no power is claimed.
+    assert (
+        "6,473 pairs across rank classes, one for every class with the next class up that it "
+        "can meet" in scope.exhaustive
+    )
+    assert not any("rank classes" in line for line in scope.power)
     report = poker_crosscheck.crosscheck(
         p, open_evaluator(f"{VENDOR}:caribbean_statute", timeout_s=5), "v"
     )

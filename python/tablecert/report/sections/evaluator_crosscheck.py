@@ -313,13 +313,11 @@ def _scope(p: poker_crosscheck.Plan, per_outcome: int) -> Scope:
         exhaustive.append(f"the category of every one of the C(52, {k}) = {hands:,} hands")
     else:
         sampled.append(Sample("hands asked for their category", len(p.categories), hands, p.seed))
-    sampled.append(
-        Sample(
-            "pairs across rank classes (one per class, with the next class up it can meet)",
-            len(p.adjacent_pairs),
-            None,
-            p.seed,
-        )
+    # One pair for every class with the next class up it can meet: every boundary is asked
+    # (not a random draw, so no "1 in N" power is claimed for it).
+    exhaustive.append(
+        f"{len(p.adjacent_pairs):,} pairs across rank classes, one for every class with the "
+        "next class up that it can meet"
     )
     if p.suit_pairs_complete:
         exhaustive.append(f"every one of the {len(p.suit_pairs):,} pairs decided only by suit")
