@@ -175,6 +175,10 @@ def parse_hand(hand: Hand, size: int | None = None) -> tuple[int, ...]:
             raise CardError(f"duplicate card {_core.card_code(dup)}")
     if size is not None and len(cards) != size:
         raise CardError(f"a hand here has {size} cards, got {len(cards)}: {format_hand(cards)}")
+        if "-" in hand:  # a common way to write a hand, refused as a whole, not as card "-Kh"
+            raise CardError(
+                f"{hand[:80]!r}: cards are separated by spaces, commas or semicolons, not hyphens"
+            )
     return cards
 
 

@@ -13,7 +13,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
-from tablecert.cli import common
+from tablecert.cli import common, conventions
 from tablecert.cli.common import JsonOption, emit_json, plain, stderr, stdout
 from tablecert.cli.mahjong_commands import analyze_mahjong
 from tablecert.cli.tables import Column, print_table
@@ -47,7 +47,11 @@ ParExportOption = Annotated[
 ForceOption = Annotated[
     bool, typer.Option("--force", help="Replace strategy and --export files that already exist.")
 ]
-app = typer.Typer(no_args_is_help=True, help="Exact par sheets: every bet's return, optimal play.")
+app = typer.Typer(
+    cls=conventions.CaseFreeGroup,
+    no_args_is_help=True,
+    help="Exact par sheets: every bet's return, optimal play.",
+)
 
 
 def _percent(value: Fraction) -> str:

@@ -18,6 +18,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from tablecert import figures
 from tablecert.audit.dealing import DEALINGS
 from tablecert.audit.decks import DECK_SIZES
 from tablecert.audit.shuffler import DEFAULT_BATCH, INPUT_ORDERS, ShufflerAudit, audit_shuffler
@@ -38,8 +39,11 @@ audit_app = typer.Typer(
 SHOWN_BAD = 20
 
 
-def _fmt(x: float | None, spec: str = ".4g") -> str:
-    return "" if x is None else format(x, spec)
+#: What the battery table's "effect" column is (printed under the table, and in the README).
+EFFECT_MEANING = (
+    "each test's effect size (named on its line below): how far the log departs from a fair "
+    "shuffle, whatever the number of shuffles; 0 for none"
+)
 
 
 def print_audit(result: ShufflerAudit) -> None:
@@ -81,18 +85,20 @@ def print_audit(result: ShufflerAudit) -> None:
         (
             (
                 t.key,
-                _fmt(t.statistic),
+                figures.measured(t.statistic),
                 "" if t.df is None else str(t.df),
-                _fmt(t.p_value, ".3g"),
+                figures.p_value(t.p_value),
                 Text(t.verdict, style={"pass": "green", "fail": "red"}.get(t.verdict, "yellow")),
-                _fmt(t.effect, ".3g"),
+                figures.measured(t.effect, 3),
             )
             for t in result.battery.tests
         ),
+    stdout.print(f"  effect: {EFFECT_MEANING}")
         title=f"battery (each test at {1 - result.battery.tests[0].level:.0%})",
     )
     for t in result.battery.tests:
-        stdout.print(f"  {t.key}: {plain(t.name)}: {plain(t.detail)}")
+        effect = f" (effect: {plain(t.effect_name)})" if t.effect_name else ""
+        stdout.print(f"  {t.key}: {plain(t.name)}: {plain(t.detail)}{effect}")
     rejected = ", ".join(result.battery.rejected) or "none"
     stdout.print(f"Holm family-wise at alpha {result.battery.alpha}: rejected {rejected}")
     stdout.print(Text.assemble("verdict: ", (result.reason, "bold")))
@@ -173,7 +179,7 @@ def shuffler(
     values.choice(deck, DECK_SIZES, "--deck")
     values.choice(input_order, INPUT_ORDERS, "--input-order")
     if game is not None:
-        values.choice(game, GAMES, "--game")
+        game = values.game(game, tuple(GAMES), "--game")
     values.choice(dealing, DEALINGS, "--dealing")
     values.choice(wall_statistic, (*STATISTICS, "none"), "--wall-statistic")
     values.whole(seats, "--seats", 1)

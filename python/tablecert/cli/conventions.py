@@ -14,12 +14,14 @@
 from __future__ import annotations
 
 import inspect
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from typer.core import TyperArgument, TyperOption
+from typer.core import TyperArgument, TyperGroup, TyperOption
 
+from tablecert.cli import values
 from tablecert.cli.common import stderr
 
 DeprecatedOutputOption = Annotated[Path | None, typer.Option("--out", hidden=True)]
@@ -41,16 +43,25 @@ def required_output(output: Path | None, old: Path | None) -> Path:
     raise typer.BadParameter("missing: the path to write", param_hint="'-o' / '--output'")
 
 
-def game_argument(game: str | None, old: str | None, choices: str) -> str:
-    """The GAME argument, or the deprecated ``--game`` option that it replaced."""
+def game_argument(game: str | None, old: str | None, known: Sequence[str]) -> str:
+    """The GAME argument (one of ``known``, case-free), or the deprecated ``--game`` option
+    that it replaced."""
     if game is not None and old is not None and game != old:
         raise typer.BadParameter(f"two games given: {game!r} and --game {old!r}")
     if game is not None:
-        return game
+        return values.game(game, known)
     if old is not None:
         deprecated("--game GAME", "GAME as the first argument")
-        return old
-    raise typer.BadParameter(f"missing: the game ({choices})", param_hint="GAME")
+        return values.game(old, known, "--game")
+    raise typer.BadParameter(f"missing: the game ({' or '.join(known)})", param_hint="GAME")
+
+
+class CaseFreeGroup(TyperGroup):
+    """A group whose command names are case-free (``analyze Q-Poker``), as game ids are."""
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        found = super().get_command(ctx, cmd_name)
+        return found if found is not None else super().get_command(ctx, cmd_name.lower())
 
 
 def reflowed(text: str | None) -> str | None:

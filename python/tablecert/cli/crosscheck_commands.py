@@ -21,6 +21,7 @@ from tablecert.conformance import (
     poker_crosscheck,
 )
 from tablecert.conformance.evaluator_protocol import open_evaluator, write_requests
+from tablecert.mahjong.hands import GAMES as MAHJONG_GAMES
 from tablecert.outputs import write_text
 from tablecert.poker import GAMES
 
@@ -117,7 +118,7 @@ def poker(
     exited, crashed, hung or answered out of protocol), 2 usage or input error (an evaluator
     that cannot be started, imported or loaded included), 3 inconclusive (nothing was
     asked), 4 internal error."""
-    game = conventions.game_argument(game, old_game, "q-poker or caribbean-stud")
+    game = conventions.game_argument(game, old_game, tuple(GAMES))
     if evaluator is not None and native_evaluator.is_native(evaluator):
         _native(
             game, evaluator, rules, other_pairs, seed, show, timeout, benchmark, repeat, json_out
@@ -320,7 +321,7 @@ def mahjong(
     Exit status: 0 conforms, 1 deviates (a wrong answer, or the scorer failed: raised,
     exited, hung or answered out of protocol), 2 usage or input error (a scorer that cannot
     be started or imported included), 3 inconclusive (nothing was scored), 4 internal error."""
-    game = conventions.game_argument(game, old_game, "mahjong-traditional or mahjong-simple")
+    game = conventions.game_argument(game, old_game, MAHJONG_GAMES)
     if game not in ("mahjong-traditional", "mahjong-simple"):
         raise typer.BadParameter(
             f"{game!r}: expected mahjong-traditional or mahjong-simple", param_hint="GAME"

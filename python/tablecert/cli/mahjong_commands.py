@@ -18,6 +18,7 @@ from tablecert.cli import conventions
 from tablecert.cli.common import EXIT_HELP, JsonOption, emit_json, exit_for, plain, stderr, stdout
 from tablecert.cli.tables import Column, print_table
 from tablecert.judgement import Outcome
+from tablecert.mahjong.hands import GAMES as MAHJONG_GAMES
 from tablecert.mahjong.record import Locate, load_record
 from tablecert.mahjong.replay import Replay
 from tablecert.mahjong.replay import replay as replay_game
@@ -80,7 +81,7 @@ def score(
         conventions.deprecated("mahjong score HAND --game GAME", "mahjong score GAME HAND")
         game, hand = old_game or "mahjong-traditional", game
     else:
-        game = conventions.game_argument(game, old_game, "mahjong-traditional or mahjong-simple")
+        game = conventions.game_argument(game, old_game, MAHJONG_GAMES)
     if robbed_kong and self_drawn:
         raise typer.BadParameter("a robbed kong is not self-drawn", param_hint="--robbed-kong")
     win_by = "robbed-kong" if robbed_kong else ("self-drawn" if self_drawn else "discard")

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from tablecert import poker
+from tablecert.cli import values
 from tablecert.cli.common import JsonOption, emit_json, plain, stdout
 from tablecert.cli.tables import Column, print_table
 from tablecert.hand_tables import category_table
@@ -21,7 +22,7 @@ RulesOption = Annotated[
 
 def hands(game: GameArg, rules: RulesOption = None, json_out: JsonOption = False) -> None:
     """Print the exact hand-category table of a poker game: count, probability, 1 in N."""
-    poker.check_game(game)
+    game = values.game(game, tuple(poker.GAMES))
     table = category_table(game, rules)
     if json_out:
         emit_json(table.as_json())
@@ -62,6 +63,7 @@ def compare(
     json_out: JsonOption = False,
 ) -> None:
     """Say which of two hands wins under the statute, and which rule and article decided."""
+    game = values.game(game, tuple(poker.GAMES))
     decision = poker.decide(game, hand_a, hand_b, rules)
     if json_out:
         emit_json(

@@ -13,6 +13,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
 from rich.text import Text
 
+from tablecert import figures
 from tablecert.cli import common, values
 from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, stderr, stdout
 from tablecert.cli.tables import Column, print_table
@@ -47,8 +48,7 @@ ConfigOption = Annotated[
 
 
 def _order(game: str, rules: str | None, config: Path | None) -> Ordering:
-    if game not in GAMES:
-        raise typer.BadParameter(f"unknown game {plain(game)!r} (q-poker or caribbean-stud)")
+    game = values.game(game, tuple(GAMES), "--game")
     if config is not None:
         report = check_configuration(config, rules)
         if report.submission.game != game:
@@ -213,7 +213,7 @@ def _hold_parameters(
 
 
 def _p(value: float | None) -> str:
-    return "-" if value is None else f"{value:.3g}"
+    return "-" if value is None else figures.measured(value, 3)
 
 
 def print_hold(h: HoldResult) -> None:
@@ -247,7 +247,7 @@ def print_hold(h: HoldResult) -> None:
         sd = decimal(Fraction(sqrt(t.variance)), 2) if t.variance else "0"
         return (
             f"{t.rule}: expected hold {decimal(t.expected, 2)} +- {sd} (1 sd), observed "
-            f"{decimal(t.observed, 2)}, z = {_p(t.z)}, p = {_p(t.p_value)} (normal; "
+            f"{decimal(t.observed, 2)}, z = {_p(t.z)}, p = {figures.p_value(t.p_value)} (normal; "
             f"Berry-Esseen bound {_p(t.berry_esseen)}), power {_p(t.power)}"
         )
 
@@ -259,7 +259,7 @@ def print_hold(h: HoldResult) -> None:
     )
     d = h.dealt
     powers = ", ".join(f"{k} {_p(v)}" for k, v in d.power.items())
-    stdout.print(f"  dealt hands: p = {_p(d.check.p_value)}; {plain(d.check.detail)}")
+    stdout.print(f"  dealt hands: p = {figures.p_value(d.check.p_value)}; {plain(d.check.detail)}")
     stdout.print(f"  power at w = {d.effect}: {powers}")
     style = {"pass": "bold green", "fail": "bold red"}.get(h.verdict, "bold yellow")
     stdout.print(Text(f"  hold verdict: {h.verdict}", style=style))

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import typer
@@ -22,6 +23,20 @@ def choice(value: str, allowed: Iterable[str], option: str) -> str:
             f"{value[:80]!r}: expected one of {', '.join(allowed)}", param_hint=option
         )
     return value
+
+
+def game(value: str, known: Sequence[str], hint: str = "GAME") -> str:
+    """A game id, case-free as card text is (``Q-Poker`` is ``q-poker``); an unknown one is
+    refused naming the nearest known id (``Did you mean 'q-poker'?``, as for a mistyped
+    command) and every known one."""
+    for name in known:
+        if name.casefold() == value.casefold():
+            return name
+    near = difflib.get_close_matches(value.casefold(), known, n=1)
+    suggestion = f" Did you mean {near[0]!r}?" if near else ""
+    raise typer.BadParameter(
+        f"unknown game {value[:80]!r}; known: {', '.join(known)}.{suggestion}", param_hint=hint
+    )
 
 
 def whole(value: int, option: str, low: int = 0, high: int | None = None) -> int:

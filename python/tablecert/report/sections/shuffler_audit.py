@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from tablecert import figures
 from tablecert.audit.decks import DECK_SIZES
 from tablecert.audit.power import detectable
 from tablecert.audit.shuffler import DEFAULT_BATCH, ShufflerAudit, audit_shuffler
@@ -194,7 +195,7 @@ _CAPTIONS = {
 
 
 def _fmt(value: float | None) -> str:
-    return "" if value is None else str(float_decimal(value, 4))
+    return figures.measured(value)
 
 
 def _html(result: ShufflerAudit) -> str:
@@ -209,7 +210,7 @@ def _html(result: ShufflerAudit) -> str:
             t.key,
             _fmt(t.statistic),
             "" if t.df is None else t.df,
-            _fmt(t.p_value),
+            figures.p_value(t.p_value),
             _fmt(t.effect),
             f"{t.name}: {t.detail}",
         )
