@@ -85,9 +85,19 @@ def _rule_file(game: str, rules: RulesSource) -> RuleFile:
 
 
 def ordering(game: str, rules: RulesSource = None) -> Ordering:
-    """The ordering of ``game`` under ``rules`` (a path, a bundled name or a loaded file)."""
+    """The ordering of ``game`` under ``rules`` (a path, a bundled name or a loaded file;
+    ``None``: the game's statute, bundled with tablecert and read once per process like its
+    code; a file is re-read when it changes, see ``load_rules``)."""
+    if rules is None:
+        return _statute_ordering(game)
     check_game(game)
     return _ordering(_rule_file(game, rules))
+
+
+@cache
+def _statute_ordering(game: str) -> Ordering:
+    check_game(game)
+    return _ordering(_rule_file(game, None))
 
 
 @cache
@@ -165,6 +175,10 @@ def _suit_order(rules: RuleFile) -> tuple[str, ...]:
 def parse_hand(hand: Hand, size: int | None = None) -> tuple[int, ...]:
     """Card ids of a hand given as text (``"As Kh Td"``, ``"A♠ K♥ 10♦"``) or card codes/ids."""
     if isinstance(hand, str):
+        if "-" in hand:  # a common way to write a hand, refused as a whole, not as card "-Kh"
+            raise CardError(
+                f"{hand[:80]!r}: cards are separated by spaces, commas or semicolons, not hyphens"
+            )
         cards = tuple(_core.parse_hand(hand))
     else:
         cards = tuple(c if isinstance(c, int) else _single_card(c) for c in hand)
@@ -175,10 +189,6 @@ def parse_hand(hand: Hand, size: int | None = None) -> tuple[int, ...]:
             raise CardError(f"duplicate card {_core.card_code(dup)}")
     if size is not None and len(cards) != size:
         raise CardError(f"a hand here has {size} cards, got {len(cards)}: {format_hand(cards)}")
-        if "-" in hand:  # a common way to write a hand, refused as a whole, not as card "-Kh"
-            raise CardError(
-                f"{hand[:80]!r}: cards are separated by spaces, commas or semicolons, not hyphens"
-            )
     return cards
 
 
@@ -248,11 +258,7 @@ def decide(game: str, hand_a: Hand, hand_b: Hand, rules: RulesSource = None) -> 
     order = ordering(game, rules)
     a = evaluate(game, hand_a, order.rules)
     b = evaluate(game, hand_b, order.rules)
-    shared = set(a.cards) & set(b.cards)
-    if shared:
-        raise CardError(
-            f"the two hands share {format_hand(sorted(shared))}: hands from one deck are disjoint"
-        )
+    _disjoint(a.cards, b.cards)
     outcome = (a.key > b.key) - (a.key < b.key)
     cat_a, ranks_a, suit_a = _core.key_fields(a.key)
     cat_b, ranks_b, suit_b = _core.key_fields(b.key)
@@ -292,6 +298,21 @@ def _category_order_article(order: Ordering) -> str:
     return str(order.rules.require("ranking.ordering").article)
 
 
+def _disjoint(a: tuple[int, ...], b: tuple[int, ...]) -> None:
+    shared = set(a) & set(b)
+    if shared:
+        raise CardError(
+            f"the two hands share {format_hand(sorted(shared))}: hands from one deck are disjoint"
+        )
+
+
 def compare(game: str, hand_a: Hand, hand_b: Hand, rules: RulesSource = None) -> int:
-    """> 0 if hand A wins, < 0 if hand B wins, 0 only for a push under rules that allow one."""
-    return decide(game, hand_a, hand_b, rules).outcome
+    """> 0 if hand A wins, < 0 if hand B wins, 0 only for a push under rules that allow one
+    (``decide`` says which step decided; this is the fast path for a loop)."""
+    order = ordering(game, rules)
+    a = parse_hand(hand_a, order.hand_size)
+    b = parse_hand(hand_b, order.hand_size)
+    _disjoint(a, b)
+    ka = _core.strength_key(list(a), order.tie_breaks)
+    kb = _core.strength_key(list(b), order.tie_breaks)
+    return (ka > kb) - (ka < kb)

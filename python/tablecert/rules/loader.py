@@ -8,6 +8,7 @@ mark is accepted.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -166,16 +167,43 @@ def load_rules(source: str | os.PathLike[str]) -> RuleFile:
     """Load a rule file from a path (``str`` or ``os.PathLike``), or a bundled one by name
     (``q-poker.macau``).
 
-    A file is parsed once per content: loading it again returns the same object.
+    A file is parsed once per content: loading it again returns the same object. A file
+    loaded before is not read again while its identity and modification time are unchanged
+    (``os.stat``: device, inode, size, mtime in nanoseconds and ctime), so a loop over
+    ``tablecert.evaluate("caribbean-stud", ...)`` costs one ``stat`` a call; an edited or
+    replaced file is read and parsed afresh.
     """
     if not isinstance(source, str | os.PathLike):
         raise RuleFileError(f"expected a rule file path or bundled name, got {source!r}")
+    key = (type(source), source)
+    known = _LOADED.get(key)
+    if known is not None:
+        rules, identity = known
+        with contextlib.suppress(OSError):
+            if _identity(os.stat(rules.path)) == identity:
+                return rules
     path = bundled_rule_path(str(source)) if is_bare_name(source) else Path(source)
     try:
+        before = os.stat(path)
         raw = read_input(path)  # a regular file of bounded size: never a FIFO or a device
+        after = os.stat(path)
     except OSError as exc:
         raise RuleFileError(f"{path}: cannot read rule file: {exc.strerror}") from exc
-    return _parse(path, raw)
+    rules = _parse(path, raw)
+    if _identity(before) == _identity(after):  # not changed while it was read
+        if len(_LOADED) >= _LOADED_MAX:
+            _LOADED.clear()
+        _LOADED[key] = (rules, _identity(after))
+    return rules
+
+
+_Identity = tuple[int, int, int, int, int]
+_LOADED: dict[tuple[type, object], tuple[RuleFile, _Identity]] = {}
+_LOADED_MAX = 256
+
+
+def _identity(st: os.stat_result) -> _Identity:
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
 @cache
