@@ -10,6 +10,7 @@ import pytest
 
 from tablecert import poker
 from tablecert.errors import CardError, GameError
+from tablecert.inputs import read_input
 from tablecert.rules import loader
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -21,11 +22,10 @@ def test_an_unchanged_file_is_not_read_again_and_an_edited_one_is(
     rules = tmp_path / "q.toml"
     shutil.copy(FIXTURES / "rules" / "q-poker.macau.toml", rules)
     reads: list[Path] = []
-    real = loader.read_input  # type: ignore[attr-defined]
 
     def counted(path: Path) -> bytes:
         reads.append(path)
-        return real(path)
+        return read_input(path)
 
     monkeypatch.setattr(loader, "read_input", counted)
     first = loader.load_rules(rules)
