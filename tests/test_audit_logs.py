@@ -41,12 +41,14 @@ def test_sample_logs_in_every_format() -> None:
     assert csv.integrity.bad_count == 0
     assert dict(csv.integrity.events) == {"jam": 1}
     assert csv.tally.referenced == 6
-    tsv = audit_shuffler([LOGS / "shuffler-sample.tsv"], input_order="logged")
+    tsv = audit_shuffler([LOGS / "shuffler-sample.tsv"])
     assert (tsv.integrity.records, tsv.integrity.without_input) == (4, 4)
+    with pytest.raises(AuditError, match="none of the 4 records logs its input order"):
+        audit_shuffler([LOGS / "shuffler-sample.tsv"], input_order="logged")
     jsonl = audit_shuffler([LOGS / "shuffler-sample.jsonl"])
     assert jsonl.integrity.records == 4
     assert dict(jsonl.integrity.events) == {"misfeed": 1}
-    # Consecutive shuffles of one device are judged against each other in "previous" mode.
+    # No record logs an input: consecutive shuffles of one device are judged against each other.
     assert jsonl.tally.referenced == 3
     # Too few shuffles to certify anything.
     assert jsonl.reason.startswith("INCONCLUSIVE")

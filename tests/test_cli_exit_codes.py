@@ -188,7 +188,7 @@ def _log(tablecert: Callable[..., Run], tmp_path: Path, model: str, decks: int) 
 def test_audit_shuffler(
     tablecert: Callable[..., Run], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    audit = ("audit", "shuffler", "--input-order", "previous", "--json")
+    audit = ("audit", "shuffler", "--input-order", "logged", "--json")
     fair = tablecert(*audit, _log(tablecert, tmp_path, "fair", 300))
     assert (fair.code, fair.json()["verdict"]) == (0, "pass")
     small = tablecert(*audit, _log(tablecert, tmp_path, "fair", 200))

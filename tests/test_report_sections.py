@@ -177,8 +177,11 @@ def test_shuffler_audit_fair_log(tmp_path: Path) -> None:
     d = s.data
     assert (d["shuffles"], d["shuffles_with_input"], d["integrity"]["records"]) == (
         2000,
-        1999,
         2000,
+        2000,
+    )
+    assert d["input_order_used"] == (
+        "2,000 judged against their logged input (input order auto: every record logs one)"
     )
     assert d["integrity"]["files"] == ["shuffler-fair-52-small.csv.gz"]
     position = next(t for t in d["tests"] if t["key"] == "position")

@@ -39,6 +39,8 @@ pub enum InputMode {
     Logged,
     /// The same device's previous output (the device re-shuffles what was dealt).
     Previous,
+    /// The logged input when the record has one, else the device's previous output.
+    Auto,
     None,
 }
 
@@ -637,7 +639,9 @@ impl Parsed {
                     if rec.has_input {
                         p.orders.extend_from_slice(&s.input);
                     }
-                    let judged = mode == InputMode::Logged && rec.has_input && deck.distinct();
+                    let judged = matches!(mode, InputMode::Logged | InputMode::Auto)
+                        && rec.has_input
+                        && deck.distinct();
                     // The permutation relative to the input: kept for the tally, hashed with
                     // the output after the span.
                     let rel_at = p.orders.len();
@@ -754,6 +758,7 @@ pub struct Audit {
     pub blank_lines: u64,
     pub bad: Vec<BadRecord>,
     pub bad_count: u64,
+    /// Records that log no input order (counted whatever the input mode).
     pub without_input: u64,
     pub events: BTreeMap<String, u64>,
     pub records_with_events: u64,
@@ -1382,14 +1387,14 @@ impl Audit {
         device.last.clear();
         device.last.extend_from_slice(out);
         device.chained = true;
+        if input.is_none() {
+            self.without_input += 1; // in every mode: whether the log states inputs is news
+        }
         let reference = match self.mode {
-            InputMode::Logged if input.is_some() => Reference::Input,
-            InputMode::Logged => {
-                self.without_input += 1;
-                Reference::None
-            }
-            InputMode::Previous if chained => Reference::Previous,
-            InputMode::Previous | InputMode::None => Reference::None,
+            InputMode::Logged | InputMode::Auto if input.is_some() => Reference::Input,
+            InputMode::Logged => Reference::None,
+            InputMode::Previous | InputMode::Auto if chained => Reference::Previous,
+            InputMode::Previous | InputMode::Auto | InputMode::None => Reference::None,
         };
         let (hash, relative) = hashes.unwrap_or_else(|| (tally::hash128(0, out), None));
         self.offers.push((0, hash));

@@ -67,10 +67,11 @@ impl ShuffleAudit {
         let mode = match input_order {
             "logged" => InputMode::Logged,
             "previous" => InputMode::Previous,
+            "auto" => InputMode::Auto,
             "none" => InputMode::None,
             other => {
                 return Err(RulesError::new_err(format!(
-                    "input order {other:?}: expected logged, previous or none"
+                    "input order {other:?}: expected auto, logged, previous or none"
                 )))
             }
         };

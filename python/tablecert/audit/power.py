@@ -55,6 +55,9 @@ def rejections(model: str, decks: int, trials: int, first_seed: int = 0) -> int:
     return verdicts(model, decks, trials, first_seed)[Outcome.FAIL]
 
 
+POWER_ALPHA = 0.01
+"""The family-wise alpha the power table is measured at."""
+
 # The README's power table (cards52, input order logged, alpha 0.01): the smallest grid deck
 # count at which the verdict was FAIL in at least 99 of 100 seeded trials (``main``).
 DECKS_FOR_POWER: dict[str, int | None] = {
@@ -76,26 +79,47 @@ DECKS_FOR_POWER: dict[str, int | None] = {
 }
 
 
-def detectable(deck: str, shuffles: int) -> str:
+def detectable(
+    deck: str, shuffles: int, *, alpha: float = DEFAULT_ALPHA, input_order: str = "logged"
+) -> str:
     """What an audit of ``shuffles`` can detect: the failure models of the power table it
     FAILS with at least 99% power, those it needs more shuffles for, and the smallest log
-    that can PASS."""
+    that can PASS. The table is measured at alpha 0.01 against the logged input order: an
+    audit at a smaller alpha has less power than it states, one with input order ``none``
+    skips the tests it rests on, and the statement says so."""
     need = shuffles_to_conclude(deck)
     floor = f"a fair {deck} log can pass from {need:,} shuffles" + (
         "" if shuffles >= need else f" (this one has {shuffles:,}: it can fail, not pass)"
     )
     if deck != "cards52":
         return f"{floor}; no power table is measured for {deck}"
+    if input_order == "none":
+        return (
+            f"{floor}; no power table applies: with input order none the tests against the "
+            "input order are skipped"
+        )
     caught = [m for m, d in DECKS_FOR_POWER.items() if d is not None and d <= shuffles]
     missed = [
         f"{m} ({d:,})" if d else f"{m} (> {GRID[-1]:,})"
         for m, d in DECKS_FOR_POWER.items()
         if d is None or d > shuffles
     ]
+    caveat = ""
+    if alpha < POWER_ALPHA:
+        caveat = f"; this audit's alpha {alpha} is smaller, so its power is lower than stated"
+    elif alpha > POWER_ALPHA:
+        caveat = f"; this audit's alpha {alpha} is larger, so its power is at least that"
+    if input_order != "logged":
+        caveat += (
+            f"; measured against the logged input, this audit used input order {input_order} "
+            "(the same order for a device that re-shuffles what it dealt)"
+        )
     return (
-        f"{floor}; at {shuffles:,} shuffles a device is failed with 99% power (alpha 0.01, "
-        f"input order logged) if it is {', '.join(caught) or 'none of the power table'}"
+        f"{floor}; at {shuffles:,} shuffles a device is failed with 99% power (alpha "
+        f"{POWER_ALPHA}, input order logged) if it is "
+        f"{', '.join(caught) or 'none of the power table'}"
         + (f"; more shuffles are needed for {', '.join(missed)}" if missed else "")
+        + caveat
     )
 
 

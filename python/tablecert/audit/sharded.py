@@ -82,7 +82,7 @@ def audit_file(shard: FileShard) -> FileTally:
     return FileTally(
         dict(core.tally()),
         batches,
-        Integrity.from_core([shard.path], core, shard.input_order),
+        Integrity.from_core([shard.path], core),
         core.repeats(),
     )
 

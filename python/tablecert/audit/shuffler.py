@@ -24,6 +24,7 @@ from tablecert.audit.battery import (
 )
 from tablecert.audit.dealing import DEALINGS, WallDealer, poker_law, tally_walls
 from tablecert.audit.decks import DECK_SIZES
+from tablecert.audit.power import detectable
 from tablecert.audit.wall_dealing import mahjong_dealer
 from tablecert.distributed import Executor
 from tablecert.equality import ContentEq
@@ -33,7 +34,10 @@ from tablecert.pathlike import PathsArg, as_paths, distinct_paths
 from tablecert.report.canonical import measured
 from tablecert.stats import DEFAULT_ALPHA, CheckResult, DealtLaw, dealt_outcomes
 
-INPUT_ORDERS = ("logged", "previous", "none")
+INPUT_ORDERS = ("auto", "logged", "previous", "none")
+"""What each output is judged against: ``auto`` (the default) its logged input when the record
+has one, else its device's previous output; ``logged`` only the logged input; ``previous`` only
+the previous output; ``none`` nothing (the order tests are skipped)."""
 DEFAULT_BATCH = 10_000
 
 Progress = Callable[[int, int], None]
@@ -59,9 +63,7 @@ class Integrity(ContentEq):
     devices: tuple[str, ...] = ()
 
     @classmethod
-    def from_core(
-        cls, paths: Sequence[str | Path], core: _core.ShuffleAudit, input_order: str
-    ) -> Integrity:
+    def from_core(cls, paths: Sequence[str | Path], core: _core.ShuffleAudit) -> Integrity:
         """What the core's deck checker found in ``paths``."""
         return cls(
             tuple(str(p) for p in paths),
@@ -70,7 +72,7 @@ class Integrity(ContentEq):
             tuple(core.bad_records()),
             tuple(core.events()),
             core.records_with_events,
-            core.without_input if input_order == "logged" else 0,
+            core.without_input,
             core.lines,
             core.header_lines,
             core.blank_lines,
@@ -135,6 +137,51 @@ class ShufflerAudit(ContentEq):
         return overall((self.integrity_outcome, self.randomness_outcome))
 
     @property
+    def input_order_text(self) -> str:
+        """Which order the outputs were judged against, how many, and why: the option, and
+        whether the records log their input."""
+        i = self.integrity
+        judged = self.tally.referenced
+        logged = i.records - i.without_input
+        previous = f"{judged:,} judged against their device's previous output"
+        if self.input_order == "none":
+            return "input order none: no output is judged against an input (order tests skipped)"
+        if self.input_order == "logged":
+            return f"{judged:,} judged against their logged input (input order logged)" + (
+                f"; {i.without_input:,} records log no input and are judged against no order"
+                if i.without_input
+                else ""
+            )
+        if self.input_order == "previous":
+            return f"{previous} (input order previous)" + (
+                f"; the logged input of {logged:,} of the {i.records:,} records is not used"
+                if logged
+                else ""
+            )
+        if not i.without_input:
+            return (
+                f"{judged:,} judged against their logged input (input order auto: every record "
+                "logs one)"
+            )
+        if not logged:
+            return f"{previous} (input order auto: no record logs an input)"
+        return (
+            f"{judged:,} judged: {logged:,} against their logged input, the others against "
+            f"their device's previous output (input order auto: {i.without_input:,} of the "
+            f"{i.records:,} records log no input)"
+        )
+
+    @property
+    def power(self) -> str:
+        """What this audit could detect at its size, alpha and input order (audit.power)."""
+        order = self.input_order
+        if order == "auto" and not self.integrity.without_input:
+            order = "logged"  # every output was judged against its logged input
+        return detectable(
+            self.deck, self.tally.shuffles, alpha=self.battery.alpha, input_order=order
+        )
+
+    @property
     def reason(self) -> str:
         """The outcome as the report prints it, with its reason."""
         if self.integrity.bad_count:
@@ -162,6 +209,7 @@ class ShufflerAudit(ContentEq):
         return {
             "deck": self.deck,
             "input_order": self.input_order,
+            "input_order_used": self.input_order_text,
             "game": self.game,
             "shuffles": self.tally.shuffles,
             "shuffles_with_input": self.tally.referenced,
@@ -173,6 +221,7 @@ class ShufflerAudit(ContentEq):
             "verdict": self.outcome.value,
             "verdict_text": self.reason,
             "shuffles_to_conclude": shuffles_to_conclude(self.deck),
+            "power": self.power,
             "passed": self.passed,
         }
 
@@ -233,7 +282,7 @@ def audit_shuffler(
     paths: PathsArg,
     deck: str = "cards52",
     *,
-    input_order: str = "previous",
+    input_order: str = "auto",
     game: str | None = None,
     seats: int = 6,
     dealing: str = "packets",
@@ -303,7 +352,7 @@ def audit_shuffler(
     core.finish()
     drain(core.take_batches(), core.take_orders())
     tally = Tally.from_core(deck, core.tally())
-    integrity = Integrity.from_core(paths, core, input_order)
+    integrity = Integrity.from_core(paths, core)
     extra: list[CheckResult] = []
     if wall_dealer is not None and wall_table is not None:
         extra.append(dealt_outcomes(wall_table, wall_dealer.law))
@@ -330,7 +379,9 @@ def conclude(
     extra: Sequence[CheckResult] = (),
 ) -> ShufflerAudit:
     """The battery on all shuffles (with the batches' second level) and the certificate's
-    content; ``what`` is (deck, input order, game), ``levels`` (alpha, confidence)."""
+    content; ``what`` is (deck, input order, game), ``levels`` (alpha, confidence). An input
+    order the log contradicts is an AuditError (:func:`check_input_order`)."""
+    check_input_order(what[1], integrity)
     alpha, confidence = levels
     battery = run_battery(
         tally,
@@ -341,3 +392,22 @@ def conclude(
         extra=[second_level(list(batches)), *extra],
     )
     return ShufflerAudit(*what, integrity, battery, tuple(batches), tally)
+
+
+def check_input_order(input_order: str, integrity: Integrity) -> None:
+    """Refuse an input order the log contradicts (a set-up error, nothing judged): ``logged``
+    on logs where no record logs its input (no output could be judged against one), and
+    ``previous`` on logs where every record does (every logged input would be ignored)."""
+    records, without = integrity.records, integrity.without_input
+    if not records:
+        return
+    if input_order == "logged" and without == records:
+        raise AuditError(
+            f"input order 'logged': none of the {records:,} records logs its input order; "
+            "use 'auto' (the default) or 'previous'"
+        )
+    if input_order == "previous" and not without:
+        raise AuditError(
+            f"input order 'previous': every one of the {records:,} records logs its input "
+            "order, which 'previous' would ignore; use 'auto' (the default) or 'logged'"
+        )

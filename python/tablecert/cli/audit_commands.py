@@ -51,7 +51,7 @@ def print_audit(result: ShufflerAudit) -> None:
     i = result.integrity
     stdout.print(
         f"{result.deck}: {i.records:,} complete shuffles from {len(i.files)} file(s); "
-        f"{result.tally.referenced:,} judged against the {result.input_order} input order"
+        f"{result.input_order_text}"
     )
     stdout.print(
         f"lines read: {i.lines:,} = {i.header_lines:,} header + {i.records:,} complete "
@@ -71,8 +71,6 @@ def print_audit(result: ShufflerAudit) -> None:
         stdout.print("integrity: every record is one complete deck")
     if i.events:
         stdout.print("device events: " + ", ".join(f"{plain(k)} x{v}" for k, v in i.events))
-    if i.without_input:
-        stdout.print(f"records without a logged input order: {i.without_input:,}")
     print_table(
         [
             "test",
@@ -93,14 +91,15 @@ def print_audit(result: ShufflerAudit) -> None:
             )
             for t in result.battery.tests
         ),
-    stdout.print(f"  effect: {EFFECT_MEANING}")
         title=f"battery (each test at {1 - result.battery.tests[0].level:.0%})",
     )
+    stdout.print(f"  effect: {EFFECT_MEANING}")
     for t in result.battery.tests:
         effect = f" (effect: {plain(t.effect_name)})" if t.effect_name else ""
         stdout.print(f"  {t.key}: {plain(t.name)}: {plain(t.detail)}{effect}")
     rejected = ", ".join(result.battery.rejected) or "none"
     stdout.print(f"Holm family-wise at alpha {result.battery.alpha}: rejected {rejected}")
+    stdout.print(f"power: {result.power}")
     stdout.print(Text.assemble("verdict: ", (result.reason, "bold")))
 
 
@@ -115,9 +114,12 @@ def shuffler(
         str,
         typer.Option(
             "--input-order",
-            help="Judge each output against the logged input, the previous output, or none.",
+            help="What each output is judged against: auto (its logged input when the record "
+            "has one, else the device's previous output), logged, previous or none. logged "
+            "on logs without inputs, or previous on logs with an input in every record, is "
+            "refused (exit 2).",
         ),
-    ] = "previous",
+    ] = "auto",
     game: Annotated[
         str | None,
         typer.Option("--game", help="q-poker or caribbean-stud: test the dealt hands."),

@@ -14,7 +14,6 @@ from typing import Any
 
 from tablecert import figures
 from tablecert.audit.decks import DECK_SIZES
-from tablecert.audit.power import detectable
 from tablecert.audit.shuffler import DEFAULT_BATCH, ShufflerAudit, audit_shuffler
 from tablecert.errors import RuleFileError
 from tablecert.report.canonical import float_decimal
@@ -53,7 +52,9 @@ def equipment_article(rules: RuleFile) -> str:
         "logs": Field("files", help="the device's logs (CSV/TSV or JSON Lines, .gz ok)"),
         "rules": Field("rules", help="the game's rule file (its equipment article)"),
         "deck": Field("text", required=False, help="cards52 (default), mahjong136, mahjong112"),
-        "input_order": Field("text", required=False, help="logged, previous (default) or none"),
+        "input_order": Field(
+            "text", required=False, help="auto (default), logged, previous or none"
+        ),
         "game": Field("text", required=False, help="q-poker or caribbean-stud: dealt hands"),
         "seats": Field(
             "integer", required=False, minimum=1, help="player seats for the dealt hands (6)"
@@ -76,7 +77,7 @@ def shuffler_audit_section(entry: PlanEntry, context: Context) -> Section:
     result = audit_shuffler(
         logs,
         deck,
-        input_order=entry.text("input_order", "previous"),
+        input_order=entry.text("input_order", "auto"),
         game=game,
         seats=entry.integer("seats", 6),
         rules=rules if game is not None else None,
@@ -115,7 +116,7 @@ def shuffler_audit_section(entry: PlanEntry, context: Context) -> Section:
                 f"every one of the {i.records:,} logged records checked for a complete {deck} "
                 "(integrity)",
                 f"the randomness battery on all {result.tally.shuffles:,} logged shuffles "
-                f"({result.tally.referenced:,} against the {result.input_order} input order)",
+                f"({result.input_order_text})",
             ),
             sampled=(
                 Sample(
@@ -123,7 +124,7 @@ def shuffler_audit_section(entry: PlanEntry, context: Context) -> Section:
                     result.tally.shuffles,
                 ),
             ),
-            power=(detectable(deck, result.tally.shuffles),),
+            power=(result.power,),
             reads=EQUIPMENT_KEYS + (("ranking.",) if game is not None else ()),
             limitations=(
                 "the logs are taken as the device's output; that they are complete and "
@@ -160,7 +161,7 @@ def randomness_finding(result: ShufflerAudit, devices: str) -> str:
     """The randomness evidence: on a failure every rejected test's measured departure from
     its null law leads (statistic, what was expected, p-value), then the devices and power."""
     shuffles = result.tally.shuffles
-    power = detectable(result.deck, shuffles)
+    power = result.power
     tests = {t.key: t for t in result.battery.tests}
     rejected = [tests[k] for k in result.battery.rejected if k in tests]
     departures = "; ".join(
@@ -173,15 +174,15 @@ def randomness_finding(result: ShufflerAudit, devices: str) -> str:
 
 
 def _data(result: ShufflerAudit, files: list[str]) -> dict[str, Any]:
-    """What ``tablecert audit shuffler --json`` writes (one dialect), with the logs named as
-    the signed subjects and the power of the battery at this sample size."""
+    """What ``tablecert audit shuffler --json`` writes (one dialect, with the power of the
+    battery at this sample size), the logs named as the signed subjects."""
     data = result.as_json()
     integrity = data["integrity"]
     integrity["files"] = files  # signed subjects, by name
     bad = integrity["bad_records"]
     for record, name in zip(bad, [f for f, _, _ in result.integrity.bad_records], strict=True):
         record["file"] = name.rsplit("/", 1)[-1]
-    return {**data, "power": detectable(result.deck, result.tally.shuffles)}
+    return data
 
 
 _CAPTIONS = {
@@ -222,7 +223,7 @@ def _html(result: ShufflerAudit) -> str:
     )
     return (
         f"<p>{i.records:,} records from {len(i.files)} log(s); "
-        f"{result.tally.referenced:,} judged against the {esc(result.input_order)} input order; "
+        f"{esc(result.input_order_text)}; "
         f"{i.bad_count:,} bad records. Verdict: <strong>{esc(result.reason)}</strong>.</p>"
         + (f"<ul>{bad}</ul>" if bad else "")
         + table(["", "test", "statistic", "df", "p-value", "effect", "detail"], rows, (2, 3, 4, 5))
