@@ -218,6 +218,19 @@ def _stats_text(test: str, labels: Sequence[str], rows: np.ndarray[Any, Any], al
     return "\n".join(out)
 
 
+def check_results_dir(directory: Path) -> Path:
+    """``directory`` if :func:`write_results` can write into it (new, or an empty folder, in
+    a folder that exists); checked before the battery runs, and again when it writes."""
+    directory = Path(directory)
+    if directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
+        raise RngAuditError(f"--results-dir {directory}: exists and is not an empty folder")
+    if not directory.parent.is_dir():
+        raise RngAuditError(
+            f"--results-dir {directory}: the folder {directory.parent} does not exist"
+        )
+    return directory
+
+
 def write_results(
     report: nist.NistReport, directory: Path, final_report: str | None = None
 ) -> list[Path]:
@@ -228,12 +241,8 @@ def write_results(
     ``finalAnalysisReport.txt`` when given. Written into a fresh folder beside `directory`
     and renamed into place, so a failure leaves nothing half-written; an existing non-empty
     `directory` is refused."""
-    directory = Path(directory)
-    if directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
-        raise RngAuditError(f"--results-dir {directory}: exists and is not an empty folder")
+    directory = check_results_dir(directory)
     parent = directory.parent
-    if not parent.is_dir():
-        raise RngAuditError(f"--results-dir {directory}: the folder {parent} does not exist")
     tmp = Path(tempfile.mkdtemp(prefix=f".{directory.name}.", dir=parent))
     written: list[Path] = []
     try:

@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
 from tablecert.cli import common, conventions
 from tablecert.cli.common import JsonOption, emit_json, plain, stderr, stdout
 from tablecert.cli.mahjong_commands import analyze_mahjong
+from tablecert.cli.progress import cluster_progress
 from tablecert.cli.tables import Column, print_table
 from tablecert.cli.values import new_file
 from tablecert.errors import OutputError
@@ -98,7 +98,7 @@ def analyze_q_poker(
     """Q Poker: 多寶 (Pair Plus) and the bet against the dealer, with the optimal strategy."""
     _check_export(export_strategy, q_poker.STRATEGY_FILES, force)
     _check_par_export(export, force)
-    with common.cluster_progress(cluster, workers) as (executor, _):
+    with cluster_progress(cluster, workers, "analysing Q Poker") as (executor, _):
         result = q_poker.analyze(rules, executor=executor)
     _par_export(result.as_json(), export, force)
     if export_strategy is not None:
@@ -157,24 +157,16 @@ def analyze_caribbean(
     cap_values = _cap_values(cap_curve)
     _check_export(export_strategy, caribbean_stud.STRATEGY_FILES, force)
     _check_par_export(export, force)
-    with common.cluster_progress(
-        cluster,
-        workers,
-        TextColumn("analysing 2,598,960 x 47 situations"),
-        BarColumn(),
-        TimeElapsedColumn(),
-    ) as (executor, bar):
-        task = bar.add_task("sweep", total=None)
-
-        def tick(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
+    with cluster_progress(cluster, workers, "analysing 2,598,960 x 47 situations") as (
+        executor,
+        reporter,
+    ):
         result = caribbean_stud.analyze(
             rules,
             royal=royal,
             cap=cap,
             use_cache=not no_cache,
-            progress=tick,
+            progress=lambda done, total: reporter.update(done, total),
             executor=executor,
         )
     if export_strategy is not None:
@@ -295,13 +287,9 @@ def analyze_sweep(
     workers: common.WorkersOption = None,
 ) -> None:
     """Paytable sweep: the par sheet of every variant, one task each (--cluster/--workers)."""
-    with common.cluster_progress(
-        cluster, workers, TextColumn("variants"), BarColumn(), MofNCompleteColumn()
-    ) as (executor, bar):
-        task = bar.add_task("variants", total=len(variants))
-        sheets = sweep(
-            game, variants, executor, lambda done, _total: bar.update(task, completed=done)
-        )
+    with cluster_progress(cluster, workers, "variants") as (executor, reporter):
+        reporter.update(0, len(variants))
+        sheets = sweep(game, variants, executor, lambda done, total: reporter.update(done, total))
     if json_out:
         emit_json({"game": game, "variants": sheets})
         return

@@ -9,13 +9,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import (
-    BarColumn,
-    DownloadColumn,
-    MofNCompleteColumn,
-    TextColumn,
-    TimeRemainingColumn,
-)
 from rich.text import Text
 
 from tablecert import figures
@@ -25,6 +18,7 @@ from tablecert.audit.shuffler import DEFAULT_BATCH, INPUT_ORDERS, ShufflerAudit,
 from tablecert.audit.wall_dealing import STATISTICS
 from tablecert.cli import common, lazy, values
 from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, probability, stdout
+from tablecert.cli.progress import cluster_progress
 from tablecert.cli.tables import Column, print_table
 from tablecert.outputs import output_folder, write_text
 from tablecert.poker import GAMES
@@ -188,29 +182,16 @@ def shuffler(
     values.whole(batch_size, "--batch-size", 1, 2**63 - 1)
     if svg_dir is not None:
         values.folder(svg_dir, "--svg-dir")
-    files = len(logs)
-    columns = (
-        [
-            TextColumn(f"auditing {files} log files, one shard each"),
-            BarColumn(),
-            MofNCompleteColumn(),
-        ]
-        if cluster is not None or workers is not None
-        else [
-            TextColumn("{task.description}"),
-            BarColumn(),
-            DownloadColumn(),
-            TimeRemainingColumn(),
-        ]
-    )
-    with common.cluster_progress(cluster, workers, *columns) as (executor, bar):
-        task = bar.add_task("reading", total=None)
+    sharded = cluster is not None or workers is not None
+    title = f"auditing {len(logs)} log files, one shard each" if sharded else "reading"
+    unit = "logs" if sharded else "bytes"
+    with cluster_progress(cluster, workers, title, unit=unit) as (executor, reporter):
 
         def on_file(path: Path) -> None:
-            bar.update(task, description=f"reading {path.name}", completed=0, total=None)
+            reporter.begin(f"reading {path.name}")
 
         def progress(done: int, size: int) -> None:
-            bar.update(task, completed=done, total=size or None)
+            reporter.update(done, size or None)
 
         result = audit_shuffler(
             logs,

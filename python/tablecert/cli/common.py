@@ -21,20 +21,16 @@ import io
 import json
 import os
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from enum import IntEnum
 from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
-from rich.progress import Progress, ProgressColumn
 from rich.text import Text
 
 # Typer's own copy of click: its usage errors are reported in one line by run_app.
 from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
 
-from tablecert.distributed import DaskExecutor, executor_for
 from tablecert.errors import CardError, NistError, RulesError, TableCertError, TileError
 from tablecert.judgement import EXIT_STATUS, Outcome, verdict_words
 from tablecert.visible_text import controls_escaped
@@ -137,21 +133,6 @@ WorkersOption = Annotated[
         help="Run the heavy work as shards on a local Dask cluster of N worker processes.",
     ),
 ]
-
-
-@contextmanager
-def cluster_progress(
-    cluster: str | None, workers: int | None, *columns: ProgressColumn | str
-) -> Iterator[tuple[DaskExecutor | None, Progress]]:
-    """The executor --cluster / --workers ask for (``None``: run locally), said on stderr,
-    and a transient progress bar on stderr."""
-    with (
-        executor_for(cluster, workers) as executor,
-        Progress(*columns, console=stderr, transient=True) as bar,
-    ):
-        if executor is not None:
-            stderr.print(f"running on {executor.description}")
-        yield executor, bar
 
 
 def emit_json(data: Any, *, dialect: bool = True) -> None:

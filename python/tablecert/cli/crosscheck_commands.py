@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.text import Text
 
 from tablecert.cli import conventions, values
 from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, stderr, stdout
+from tablecert.cli.progress import progress
 from tablecert.cli.tables import Column, print_table
 from tablecert.conformance import (
     mahjong_crosscheck,
@@ -157,17 +157,10 @@ def poker(
         return
     assert answerer is not None
     assert evaluator is not None
-    with Progress(
-        *Progress.get_default_columns()[:1],
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=stderr,
-        transient=True,
-    ) as bar:
-        task = bar.add_task("crosscheck", total=plan.total)
+    with progress("crosscheck", unit="answers") as reporter:
+        reporter.update(0, plan.total)
         report = poker_crosscheck.crosscheck(
-            plan, answerer, evaluator, keep=show, progress=lambda n: bar.advance(task, n)
+            plan, answerer, evaluator, keep=show, progress=reporter.advance
         )
     if json_out:
         emit_json(report.as_json())

@@ -16,6 +16,7 @@ from rich.text import Text
 from tablecert import mahjong
 from tablecert.cli import conventions
 from tablecert.cli.common import EXIT_HELP, JsonOption, emit_json, exit_for, plain, stderr, stdout
+from tablecert.cli.progress import progress
 from tablecert.cli.tables import Column, print_table
 from tablecert.judgement import Outcome
 from tablecert.mahjong.hands import GAMES as MAHJONG_GAMES
@@ -226,7 +227,7 @@ def _replay_session(data: object, rules: str | None, locate: Locate, json_out: b
 def analyze_mahjong(game: str, json_out: bool = False, rules: str | None = None) -> None:
     """Print the exact table of complete dealt hands of a mahjong game."""
     started = time.perf_counter()
-    with stderr.status(f"enumerating every complete {game} hand"):
+    with progress(f"enumerating every complete {game} hand"):
         analysis = mahjong.analyze(game, rules)
     stderr.print(f"enumerated in {time.perf_counter() - started:.1f} s")
     if json_out:

@@ -15,12 +15,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.markup import escape
-from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
 from tablecert.cli import common, conventions, values
 from tablecert.cli.common import JsonOption, emit_json, exit_for, fail, plain, stderr, stdout
+from tablecert.cli.progress import cluster_progress
 from tablecert.errors import EnvelopeError, OutputError, SigningError
 from tablecert.outputs import check_replaceable, replace_regular_file
 from tablecert.report import dsse
@@ -198,26 +197,13 @@ def certify(
         )
     check_target(out_dir, OUTPUT_FILES)  # before the passphrase and the run (again at the end)
     private = _private_key(key, allow_insecure_key) if key else ephemeral_key()
-    with common.cluster_progress(
-        cluster,
-        workers,
-        TextColumn("[bold]certify[/]"),
-        BarColumn(),
-        TextColumn("{task.completed}/{task.total} {task.description}"),
-        TimeElapsedColumn(),
-    ) as (executor, bar):
-        task = bar.add_task("", total=None)
-
-        def progress(done: int, total: int, message: str) -> None:
-            # The column renders markup: the message (file names, titles) is escaped for it.
-            bar.update(task, completed=done, total=total, description=escape(plain(message)))
-
+    with cluster_progress(cluster, workers, "certify") as (executor, reporter):
         result = run_certify(
             plan,
             private,
             out_dir,
             ephemeral=key is None,
-            progress=progress,
+            progress=lambda done, total, message: reporter.update(done, total, message),
             executor=executor,
             template_dir=template,
             pdf=pdf,

@@ -13,6 +13,7 @@ from tablecert.audit import nist_tool
 from tablecert.audit import rng as nist
 from tablecert.audit.battery import level_of
 from tablecert.audit.rng_decision import FAMILY_ALPHA, RngDecision, decide
+from tablecert.cli import values
 from tablecert.cli.common import (
     EXIT_HELP,
     JsonOption,
@@ -23,6 +24,7 @@ from tablecert.cli.common import (
     stderr,
     stdout,
 )
+from tablecert.cli.progress import progress
 from tablecert.report.canonical import measured
 
 
@@ -86,16 +88,23 @@ def rng(
     alpha = level_of(confidence)  # 0.99 -> 0.01 exactly
     if fmt not in ("auto", "binary", "ascii"):
         raise typer.BadParameter(f"{fmt!r}: expected auto, binary or ascii", param_hint="--format")
-    source = nist.read_bits(files, fmt)  # type: ignore[arg-type]
-    n, count = nist.split_sequences(source.total_bits, bits, sequences)
-    stderr.print(
-        f"{source.total_bits:,} bits read as {source.format} from {len(files)} file(s); "
-        f"testing {count:,} sequence(s) of {n:,} bits" + ("; NIST tool mode" if tool else "")
-    )
-    params = nist_tool.TOOL_PARAMETERS if tool else nist.NistParameters()
-    report = nist.run_nist(
-        source.data, bits=n, sequences=count, tests=tests, parameters=params, alpha=alpha
-    )
+    for test in tests or ():  # every option is checked before any input is read
+        values.choice(test, nist.TEST_NAMES, "--test")
+    if results_dir is not None:
+        nist_tool.check_results_dir(results_dir)
+    with progress("audit rng") as reporter:
+        reporter.update(0, 2, f"reading {len(files)} file(s)")
+        source = nist.read_bits(files, fmt)  # type: ignore[arg-type]
+        n, count = nist.split_sequences(source.total_bits, bits, sequences)
+        stderr.print(
+            f"{source.total_bits:,} bits read as {source.format} from {len(files)} file(s); "
+            f"testing {count:,} sequence(s) of {n:,} bits" + ("; NIST tool mode" if tool else "")
+        )
+        reporter.update(1, 2, f"running the battery on {count:,} sequence(s) of {n:,} bits")
+        params = nist_tool.TOOL_PARAMETERS if tool else nist.NistParameters()
+        report = nist.run_nist(
+            source.data, bits=n, sequences=count, tests=tests, parameters=params, alpha=alpha
+        )
     for name, reason in report.skipped:
         stderr.print(f"skipped {name}: {reason}")
     decision = decide(report, family_alpha)

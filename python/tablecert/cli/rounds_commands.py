@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
 from rich.text import Text
 
 from tablecert import figures
 from tablecert.cli import common, values
 from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, stderr, stdout
+from tablecert.cli.progress import cluster_progress
 from tablecert.cli.tables import Column, print_table
 from tablecert.conformance.configuration import check_configuration
 from tablecert.games.common import decimal
@@ -121,19 +121,14 @@ def audit_rounds_command(
     log is then its own stream for the meter's continuity (the local answer whenever no
     table's rounds span two logs)."""
     order = _order(game, rules, config)
-    columns = (
-        TextColumn(f"auditing {len(logs)} round logs, one shard each"),
-        BarColumn(),
-        MofNCompleteColumn(),
-    )
-    with common.cluster_progress(cluster, workers, *columns) as (executor, bar):
-        task = bar.add_task("", total=len(logs), visible=executor is not None)
+    title = f"auditing {len(logs)} round logs" + (" one shard each" if cluster or workers else "")
+    with cluster_progress(cluster, workers, title, unit="logs") as (executor, reporter):
         result = audit_rounds(
             logs,
             order,
             hold=_hold_parameters(hold, hold_alpha, hold_power, hold_shift, hold_effect),
             executor=executor,
-            shard_progress=lambda done, total: bar.update(task, completed=done, total=total),
+            shard_progress=lambda done, total: reporter.update(done, total),
         )
     if json_out:
         emit_json(result.as_json())

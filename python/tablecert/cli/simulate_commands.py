@@ -6,13 +6,13 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from tablecert import _core
 from tablecert.audit.decks import DECK_SIZES
 from tablecert.audit.simulate import GZIP_LEVEL, check_device, write_log
 from tablecert.cli import conventions, lazy, values
 from tablecert.cli.common import stderr
+from tablecert.cli.progress import progress
 from tablecert.errors import AuditError
 
 simulate_app = typer.Typer(
@@ -77,10 +77,8 @@ def shuffler(
         _core.ShuffleSimulator(model, deck, seed)
     except _core.RulesError as exc:
         raise typer.BadParameter(str(exc), param_hint="--model") from None
-    with Progress(
-        TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), console=stderr, transient=True
-    ) as bar:
-        task = bar.add_task("simulating", total=decks)
+    with progress("simulating", unit="shuffles") as reporter:
+        reporter.update(0, decks)
         write_log(
             output,
             model,
@@ -88,7 +86,7 @@ def shuffler(
             deck=deck,
             seed=seed,
             device=device,
-            progress=lambda n: bar.advance(task, n),
+            progress=reporter.advance,
             replace=force,
             gzip_level=gzip_level,
         )
