@@ -10,7 +10,15 @@ import typer
 from rich.text import Text
 
 from tablecert.cli import conventions, values
-from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, stderr, stdout
+from tablecert.cli.common import (
+    JsonOption,
+    dialect_header,
+    emit_json,
+    exit_for,
+    plain,
+    stderr,
+    stdout,
+)
 from tablecert.cli.progress import progress
 from tablecert.cli.tables import Column, print_table
 from tablecert.conformance import (
@@ -19,6 +27,7 @@ from tablecert.conformance import (
     native_crosscheck,
     native_evaluator,
     poker_crosscheck,
+    yardstick,
 )
 from tablecert.conformance.evaluator_protocol import open_evaluator, write_requests
 from tablecert.mahjong.hands import GAMES as MAHJONG_GAMES
@@ -185,7 +194,7 @@ def _native(
         stderr.print(f"benchmarking {plain(evaluator)} against the core ({repeat} runs each) ...")
         bench = native_bench.benchmark(game, evaluator, rules, repeat=repeat, seed=seed, keep=show)
         if json_out:
-            emit_json(bench.as_json())
+            emit_json({**dialect_header("crosscheck poker benchmark"), **bench.as_json()})
         else:
             _print_bench(bench)
         raise exit_for(bench.verdict)
@@ -207,39 +216,76 @@ def _native(
 
 
 def _print_bench(bench: native_bench.BenchReport) -> None:
+    """The benchmark for people: per workload ns per hand (best / median / worst) and M hands
+    per second (median); the method and machine; the ratios in words; the timed answers."""
     load = ", ".join(f"{x:.2f}" for x in bench.load_average)
-    print_table(
-        [
-            "workload",
-            Column("hands", "right"),
-            Column("vendor", "right"),
-            Column("core, 1 thread", "right"),
-            Column("core, all threads", "right"),
-            Column("ratio", "right"),
-        ],
-        (
-            [
-                w.name,
-                f"{w.hands:,}",
-                f"{w.vendor.min_ns:.2f} / {w.vendor.median_ns:.2f}",
-                f"{w.core_one_thread.min_ns:.2f} / {w.core_one_thread.median_ns:.2f}",
-                f"{w.core_all_threads.min_ns:.2f} / {w.core_all_threads.median_ns:.2f}",
-                f"{w.ratio:.2f}x",
-            ]
-            for w in bench.workloads
-        ),
-        title=f"{bench.game}: {plain(bench.evaluator)} against the core, ns per hand "
-        f"(best / median of {bench.repeat}; load average {load})",
+    stdout.print(f"{bench.game}: {plain(bench.evaluator)} beside the yardstick and the core")
+    stdout.print(
+        f"machine: {plain(bench.cpu)}, {bench.threads} hardware threads ('all threads' uses "
+        f"{bench.threads}); load average {load}"
     )
-    stdout.print("ratio: the vendor's best time over the core's best, one thread each.")
+    stdout.print(
+        f"method: {bench.repeat} timed runs per evaluator and workload after one warm-up, each "
+        "run one call over all the workload's hands; the vendor and the yardstick are timed "
+        "inside their worker processes (the pipe is not timed); M hands/s is of the median run"
+    )
+    stdout.print(f"yardstick: {yardstick.NAME}, {plain(bench.yardstick)}")
+    if bench.overloaded:
+        stdout.print(
+            Text(
+                f"warning: the load average ({bench.load_average[0]:.2f}) exceeds the "
+                f"{bench.threads} hardware threads: other work shared the CPU, so these times "
+                "are upper bounds",
+                style="yellow",
+            )
+        )
+    for w in bench.workloads:
+        print_table(
+            [
+                "evaluator",
+                Column("ns/hand min / median / max", "right"),
+                Column("M hands/s", "right"),
+            ],
+            ([who, _spread(t), f"{t.million_hands_per_s:.1f}"] for who, t in _contenders(w)),
+            title=f"{w.name}: {w.hands:,} hands per call",
+        )
+        if w.yardstick is not None:
+            words = native_bench.time_ratio(
+                "the vendor's evaluator", w.vendor, "the yardstick", w.yardstick
+            )
+            stdout.print(f"  {words}")
+        words = native_bench.time_ratio(
+            "the vendor's evaluator", w.vendor, "the core (1 thread)", w.core_one_thread
+        )
+        stdout.print(f"  {words}")
+        if w.all_threads_slower:
+            stdout.print(
+                f"  the core on all {bench.threads} threads was slower than on one: splitting "
+                "the hands among threads costs more than it saves when they must share the "
+                "CPU with other work or when each thread's share is small"
+            )
     for c in bench.agreement.checks:
         stdout.print(f"{c.name}: {c.mismatches:,} of {c.checked:,} disagree with the statute")
         for g in c.groups:
             stdout.print(Text.assemble(("defect", "red"), f" {c.name}: {plain(g.description)}"))
     stdout.print(
-        f"timed answers: {bench.verdict.upper()} to the statute ordering "
+        f"timed answers: {bench.verdict.upper()} from the statute ordering "
         f"({plain(bench.agreement.rules_file)})"
     )
+
+
+def _contenders(w: native_bench.Workload) -> list[tuple[str, native_bench.Timing]]:
+    """The evaluators timed on a workload, in table order (the yardstick when it ran)."""
+    return [
+        ("vendor", w.vendor),
+        *([("yardstick", w.yardstick)] if w.yardstick is not None else []),
+        ("core, 1 thread", w.core_one_thread),
+        ("core, all threads", w.core_all_threads),
+    ]
+
+
+def _spread(t: native_bench.Timing) -> str:
+    return f"{t.min_ns:.2f} / {t.median_ns:.2f} / {t.max_ns:.2f}"
 
 
 def _print(report: poker_crosscheck.CrosscheckReport) -> None:

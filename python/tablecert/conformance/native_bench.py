@@ -3,9 +3,12 @@
 Workloads: every hand in colex order; ``random_hands`` seeded uniformly random hands; the hands
 of ``pairs`` seeded suit-decided pairs (two hands equal but for suits, no card in common), the
 cases a statute evaluator must get right and a rank-only one cannot. Each is timed after one
-warm-up call, ``repeat`` times; the vendor inside its worker process (the pipe is not timed),
-the core's perfect-hash evaluator on one thread and on all of them. These are measurements of
-this machine at this moment: shown on the terminal and in ``--json``, never in a signed report.
+warm-up call, ``repeat`` times, each run one call over all the workload's hands: the vendor
+inside its worker process (the pipe is not timed), the public PH-style C yardstick
+(``conformance.yardstick``, built here when a C compiler is present) in a worker of its own
+under the same clock, and the core's perfect-hash evaluator on one thread and on all of them.
+These are measurements of this machine at this moment (its CPU, threads and load average are
+recorded with them): shown on the terminal and in ``--json``, never in a signed report.
 
 A fast wrong answer is no answer: the scores the timed calls returned are checked against the
 statute too (every hand's workload by the exhaustive class-order and suit-decided-pair checks
@@ -16,37 +19,57 @@ no card, the suit-decided pairs each), and the benchmark's verdict deviates if a
 from __future__ import annotations
 
 import os
+import platform
 import statistics
+import tempfile
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from tablecert.conformance import yardstick
 from tablecert.conformance.native_crosscheck import HandTable, PairTally, class_order_check
 from tablecert.conformance.native_evaluator import NativeEvaluator, NativeSpec
 from tablecert.conformance.poker_crosscheck import CheckResult, CrosscheckReport
 from tablecert.poker import RulesSource
+from tablecert.report.canonical import measured
 
 
 @dataclass(frozen=True)
 class Timing:
-    """Nanoseconds per hand over the repetitions: the best and the median."""
+    """Nanoseconds per hand over the repetitions: the best, the median and the worst."""
 
     min_ns: float
     median_ns: float
+    max_ns: float
 
     @classmethod
     def of(cls, total_ns: list[int], hands: int) -> Timing:
         per_hand = [t / hands for t in total_ns]
-        return cls(min(per_hand), statistics.median(per_hand))
+        return cls(min(per_hand), statistics.median(per_hand), max(per_hand))
 
-    def as_json(self) -> dict[str, float]:
+    @property
+    def million_hands_per_s(self) -> float:
+        """The median run's rate, in millions of hands per second (the field's unit)."""
+        return 1e3 / self.median_ns
+
+    def as_json(self) -> dict[str, str | None]:
         return {
-            "min_ns_per_hand": round(self.min_ns, 3),
-            "median_ns_per_hand": round(self.median_ns, 3),
+            "min_ns_per_hand": measured(self.min_ns),
+            "median_ns_per_hand": measured(self.median_ns),
+            "max_ns_per_hand": measured(self.max_ns),
+            "median_million_hands_per_s": measured(self.million_hands_per_s),
         }
+
+
+def time_ratio(subject: str, a: Timing, other: str, b: Timing) -> str:
+    """``a`` against ``b`` in words that cannot be read backwards (median runs): "the
+    vendor's evaluator took 0.71x the yardstick's time per hand (1.40x its speed)"."""
+    r = a.median_ns / b.median_ns
+    return f"{subject} took {r:.2f}x {other}'s time per hand ({1 / r:.2f}x its speed)"
 
 
 @dataclass(frozen=True)
@@ -56,11 +79,13 @@ class Workload:
     vendor: Timing
     core_one_thread: Timing
     core_all_threads: Timing
+    #: The public yardstick's timing, when it could be built here.
+    yardstick: Timing | None = None
 
     @property
-    def ratio(self) -> float:
-        """How many times faster the core is than the vendor, one thread each (best runs)."""
-        return self.vendor.min_ns / self.core_one_thread.min_ns
+    def all_threads_slower(self) -> bool:
+        """Whether the core on every thread took longer than on one (median runs)."""
+        return self.core_all_threads.median_ns > self.core_one_thread.median_ns
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -69,7 +94,13 @@ class Workload:
             "vendor": self.vendor.as_json(),
             "core_one_thread": self.core_one_thread.as_json(),
             "core_all_threads": self.core_all_threads.as_json(),
-            "core_speedup_one_thread": round(self.ratio, 3),
+            "yardstick": None if self.yardstick is None else self.yardstick.as_json(),
+            "vendor_time_over_core_one_thread": measured(
+                self.vendor.median_ns / self.core_one_thread.median_ns
+            ),
+            "vendor_time_over_yardstick": None
+            if self.yardstick is None
+            else measured(self.vendor.median_ns / self.yardstick.median_ns),
         }
 
 
@@ -84,11 +115,20 @@ class BenchReport:
     workloads: tuple[Workload, ...]
     #: The timed answers against the statute, one check per kind of evidence.
     agreement: CrosscheckReport
+    cpu: str = "unknown CPU"
+    #: How the yardstick was built, or why it was not run.
+    yardstick: str = ""
+    yardstick_ran: bool = False
 
     @property
     def verdict(self) -> str:
         """The verdict of the timed answers (``agreement``): deviates if any disagree."""
         return self.agreement.verdict
+
+    @property
+    def overloaded(self) -> bool:
+        """Whether other work competed for the CPU: a 1-minute load above the threads."""
+        return self.load_average[0] > self.threads
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -96,8 +136,12 @@ class BenchReport:
             "evaluator": self.evaluator,
             "repeat": self.repeat,
             "seed": self.seed,
+            "cpu": self.cpu,
             "threads": self.threads,
-            "load_average": list(self.load_average),
+            "hands_per_call": "every hand of the workload in one call, each timed run",
+            "load_average": [measured(x) for x in self.load_average],
+            "overloaded": self.overloaded,
+            "yardstick": {"name": yardstick.NAME, "ran": self.yardstick_ran, "how": self.yardstick},
             "workloads": [w.as_json() for w in self.workloads],
             "verdict": self.verdict,
             "answers_checked": [
@@ -111,6 +155,19 @@ class BenchReport:
                 for c in self.agreement.checks
             ],
         }
+
+
+def cpu_model() -> str:
+    """The CPU's model name (Linux ``/proc/cpuinfo``, else the platform's), for the record."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                key, _, value = line.partition(":")
+                if key.strip() in ("model name", "Hardware", "cpu model") and value.strip():
+                    return value.strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine() or "unknown CPU"
 
 
 def suit_decided_pairs(t: HandTable, pairs: int, seed: int) -> npt.NDArray[np.int64]:
@@ -200,42 +257,32 @@ def benchmark(
             )
         )
     out = []
-    checks: list[CheckResult] = []
+    checks: list[list[CheckResult]] = []
     masks = t.masks()
-    with NativeEvaluator(native) as evaluator:
-        for name, hands, indices in workloads_in:
-            timings, scores = evaluator.time_ns(hands, repeat)
-            vendor = Timing.of(timings, len(hands))
-            out.append(
-                Workload(
-                    name,
-                    len(hands),
-                    vendor,
-                    _time_core(t, hands, repeat, threads=False),
-                    _time_core(t, hands, repeat, threads=True),
+    with tempfile.TemporaryDirectory(prefix="tablecert-yardstick-") as folder:
+        built = yardstick.build(t.hands.shape[1], Path(folder))
+        timed_yardstick = _yardstick_timings(built, [h for _, h, _ in workloads_in], repeat)
+        with NativeEvaluator(native) as evaluator:
+            for (name, hands, indices), theirs in zip(workloads_in, timed_yardstick, strict=True):
+                timings, scores = evaluator.time_ns(hands, repeat)
+                out.append(
+                    Workload(
+                        name,
+                        len(hands),
+                        Timing.of(timings, len(hands)),
+                        _time_core(t, hands, repeat, threads=False),
+                        _time_core(t, hands, repeat, threads=True),
+                        theirs,
+                    )
                 )
-            )
-            started = time.perf_counter()
-            if indices is everything:
-                checks.extend(class_order_check(t, scores, keep))
-                continue
-            tally = PairTally(t, keep)
-            even = len(indices) // 2 * 2
-            a, b = indices[0:even:2], indices[1:even:2]
-            sa, sb = scores[0:even:2], scores[1:even:2]
-            meet = (masks[a] & masks[b]) == 0
-            tally.add(a[meet], b[meet], sa[meet], sb[meet])
-            what = "the random hands two by two (pairs with no card in common)"
-            if indices is not picked:
-                what = "the suit-decided pairs"
-            checks.append(tally.result(f"timed answers: {what}", time.perf_counter() - started))
+                checks.append(_check(t, masks, scores, indices, everything, picked, keep))
     agreement = CrosscheckReport(
         game=t.order.game,
         rules_file=t.order.rules.path.name,
         rules_sha256=t.order.rules.sha256,
         evaluator=str(native),
         seed=seed,
-        checks=tuple(checks),
+        checks=tuple(c for group in checks for c in group),
     )
     return BenchReport(
         game=t.order.game,
@@ -246,4 +293,43 @@ def benchmark(
         load_average=os.getloadavg(),
         workloads=tuple(out),
         agreement=agreement,
+        cpu=cpu_model(),
+        yardstick=built if isinstance(built, str) else f"built here: {built.command}",
+        yardstick_ran=not isinstance(built, str),
     )
+
+
+def _yardstick_timings(
+    built: yardstick.Yardstick | str, workloads: list[npt.NDArray[np.uint8]], repeat: int
+) -> list[Timing | None]:
+    """The yardstick timed on each workload in its own worker, as the vendor is."""
+    if isinstance(built, str):
+        return [None] * len(workloads)
+    with NativeEvaluator(NativeSpec.parse(built.spec)) as evaluator:
+        return [Timing.of(evaluator.time_ns(h, repeat)[0], len(h)) for h in workloads]
+
+
+def _check(
+    t: HandTable,
+    masks: npt.NDArray[np.uint64],
+    scores: npt.NDArray[np.int32],
+    indices: npt.NDArray[np.int64],
+    everything: npt.NDArray[np.int64],
+    picked: npt.NDArray[np.int64],
+    keep: int,
+) -> list[CheckResult]:
+    """The timed answers of one workload against the statute: every hand's by the exhaustive
+    class-order checks, the others pair by pair."""
+    started = time.perf_counter()
+    if indices is everything:
+        return list(class_order_check(t, scores, keep))
+    tally = PairTally(t, keep)
+    even = len(indices) // 2 * 2
+    a, b = indices[0:even:2], indices[1:even:2]
+    sa, sb = scores[0:even:2], scores[1:even:2]
+    meet = (masks[a] & masks[b]) == 0
+    tally.add(a[meet], b[meet], sa[meet], sb[meet])
+    what = "the random hands two by two (pairs with no card in common)"
+    if indices is not picked:
+        what = "the suit-decided pairs"
+    return [tally.result(f"timed answers: {what}", time.perf_counter() - started)]
