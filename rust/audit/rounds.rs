@@ -20,6 +20,9 @@ const PLACES: usize = 4;
 const SCALE: i64 = 10_000;
 /// Currency units: anything larger is a typo, not a bet.
 const MAX_AMOUNT: i64 = 1_000_000_000_000;
+/// The longest table or round id, in UTF-8 bytes (`rounds.log.MAX_ID_BYTES`): the audit keeps
+/// one per round to find a round logged twice, so an id's length bounds its memory.
+const MAX_ID_BYTES: usize = 256;
 /// JSON integers longer than this are refused (as `tablecert.strict_json` does).
 const MAX_INT_DIGITS: usize = 30;
 /// A meter field left blank (or absent, or null): the meter was not logged for the round.
@@ -468,7 +471,15 @@ impl RoundReader {
                 &format!("invalid UTF-8 at byte {} of the line", e.valid_up_to() + 1),
             )
         })?;
+        let text = if self.line == 1 {
+            text.strip_prefix('\u{feff}').unwrap_or(text) // a byte order mark is no part of it
+        } else {
+            text
+        };
         if !self.started {
+            if text.is_empty() {
+                return Ok(()); // a file of a byte order mark alone is still empty
+            }
             self.started = true;
             if text.starts_with('{') {
                 self.format = Some(Format::JsonLines);
@@ -629,6 +640,9 @@ impl RoundReader {
             self.header_done = true;
             return self.csv_header(fields);
         }
+        if fields.is_empty() || (fields.len() == 1 && fields[0].trim_matches(py_space).is_empty()) {
+            return Ok(()); // a blank line holds nothing
+        }
         let Some(Format::Csv(layout)) = self.format else {
             unreachable!("the header sets the layout")
         };
@@ -753,7 +767,7 @@ impl RoundReader {
     fn json_line(&mut self, text: &str) -> Result<(), ReadError> {
         let line = self.line;
         if text.trim_matches(py_space).is_empty() {
-            return Err(self.error(line, "", "empty line (every line must be a round)"));
+            return Ok(()); // a blank line holds nothing
         }
         let value = json::parse(text.trim_end_matches(['\n', '\r']))
             .map_err(|e| self.error(line, "", &e))?;
@@ -825,6 +839,9 @@ impl RoundReader {
         };
         if text.is_empty() {
             return Err(self.error(line, name, "missing"));
+        }
+        if (name == "table_id" || name == "round_id") && text.len() > MAX_ID_BYTES {
+            return Err(self.error(line, name, &format!("longer than {MAX_ID_BYTES} bytes")));
         }
         Ok(text)
     }

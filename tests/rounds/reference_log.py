@@ -25,6 +25,7 @@ from tablecert.rounds.log import (
     EVENTS,
     GZIP_MAGIC,
     MAX_AMOUNT,
+    MAX_ID_BYTES,
     METER_NOT_LOGGED,
     PLACES,
     ROUND_FIELDS,
@@ -228,6 +229,8 @@ class _Reader:
         text = str(value)
         if not text:
             raise self.error(line, name, "missing")
+        if name in ("table_id", "round_id") and len(text.encode()) > MAX_ID_BYTES:
+            raise self.error(line, name, f"longer than {MAX_ID_BYTES} bytes")
         return text
 
     def events(self, value: Any, line: int) -> tuple[str, ...]:
@@ -375,6 +378,8 @@ def reference_rounds(path: str | Path, game: str) -> Iterator[RoundChunk]:
                 first = text.read(1)
             except UnicodeDecodeError as exc:
                 raise RoundLogError(f"{path}:1: invalid UTF-8 ({exc.reason})") from None
+            if first == "\ufeff":  # a byte order mark is no part of the first line
+                first = text.read(1)
             if not first:
                 raise RoundLogError(f"{path}: empty file")
             if first == "{":
@@ -397,7 +402,7 @@ def _jsonl(reader: _Reader, first: str, text: io.TextIOWrapper) -> Iterator[Roun
     for number, line in enumerate(lines, start=1):
         reader.lines = number
         if not line.strip():
-            raise reader.error(number, "", "empty line (every line must be a round)")
+            continue  # a blank line holds nothing
         try:
             record = loads(line, str(reader.path), number, parse_float=_Written.of)
         except StrictJsonError as exc:
@@ -472,6 +477,8 @@ def _csv(reader: _Reader, first: str, text: io.TextIOWrapper) -> Iterator[RoundC
             raise reader.error(rows.line_num, "", f"unreadable CSV row: {exc}") from None
         number = rows.line_num
         reader.lines = number
+        if not row or (len(row) == 1 and not row[0].strip()):
+            continue  # a blank line holds nothing
         if len(row) != len(header):
             raise reader.error(number, "", f"{len(row)} fields, the header has {len(header)}")
         record = dict(zip(header, row, strict=True))

@@ -81,7 +81,7 @@ def _round(
     return {
         "table_id": kw.get("table", "T1"),
         "round_id": str(number),
-        "timestamp": "t",
+        "timestamp": "2026-03-01T10:00:00Z",
         "dealer": kw.get("dealer", DEALER),
         "upcard": kw.get("dealer", DEALER).split()[0],
         "meter_before": str(before),

@@ -24,7 +24,7 @@ Q_HEADER = (
 )
 # The dealer's A-K-Q-J-9 qualifies (Art. 9(1)) and beats the player's A-K-Q-J-8: Art. 9(4),
 # the dealer takes the ante and the raise.
-C_LOSS = "T,1,t,As Kd Qd Jc 9h,As,,,,1,Ah Kc Qh Jd 8c,raise,10,20,0,-10,-20,0\n"
+C_LOSS = "T,1,2026-03-01T10:00:00Z,As Kd Qd Jc 9h,As,,,,1,Ah Kc Qh Jd 8c,raise,10,20,0,-10,-20,0\n"
 
 
 def _audit(tmp_path: Path, name: str, text: str, game: str) -> RoundAudit:
@@ -69,9 +69,11 @@ def test_a_void_round_cites_the_article_of_its_event(
     """Q Poker's Art. 11 numbers its items differently from Caribbean Stud's: (4) there is a
     seat dealt without a bet, (5) the shuffler."""
     if game == "q-poker":
-        text = Q_HEADER + f"T,2,t,Qs 7d,,,,{events},1,9h 9d,follow,10,20,0,-20\n"
+        text = Q_HEADER + f"T,2,2026-03-01T10:00:00Z,Qs 7d,,,,{events},1,9h 9d,follow,10,20,0,-20\n"
     else:
-        text = C_HEADER + f"T,2,t,As Kd,As,,,{events},1,Ah,raise,10,20,0,0,-20,0\n"
+        text = (
+            C_HEADER + f"T,2,2026-03-01T10:00:00Z,As Kd,As,,,{events},1,Ah,raise,10,20,0,0,-20,0\n"
+        )
     result = _audit(tmp_path, "v.csv", text, game)
     (f,) = result.findings
     assert (f.kind, f.article, f.paid, f.due) == ("settlement", article, Fraction(-20), Fraction(0))
@@ -86,7 +88,7 @@ def _q_round(seats: int) -> str:
     rows = []
     for seat in range(1, seats + 1):
         hand = " ".join(cards[3 * (seat - 1) : 3 * seat])
-        rows.append(f"T,1,t,2c 2d 2h,,,,,{seat},{hand},fold,0,10,0,-5\n")
+        rows.append(f"T,1,2026-03-01T10:00:00Z,2c 2d 2h,,,,,{seat},{hand},fold,0,10,0,-5\n")
     return Q_HEADER + "".join(rows)
 
 
@@ -96,7 +98,7 @@ def test_q_poker_tables_may_have_eight_seats_or_more(tmp_path: Path) -> None:
     for seats in (7, 8, 16):
         result = _audit(tmp_path, f"q{seats}.csv", _q_round(seats), "q-poker")
         assert (result.verdict, result.seats, result.findings) == ("pass", seats, [])
-    over = _q_round(16) + "T,1,t,2c 2d 2h,,,,,17,3c 3d 3h,fold,0,10,0,-5\n"
+    over = _q_round(16) + "T,1,2026-03-01T10:00:00Z,2c 2d 2h,,,,,17,3c 3d 3h,fold,0,10,0,-5\n"
     (f,) = _audit(tmp_path, "q17.csv", over, "q-poker").findings
     assert (f.kind, f.rule, f.article) == ("deck", "game.hand_size", "第七條")
     assert f.detail == "not one deck: 3c, 3d, 3h dealt twice"
@@ -107,7 +109,7 @@ def _c_round(seats: int) -> dict[str, Any]:
     return {
         "table_id": "T",
         "round_id": "1",
-        "timestamp": "t",
+        "timestamp": "2026-03-01T10:00:00Z",
         "dealer": "2c 2d 2h 2s Ac",
         "upcard": "2c",
         "events": [],

@@ -83,7 +83,7 @@ def test_mis_settled_straight_is_named(tmp_path: Path) -> None:
 
 def test_suit_decided_showdown_named(tmp_path: Path) -> None:
     # equal ranks K-K-5; the kicker's suit decides (Art. 8(5)): 5s beats 5h, the player wins
-    text = Q_HEADER + "T9,7,t,Kd Kc 5h,,,,,1,Kh Ks 5s,follow,0,10,0,-10\n"
+    text = Q_HEADER + "T9,7,2026-03-01T10:00:00Z,Kd Kc 5h,,,,,1,Kh Ks 5s,follow,0,10,0,-10\n"
     result = _audit(_write(tmp_path, "q.csv", text), "q-poker")
     (f,) = result.findings
     assert (f.paid, f.due, f.article) == (-10, 10, "第九條(七)(4)")
@@ -101,7 +101,7 @@ def test_duplicated_card_is_a_deck_finding(tmp_path: Path) -> None:
 def test_void_round_returns_every_bet(tmp_path: Path) -> None:
     """Art. 11(1): a misdealt round is void (here only 2 dealer cards were dealt): every spot
     must be paid 0; a stake taken is named with the article."""
-    void = "T9,2,t,Qs 7d,,,,misdeal,1,9h 9d,follow,10,20,0,0\n"
+    void = "T9,2,2026-03-01T10:00:00Z,Qs 7d,,,,misdeal,1,9h 9d,follow,10,20,0,0\n"
     assert _audit(_write(tmp_path, "v.csv", Q_HEADER + Q_ROUND + void), "q-poker").verdict == "pass"
     taken = void.replace(",0,0\n", ",0,-20\n")
     result = _audit(_write(tmp_path, "w.csv", Q_HEADER + Q_ROUND + taken), "q-poker")

@@ -28,7 +28,15 @@ from tablecert.hand_arrays import key_table
 from tablecert.judgement import Outcome, overall
 from tablecert.poker import Ordering, ordering
 from tablecert.rounds.hold import HoldAnalysis, HoldParameters, HoldResult, HoldState
-from tablecert.rounds.log import SCALE, SPOTS, RoundChunk, amount_text, read_rounds, void_article
+from tablecert.rounds.log import (
+    SCALE,
+    SPOTS,
+    RoundChunk,
+    RoundClock,
+    amount_text,
+    read_rounds,
+    void_article,
+)
 from tablecert.rounds.progressive import ChunkMeter, MeterTotals, SeatDues
 from tablecert.rounds.settle import (
     CATEGORY_SHIFT,
@@ -624,7 +632,9 @@ def _audit_file(
     audit.files.append(str(path))
     audit.meter.last = last
     analysis = None if hold is None else HoldAnalysis(order, hold)
+    clock = RoundClock(str(path))
     for chunk in read_rounds(path, order.game):
+        clock.check(chunk)
         checked = _ChunkAudit(chunk, table, audit)
         checked.run()
         if analysis is not None:
