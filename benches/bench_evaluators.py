@@ -20,7 +20,6 @@ that its scores order every hand exactly as that ordering does.
 from __future__ import annotations
 
 import ctypes
-import itertools
 import os
 import subprocess
 import time
@@ -33,12 +32,12 @@ import pytest
 from pytest_benchmark.fixture import BenchmarkFixture
 
 from tablecert import _core
+from tablecert.conformance.yardstick import RANK_ONLY, SOURCE, tables
 from tablecert.hand_arrays import key_table
 from tablecert.poker import ordering
 
 HANDS = int(os.environ.get("TABLECERT_BENCH_HANDS", "10000000"))
-SOURCE = Path(__file__).parent / "c" / "ph_style_evaluator.c"
-GAMES = {5: ("caribbean-stud", "caribbean-stud.standard"), 3: ("q-poker", "q-poker.standard")}
+GAMES = RANK_ONLY
 
 
 def _yardstick(tmp: Path) -> ctypes.CDLL:
@@ -50,39 +49,6 @@ def _yardstick(tmp: Path) -> ctypes.CDLL:
     lib = ctypes.CDLL(str(library))
     lib.ph_evaluate.restype = ctypes.c_int32
     return lib
-
-
-def _tables(size: int) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.uint16]]:
-    """Dense rank-only strengths: by flush rank mask, and by rank-multiset index."""
-    tie_breaks = ordering(*GAMES[size]).tie_breaks
-    flush_keys = np.zeros(8192, dtype=np.int64) - 1
-    for ranks in itertools.combinations(range(13), size):
-        mask = sum(1 << r for r in ranks)
-        flush_keys[mask] = _core.strength_key([4 * r for r in ranks], tie_breaks)
-    rest_keys = np.zeros(len(list(itertools.combinations(range(13 + size - 1), size))), np.int64)
-    for ranks in itertools.combinations_with_replacement(range(13), size):
-        if max(ranks.count(r) for r in ranks) > 4:
-            continue
-        seen: dict[int, int] = {}
-        cards = []
-        for r in ranks:
-            cards.append(4 * r + seen.get(r, 0))
-            seen[r] = seen.get(r, 0) + 1
-        if len(seen) == size:  # all ranks distinct: not a flush
-            cards[1] += 1
-        index = sum(_choose(r + i, i + 1) for i, r in enumerate(ranks))
-        rest_keys[index] = _core.strength_key(cards, tie_breaks)
-    distinct = np.unique(np.concatenate([flush_keys[flush_keys >= 0], rest_keys]))
-    dense = {int(k): i + 1 for i, k in enumerate(distinct)}
-    flush = np.array([dense.get(int(k), 0) for k in flush_keys], dtype=np.uint16)
-    rest = np.array([dense[int(k)] for k in rest_keys], dtype=np.uint16)
-    return flush, rest
-
-
-def _choose(n: int, k: int) -> int:
-    from math import comb
-
-    return comb(n, k)
 
 
 def _random_hands(size: int, n: int, seed: int = 2026) -> npt.NDArray[np.uint8]:
@@ -111,7 +77,7 @@ def _best(
 @pytest.mark.parametrize("size", [5, 3])
 def test_random_access_side_by_side(size: int, tmp_path: Path, benchmark: BenchmarkFixture) -> None:
     lib = _yardstick(tmp_path)
-    flush, rest = _tables(size)
+    flush, rest = tables(size)
     lib.ph_init(
         size,
         flush.ctypes.data_as(ctypes.c_void_p),
