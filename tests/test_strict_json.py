@@ -54,3 +54,21 @@ def test_messages_show_values_in_the_input_s_notation(tmp_path: Path) -> None:
     run = tablecert(["certify", str(plan), "-o", str(tmp_path / "out")])
     assert run.code == 2, run.stderr
     assert run.stderr.rstrip().endswith("bits: expected an integer, got true")
+
+
+def test_a_byte_order_mark_is_no_part_of_a_json_input(tmp_path: Path) -> None:
+    assert strict_json.loads('\ufeff{"a": 1}', "f.json") == {"a": 1}
+    record = (FIXTURES / "mahjong" / "games-traditional.jsonl").read_text().splitlines()[0]
+    with_bom = tmp_path / "record.json"
+    with_bom.write_text("\ufeff" + record, encoding="utf-8")
+    run = tablecert(["mahjong", "replay", str(with_bom)])
+    assert run.code == 0, run.stderr
+    assert "utf-8-sig" not in run.stderr
+
+
+def test_an_outside_value_in_an_error_is_escaped_once() -> None:
+    run = tablecert(["hands", "q\x1b[2J"])
+    assert run.code == 2
+    assert "unknown game 'q\\x1b[2J'" in run.stderr  # one backslash, as the repr wrote it
+    assert "\\\\x1b" not in run.stderr
+    assert "\x1b" not in run.stderr

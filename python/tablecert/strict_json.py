@@ -73,6 +73,7 @@ def loads(
 ) -> Any:
     """Parse ``text`` (from ``source``, starting at line ``first_line``) strictly;
     ``parse_float=decimal.Decimal`` keeps decimals exactly as written."""
+    text = text.removeprefix("\ufeff")  # a byte order mark is no part of the JSON text
     opened = max(text.count("["), text.count("{"))
     if opened > 10 * MAX_DEPTH and _bracket_depth(text) > MAX_DEPTH:
         raise StrictJsonError(f"{source}:{first_line}: nested deeper than {MAX_DEPTH} levels")
