@@ -4,6 +4,7 @@ local workers than the machine can run."""
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import threading
@@ -162,3 +163,24 @@ def test_a_shuffler_log_twice_is_an_input_error_not_a_device_fail(tmp_path: Path
     run = tablecert(["audit", "shuffler", str(log), str(log)])
     assert run.code == 2, run.stderr
     assert "is " + str(log) + " again (the same path)" in run.stderr
+
+
+def test_an_rng_audit_reads_only_the_bits_it_tests(tmp_path: Path) -> None:
+    """A 3 GiB capture audited as 2 sequences of 10^5 bits reads 25,000 bytes, not the file:
+    the answer is the one from a file of exactly those bytes."""
+    from tablecert.audit import rng
+
+    pi = (Path(__file__).resolve().parents[1] / "fixtures" / "nist" / "pi.bin").read_bytes()
+    big = tmp_path / "big.bin"
+    with big.open("wb") as handle:
+        handle.write(pi[:25_000])
+        handle.truncate(3 << 30)  # sparse: nothing more is on disk
+    exact = tmp_path / "exact.bin"
+    exact.write_bytes(pi[:25_000])
+    source = rng.read_bits(big, max_bits=200_000)
+    assert (len(source.data), source.total_bits) == (25_000, 8 * (3 << 30))
+    args = ["audit", "rng", "--bits", "100000", "--sequences", "2", "--json"]
+    big_run, exact_run = tablecert([*args, str(big)]), tablecert([*args, str(exact)])
+    assert (big_run.code, exact_run.code) == (0, 0), big_run.stderr + exact_run.stderr
+    for key in ("verdict", "decision", "pvalues"):
+        assert json.loads(big_run.stdout)[key] == json.loads(exact_run.stdout)[key]

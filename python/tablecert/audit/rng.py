@@ -11,6 +11,7 @@ over 10 bins, P-value_T = igamc(9/2, chi2/2), judged only from 55 sequences on).
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
@@ -120,36 +121,52 @@ def _ascii_bits(raw: bytes, name: str) -> np.ndarray[Any, np.dtype[np.uint8]]:
     return np.frombuffer(digits, dtype=np.uint8) - ord("0")
 
 
-def _read_whole(path: Path) -> bytes:
-    """A bit file's bytes: a regular file only (a FIFO may never get a writer, a device such
-    as /dev/zero never ends)."""
+def _read_bit_file(path: Path, fmt: InputFormat, budget: int | None) -> tuple[bytes, int, bool]:
+    """(bytes read, the file's size, whether it is ASCII digits) of a regular file only (a
+    FIFO may never get a writer, a device such as /dev/zero never ends). A binary file is
+    read up to ``budget`` bytes (None: whole); an ASCII one whole (its bits are counted)."""
     try:
         with open_regular(path) as handle:
-            return handle.read()
+            size = os.fstat(handle.fileno()).st_size
+            head = handle.read(4096)
+            ascii_file = fmt == "ascii" or (
+                fmt == "auto" and bool(head) and not head.translate(None, _ASCII_BYTES)
+            )
+            if ascii_file or budget is None:
+                raw = head + handle.read()
+            else:
+                raw = head[:budget] + handle.read(max(0, budget - len(head)))
     except OSError as exc:
         raise RngAuditError(f"{path}: cannot read ({exc.strerror})") from exc
+    if ascii_file and fmt == "auto" and not _looks_ascii(raw):
+        ascii_file = False  # the digits were only a prefix: the file is binary
+    return raw, max(size, len(raw)), ascii_file
 
 
-def read_bits(paths: PathsArg, fmt: InputFormat = "auto") -> BitSource:
+def read_bits(paths: PathsArg, fmt: InputFormat = "auto", max_bits: int | None = None) -> BitSource:
     """Read and concatenate the bits of `paths` (one path or many). "auto" takes a file holding
     only '0', '1' and whitespace as ASCII digits (as the NIST tool's data files), anything else
-    as binary. Binary files are held once, as read (no bit-per-byte expansion), so memory is
-    about the input's size."""
+    as binary. Binary files are held once, as read (no bit-per-byte expansion), and only their
+    first ``max_bits`` bits are read when fewer are needed (``--sequences`` times ``--bits``):
+    memory is what the battery tests, not the file's size. ``total_bits`` is the whole input's."""
     paths = distinct_paths(as_paths(paths, "RNG output file"), "RNG output file")
     if not paths:
         raise RngAuditError("no input file given")
+    budget = None if max_bits is None else -(-max_bits // 8)
     binary: list[bytes] = []
+    binary_bits = 0
     ascii_chunks: list[np.ndarray[Any, np.dtype[np.uint8]]] = []
     for path in paths:
         p = Path(path)
-        raw = _read_whole(p)
-        if not raw:
+        left = None if budget is None else max(0, budget - sum(len(b) for b in binary))
+        raw, size, ascii_file = _read_bit_file(p, fmt, left)
+        if not size:
             raise RngAuditError(f"{p}: the file is empty")
-        ascii_file = fmt == "ascii" or (fmt == "auto" and _looks_ascii(raw))
         if ascii_file:
             ascii_chunks.append(_ascii_bits(raw, str(p)))
         else:
             binary.append(raw)
+            binary_bits += 8 * size
         del raw
         if binary and ascii_chunks:
             raise RngAuditError("the input files mix ASCII '0'/'1' and binary data; pass --format")
@@ -157,7 +174,7 @@ def read_bits(paths: PathsArg, fmt: InputFormat = "auto") -> BitSource:
     if binary:
         data = binary[0] if len(binary) == 1 else b"".join(binary)
         binary.clear()
-        total = 8 * len(data)
+        total = binary_bits
     else:
         bits = ascii_chunks[0] if len(ascii_chunks) == 1 else np.concatenate(ascii_chunks)
         ascii_chunks.clear()
@@ -172,6 +189,12 @@ def read_bits(paths: PathsArg, fmt: InputFormat = "auto") -> BitSource:
         format=kind,
         sources=tuple(str(p) for p in paths),
     )
+
+
+def bits_needed(bits: int | None, sequences: int | None) -> int | None:
+    """The bits the battery reads for ``--bits`` and ``--sequences`` (None: every whole
+    sequence the input holds, so all of it)."""
+    return None if sequences is None or sequences < 1 else sequences * (bits or DEFAULT_BITS)
 
 
 def bits_from_string(text: str) -> bytes:
@@ -465,7 +488,7 @@ def audit_files(
     alpha: float = ALPHA,
 ) -> tuple[BitSource, NistReport]:
     """Read files, split them as the NIST tool does and run the battery."""
-    source = read_bits(paths, fmt)
+    source = read_bits(paths, fmt, bits_needed(bits, sequences))
     n, count = split_sequences(source.total_bits, bits, sequences)
     report = run_nist(
         source.data, bits=n, sequences=count, tests=tests, parameters=parameters, alpha=alpha

@@ -94,7 +94,7 @@ def rng(
         nist_tool.check_results_dir(results_dir)
     with progress("audit rng") as reporter:
         reporter.update(0, 2, f"reading {len(files)} file(s)")
-        source = nist.read_bits(files, fmt)  # type: ignore[arg-type]
+        source = nist.read_bits(files, fmt, nist.bits_needed(bits, sequences))  # type: ignore[arg-type]
         n, count = nist.split_sequences(source.total_bits, bits, sequences)
         stderr.print(
             f"{source.total_bits:,} bits read as {source.format} from {len(files)} file(s); "
