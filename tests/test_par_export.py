@@ -8,6 +8,7 @@ import csv
 import io
 import json
 from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path, PurePath
 from typing import Any
 
@@ -27,6 +28,7 @@ HEADER = [
     "article",
     "pays",
     "units won",
+    "units won (exact)",
     "combinations",
     "probability",
     "probability (exact)",
@@ -69,9 +71,8 @@ def _expected(data: dict[str, Any]) -> list[tuple[str, list[list[Any]]]]:
                 r["event"],
                 r["article"],
                 r["pays"],
-                int(r["value"]["exact"].removesuffix("/1"))
-                if r["value"]["exact"].endswith("/1")
-                else r["value"]["exact"],
+                Decimal(r["value"]["decimal"]),
+                r["value"]["exact"],
                 r["count"],
                 Decimal(r["probability"]["decimal"]),
                 r["probability"]["exact"],
@@ -80,8 +81,57 @@ def _expected(data: dict[str, Any]) -> list[tuple[str, list[list[Any]]]]:
             ]
             for r in bet["rows"]
         ]
+        ev = sum(Fraction(r["return"]["exact"]) for r in bet["rows"])
+        assert ev == -Fraction(bet["house_edge"]["exact"])  # the totals row's expected value
+        rows.append(
+            [
+                "total (expected value)",
+                *[""] * 4,
+                sum(r["count"] for r in bet["rows"]),
+                Decimal("1.000000000000"),
+                "1/1",
+                Decimal(bet["house_edge"]["decimal"]) * -1,
+                f"{ev.numerator}/{ev.denominator}",
+            ]
+        )
         out.append((name, rows))
+    if not q:
+        out.append(("Progressive", _progressive(data["progressive"])))
     return out
+
+
+def _progressive(prog: dict[str, Any]) -> list[list[Any]]:
+    def cells(value: dict[str, str]) -> list[Any]:
+        return [Decimal(value["decimal"]), value["exact"]]
+
+    rows: list[list[Any]] = [["term", "value", "value (exact)"]]
+    for label, key in [
+        ("bet", "bet"),
+        ("meter", "meter"),
+        ("seed", "seed"),
+        ("contribution per bet", "contribution"),
+        ("return at the meter", "return_at_meter"),
+        ("return at the seed", "return_at_seed"),
+        ("break-even meter", "break_even_meter"),
+    ]:
+        rows.append([label, *cells(prog[key])])
+    rows.append([f"long-run return ({prog['long_run']['players']} players)"])
+    rows[-1] += cells(prog["long_run"]["return"])
+    rows.append(["PLAYER ADVANTAGE", "the prizes exceed the bets in the long run"])
+    rows += [[], [
+        "category", "article", "combinations", "probability", "probability (exact)",
+        "fixed prize", "fixed prize (exact)", "meter share", "meter share (exact)",
+        "prize at the meter", "prize at the meter (exact)",
+    ]]  # fmt: skip
+    for p in prog["prizes"]:
+        rows.append([
+            p["category"], p["article"], p["count"], *cells(p["probability"]),
+            *cells(p["fixed"]), *cells(p["meter_share"]), *cells(p["prize_at_meter"]),
+        ])  # fmt: skip
+    paying = sum(Fraction(p["probability"]["exact"]) for p in prog["prizes"])
+    assert paying == Fraction(61, 16660)  # 9,516 of 2,598,960 hands pay
+    rows.append(["total (paying hands)", "", 9516, Decimal("0.003661464586"), "61/16660"])
+    return rows
 
 
 def _as_workbook(sheets: list[tuple[str, list[list[Any]]]]) -> list[tuple[str, list[list[Any]]]]:
@@ -115,7 +165,7 @@ def test_q_poker_xlsx_and_csv_read_back_cell_for_cell(tmp_path: Path) -> None:
     summary = dict(read_xlsx(xlsx))["Summary"]
     assert summary[7][:3] == ["Pair Plus", float(Decimal("0.023167420814")), "128/5525"]
     pair_plus = dict(read_xlsx(xlsx))["Pair Plus"]
-    assert pair_plus[1][:5] == ["straight flush", "第十條(一)", "40 to 1", 40, 48]
+    assert pair_plus[1][:6] == ["straight flush", "第十條(一)", "40 to 1", 40, "40/1", 48]
     # Byte-identical when written again (fixed zip times and document dates).
     again = tmp_path / "again.xlsx"
     _analyze("q-poker", "--export", str(again))
@@ -130,7 +180,16 @@ def test_caribbean_xlsx_pays_to_1_not_units_won(tmp_path: Path) -> None:
     rows = dict(read_xlsx(path))["Ante-Raise"]
     royal = next(r for r in rows if r[0] == "player wins with royal flush")
     assert royal[2] == "ante 1 to 1, raise 100 to 1"  # the pay, as par sheets state it
-    assert royal[3] == 201  # units won per ante: 1 + 2 x 100
+    assert royal[3:5] == [201, "201/1"]  # units won per ante: 1 + 2 x 100
+    assert all(isinstance(r[3], int | float) for r in rows[1:-1])  # a number in every row
+    total = rows[-1]
+    assert total[0] == "total (expected value)"
+    assert total[5] == 19_933_230_517_200  # every deal
+    assert total[9] == "-3337606931/63888559350"  # the house edge, 5.2241% of the ante
+    prog = dict(read_xlsx(path))["Progressive"]
+    flush = next(r for r in prog if r[:1] == ["flush"])
+    assert flush[:3] == ["flush", "第十条(二)(5)", 5108]
+    assert ["PLAYER ADVANTAGE", "the prizes exceed the bets in the long run"] in prog
 
 
 def test_bad_export_target_is_refused_before_the_analysis(tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ from tablecert.cli.values import new_file
 from tablecert.errors import OutputError
 from tablecert.games import caribbean_stud, par_export, q_poker
 from tablecert.games.common import OutcomeRow, decimal, fraction_json
-from tablecert.games.progressive import long_run_text
+from tablecert.games.progressive import PRIZE_HEADER, grouped, long_run_text, prize_rows
 from tablecert.games.sweep import sweep
 from tablecert.outputs import output_folder
 
@@ -215,13 +215,25 @@ def analyze_caribbean(
             f"per-round maximum {p.value}: house edge {_percent(p.house_edge)} ({p.method})"
         )
     prog = result.progressive
+    print_table(
+        [*PRIZE_HEADER[:2], *(Column(h, "right") for h in PRIZE_HEADER[2:])],
+        (tuple(plain(c) for c in row) for row in prize_rows(prog)),
+        title=f"progressive (第十条): prizes per unit bet {grouped(prog.bet)}, meter "
+        f"{grouped(prog.meter)}",
+    )
     stdout.print(
         f"progressive: return {_percent(prog.return_at(prog.meter))} at meter "
-        f"{float(prog.meter):,.0f}; break-even meter {float(prog.break_even_meter):,.2f}; "
+        f"{grouped(prog.meter)}; break-even meter {grouped(prog.break_even_meter)}; "
         f"with {prog.players} players sharing royals "
         f"{_percent(prog.return_with_sharing())}"
     )
-    stdout.print(f"progressive over the meter's cycles: {plain(long_run_text(prog))}")
+    long_run = long_run_text(prog)
+    stdout.print(
+        Text.assemble(
+            "progressive over the meter's cycles: ",
+            (long_run, "bold red" if long_run.startswith("PLAYER ADVANTAGE") else ""),
+        )
+    )
 
 
 def _cap_values(spec: str | None) -> list[Fraction]:

@@ -988,17 +988,12 @@ def _why_not(exc: BaseException) -> str:
 
 def _caribbean_returns(report: ConfigurationReport, progress: Any) -> tuple[BetReturn, ...]:
     from tablecert.games import caribbean_stud
-    from tablecert.games.progressive import progressive
+    from tablecert.games.progressive import grouped, progressive
     from tablecert.poker import ordering
 
     statute, values = report.statute, report.submission.values
     law = caribbean_stud.analyze(statute, progress=progress)
     ante_bet = ("原注/加注 (ante and raise, per ante)", "第九条", law.house_edge)
-    jackpot_bet = (
-        "累进大奖 (progressive, at the configured meter)",
-        "第十条",
-        -law.progressive.return_at(law.progressive.meter),
-    )
     changed = {
         k for k, v in values.items() if _normalise(v) != _normalise(statute.require(k).value)
     }
@@ -1025,14 +1020,19 @@ def _caribbean_returns(report: ConfigurationReport, progress: Any) -> tuple[BetR
         ante = BetReturn(ante_bet[0], ante_bet[1], mine.house_edge, ante_bet[2])
     except NOT_COMPUTABLE as exc:
         ante = BetReturn(ante_bet[0], ante_bet[1], None, ante_bet[2], _why_not(exc))
+    # The meter is the house's, not the statute's: both edges are taken at the submitted
+    # meter, so the difference is that of the prizes and shares alone.
+    jackpot_bet = "累进大奖 (progressive, statute and submission at the submitted meter)"
     try:
         tie_breaks = ordering("caribbean-stud", statute).tie_breaks
         jackpot = progressive(report.effective_rules, tie_breaks)
-        mine_jackpot = BetReturn(
-            jackpot_bet[0], jackpot_bet[1], -jackpot.return_at(jackpot.meter), jackpot_bet[2]
-        )
     except NOT_COMPUTABLE as exc:
-        mine_jackpot = BetReturn(
-            jackpot_bet[0], jackpot_bet[1], None, jackpot_bet[2], _why_not(exc)
-        )
-    return ante, mine_jackpot
+        at_statute = -law.progressive.return_at(law.progressive.meter)
+        return ante, BetReturn(jackpot_bet, "第十条", None, at_statute, _why_not(exc))
+    meter = jackpot.meter
+    return ante, BetReturn(
+        f"累进大奖 (progressive, statute and submission at the submitted meter {grouped(meter)})",
+        "第十条",
+        -jackpot.return_at(meter),
+        -law.progressive.return_at(meter),
+    )

@@ -2,14 +2,16 @@
 
 Made from a par sheet's JSON (``QPokerAnalysis.as_json()``, ``CaribbeanAnalysis.as_json()``),
 so the file says exactly what ``--json`` says: a Summary sheet (game, the rule file and its
-SHA-256, every bet's house edge and element of risk, exact and decimal, the optimal strategy)
-and one sheet per bet with its return table (outcome, article, pays "n to 1", units won,
-combinations, probability, return). Text from the rule file (its name, title, articles) is
+SHA-256, every bet's house edge and element of risk, exact and decimal, the optimal strategy),
+one sheet per bet with its return table (outcome, article, pays "n to 1", units won,
+combinations, probability, return; a totals row: every combination, probability 1, the
+expected value) and, for Caribbean Stud, a Progressive sheet (its terms, returns and pay
+table). Text from the rule file (its name, title, articles) is
 never a formula: a string cell in the workbook, and in the CSV a cell that starts with ``=``,
 ``+``, ``-``, ``@``, a tab or a CR is prefixed with ``'`` (OWASP's rule). In the workbook the
-combinations are integers and the decimals numbers (the exact fractions stay text beside
-them); in the CSV every cell is the JSON's text, each row led by its sheet's name. Both files
-are byte-identical for the same par sheet (fixed timestamps, sorted archive), so a
+combinations are integers and the decimals (units won too) numbers (the exact fractions stay
+text beside them); in the CSV every cell is the JSON's text, each row led by its sheet's
+name. Both files are byte-identical for the same par sheet (fixed timestamps, sorted archive), so a
 certification can sign them.
 """
 
@@ -21,11 +23,13 @@ import re
 import zipfile
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path, PurePath
 from typing import Any
 
 from tablecert.errors import OutputError, TableCertError
 from tablecert.outputs import check_new_file, write_atomic
+from tablecert.report.canonical import exact_json
 
 Cell = str | int | Decimal
 Sheet = tuple[str, list[list[Cell]]]
@@ -35,6 +39,7 @@ RETURN_HEADER = [
     "article",
     "pays",
     "units won",
+    "units won (exact)",
     "combinations",
     "probability",
     "probability (exact)",
@@ -62,10 +67,98 @@ def _number(value: Mapping[str, str]) -> Decimal:
     return Decimal(value["decimal"])
 
 
-def _units(exact: str) -> Cell:
-    """Units won: a whole number as a number (201), else the exact fraction ("3/2")."""
-    numerator, _, denominator = exact.partition("/")
-    return int(numerator) if denominator in ("", "1") else exact
+def _exact(value: Mapping[str, str]) -> Fraction:
+    return Fraction(value["exact"])
+
+
+def _total(label: str, values: Sequence[Fraction]) -> list[Cell]:
+    """A total's decimal and exact cells, as the JSON writes an exact value."""
+    exact = exact_json(sum(values, Fraction(0)))
+    return [label, Decimal(exact["decimal"]), exact["exact"]]
+
+
+def _return_rows(bet: Mapping[str, Any]) -> list[list[Cell]]:
+    """A bet's return table: one row per outcome (units won a number, its exact fraction
+    beside it), then the totals: every combination, probability 1 and the expected value."""
+    rows: list[list[Cell]] = [list(RETURN_HEADER)]
+    for r in bet["rows"]:
+        rows.append(
+            [
+                r["event"],
+                r["article"],
+                r["pays"],
+                _number(r["value"]),
+                r["value"]["exact"],
+                int(r["count"]),
+                _number(r["probability"]),
+                r["probability"]["exact"],
+                _number(r["return"]),
+                r["return"]["exact"],
+            ]
+        )
+    probability = _total("", [_exact(r["probability"]) for r in bet["rows"]])
+    ev = _total("", [_exact(r["return"]) for r in bet["rows"]])
+    count = sum(int(r["count"]) for r in bet["rows"])
+    rows.append(["total (expected value)", "", "", "", "", count, *probability[1:], *ev[1:]])
+    return rows
+
+
+PRIZE_HEADER = [
+    "category",
+    "article",
+    "combinations",
+    "probability",
+    "probability (exact)",
+    "fixed prize",
+    "fixed prize (exact)",
+    "meter share",
+    "meter share (exact)",
+    "prize at the meter",
+    "prize at the meter (exact)",
+]
+
+
+def progressive_rows(prog: Mapping[str, Any]) -> list[list[Cell]]:
+    """Caribbean Stud's progressive (Art. 10): its terms and returns, then its pay table per
+    category (probability, fixed prize, meter share, the prize at the rule file's meter)."""
+
+    def line(label: str, value: Mapping[str, str]) -> list[Cell]:
+        return [label, _number(value), value["exact"]]
+
+    rows: list[list[Cell]] = [
+        ["term", "value", "value (exact)"],
+        line("bet", prog["bet"]),
+        line("meter", prog["meter"]),
+        line("seed", prog["seed"]),
+        line("contribution per bet", prog["contribution"]),
+        line("return at the meter", prog["return_at_meter"]),
+        line("return at the seed", prog["return_at_seed"]),
+        line("break-even meter", prog["break_even_meter"]),
+    ]
+    run = prog["long_run"]
+    if "return" in run:
+        rows.append(line(f"long-run return ({run['players']} players)", run["return"]))
+        if run["player_advantage"]:
+            rows.append(["PLAYER ADVANTAGE", "the prizes exceed the bets in the long run"])
+    else:
+        rows.append(["long-run return", "not computed", run["not_computed"]])
+    rows += [[], list(PRIZE_HEADER)]
+    for p in prog["prizes"]:
+        rows.append(
+            [
+                p["category"],
+                p["article"],
+                int(p["count"]),
+                *line("", p["probability"])[1:],
+                *line("", p["fixed"])[1:],
+                *line("", p["meter_share"])[1:],
+                *line("", p["prize_at_meter"])[1:],
+            ]
+        )
+    probability = _total("", [_exact(p["probability"]) for p in prog["prizes"]])
+    count = sum(int(p["count"]) for p in prog["prizes"])
+    rows.append(["total (paying hands)", "", count, *probability[1:]])
+    return rows
 
 
 def sheets(data: Mapping[str, Any]) -> list[Sheet]:
@@ -97,23 +190,9 @@ def sheets(data: Mapping[str, Any]) -> list[Sheet]:
     lines = [strategy] if strategy is not None else list(data["strategy"])
     summary += [[line] for line in lines]
     out: list[Sheet] = [("Summary", summary)]
-    for name, bet in bets(data):
-        rows: list[list[Cell]] = [list(RETURN_HEADER)]
-        for r in bet["rows"]:
-            rows.append(
-                [
-                    r["event"],
-                    r["article"],
-                    r["pays"],
-                    _units(r["value"]["exact"]),
-                    int(r["count"]),
-                    _number(r["probability"]),
-                    r["probability"]["exact"],
-                    _number(r["return"]),
-                    r["return"]["exact"],
-                ]
-            )
-        out.append((name, rows))
+    out += [(name, _return_rows(bet)) for name, bet in bets(data)]
+    if "progressive" in data:
+        out.append(("Progressive", progressive_rows(data["progressive"])))
     return out
 
 
@@ -181,9 +260,15 @@ def xlsx_bytes(tables: Sequence[Sheet]) -> bytes:
                 widths[i] = max(widths.get(i, 0), min(60, len(str(cell)) + 2))
         for i, width in widths.items():
             sheet.column_dimensions[get_column_letter(i)].width = width
-        header = 1 if name != "Summary" else 7
-        for cell in sheet[header]:
-            cell.font = Font(bold=True)
+        for at in range(1, len(rows) + 1):  # headings: the first row, any after a gap
+            if at == 1 or not rows[at - 2]:
+                for cell in sheet[at]:
+                    cell.font = Font(bold=True)
+        if name != "Summary":
+            sheet.freeze_panes = "A2"  # the header stays in view
+        if rows and rows[-1] and str(rows[-1][0]).startswith("total"):
+            for cell in sheet[len(rows)]:
+                cell.font = Font(bold=True)
         for row in sheet.iter_rows():
             for cell in row:
                 if isinstance(cell.value, float):

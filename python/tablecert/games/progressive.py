@@ -138,6 +138,12 @@ class LongRun:
     def mean_cycle_rounds(self) -> Fraction | None:
         return 1 / self.restart_probability if self.restart_probability else None
 
+    @property
+    def player_advantage(self) -> bool:
+        """Whether the bet returns more than it takes in the long run (the house loses on it):
+        beyond the error bound, so that a rounding remainder never raises the flag."""
+        return self.return_per_bet > self.error_bound
+
     def as_json(self) -> dict[str, Any]:
         cycle = self.mean_cycle_rounds
         return {
@@ -152,6 +158,7 @@ class LongRun:
             "meter_level_per_bet": fraction_json(self.meter_level_per_bet),
             "restart_probability_per_round": fraction_json(self.restart_probability),
             "mean_cycle_rounds": None if cycle is None else fraction_json(cycle),
+            "player_advantage": self.player_advantage,
         }
 
 
@@ -615,19 +622,64 @@ def _cycles(
 
 
 def long_run_text(prog: Progressive) -> str:
-    """One line for people: the long-run return with the rule file's players, or why not."""
+    """One line for people: the long-run return with the rule file's players, or why not; a
+    positive return (a player advantage) leads, flagged."""
     try:
         run = prog.long_run()
     except AnalysisError as exc:
         return f"not computed: {exc}"
     cycle = run.mean_cycle_rounds
+    sign = "+" if run.return_per_bet > 0 else ""
+    flag = (
+        f"PLAYER ADVANTAGE: the prizes pay {decimal(run.prizes_per_bet / run.bet, 4)} per unit "
+        "bet, so the house loses on this bet in the long run; "
+        if run.player_advantage
+        else ""
+    )
     return (
-        f"long-run return {decimal(100 * run.return_per_bet, 4)}% per bet with {run.players} "
-        f"players betting every round (seed {decimal(prog.seed, 2)}, contribution "
-        f"{prog.contribution}"
-        + (f", a cycle of {decimal(cycle, 1)} rounds on average" if cycle else ", never emptied")
+        f"{flag}long-run return {sign}{decimal(100 * run.return_per_bet, 4)}% per bet with "
+        f"{run.players} players betting every round (seed {grouped(prog.seed)}, contribution "
+        f"{grouped(prog.contribution)}"
+        + (f", a cycle of {grouped(cycle, 1)} rounds on average" if cycle else ", never emptied")
         + f"; {run.method}, error below {decimal(100 * run.error_bound, 8)}%)"
     )
+
+
+def grouped(value: Fraction, places: int = 2) -> str:
+    """A figure for people with thousands separators: whole numbers as they are (50,000),
+    others rounded to ``places`` (92,820.5)."""
+    if value.denominator == 1:
+        return f"{value.numerator:,}"
+    whole, _, frac = decimal(abs(value), places).partition(".")
+    return f"{'-' if value < 0 else ''}{int(whole):,}.{frac}"
+
+
+def prize_rows(prog: Progressive) -> list[tuple[str, ...]]:
+    """The progressive's pay table for people: category, article, hands, probability, fixed
+    prize, meter share, and the prize at the rule file's meter."""
+    return [
+        (
+            p.category,
+            p.article,
+            f"{p.count:,}",
+            decimal(p.probability, 9),
+            grouped(p.fixed),
+            f"{decimal(100 * p.meter_share, 2)}%" if p.meter_share else "-",
+            grouped(p.prize(prog.meter)),
+        )
+        for p in prog.prizes
+    ]
+
+
+PRIZE_HEADER = (
+    "category",
+    "article",
+    "hands",
+    "probability",
+    "fixed prize",
+    "meter share",
+    "prize at the meter",
+)
 
 
 @cache
@@ -698,6 +750,7 @@ def progressive(rules: RuleFile, tie_breaks: _core.TieBreaks) -> Progressive:
 
 
 __all__ = [
+    "PRIZE_HEADER",
     "LongRun",
     "Progressive",
     "ProgressivePrize",
@@ -705,9 +758,11 @@ __all__ = [
     "SeatPrize",
     "Sharing",
     "disjoint_counts",
+    "grouped",
     "long_run",
     "long_run_text",
     "meter_hands",
+    "prize_rows",
     "progressive",
     "round_law",
     "seat_law",

@@ -15,7 +15,13 @@ from typing import Any
 
 from tablecert.games import caribbean_stud, par_export, q_poker
 from tablecert.games.common import OutcomeRow
-from tablecert.games.progressive import long_run_text
+from tablecert.games.progressive import (
+    PRIZE_HEADER,
+    Progressive,
+    grouped,
+    long_run_text,
+    prize_rows,
+)
 from tablecert.judgement import Outcome
 from tablecert.poker import GAMES
 from tablecert.report.canonical import decimal_text
@@ -173,6 +179,7 @@ def _caribbean(rules: RuleFile, context: Context) -> Section:
                 ("progressive over the meter's cycles", long_run_text(prog)),
             ],
         )
+        + progressive_html(prog)
         + "<h3>Optimal strategy (the table by category is in the appendix)</h3><ul>"
         + "".join(f"<li>{esc(line)}</li>" for line in result.strategy_summary())
         + "</ul>"
@@ -200,6 +207,24 @@ def _caribbean(rules: RuleFile, context: Context) -> Section:
             f"{result.title}: optimal strategy by player category",
             strategy_table_html(result),
         ),
+    )
+
+
+def progressive_html(prog: Progressive) -> str:
+    """The progressive's pay table (Art. 10) at the rule file's meter, and a player advantage
+    in the long run stated in words, not left to a sign."""
+    run = prog.long_run_json()
+    flag = (
+        "<p><strong>Player advantage:</strong> in the long run the progressive's prizes exceed "
+        f"the bets ({esc(long_run_text(prog))}).</p>"
+        if run.get("player_advantage")
+        else ""
+    )
+    return (
+        f"<h3>Progressive (第十条): prizes per unit bet {esc(grouped(prog.bet))} at the meter "
+        f"{esc(grouped(prog.meter))}</h3>"
+        + table(list(PRIZE_HEADER), prize_rows(prog), numeric=(2, 3, 4, 5, 6))
+        + flag
     )
 
 
