@@ -1,6 +1,8 @@
 """Every value a table-printing command reports is printed whole at any width and in a pipe:
 each command runs with --json and as text at COLUMNS=60, 80 and 160 and with no width (a pipe),
-and every value of the JSON rows must appear, unbroken, in each text."""
+and every value of the JSON rows must appear, unbroken, in each text (a list as a reader writes
+it: ``A, K``). At 80 columns the main tables (par sheets, ``hands``, ``check``) are tables, in
+the compact layout where the full one is too wide, never ``header: value`` records."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tablecert.cli import app
+from tablecert.report.html import display
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures"
@@ -33,7 +36,12 @@ def _shown(value: object, text: str) -> bool:
         return True
     if isinstance(value, int):
         return f"{value:,}" in text or str(value) in text
-    return str(value) in text
+    shown = display(value) if isinstance(value, list) else str(value)
+    if shown in text:
+        return True
+    # A text column may wrap at spaces (never inside a word): each word whole, in the text.
+    words = set(text.split())
+    return " " in shown and all(word in words for word in shown.split())
 
 
 def _rows(data: dict[str, Any], key: str, fields: tuple[str, ...]) -> list[object]:
@@ -125,3 +133,49 @@ def test_every_json_value_is_printed_whole(case: str) -> None:
             table_lines = [ln for ln in text.splitlines() if ln[:1] in "┏┃┡│└"]
             assert all(len(ln) <= int(columns) for ln in table_lines), (columns, widest)
         assert "…" not in text
+
+
+#: The main tables at 80 columns: the header of the table's first column, and cells of one
+#: row that must share a line (the row is a table row, not a record).
+COMPACT_AT_80 = {
+    "hands": ("category", ("royal flush", "第八条(一)", "1/649740", "649,740.00")),
+    "analyze-q-poker": ("event", ("fold", "第九條(三)", "loses 1/2", "132,542,256")),
+    "analyze-caribbean-stud": ("event", ("fold", "第六条(七)", "9,523,042,201,530")),
+    "check-q-poker": ("article", ("第九條(七)(3)", "play.win.straight", "3/2")),
+    "check-caribbean": ("article", ("第九条(五)(9)", "play.raise_pays.royal-flush", "50..100")),
+}
+
+
+@pytest.mark.parametrize("case", sorted(COMPACT_AT_80))
+def test_main_tables_stay_tables_at_80_columns(case: str) -> None:
+    args, _ = CASES[case]
+    first_header, row = COMPACT_AT_80[case]
+    text = _run(args, "80")
+    lines = text.splitlines()
+    assert not [ln for ln in lines if ln.startswith(f"{first_header}:")], text  # no records
+    assert [ln for ln in lines if all(cell in ln for cell in row)], text
+    rules = [ln for ln in lines if set(ln.strip()) == {"─"}]  # a compact table's header rule
+    boxes = [ln for ln in lines if ln.startswith("┏")]
+    assert rules or boxes, text
+    assert all(len(ln) <= 80 for ln in rules + boxes)
+
+
+def test_check_lists_deviations_first_in_a_readers_notation() -> None:
+    args, _ = CASES["check-q-poker"]
+    text = _run(args, "80")
+    assert text.index("deviates (2)") < text.index("conforms (") < text.index("not submitted (")
+    deviations = text[text.index("deviates (2)") : text.index("conforms (")]
+    assert "play.win.straight" in deviations
+    assert "pair_plus.straight " in deviations
+    assert "spades, hearts, clubs, diamonds" in text
+    assert "['" not in text
+    assert "None" not in text
+
+
+def test_a_derived_column_left_out_at_80_is_named_and_restored_by_wide() -> None:
+    narrow = _run(["analyze", "q-poker"], "80")
+    assert "(not shown at this width: units won, probability; --wide shows them)" in narrow
+    wide = _run(["analyze", "q-poker", "--wide"], "80")
+    assert "not shown" not in wide
+    assert "0.32552036" in wide  # the fold's probability, left out without --wide
+    assert "0.32552036" not in narrow

@@ -16,7 +16,7 @@ from tablecert.cli import common, conventions
 from tablecert.cli.common import JsonOption, emit_json, plain, stderr, stdout
 from tablecert.cli.mahjong_commands import analyze_mahjong
 from tablecert.cli.progress import cluster_progress
-from tablecert.cli.tables import Column, print_table
+from tablecert.cli.tables import Column, WideOption, print_table
 from tablecert.cli.values import new_file
 from tablecert.errors import OutputError
 from tablecert.games import caribbean_stud, par_export, q_poker
@@ -58,15 +58,15 @@ def _percent(value: Fraction) -> str:
     return f"{decimal(value * 100, 4)}%"
 
 
-def _return_table(title: str, rows: Iterable[OutcomeRow]) -> None:
+def _return_table(title: str, rows: Iterable[OutcomeRow], wide: bool) -> None:
     print_table(
         [
-            "event",
+            Column("event", wrap=True),
             "article",
-            Column("pays", "right"),
-            Column("units won", "right"),
-            Column("combinations", "right"),
-            Column("probability", "right"),
+            Column("pays", "right", wrap=True),
+            Column("units won", "right", short="units", optional=True),
+            Column("combinations", "right", short="count"),
+            Column("probability", "right", short="prob.", optional=True),
             Column("return", "right"),
         ],
         (
@@ -82,6 +82,7 @@ def _return_table(title: str, rows: Iterable[OutcomeRow]) -> None:
             for r in rows
         ),
         title=title,
+        wide=wide,
     )
 
 
@@ -94,6 +95,7 @@ def analyze_q_poker(
     export: ParExportOption = None,
     cluster: common.ClusterOption = None,
     workers: common.WorkersOption = None,
+    wide: WideOption = False,
 ) -> None:
     """Q Poker: 多寶 (Pair Plus) and the bet against the dealer, with the optimal strategy."""
     _check_export(export_strategy, q_poker.STRATEGY_FILES, force)
@@ -110,9 +112,9 @@ def analyze_q_poker(
         return
     play = result.play
     stdout.print(Text.assemble((result.title, "bold"), f" ({plain(result.rules_path)})"))
-    _return_table("多寶 / Pair Plus", result.pair_plus.rows)
+    _return_table("多寶 / Pair Plus", result.pair_plus.rows, wide)
     stdout.print(f"多寶 house edge: {_percent(result.pair_plus.house_edge)}")
-    _return_table("與莊荷博彩 / Ante-Play, optimal strategy", play.rows)
+    _return_table("與莊荷博彩 / Ante-Play, optimal strategy", play.rows, wide)
     stdout.print(f"strategy: {play.strategy.description}")
     stdout.print(
         f"house edge: {_percent(play.house_edge)} of the initial bet "
@@ -152,6 +154,7 @@ def analyze_caribbean(
     export: ParExportOption = None,
     cluster: common.ClusterOption = None,
     workers: common.WorkersOption = None,
+    wide: WideOption = False,
 ) -> None:
     """Caribbean Stud: ante/raise with the dealer's upcard, options and the progressive."""
     cap_values = _cap_values(cap_curve)
@@ -190,7 +193,7 @@ def analyze_caribbean(
         emit_json(data)
         return
     stdout.print(Text.assemble((result.title, "bold"), f" ({plain(result.rules_path)})"))
-    _return_table("ante/raise, optimal strategy with the upcard", result.rows)
+    _return_table("ante/raise, optimal strategy with the upcard", result.rows, wide)
     stdout.print(
         f"house edge: {_percent(result.house_edge)} of the ante; element of risk "
         f"{_percent(result.element_of_risk)}; raise probability "

@@ -9,7 +9,7 @@ import typer
 from rich.text import Text
 
 from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, stderr, stdout
-from tablecert.cli.tables import print_table
+from tablecert.cli.tables import Column, print_table
 from tablecert.conformance.configuration import (
     BetReturn,
     ConfigurationReport,
@@ -60,23 +60,52 @@ def check(
     raise exit_for(report.outcome)
 
 
+#: The order of the groups of ``check``'s text: what needs action first.
+GROUPS = ("deviates", "reading", "house choice", "conforms", "not submitted")
+
+
 def _print_report(report: ConfigurationReport, bets: tuple[BetReturn, ...], config: Path) -> None:
-    print_table(
-        ["article", "rule", "verdict", "statute", "submitted", "note"],
-        (
-            (
-                plain(line.article),
-                plain(line.key),
-                Text(line.verdict, style=VERDICT_STYLE[line.verdict]),
-                plain(line.as_json()["expected"]),
-                "" if line.verdict == "not submitted" else plain(line.as_json()["submitted"]),
-                plain(line.note),
-            )
-            for line in report.lines
-        ),
-        title=f"{report.submission.game} configuration {plain(config)} against "
-        f"{plain(report.statute.path.name)}",
+    """The report for people: a table per verdict, deviations first, a row's note under its
+    table; each value as a reader writes it (``spades, hearts``, not ``['spades', 'hearts']``,
+    ``-`` for none)."""
+    from tablecert.report.html import display
+
+    stdout.print(
+        Text(
+            f"{report.submission.game} configuration {plain(config)} against "
+            f"{plain(report.statute.path.name)}",
+            style="bold",
+        )
     )
+    for verdict in sorted({ln.verdict for ln in report.lines}, key=_group_order):
+        lines = [ln for ln in report.lines if ln.verdict == verdict]
+        rows = [
+            [
+                plain(ln.article),
+                plain(ln.key),
+                plain(display(ln.as_json()["expected"])),
+                "" if verdict == "not submitted" else plain(display(ln.as_json()["submitted"])),
+            ]
+            for ln in lines
+        ]
+        columns = [
+            Column("article"),
+            Column("rule"),
+            Column("statute", wrap=True),
+            Column("submitted", wrap=True),
+        ]
+        if not any(row[3] for row in rows):
+            columns, rows = columns[:3], [row[:3] for row in rows]
+        notes = {ln.note for ln in lines}
+        shared = notes.pop() if len(notes) == 1 else ""  # said once, in the group's title
+        stdout.print()
+        title = f"{verdict} ({len(lines)})" + (f": {plain(shared)}" if shared else "")
+        stdout.print(Text(title, style=VERDICT_STYLE[verdict]))
+        print_table(columns, rows)
+        for ln in lines:  # notes under the table, whole, not squeezed into a column
+            if ln.note and not shared:
+                stdout.print(f"  {plain(ln.key)}: {plain(ln.note)}")
+    stdout.print()
     for c in report.consistency:
         mark = Text("ok", style="green") if c.passed else Text("FAILS", style="bold red")
         stdout.print(Text.assemble(mark, f" {c.article} {c.name}: {plain(c.detail)}"))
@@ -101,6 +130,10 @@ def _print_report(report: ConfigurationReport, bets: tuple[BetReturn, ...], conf
             f"verdict: {report.verdict.upper()} ({len(report.deviations)} deviation(s), "
             f"{len(report.judged)} value(s) judged)"
         )
+
+
+def _group_order(verdict: str) -> int:
+    return GROUPS.index(verdict) if verdict in GROUPS else len(GROUPS)
 
 
 def register(app: typer.Typer) -> None:

@@ -291,9 +291,9 @@ def _spread(t: native_bench.Timing) -> str:
 def _print(report: poker_crosscheck.CrosscheckReport) -> None:
     print_table(
         [
-            "check",
+            Column("check", wrap=True),
             Column("checked", "right"),
-            Column("mismatches", "right"),
+            Column("mismatches", "right", short="wrong"),
             "verdict",
             Column("answers/s", "right"),
         ],

@@ -10,7 +10,7 @@ import typer
 from tablecert import poker
 from tablecert.cli import values
 from tablecert.cli.common import JsonOption, emit_json, plain, stdout
-from tablecert.cli.tables import Column, print_table
+from tablecert.cli.tables import Column, WideOption, print_table
 from tablecert.hand_tables import category_table
 
 GameArg = Annotated[str, typer.Argument(help="q-poker or caribbean-stud.")]
@@ -20,7 +20,9 @@ RulesOption = Annotated[
 ]
 
 
-def hands(game: GameArg, rules: RulesOption = None, json_out: JsonOption = False) -> None:
+def hands(
+    game: GameArg, rules: RulesOption = None, json_out: JsonOption = False, wide: WideOption = False
+) -> None:
     """Print the exact hand-category table of a poker game: count, probability, 1 in N."""
     game = values.game(game, tuple(poker.GAMES))
     table = category_table(game, rules)
@@ -43,15 +45,16 @@ def hands(game: GameArg, rules: RulesOption = None, json_out: JsonOption = False
     rows.append(("total", "", f"{table.total:,}", "1", "1.0000000000", "1.00"))
     print_table(
         [
-            "category",
+            Column("category", wrap=True),
             "article",
             Column("count", "right"),
-            Column("probability (exact)", "right"),
-            Column("probability", "right"),
+            Column("probability (exact)", "right", short="exact"),
+            Column("probability", "right", short="p", optional=True),
             Column("1 in", "right"),
         ],
         rows,
         title=f"{plain(table.title)}: all {table.total:,} hands",
+        wide=wide,
     )
 
 
