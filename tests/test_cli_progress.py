@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 
 from tablecert.cli.progress import HEARTBEAT, PLAIN_INTERVAL, PlainReporter, progress
@@ -106,3 +107,15 @@ def test_audit_rng_refuses_a_used_results_dir_before_reading(tmp_path: Path) -> 
     )
     assert result.code == 2
     assert result.error_lines == [f"error: --results-dir {used}: exists and is not an empty folder"]
+
+
+@pytest.mark.parametrize(
+    ("option", "value"), [("--bits", "5"), ("--sequences", "0")], ids=["bits", "sequences"]
+)
+def test_audit_rng_refuses_a_bad_size_before_reading(
+    tmp_path: Path, option: str, value: str
+) -> None:
+    result = tablecert(["audit", "rng", str(tmp_path / "never-read.bin"), option, value])
+    assert result.code == 2
+    assert len(result.error_lines) == 1
+    assert result.error_lines[0].startswith(f"error: {option} {value}: ")

@@ -207,18 +207,26 @@ def bits_from_string(text: str) -> bytes:
 MIN_BITS = 100
 
 
+def check_sizes(bits: int | None, sequences: int | None) -> None:
+    """Refuse a ``--bits`` below :data:`MIN_BITS` or a ``--sequences`` below 1, whatever the
+    input holds (so before any of it is read)."""
+    if bits is not None and bits < MIN_BITS:
+        raise RngAuditError(
+            f"--bits {bits}: a sequence needs at least {MIN_BITS} bits "
+            "(NIST SP 800-22's smallest recommended length)"
+        )
+    if sequences is not None and sequences <= 0:
+        raise RngAuditError(f"--sequences {sequences}: need at least one sequence")
+
+
 def split_sequences(total_bits: int, bits: int | None, sequences: int | None) -> tuple[int, int]:
     """(n, N): n bits per sequence (default 10^6, the document's and the NIST tool's) and N
     sequences (default as many whole sequences as the input holds), as the NIST tool splits a
     stream. Fewer bits than one sequence is an error, as is n below 100 or N below 1."""
+    check_sizes(bits, sequences)
     if total_bits <= 0:
         raise RngAuditError("the input holds no bits")
     n = bits if bits is not None else DEFAULT_BITS
-    if n < MIN_BITS:
-        raise RngAuditError(
-            f"--bits {n}: a sequence needs at least {MIN_BITS} bits "
-            "(NIST SP 800-22's smallest recommended length)"
-        )
     if total_bits < n:
         hint = "" if bits is not None else "; pass --bits for shorter sequences"
         raise RngAuditError(

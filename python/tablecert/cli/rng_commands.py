@@ -90,6 +90,7 @@ def rng(
         raise typer.BadParameter(f"{fmt!r}: expected auto, binary or ascii", param_hint="--format")
     for test in tests or ():  # every option is checked before any input is read
         values.choice(test, nist.TEST_NAMES, "--test")
+    nist.check_sizes(bits, sequences)
     if results_dir is not None:
         nist_tool.check_results_dir(results_dir)
     with progress("audit rng") as reporter:
