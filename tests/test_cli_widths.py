@@ -7,6 +7,8 @@ the compact layout where the full one is too wide, never ``header: value`` recor
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -179,3 +181,25 @@ def test_a_derived_column_left_out_at_80_is_named_and_restored_by_wide() -> None
     assert "not shown" not in wide
     assert "0.32552036" in wide  # the fold's probability, left out without --wide
     assert "0.32552036" not in narrow
+
+
+@pytest.fixture(scope="module")
+def sample_library(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if shutil.which("cc") is None or shutil.which("make") is None:
+        pytest.skip("no C toolchain")
+    out = tmp_path_factory.mktemp("native")
+    native = FIXTURES / "evaluators" / "native"
+    subprocess.run(
+        ["make", "-s", "-C", str(native), f"OUT={out}", f"{out}/libsample.so"], check=True
+    )
+    return out / "libsample.so"
+
+
+def test_the_benchmark_table_stays_a_table_at_80_columns(sample_library: Path) -> None:
+    args = ["crosscheck", "poker", "q-poker", "--evaluator", f"so:{sample_library}"]
+    text = _run([*args, "--benchmark", "--repeat", "1"], "80")
+    lines = text.splitlines()
+    assert not [ln for ln in lines if ln.startswith(("evaluator:", "workload:"))], text
+    vendor_rows = [ln for ln in lines if ln.lstrip("│ ").startswith("vendor ") and " / " in ln]
+    assert vendor_rows, text
+    assert all(len(ln) <= 80 for ln in lines if ln[:1] in "┏┃┡│└─")
