@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from html import escape
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from typer.testing import CliRunner
 from tablecert.audit.shuffler import audit_shuffler
 from tablecert.cli import app
 from tablecert.figures import P_FLOOR_TEXT, measured, p_value
+from tablecert.stats import EFFECT_MEANING
 from tests.cli_support import tablecert
 
 runner = CliRunner()
@@ -95,7 +97,8 @@ def test_an_underflowed_p_value_reads_below_the_floor_in_the_terminal_and_report
     result = audit_shuffler([riffled], input_order="logged")
     rising = next(t for t in result.battery.tests if t.key == "rising")
     assert rising.p_value == 0.0
-    assert rising.statistic is not None and rising.statistic >= 1000
+    assert rising.statistic is not None
+    assert rising.statistic >= 1000
     text = runner.invoke(app, ["audit", "shuffler", str(riffled), "--input-order", "logged"])
     assert text.exit_code == 1, text.output
     row = next(ln for ln in text.stdout.splitlines() if ln.startswith("│ rising "))
@@ -105,15 +108,21 @@ def test_an_underflowed_p_value_reads_below_the_floor_in_the_terminal_and_report
     assert cells[3] == "< 1e-300"
     html = _html(result)
     assert f">{measured(rising.statistic)}</td>" in html
-    assert "E+" not in html and "e+0" not in html.split("<svg")[0]
+    assert "E+" not in html
+    assert "e+0" not in html.split("<svg")[0]
     assert "&lt; 1e-300" in html
 
 
-def test_the_effect_column_is_defined(riffled: Path) -> None:
+def test_the_effect_column_is_defined_in_the_terminal_and_the_report(riffled: Path) -> None:
+    from tablecert.report.sections.shuffler_audit import _html
+
     text = runner.invoke(app, ["audit", "shuffler", str(riffled), "--input-order", "logged"])
-    assert "effect: each test's effect size" in text.stdout
+    assert f"effect: {EFFECT_MEANING}" in text.stdout
     rising = next(ln for ln in text.stdout.splitlines() if ln.startswith("  rising: "))
     assert rising.endswith("(effect: Cohen's w)")
+    html = _html(audit_shuffler([riffled], input_order="logged"))
+    assert f"<p>Effect: {escape(EFFECT_MEANING)}.</p>" in html
+    assert "(effect: Cohen&#x27;s w)" in html
 
 
 @pytest.mark.skipif(

@@ -22,6 +22,7 @@ from tablecert.cli.progress import cluster_progress
 from tablecert.cli.tables import Column, print_table
 from tablecert.outputs import output_folder, write_text
 from tablecert.poker import GAMES
+from tablecert.stats import EFFECT_MEANING
 
 audit_app = typer.Typer(
     cls=lazy.LazySubGroup,  # `audit rounds` from rounds_commands, imported when it runs
@@ -31,13 +32,6 @@ audit_app = typer.Typer(
 
 
 SHOWN_BAD = 20
-
-
-#: What the battery table's "effect" column is (printed under the table, and in the README).
-EFFECT_MEANING = (
-    "each test's effect size (named on its line below): how far the log departs from a fair "
-    "shuffle, whatever the number of shuffles; 0 for none"
-)
 
 
 def print_audit(result: ShufflerAudit) -> None:

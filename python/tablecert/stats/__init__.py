@@ -28,6 +28,13 @@ DEFAULT_ALPHA = 0.01
 Counts = NDArray[np.int64]
 
 
+#: What a battery's "effect" column is, wherever it is printed (the terminal, the report).
+EFFECT_MEANING = (
+    "each test's effect size (named with the test): how far the data depart from the null "
+    "law, whatever their amount; 0 for none"
+)
+
+
 @dataclass(frozen=True, eq=False)
 class CheckResult(ContentEq):
     """One test of the battery: statistic, p-value against the exact null, effect size."""

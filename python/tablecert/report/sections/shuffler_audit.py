@@ -30,6 +30,7 @@ from tablecert.report.registry import (
     register_section,
 )
 from tablecert.rules import RuleFile
+from tablecert.stats import EFFECT_MEANING
 
 #: Where a rule file states the audited equipment: the shuffling machine, or the tile set.
 EQUIPMENT_KEYS = ("table.dealing", "game.tile_set")
@@ -213,7 +214,7 @@ def _html(result: ShufflerAudit) -> str:
             "" if t.df is None else t.df,
             figures.p_value(t.p_value),
             _fmt(t.effect),
-            f"{t.name}: {t.detail}",
+            f"{t.name}: {t.detail}" + (f" (effect: {t.effect_name})" if t.effect_name else ""),
         )
         for t in result.battery.tests
     ]
@@ -227,6 +228,7 @@ def _html(result: ShufflerAudit) -> str:
         f"{i.bad_count:,} bad records. Verdict: <strong>{esc(result.reason)}</strong>.</p>"
         + (f"<ul>{bad}</ul>" if bad else "")
         + table(["", "test", "statistic", "df", "p-value", "effect", "detail"], rows, (2, 3, 4, 5))
+        + f"<p>Effect: {esc(EFFECT_MEANING)}.</p>"
         + f"<p>Holm family-wise at alpha {result.battery.alpha}: rejected "
         f"{esc(', '.join(result.battery.rejected) or 'none')}.</p>" + plots
     )
