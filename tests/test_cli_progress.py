@@ -81,7 +81,13 @@ def test_on_a_terminal_a_bar_shows_percent_and_labels_whole() -> None:
     label = "caribbean-stud: par sheet (2,598,960 hands x 47 upcards; cached after the first run)"
     with progress("certify", console=console) as reporter:
         reporter.update(4, 7, label)
+        reporter.bar.refresh()  # type: ignore[attr-defined]
+        reporter.begin("analysing 2,598,960 x 47 situations", 2_598_960)
+        reporter.update(45_056, 2_598_960)
+        reporter.bar.refresh()  # type: ignore[attr-defined]
     text = out.getvalue()
+    assert "45,056/2,598,960" in text  # the figures whole beside the title's own line
+    assert "analysing 2,598,960 x 47 situations" in text
     assert "certify step 5/7: caribbean-stud: par sheet" in text
     assert "cached after the first run)" in text  # the label wraps, it is not cut
     assert "…" not in text

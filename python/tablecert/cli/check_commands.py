@@ -8,7 +8,8 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, stderr, stdout
+from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, stdout
+from tablecert.cli.progress import progress
 from tablecert.cli.tables import Column, print_table
 from tablecert.conformance.configuration import (
     BetReturn,
@@ -51,7 +52,7 @@ def check(
     report = check_configuration(config, rules)
     bets: tuple[BetReturn, ...] = ()
     if returns:
-        with stderr.status("computing the exact return of every bet (submitted and statute)"):
+        with progress("computing the exact return of every bet (submitted and statute)"):
             bets = bet_returns(report)
     if json_out:
         emit_json({**report.as_json(), "returns": [b.as_json() for b in bets]})

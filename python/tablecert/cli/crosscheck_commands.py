@@ -394,7 +394,7 @@ def mahjong(
         return
     assert answerer is not None
     assert scorer is not None
-    with stderr.status(f"settling {len(records):,} records and asking the scorer"):
+    with progress(f"settling {len(records):,} records and asking the scorer"):
         report = mahjong_crosscheck.crosscheck(game, records, answerer, scorer, keep=show)
     if json_out:
         emit_json(report.as_json())

@@ -5,10 +5,11 @@ One mechanism for every command that can run for more than a few seconds (``cert
 :class:`Reporter` that the work updates with how far it is (``update``/``advance``) and, for
 work in steps, the step's label.
 
-- On a terminal (stderr is one): a transient Rich bar with the title, the count (thousands
-  separated, ``1,234/5,000``), the percentage and the time remaining once the total is known,
-  and the elapsed time; nothing reads ``0/None``. A step's label is printed as a line of its
-  own above the bar when the step starts, so it wraps at any width and is never cut with ``…``.
+- On a terminal (stderr is one): the title as a line, then a transient Rich bar with the
+  count (thousands separated, ``1,234/5,000``), the percentage and the time remaining once the
+  total is known, and the elapsed time; nothing reads ``0/None``. A step's label is printed as
+  a line of its own above the bar when the step starts. Titles and labels wrap at any width
+  and the bar takes the room left, so nothing is cut with ``…`` at 80 columns.
 - Off a terminal (a pipe, a CI log): plain lines on stderr, ``certify step 5/7:
   caribbean-stud: par sheet (0:00:12)`` or ``reading log.csv.gz: 12,000,000/48,000,000 bytes
   (25%, 0:00:05)``, at most one every :data:`PLAIN_INTERVAL` seconds: the first at once, then
@@ -33,7 +34,6 @@ from rich.progress import (
     Progress,
     ProgressColumn,
     Task,
-    TextColumn,
     TimeElapsedColumn,
 )
 from rich.text import Text
@@ -180,8 +180,9 @@ class BarReporter:
     """Progress as a transient Rich bar on a terminal (see the module docstring)."""
 
     def __init__(self, bar: Progress, title: str) -> None:
-        self.bar, self.title = bar, title
-        self.task = bar.add_task(plain(title), total=None)
+        self.bar, self.title = bar, plain(title)
+        self.task = bar.add_task(self.title, total=None)
+        bar.console.print(Text(self.title))
         self.label: str | None = None
         self._total: int | None = None
 
@@ -202,6 +203,7 @@ class BarReporter:
     def begin(self, title: str, total: int | None = None) -> None:
         self.title = plain(title)
         self.bar.update(self.task, description=self.title, completed=0, total=total)
+        self.bar.console.print(Text(self.title))
 
 
 @contextmanager
@@ -210,14 +212,15 @@ def progress(title: str, *, unit: str = "", console: Console = stderr) -> Iterat
     a bar on a terminal, plain periodic lines off one (see the module docstring)."""
     if console.is_terminal:
         columns = (
-            TextColumn("{task.description}", markup=False),
-            BarColumn(),
+            # The title is a line of its own (BarReporter): the bar takes the room left, so
+            # the figures are never cut with an ellipsis.
+            BarColumn(bar_width=None),
             _Percent(),
             _Count(unit),
             TimeElapsedColumn(),
             _Remaining(),
         )
-        with Progress(*columns, console=console, transient=True) as bar:
+        with Progress(*columns, console=console, transient=True, expand=True) as bar:
             yield BarReporter(bar, title)
         return
     reporter = PlainReporter(title, unit=unit, console=console)
