@@ -152,11 +152,37 @@ def anchor(section_id: str) -> str:
     return quote(section_id, safe="/:+._-")
 
 
+#: Longer identifiers may still wrap (overflow-wrap), or they would run off the page.
+KEPT_WHOLE = 40
+
+
 def wbr(text: str) -> markupsafe.Markup:
     """Escaped text that may wrap only after '.', '/', '+' or a space: each piece between
-    those is kept whole (an id never breaks mid-word, nor at a hyphen in a file name)."""
+    those is kept whole (an id never breaks mid-word, nor at a hyphen in a file name), unless
+    it is longer than ``KEPT_WHOLE`` characters (it would run off the page: it may wrap)."""
     pieces = [p for p in re.split(r"(?<=[./+ ])", text) if p]
-    return markupsafe.Markup("<wbr>".join(f"<span>{esc(p)}</span>" for p in pieces))
+    return markupsafe.Markup(
+        "<wbr>".join(
+            f"<span>{esc(p)}</span>" if len(p) <= KEPT_WHOLE else str(esc(p)) for p in pieces
+        )
+    )
+
+
+_IDENTIFIER = re.compile(r"\S*\w[-./_]\w\S*")
+
+
+def keep_ids(text: str) -> markupsafe.Markup:
+    """Escaped text whose identifiers (words joined by '-', '.', '/' or '_': a device id
+    SM-0417, a file name fair.csv.gz) are each kept on one line: a heading wraps between
+    words, never inside an id of up to ``KEPT_WHOLE`` characters."""
+    out, at = [], 0
+    for m in _IDENTIFIER.finditer(text):
+        if len(m.group()) > KEPT_WHOLE:
+            continue
+        out += [esc(text[at : m.start()]), f'<span class="id">{esc(m.group())}</span>']
+        at = m.end()
+    out.append(esc(text[at:]))
+    return markupsafe.Markup("".join(out))
 
 
 class _Loader(jinja2.BaseLoader):
@@ -240,6 +266,7 @@ def _environment(lab: TemplateFolder | None) -> jinja2.Environment:
     env.globals.update(
         badge=lambda outcome: markupsafe.Markup(badge(str(outcome))),
         wbr=wbr,
+        keep_ids=keep_ids,
         anchor=anchor,
         sample_text=_sample_text,
     )
