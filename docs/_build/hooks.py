@@ -1,12 +1,15 @@
 """MkDocs hooks: make the CLI-reference module importable and fill generated tables.
 
 ``<!-- generated: readings -->`` in a page becomes the table of every rule-file value marked
-``reading = true`` in the bundled rule files, read from the files at build time, so the
-documentation cannot list a reading the rules do not hold or miss one they do.
+``reading = true`` in the bundled rule files, and ``<!-- generated: articles -->`` the
+articles each statute rule file cites with the values under each; both are read from the
+files at build time, so the documentation cannot list a reading or an article the rules do
+not hold, or miss one they do.
 """
 
 from __future__ import annotations
 
+import re
 import sys
 import tomllib
 from pathlib import Path
@@ -14,9 +17,10 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-sys.path.insert(0, str(HERE))
 
 MARKER = "<!-- generated: readings -->"
+ARTICLES = "<!-- generated: articles -->"
+_ARTICLE = re.compile(r"^(第[^條条]+[條条]|批示[一二三四五六七八九十]+)")
 
 
 def _readings(table: dict[str, Any], prefix: str = "") -> list[tuple[str, dict[str, Any]]]:
@@ -50,8 +54,45 @@ def readings_table() -> str:
     return "\n".join(rows)
 
 
+def _cited(table: dict[str, Any], prefix: str = "") -> list[tuple[str, str]]:
+    """Every (dotted key, article) of ``table`` whose entry cites an article."""
+    found: list[tuple[str, str]] = []
+    for key, value in table.items():
+        if isinstance(value, dict):
+            dotted = f"{prefix}{key}"
+            if isinstance(value.get("article"), str):
+                found.append((dotted, value["article"]))
+            found.extend(_cited(value, f"{dotted}."))
+    return found
+
+
+def articles_tables() -> str:
+    """Per statute rule file, its articles and the keys citing each, in the file's order."""
+    out: list[str] = []
+    for path in sorted((ROOT / "fixtures" / "rules").glob("*.macau.toml")):
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        by_article: dict[str, list[str]] = {}
+        for key, article in _cited(data):
+            m = _ARTICLE.match(article)
+            by_article.setdefault(m.group(1) if m else article, []).append(f"`{key}`")
+        out += [f"### `{path.name}`", "", "| article | values |", "|---|---|"]
+        out += [f"| {a} | {', '.join(keys)} |" for a, keys in by_article.items()]
+        out.append("")
+    return "\n".join(out)
+
+
+def on_config(config: Any) -> Any:
+    """Put this folder on ``sys.path`` for mkdocs-click's ``cli_app`` (MkDocs restores the path
+    after loading the hooks, so this runs when the build starts)."""
+    if str(HERE) not in sys.path:
+        sys.path.insert(0, str(HERE))
+    return config
+
+
 def on_page_markdown(markdown: str, **_: Any) -> str:
     """Fill the generated tables a page asks for."""
     if MARKER in markdown:
         markdown = markdown.replace(MARKER, readings_table())
+    if ARTICLES in markdown:
+        markdown = markdown.replace(ARTICLES, articles_tables())
     return markdown
