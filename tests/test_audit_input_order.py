@@ -13,7 +13,9 @@ import pytest
 from tablecert.audit import audit_shuffler
 from tablecert.audit.power import detectable
 from tablecert.audit.simulate import write_log
-from tablecert.errors import AuditError
+from tablecert.errors import AuditError, PlanError
+from tablecert.report.certify import run_sections
+from tablecert.report.plan import load_plan
 from tests.hostile import run_cli
 
 POWER_2000 = (
@@ -116,3 +118,21 @@ def test_power_statement_says_when_the_table_does_not_apply() -> None:
         "cards52", 2_000, input_order="previous"
     )
     assert detectable("mahjong136", 100).endswith("no power table is measured for mahjong136")
+
+
+def test_a_plan_with_a_contradicting_input_order_is_a_plan_error(
+    logs: dict[str, Path], tmp_path: Path
+) -> None:
+    plan = tmp_path / "plan.toml"
+    plan.write_text(
+        '[certification]\ntitle = "t"\n\n[[section]]\nkind = "shuffler-audit"\n'
+        f'logs = ["{logs["logged"]}"]\nrules = "q-poker.macau"\ninput_order = "previous"\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(PlanError) as caught:
+        run_sections(load_plan(plan))
+    assert str(caught.value) == (
+        f"{plan}:8: section 1 (shuffler-audit): input_order: input order 'previous': every one "
+        "of the 2,000 records logs its input order, which 'previous' would ignore; use 'auto' "
+        "(the default) or 'logged'"
+    )

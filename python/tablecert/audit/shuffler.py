@@ -394,6 +394,10 @@ def conclude(
     return ShufflerAudit(*what, integrity, battery, tuple(batches), tally)
 
 
+class InputOrderError(AuditError):
+    """An input order the log contradicts: the lab's set-up, nothing judged (exit 2)."""
+
+
 def check_input_order(input_order: str, integrity: Integrity) -> None:
     """Refuse an input order the log contradicts (a set-up error, nothing judged): ``logged``
     on logs where no record logs its input (no output could be judged against one), and
@@ -402,12 +406,12 @@ def check_input_order(input_order: str, integrity: Integrity) -> None:
     if not records:
         return
     if input_order == "logged" and without == records:
-        raise AuditError(
+        raise InputOrderError(
             f"input order 'logged': none of the {records:,} records logs its input order; "
             "use 'auto' (the default) or 'previous'"
         )
     if input_order == "previous" and not without:
-        raise AuditError(
+        raise InputOrderError(
             f"input order 'previous': every one of the {records:,} records logs its input "
             "order, which 'previous' would ignore; use 'auto' (the default) or 'logged'"
         )

@@ -14,7 +14,12 @@ from typing import Any
 
 from tablecert import figures
 from tablecert.audit.decks import DECK_SIZES
-from tablecert.audit.shuffler import DEFAULT_BATCH, ShufflerAudit, audit_shuffler
+from tablecert.audit.shuffler import (
+    DEFAULT_BATCH,
+    InputOrderError,
+    ShufflerAudit,
+    audit_shuffler,
+)
 from tablecert.errors import RuleFileError
 from tablecert.report.canonical import float_decimal
 from tablecert.report.html import Markup, badge, esc, table
@@ -75,15 +80,18 @@ def shuffler_audit_section(entry: PlanEntry, context: Context) -> Section:
     if game is not None and rules.game != game:
         raise entry.error("rules", f"{rules.path.name} is a rule file for {rules.game}")
     context.step(f"auditing {len(logs)} {deck} log(s)")
-    result = audit_shuffler(
-        logs,
-        deck,
-        input_order=entry.text("input_order", "auto"),
-        game=game,
-        seats=entry.integer("seats", 6),
-        rules=rules if game is not None else None,
-        batch_size=entry.integer("batch_size", DEFAULT_BATCH),
-    )
+    try:
+        result = audit_shuffler(
+            logs,
+            deck,
+            input_order=entry.text("input_order", "auto"),
+            game=game,
+            seats=entry.integer("seats", 6),
+            rules=rules if game is not None else None,
+            batch_size=entry.integer("batch_size", DEFAULT_BATCH),
+        )
+    except InputOrderError as exc:
+        raise entry.error("input_order", str(exc)) from None
     article = equipment_article(rules)
     names = "+".join(p.name for p in logs)
     prefix = f"shuffler-audit.{deck}.{names}"
