@@ -135,7 +135,8 @@ def _read_bit_file(path: Path, fmt: InputFormat, budget: int | None) -> tuple[by
             if ascii_file or budget is None:
                 raw = head + handle.read()
             else:
-                raw = head[:budget] + handle.read(max(0, budget - len(head)))
+                wanted = min(budget, size)  # a budget past the file's end reads what is there
+                raw = head[:wanted] + handle.read(max(0, wanted - len(head)))
     except OSError as exc:
         raise RngAuditError(f"{path}: cannot read ({exc.strerror})") from exc
     if ascii_file and fmt == "auto" and not _looks_ascii(raw):
