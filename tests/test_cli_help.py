@@ -143,3 +143,25 @@ def test_simulate_shuffler_says_shuffles_is_required() -> None:
     text = _help(("simulate", "shuffler"), 200)
     line = next(ln for ln in text.splitlines() if "--shuffles" in ln)
     assert "required" in line
+
+
+@pytest.mark.parametrize(
+    ("path", "usage"),
+    [
+        (("audit", "shuffler"), "tablecert audit shuffler [OPTIONS] LOG..."),
+        (("audit", "rng"), "tablecert audit rng [OPTIONS] FILE..."),
+        (("analyze", "sweep"), "tablecert analyze sweep [OPTIONS] GAME RULES..."),
+        (("certify",), "tablecert certify [OPTIONS] PLAN"),
+        (("verify",), "tablecert verify [OPTIONS] ENVELOPE [FILE]..."),
+    ],
+    ids=lambda v: v if isinstance(v, str) and "OPTIONS" not in v else "",
+)
+def test_usage_names_the_values(path: tuple[str, ...], usage: str) -> None:
+    line = _help(path, 200).split("Usage:")[1].splitlines()[0]
+    assert line.strip() == usage
+
+
+def test_a_repeatable_path_option_is_one_file() -> None:
+    text = _help(("verify",), 200)
+    line = next(ln for ln in text.splitlines() if ln.lstrip("│ ").startswith("--inputs "))
+    assert line.split()[2] == "FILE"

@@ -295,7 +295,10 @@ def _export_errors() -> Iterator[None]:
 def analyze_sweep(
     game: Annotated[str, typer.Argument(help="q-poker or caribbean-stud.")],
     variants: Annotated[
-        list[str], typer.Argument(help="Rule files (paths or bundled names), one variant each.")
+        list[str],
+        typer.Argument(
+            metavar="RULES", help="Rule files (paths or bundled names), one variant each."
+        ),
     ],
     json_out: JsonOption = False,
     cluster: common.ClusterOption = None,

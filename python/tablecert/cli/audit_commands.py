@@ -93,7 +93,9 @@ def print_audit(result: ShufflerAudit) -> None:
 
 @audit_app.command("shuffler")
 def shuffler(
-    logs: Annotated[list[Path], typer.Argument(help="Log files: CSV/TSV or JSON Lines, .gz ok.")],
+    logs: Annotated[
+        list[Path], typer.Argument(metavar="LOG", help="Log files: CSV/TSV or JSON Lines, .gz ok.")
+    ],
     deck: Annotated[
         str,
         typer.Option("--deck", help="cards52, mahjong136 or mahjong112."),

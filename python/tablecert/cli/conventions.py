@@ -102,9 +102,9 @@ def _value_name(param: TyperOption) -> str:
     """What an option's value is called in the help when no metavar is given: FILE, DIR or
     PATH for a path, N for an integer, NUMBER for a float, else the option's own name."""
     desc = param.type_descriptor
-    if desc.is_path or desc.is_file:
-        return {"file": "FILE", "dir": "DIR", "directory": "DIR"}.get(desc.path_type, "PATH")
     kind = param.bare_type().removeprefix("list[").removesuffix("]")
+    if desc.is_path or desc.is_file or kind == "Path":
+        return {"file": "FILE", "dir": "DIR", "directory": "DIR"}.get(desc.path_type, "PATH")
     if kind == "int":
         return "N"
     if kind == "float":
@@ -131,7 +131,7 @@ def help_conventions() -> None:
             name = "|".join(str(getattr(c, "value", c)) for c in desc.choices)
         else:
             name = _value_name(self)
-        return name + ("..." if self.nargs != 1 or self.multiple else "")
+        return name + ("..." if self.nargs != 1 else "")  # a repeatable option is one value
 
     def argument_type(self: TyperArgument, ctx: Any) -> str | None:
         del ctx
@@ -144,7 +144,7 @@ def help_conventions() -> None:
         name = argument_name(self)
         if not self.required and self.metavar is None:
             name = f"[{name}]"
-        return name + ("..." if self.nargs != 1 else "")
+        return name + ("..." if self.nargs != 1 and not name.endswith("...") else "")
 
     option_type._tablecert = True  # type: ignore[attr-defined]
     TyperOption.display_type_rich = option_type  # type: ignore[method-assign]

@@ -29,7 +29,9 @@ from tablecert.report.canonical import measured
 
 
 def rng(
-    files: Annotated[list[Path], typer.Argument(help="Raw RNG output: binary or ASCII 0/1.")],
+    files: Annotated[
+        list[Path], typer.Argument(metavar="FILE", help="Raw RNG output: binary or ASCII 0/1.")
+    ],
     sequences: Annotated[
         int | None,
         typer.Option("--sequences", "-N", help="Number of sequences (default: all whole ones)."),

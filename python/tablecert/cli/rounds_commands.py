@@ -62,7 +62,8 @@ def _order(game: str, rules: str | None, config: Path | None) -> Ordering:
 
 def audit_rounds_command(
     logs: Annotated[
-        list[Path], typer.Argument(help="Round logs (CSV or JSON Lines, plain or gzip).")
+        list[Path],
+        typer.Argument(metavar="LOG", help="Round logs (CSV or JSON Lines, plain or gzip)."),
     ],
     game: GameOption,
     rules: RulesOpt = None,
