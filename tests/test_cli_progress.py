@@ -125,3 +125,20 @@ def test_audit_rng_refuses_a_bad_size_before_reading(
     assert result.code == 2
     assert len(result.error_lines) == 1
     assert result.error_lines[0].startswith(f"error: {option} {value}: ")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["audit", "shuffler", "{missing}"],
+        ["audit", "rounds", "{missing}", "--game", "q-poker"],
+        ["certify", "{missing}", "-o", "{out}"],
+    ],
+    ids=["audit-shuffler", "audit-rounds", "certify"],
+)
+def test_an_error_inside_progress_is_its_one_line(tmp_path: Path, args: list[str]) -> None:
+    filled = [a.format(missing=tmp_path / "missing.csv", out=tmp_path / "out") for a in args]
+    result = tablecert(filled)
+    assert result.code == 2
+    assert result.stderr.startswith("error: ")  # no stray blank line left by a progress bar
+    assert len(result.stderr.splitlines()) == 1
