@@ -1392,9 +1392,10 @@ impl Audit {
         }
         let reference = match self.mode {
             InputMode::Logged | InputMode::Auto if input.is_some() => Reference::Input,
-            InputMode::Logged => Reference::None,
             InputMode::Previous | InputMode::Auto if chained => Reference::Previous,
-            InputMode::Previous | InputMode::Auto | InputMode::None => Reference::None,
+            InputMode::Logged | InputMode::Previous | InputMode::Auto | InputMode::None => {
+                Reference::None
+            }
         };
         let (hash, relative) = hashes.unwrap_or_else(|| (tally::hash128(0, out), None));
         self.offers.push((0, hash));
