@@ -9,6 +9,7 @@ not hold, or miss one they do.
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 import tomllib
@@ -20,6 +21,7 @@ ROOT = HERE.parents[1]
 
 MARKER = "<!-- generated: readings -->"
 ARTICLES = "<!-- generated: articles -->"
+SCHEMA = "<!-- generated: report-schema -->"
 _ARTICLE = re.compile(r"^(第[^條条]+[條条]|批示[一二三四五六七八九十]+)")
 
 
@@ -81,6 +83,22 @@ def articles_tables() -> str:
     return "\n".join(out)
 
 
+def schema_table() -> str:
+    """report.json's top-level fields from its JSON Schema: name, required, type, description."""
+    schema = json.loads(
+        (ROOT / "python" / "tablecert" / "report" / "report.schema.json").read_text("utf-8")
+    )
+    required = set(schema.get("required", []))
+    rows = ["| field | required | type | description |", "|---|---|---|---|"]
+    for name, prop in schema["properties"].items():
+        kind = prop.get("type") or prop.get("$ref", "").rsplit("/", 1)[-1] or "const"
+        if isinstance(kind, list):
+            kind = " or ".join(kind)
+        text = _cell(prop.get("description", ""))
+        rows.append(f"| `{name}` | {'yes' if name in required else 'no'} | {kind} | {text} |")
+    return "\n".join(rows)
+
+
 def on_config(config: Any) -> Any:
     """Put this folder on ``sys.path`` for mkdocs-click's ``cli_app`` (MkDocs restores the path
     after loading the hooks, so this runs when the build starts)."""
@@ -93,6 +111,8 @@ def on_page_markdown(markdown: str, **_: Any) -> str:
     """Fill the generated tables a page asks for."""
     if MARKER in markdown:
         markdown = markdown.replace(MARKER, readings_table())
+    if SCHEMA in markdown:
+        markdown = markdown.replace(SCHEMA, schema_table())
     if ARTICLES in markdown:
         markdown = markdown.replace(ARTICLES, articles_tables())
     return markdown
