@@ -44,6 +44,9 @@ ParExportOption = Annotated[
         help="Write the par sheet as a spreadsheet: PATH.xlsx (Excel) or PATH.csv.",
     ),
 ]
+#: Shorter headers of the progressive's prize table, for the compact layout (cli/tables.py).
+PRIZE_SHORT = {"fixed prize": "fixed", "meter share": "share", "prize at the meter": "at meter"}
+
 ForceOption = Annotated[
     bool, typer.Option("--force", help="Replace strategy and --export files that already exist.")
 ]
@@ -219,7 +222,11 @@ def analyze_caribbean(
         )
     prog = result.progressive
     print_table(
-        [*PRIZE_HEADER[:2], *(Column(h, "right") for h in PRIZE_HEADER[2:])],
+        [
+            Column(PRIZE_HEADER[0], wrap=True),
+            PRIZE_HEADER[1],
+            *(Column(h, "right", short=PRIZE_SHORT.get(h)) for h in PRIZE_HEADER[2:]),
+        ],
         (tuple(plain(c) for c in row) for row in prize_rows(prog)),
         title=f"progressive (第十条): prizes per unit bet {grouped(prog.bet)}, meter "
         f"{grouped(prog.meter)}",
