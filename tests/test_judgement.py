@@ -22,7 +22,7 @@ from tablecert.judgement import (
 )
 
 PACKAGE = Path(tablecert.__file__).parent
-README = Path(__file__).resolve().parents[1] / "README.md"
+VERDICTS_PAGE = Path(__file__).resolve().parents[1] / "docs" / "methodology" / "verdicts.md"
 
 #: Every word a verdict is said in, in any domain.
 VERDICT_WORDS = frozenset(
@@ -146,8 +146,9 @@ def test_the_scan_finds_a_verdict_word(tmp_path: Path) -> None:
     assert _verdict_literals(probe) == [(2, "conforms"), (2, "Deviates")]
 
 
-def test_readme_exit_table_is_the_judgement_layer() -> None:
-    text = README.read_text(encoding="utf-8")
+def test_documented_exit_table_is_the_judgement_layer() -> None:
+    """The exit-code table of the verdicts page is the judgement layer's, status by status."""
+    text = VERDICTS_PAGE.read_text(encoding="utf-8")
     rows = dict(re.findall(r"^\| *(\d) \| [^|]*\| *([^|]*?) *\|$", text, re.MULTILINE))
     for outcome, status in EXIT_STATUS.items():
         words = [w.strip("` ") for w in rows[str(status)].split(",")]

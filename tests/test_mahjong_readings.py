@@ -19,7 +19,7 @@ from tests.mahjong_strategies import variant_rules
 
 TRAD = "mahjong-traditional"
 SIMPLE = "mahjong-simple"
-README = Path(__file__).resolve().parents[1] / "README.md"
+MAHJONG_PAGE = Path(__file__).resolve().parents[1] / "docs" / "games" / "mahjong.md"
 FULL_TRAD = [t for t in _core.tile_types("traditional") for _ in range(4)]
 
 
@@ -205,8 +205,8 @@ def test_dealer_jump_top_of_first_and_third_stack(tmp_path: Path) -> None:
     assert [other.positions[s][12] for s in "SWN"] == [first + 1, first + 3, first + 4]
 
 
-# Every reading the issue names, with the file it is in: the README lists each. (The drawn-hand
-# reading is flipped in tests/test_mahjong_session.py.)
+# Every reading the issue names, with the file it is in: the mahjong page lists each. (The
+# drawn-hand reading is flipped in tests/test_mahjong_session.py.)
 READINGS = {
     TRAD: {
         "game.dealer_after_drawn_hand",
@@ -242,16 +242,16 @@ def _readings(game: str) -> dict[str, dict[str, Any]]:
 
 
 @pytest.mark.parametrize("game", [TRAD, SIMPLE])
-def test_every_reading_is_marked_cited_noted_and_in_the_readme(game: str) -> None:
-    """Each reading: `reading = true`, an article, a note naming the alternative; the README's
+def test_every_reading_is_marked_cited_noted_and_documented(game: str) -> None:
+    """Each reading: `reading = true`, an article, a note naming the alternative; the mahjong page's
     list of readings names every reading of both files with its default value."""
     readings = _readings(game)
     assert READINGS[game] <= set(readings)
-    readme = README.read_text(encoding="utf-8")
-    section = readme[readme.index("### Readings") :]
+    page = MAHJONG_PAGE.read_text(encoding="utf-8")
+    section = page[page.index("## Readings") :]
     for key, entry in readings.items():
         assert entry["article"].startswith("第"), key
-        assert re.search(rf"`{re.escape(key)}`", section), f"{key} missing from the README"
+        assert re.search(rf"`{re.escape(key)}`", section), f"{key} missing from the page"
     for key in READINGS[game]:
         assert "alternative" in readings[key]["note"] or "other reading" in readings[key]["note"]
 
