@@ -194,6 +194,6 @@ def _print_records(
             console.print()
         for c, value in zip(cols, row, strict=True):
             label = f"{c.header}:".ljust(pad)
-            line = Text(label, style="bold")
+            line = Text.assemble((label, "bold"))  # the label bold, not the whole line
             line.append(value if isinstance(value, Text) else Text(value))
             console.print(line, soft_wrap=True, crop=False)
