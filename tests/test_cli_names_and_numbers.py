@@ -134,3 +134,16 @@ def test_make_creates_a_new_output_folder(tmp_path: Path) -> None:
         ["make", "-s", "-C", str(NATIVE), f"OUT={out}", f"{out}/libsample.so"], check=True
     )
     assert (out / "libsample.so").stat().st_size > 0
+
+
+def test_the_rng_report_writes_a_tiny_uniformity_p_value_as_the_terminal_does() -> None:
+    from tablecert.audit import rng as nist
+    from tablecert.report.sections.rng_audit import _columns_html
+
+    report = nist.run_nist(bytes(125 * 60), bits=1000, sequences=60, tests=["Frequency"])
+    (column,) = report.columns
+    assert column.uniformity_p is not None
+    assert column.uniformity_p < 1e-100
+    html = _columns_html(report, None)
+    assert f">{p_value(column.uniformity_p, 6)}</td>" in html
+    assert "E-" not in html

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from tablecert import figures
 from tablecert.audit import nist_tool
 from tablecert.audit import rng as nist
 from tablecert.audit.rng_decision import RngDecision, decide
-from tablecert.report.canonical import float_decimal
 from tablecert.report.html import esc, table
 from tablecert.report.plan import PlanEntry
 from tablecert.report.registry import (
@@ -186,7 +186,7 @@ def _columns_html(
             )
     else:
         for c in report.columns:
-            uniformity = "----" if c.uniformity_p is None else str(float_decimal(c.uniformity_p, 6))
+            uniformity = "----" if c.uniformity_p is None else figures.p_value(c.uniformity_p, 6)
             proportion = f"{c.passed}/{c.sample_size}" if c.sample_size else "------"
             rows.append((*c.histogram, uniformity, proportion + ("" if c.ok else " *"), _label(c)))
     return (
