@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -93,3 +95,108 @@ def test_search_index_holds_every_page(site: Path) -> None:
     text = " ".join(d["text"] for d in index["docs"])
     assert "第八條(五)" in text
     assert "Holm" in text
+
+
+#: Every heading of the long README (as of 395d481, plus the analysis cache, added after it),
+#: with the page of the site that now holds the topic and the heading it holds it under.
+FORMER_README = {
+    "tablecert": ("", "tablecert"),
+    "Two commands": ("install/", "Two commands"),
+    "Rust crates without crates.io": ("install/", "Rust crates without crates.io"),
+    "Install from a wheel": ("install/", "Install from a wheel"),
+    "Command-line conventions": ("cli/conventions/", "Command-line conventions"),
+    "JSON output": ("formats/json/", "JSON output"),
+    "Exit codes and verdict words": ("methodology/verdicts/", "Exit codes and verdict words"),
+    "Hand orderings (the card core)": ("games/poker/", "Hand orderings (the card core)"),
+    "Rule files are the statute as data: a value drives the result or is refused": (
+        "games/rule-files/",
+        "Rule files are the statute as data: a value drives the result or is refused",
+    ),
+    "Signed certification reports": ("methodology/signing/", "Signed certification reports"),
+    "What exactly is signed": ("methodology/signing/", "What exactly is signed"),
+    "The signature policy (verify and sign)": (
+        "methodology/signing/",
+        "The signature policy (verify and sign)",
+    ),
+    "Verifying with third-party tools": (
+        "methodology/signing/",
+        "Verifying with third-party tools",
+    ),
+    "The certificate document": ("formats/certificate/", "The certificate document"),
+    "The plan": ("formats/plans/", "The plan"),
+    "The analysis cache": ("methodology/enumeration/", "The analysis cache"),
+    "Configuration conformance": ("formats/configurations/", "Configuration conformance"),
+    'Evaluator conformance ("benchmarking evaluators")': (
+        "formats/evaluators/",
+        'Evaluator conformance ("benchmarking evaluators")',
+    ),
+    "Native evaluators: the C ABI, exhaustive checks, benchmark mode": (
+        "formats/evaluators/",
+        "Native evaluators: the C ABI, exhaustive checks, benchmark mode",
+    ),
+    "Game math (par sheets)": ("games/par-sheets/", "Game math (par sheets)"),
+    "Mahjong (order 135/91/M, both games)": (
+        "games/mahjong/",
+        "Mahjong (order 135/91/M, both games)",
+    ),
+    "Readings": ("games/mahjong/", "Readings"),
+    "Whole hands replayed: `tablecert mahjong replay`": (
+        "formats/mahjong-records/",
+        "Whole hands replayed: tablecert mahjong replay",
+    ),
+    "Raw RNG output: the NIST SP 800-22 battery": (
+        "methodology/nist/",
+        "Raw RNG output: the NIST SP 800-22 battery",
+    ),
+    "The RNG verdict: decision rule, level and power": (
+        "methodology/nist/",
+        "The RNG verdict: decision rule, level and power",
+    ),
+    "NIST tool compatibility": ("methodology/nist/", "NIST tool compatibility"),
+    "Shuffler and automatic-table audits": (
+        "methodology/shuffler/",
+        "Shuffler and automatic-table audits",
+    ),
+    "Log formats": ("formats/shuffler-logs/", "Log formats"),
+    "The battery": ("methodology/shuffler/", "The battery"),
+    "Power and calibration": ("methodology/shuffler/", "Power and calibration"),
+    "Round logs: did the table pay what the statute says?": (
+        "methodology/rounds/",
+        "Round logs: did the table pay what the statute says?",
+    ),
+    "The round-log format": ("formats/round-logs/", "The round-log format"),
+    "The audit": ("methodology/rounds/", "The audit"),
+    "Hold analysis": ("methodology/rounds/", "Hold analysis"),
+    "Reading in the core, speed and scale": (
+        "methodology/rounds/",
+        "Reading in the core, speed and scale",
+    ),
+    "In a certification: the `round-audit` report section": (
+        "methodology/rounds/",
+        "In a certification: the round-audit report section",
+    ),
+    "The progressive: Art. 10's round and the meter's accounting": (
+        "methodology/rounds/",
+        "The progressive: Art. 10's round and the meter's accounting",
+    ),
+    "Simulated logs": ("methodology/rounds/", "Simulated logs"),
+    "Running on a Dask cluster (fleet audits, heavy enumerations)": (
+        "cluster/",
+        "Running on a Dask cluster (fleet audits, heavy enumerations)",
+    ),
+    "Layout": ("development/", "Layout"),
+    "Benchmarks": ("performance/", "Current figures"),
+}
+
+
+def _plain(html_text: str) -> str:
+    """A search-index title as text: tags dropped, entities read."""
+    return unescape(re.sub(r"<[^>]+>", "", html_text)).strip()
+
+
+def test_every_former_readme_section_has_a_home_in_the_site(site: Path) -> None:
+    """Each heading of the long README is a heading of the page that now holds its topic."""
+    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    titles = {(d["location"].split("#")[0], _plain(d["title"])) for d in index["docs"]}
+    missing = [old for old, home in FORMER_README.items() if home not in titles]
+    assert missing == []
