@@ -406,7 +406,7 @@ fn parse_json<'a>(deck: DeckKind, text: &'a str, s: &mut Scratch) -> Result<Reco
     // Each field once, under one of its names; any other key is an error, as a CSV
     // header's unknown column is.
     let mut slots: [Option<(Cow<'a, str>, Value<'a>)>; 6] = Default::default();
-    // A mahjong game record (README, "Whole hands replayed") is read for its wall: its
+    // A mahjong game record (docs/formats/mahjong-records.md) is read for its wall: its
     // other fields belong to the game record, which `mahjong replay` checks.
     let game_record = matches!(m.get("format"), Some(Value::String(f)) if f == GAME_RECORD);
     for (key, value) in m {

@@ -1,4 +1,4 @@
-//! Reading round logs of Q Poker and Caribbean Stud tables (README, "Round logs") strictly
+//! Reading round logs of Q Poker and Caribbean Stud tables (docs/formats/round-logs.md) strictly
 //! into columns: CSV with a header and one row per occupied seat, or JSON Lines with one object
 //! per round, fed in byte chunks of any size (the caller decompresses). Every check of the
 //! format is made here and a failure names the file, the line and the field, as
@@ -29,7 +29,7 @@ const MAX_INT_DIGITS: usize = 30;
 /// No amount can be this (amounts stay within `MAX_AMOUNT` units), so the accounting can tell
 /// "not logged" from 0 and leave the round unexamined instead of judging it against 0.
 pub const METER_NOT_LOGGED: i64 = i64::MIN;
-/// The fields of a round and of a seat (README, "Round logs"); Python reads them from here.
+/// The fields of a round and of a seat (docs/formats/round-logs.md); Python reads them from here.
 pub const ROUND_FIELDS: [&str; 8] = [
     "table_id",
     "round_id",

@@ -10,7 +10,7 @@ use crate::audit::rounds::{
 };
 use crate::audit::stream::{Piece, Pieces};
 
-/// A streaming strict reader of one round log (README, "Round logs").
+/// A streaming strict reader of one round log (docs/formats/round-logs.md).
 #[pyclass(module = "tablecert._core")]
 pub struct RoundReader {
     inner: Reader,

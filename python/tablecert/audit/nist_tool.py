@@ -1,7 +1,8 @@
 """Compatibility with the NIST Statistical Test Suite's ``assess`` (version 2.1.2).
 
 Labs compare with ``assess`` daily, so ``--nist-tool`` reproduces its output exactly, quirks
-included (the README's compatibility table lists each one against the document's rule):
+included (the compatibility table of docs/methodology/nist.md lists each one against the
+document's rule):
 
 - class probabilities as the tool has them: table 2.4's rounded longest-run probabilities,
   the uncorrected overlapping-template probabilities and linear complexity's π_0 = 0.01047;

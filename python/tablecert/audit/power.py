@@ -58,8 +58,9 @@ def rejections(model: str, decks: int, trials: int, first_seed: int = 0) -> int:
 POWER_ALPHA = 0.01
 """The family-wise alpha the power table is measured at."""
 
-# The README's power table (cards52, input order logged, alpha 0.01): the smallest grid deck
-# count at which the verdict was FAIL in at least 99 of 100 seeded trials (``main``).
+# The power table of docs/methodology/shuffler.md (cards52, input order logged, alpha 0.01):
+# the smallest grid deck count at which the verdict was FAIL in at least 99 of 100 seeded
+# trials (``main``).
 DECKS_FOR_POWER: dict[str, int | None] = {
     "riffle:1": 10,
     "riffle:2": 10,

@@ -48,7 +48,8 @@ class NistParameters:
 
     Zero means "chosen from n as the document does" for `longest_run_m`, `universal_l` and
     `universal_q`; `min_cycles=None` is the rule max(0.005 sqrt(n), 500). Class probabilities
-    are exact by default; three flags reproduce the published numbers instead (see README):
+    are exact by default; three flags reproduce the published numbers instead (see
+    docs/methodology/nist.md):
     `longest_run_rounded` (table 2.4's four decimals), `overlapping_approximate` (the
     uncorrected overlapping-template probabilities) and `linear_complexity_tool_pi` (the NIST
     tool's misprinted π_0 = 0.01047).

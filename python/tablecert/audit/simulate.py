@@ -19,7 +19,7 @@ HEADER = "device_id,timestamp,shuffle_id,output,input\n"
 CHUNK = 4096  # shuffles per chunk, one gzip member each
 CHUNKS_PER_CALL = 16  # chunks formatted and compressed in parallel per call into the core
 # miniz_oxide's level 1: 92 bytes a 52-card shuffle in 0.9 us of CPU (level 2: 72 bytes in 1.3 us,
-# as long as the audit takes to read them; BENCHMARKS.md, issue 16's table, fourth session).
+# as long as the audit takes to read them; BENCHMARKS.md, "Current figures").
 GZIP_LEVEL = 1
 
 

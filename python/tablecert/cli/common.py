@@ -1,6 +1,6 @@
 """What every command shares: consoles, JSON output, untrusted text, verdicts and exit codes.
 
-One exit-code scheme for every command (README, "Exit codes"):
+One exit-code scheme for every command (docs/methodology/verdicts.md):
 
     0  pass / conforms / valid
     1  fail / deviates / invalid
@@ -136,7 +136,7 @@ WorkersOption = Annotated[
 
 
 def emit_json(data: Any, *, dialect: bool = True) -> None:
-    """Write a command's JSON to stdout in tablecert's one dialect (README, "JSON output"):
+    """Write a command's JSON to stdout in tablecert's one dialect (docs/formats/json.md):
     ``schema`` (``tablecert.<command>/<version>``) and ``tablecert_version``, sorted keys,
     UTF-8, I-JSON (integers beyond 2^53 as strings). ``dialect=False`` writes a foreign
     format (e.g. a securesystemslib key) as it is defined, without the header."""

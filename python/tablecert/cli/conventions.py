@@ -1,4 +1,4 @@
-"""The command line's conventions in one place (README, "Command-line conventions").
+"""The command line's conventions in one place (docs/cli/conventions.md).
 
 - The game a command is about is its first argument (``hands GAME``, ``analyze GAME``,
   ``crosscheck poker GAME``); ``--game`` is only a qualifier of another subject

@@ -63,8 +63,8 @@ def poker(
             "--evaluator",
             metavar="SPEC",
             help="module:function, file.py:function, cmd:COMMAND, file:ANSWERS or "
-            "so:LIBRARY[:SYMBOL] (a native C ABI library, checked exhaustively; see README: "
-            "evaluator protocol).",
+            "so:LIBRARY[:SYMBOL] (a native C ABI library, checked exhaustively; see the "
+            "documentation: Formats, Evaluators and the C ABI).",
         ),
     ] = None,
     rules: Annotated[
@@ -117,11 +117,11 @@ def poker(
 ) -> None:
     """Check every hand's category and the statute's head-to-head decisions.
 
-    A native evaluator (so:LIBRARY[:SYMBOL], the C ABI in the README) is checked exhaustively:
-    every hand, every rank-class boundary and every suit-decided pair.
+    A native evaluator (so:LIBRARY[:SYMBOL], the C ABI of docs/formats/evaluators.md) is checked
+    exhaustively: every hand, every rank-class boundary and every suit-decided pair.
 
     Every evaluator but file: runs isolated: its own processes, resource limits, killed with
-    everything it started (README: Isolation).
+    everything it started (docs/formats/evaluators.md: Isolation).
 
     Exit status: 0 conforms, 1 deviates (a wrong answer, or the evaluator failed: raised,
     exited, crashed, hung or answered out of protocol), 2 usage or input error (an evaluator

@@ -74,7 +74,8 @@ def audit_rounds_command(
         typer.Option(
             "--hold",
             help="Also judge the observed hold against its exact expectation given the cards "
-            "and decisions, and the dealt-hand frequencies (README, 'Hold analysis').",
+            "and decisions, and the dealt-hand frequencies (documentation: Round audits, Hold "
+            "analysis).",
         ),
     ] = False,
     hold_alpha: Annotated[

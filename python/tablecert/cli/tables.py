@@ -1,4 +1,4 @@
-"""Tables that never lose a value (README, "Command-line conventions").
+"""Tables that never lose a value (docs/cli/conventions.md).
 
 A table is printed in the first of these layouts that fits the width, each value whole:
 

@@ -1,8 +1,8 @@
 """Round logs of Q Poker and Caribbean Stud tables: one record per round, read strictly by the
 core (``_core.RoundReader``) and streamed in chunks of NumPy arrays.
 
-Two encodings of the same record (README, "Round logs"), plain or gzip (recognised by its magic
-bytes): CSV with a header and one row per occupied seat (the round's own fields repeated on
+Two encodings of the same record (docs/formats/round-logs.md), plain or gzip (recognised by its
+magic bytes): CSV with a header and one row per occupied seat (the round's own fields repeated on
 each of its rows, which must agree), and JSON Lines with one object per round and its seats in
 an array. Every line is counted; a line that cannot be read is an error naming the file, the
 line and the field, and stops the read (nothing is skipped).
