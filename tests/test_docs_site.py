@@ -12,6 +12,7 @@ import subprocess
 import sys
 from html import unescape
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -199,4 +200,29 @@ def test_every_former_readme_section_has_a_home_in_the_site(site: Path) -> None:
     index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
     titles = {(d["location"].split("#")[0], _plain(d["title"])) for d in index["docs"]}
     missing = [old for old, home in FORMER_README.items() if home not in titles]
+    assert missing == []
+
+
+def _command_paths(command: Any, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """Every command path of the command line, asked the way the command line asks."""
+    paths = [prefix]
+    if hasattr(command, "list_commands"):
+        ctx = command.context_class(command, info_name=command.name)
+        for name in command.list_commands(ctx):
+            sub = command.get_command(ctx, name)
+            if sub is not None and not sub.hidden:
+                paths += _command_paths(sub, (*prefix, name))
+    return paths
+
+
+def test_cli_reference_documents_every_command(site: Path) -> None:
+    """The generated CLI reference has a section for every command, lazy ones included."""
+    import typer.main
+
+    from tablecert.cli import app
+
+    page = (site / "reference" / "cli" / "index.html").read_text(encoding="utf-8")
+    paths = _command_paths(typer.main.get_command(app))
+    assert ("audit", "rounds") in paths
+    missing = [p for p in paths if f'id="{"-".join(("tablecert", *p))}"' not in page]
     assert missing == []

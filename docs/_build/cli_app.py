@@ -1,24 +1,27 @@
-"""The ``tablecert`` command tree as one plain Click group, for the generated CLI reference.
+"""The ``tablecert`` command tree with every command built, for the generated CLI reference.
 
 The real root group builds each command on first use (``tablecert.cli.lazy``), and some
-sub-groups list commands that live in other modules; mkdocs-click reads ``Group.commands``
-directly, so this module asks every group for its commands the way Click does when a command
-runs, and stores them in order. Nothing here changes what a command does or says.
+sub-groups list commands that live in other modules; mkdocs-click reads a group's
+``commands`` directly, so this module asks every group for its commands the way the command
+line does when a command runs, and stores them in order. Typer's groups are not
+``click.Group`` instances (Typer carries its own Click), so a group is anything with
+``list_commands``. Nothing here changes what a command does or says.
 """
 
 from __future__ import annotations
 
-import click
+from typing import Any
+
 import typer.main
 
 from tablecert.cli import app
 
 
-def resolve(command: click.Command, parent: click.Context | None = None) -> click.Command:
+def resolve(command: Any, parent: Any = None) -> Any:
     """``command`` with every sub-command built and stored in ``commands``, recursively."""
-    if isinstance(command, click.Group):
-        ctx = click.Context(command, info_name=command.name, parent=parent)
-        built: dict[str, click.Command] = {}
+    if hasattr(command, "list_commands"):
+        ctx = command.context_class(command, info_name=command.name, parent=parent)
+        built: dict[str, Any] = {}
         for name in command.list_commands(ctx):
             sub = command.get_command(ctx, name)
             if sub is not None and not sub.hidden:
