@@ -1,4 +1,4 @@
-"""One name per concept across commands (README, "Command-line conventions"), old spellings
+"""One name per concept across commands (docs/cli/conventions.md), old spellings
 kept as hidden deprecated aliases, and help without broken metavars."""
 
 from __future__ import annotations

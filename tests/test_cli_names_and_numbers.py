@@ -1,7 +1,7 @@
 """Names and numbers as users type and read them: game ids case-free with a suggestion for a
 typo, a hyphenated hand refused as a whole, measured figures in one notation on the terminal
 and in the report (a p-value never "0"), the battery's effect column defined, and the
-README's ``make OUT=DIR`` line working on a new folder."""
+documentation's ``make OUT=DIR`` line working on a new folder."""
 
 from __future__ import annotations
 

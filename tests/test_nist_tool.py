@@ -81,8 +81,8 @@ def test_second_level_and_layout_on_the_tools_own_pvalues(reference: Path, name:
         columns += [nist_tool.tool_column(test, "", back[:, k], 0.01) for k in range(p.shape[1])]
     text = nist_tool.final_analysis_report(columns, f"data/{name}-100x1M.bin")
     assert text == (reference / name / "finalAnalysisReport.txt").read_text()
-    # What the default (document) mode would mark differently is the README's table.
-    # Where the document's rule differs (README, "NIST tool compatibility"): 60 of 63 is
+    # What the default (document) mode would mark differently is docs/methodology/nist.md's table.
+    # Where the document's rule differs (docs/methodology/nist.md): 60 of 63 is
     # inside the tool's truncated bound int(60.04) = 60 and outside the document's 60.04.
     if name == "sha256ctr":
         variant = columns[-3 - 18 : -3]

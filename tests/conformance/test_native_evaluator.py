@@ -81,7 +81,8 @@ def test_rank_only_evaluator_pushes_every_suit_decided_pair(libs: Path) -> None:
     pairs = report.checks[1]
     assert pairs.mismatches == pairs.checked == 225_264
     found = defects(report)
-    # The same figure the line-protocol crosscheck names for a tie-pushing evaluator (README).
+    # The same figure the line-protocol crosscheck names for a tie-pushing evaluator
+    # (docs/formats/evaluators.md).
     assert any(
         d.startswith(
             "第八條(五) (pair, decided by the kicker's suit): evaluator answers PUSH in "
