@@ -14,9 +14,10 @@ from fractions import Fraction
 from typing import Any
 
 from tablecert.games import caribbean_stud, par_export, q_poker
-from tablecert.games.common import OutcomeRow
+from tablecert.games.common import AnalysisError, OutcomeRow, decimal
 from tablecert.games.progressive import (
     PRIZE_HEADER,
+    LongRun,
     Progressive,
     grouped,
     long_run_text,
@@ -213,13 +214,18 @@ def _caribbean(rules: RuleFile, context: Context) -> Section:
 def progressive_html(prog: Progressive) -> str:
     """The progressive's pay table (Art. 10) at the rule file's meter, and a player advantage
     in the long run stated in words, not left to a sign."""
-    run = prog.long_run_json()
-    flag = (
-        "<p><strong>Player advantage:</strong> in the long run the progressive's prizes exceed "
-        f"the bets ({esc(long_run_text(prog))}).</p>"
-        if run.get("player_advantage")
-        else ""
-    )
+    try:
+        run: LongRun | None = prog.long_run()
+    except AnalysisError:
+        run = None  # the par sheet's line says why
+    flag = ""
+    if run is not None and run.player_advantage:
+        flag = (
+            "<p><strong>Player advantage:</strong> in the long run the progressive's prizes "
+            f"pay {decimal(run.prizes_per_bet / run.bet, 4)} per unit bet (return "
+            f"+{decimal(100 * run.return_per_bet, 4)}% per bet with {run.players} players "
+            "betting every round): the house loses on this bet.</p>"
+        )
     return (
         f"<h3>Progressive (第十条): prizes per unit bet {esc(grouped(prog.bet))} at the meter "
         f"{esc(grouped(prog.meter))}</h3>"
