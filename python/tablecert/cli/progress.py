@@ -133,10 +133,11 @@ class PlainReporter:
         """Print the current state if it is due (called on every update and periodically)."""
         with self._lock:
             now = self.clock()
-            state = state_text(self.title, self.done, self.total, self.unit, self.label)
             waited = now - self._last
-            changed = state != self._printed
-            if waited < self.interval or (not changed and waited < self.heartbeat):
+            if waited < self.interval:  # the common case, checked before any formatting
+                return
+            state = state_text(self.title, self.done, self.total, self.unit, self.label)
+            if state == self._printed and waited < self.heartbeat:
                 return
             self._printed, self._last = state, now
             words, detail = state
@@ -185,6 +186,8 @@ class BarReporter:
         bar.console.print(Text(self.title))
         self.label: str | None = None
         self._total: int | None = None
+        self._pending = 0  # advances not yet given to the bar (see advance)
+        self._flushed = time.monotonic()
 
     def update(self, done: int, total: int | None = None, label: str | None = None) -> None:
         if label is not None and plain(label) != self.label:
@@ -198,9 +201,16 @@ class BarReporter:
             self.bar.update(self.task, completed=done)
 
     def advance(self, count: int = 1) -> None:
-        self.bar.advance(self.task, count)
+        # Work may advance a unit at a time (a round, a shuffle): the bar is given the sum
+        # at most ten times a second, so reporting costs nothing next to the work.
+        self._pending += count
+        now = time.monotonic()
+        if now - self._flushed >= 0.1:
+            self.bar.advance(self.task, self._pending)
+            self._pending, self._flushed = 0, now
 
     def begin(self, title: str, total: int | None = None) -> None:
+        self._pending = 0
         self.title = plain(title)
         self.bar.update(self.task, description=self.title, completed=0, total=total)
         self.bar.console.print(Text(self.title))

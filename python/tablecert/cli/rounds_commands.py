@@ -15,7 +15,7 @@ from rich.text import Text
 from tablecert import figures
 from tablecert.cli import common, values
 from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, stderr, stdout
-from tablecert.cli.progress import cluster_progress
+from tablecert.cli.progress import cluster_progress, progress
 from tablecert.cli.tables import Column, print_table
 from tablecert.conformance.configuration import check_configuration
 from tablecert.games.common import decimal
@@ -123,11 +123,14 @@ def audit_rounds_command(
     log is then its own stream for the meter's continuity (the local answer whenever no
     table's rounds span two logs)."""
     order = _order(game, rules, config)
-    title = f"auditing {len(logs)} round logs" + (" one shard each" if cluster or workers else "")
-    with cluster_progress(cluster, workers, title, unit="logs") as (executor, reporter):
+    sharded = cluster is not None or workers is not None
+    title = f"auditing {len(logs):,} round log(s)" + (", one shard each" if sharded else "")
+    unit = "logs" if sharded else "rounds"
+    with cluster_progress(cluster, workers, title, unit=unit) as (executor, reporter):
         result = audit_rounds(
             logs,
             order,
+            progress=None if sharded else reporter.advance,
             hold=_hold_parameters(hold, hold_alpha, hold_power, hold_shift, hold_effect),
             executor=executor,
             shard_progress=lambda done, total: reporter.update(done, total),
@@ -313,15 +316,18 @@ def simulate_rounds_command(
     values.new_file(output.with_name(output.name + ".planted.json"), "--output")
     order = _order(game, rules, config)
     chosen = None if kinds is None else tuple(k.strip() for k in kinds.split(",") if k.strip())
-    side = write_rounds(
-        output,
-        order,
-        rounds,
-        seed=seed,
-        share=error_share,
-        kinds=chosen,
-        multi_share=multi_share,
-    )
+    with progress("simulating", unit="rounds") as reporter:
+        reporter.update(0, rounds)
+        side = write_rounds(
+            output,
+            order,
+            rounds,
+            seed=seed,
+            share=error_share,
+            kinds=chosen,
+            multi_share=multi_share,
+            progress=reporter.advance,
+        )
     stderr.print(
         f"wrote {rounds:,} rounds to {plain(str(output))}; planted errors in {plain(str(side))}"
     )
