@@ -1,6 +1,7 @@
-"""Caribbean Stud's progressive as a regulator reads it: its pay table in the text, the
-certificate (and the XLSX, tests/test_par_export.py), a long-run player advantage flagged in
-words, and the check's comparison made at one meter (the meter is the house's)."""
+"""Caribbean Stud's par sheet as a regulator reads it: the progressive's pay table in the text
+and the certificate (the XLSX: tests/test_par_export.py), a long-run player advantage flagged
+in words, the check's comparison made at one meter (the meter is the house's), and a cap
+stated against its ante."""
 
 from __future__ import annotations
 
@@ -93,3 +94,17 @@ def test_the_progressive_is_compared_at_the_submitted_meter() -> None:
     assert jackpot.statute == -law.return_at(submitted_meter)
     assert jackpot.statute != -law.return_at(law.meter)
     assert jackpot.difference == 0  # the casino's prizes are the statute's: only the meter differs
+
+
+def test_the_cap_curve_says_against_which_ante(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    caribbean("caribbean-stud.macau")
+    args = ["analyze", "caribbean-stud", "--rules", "caribbean-stud.macau", "--cap-curve", "0,40"]
+    run = run_cli(args, monkeypatch, capsys)
+    assert run.code == 0, run.err
+    assert "\nno per-round maximum: house edge 5.2241% (same decisions)\n" in run.out
+    assert (
+        "\nper-round maximum 40 against an ante of 1 (raise wins capped at 40 antes): house "
+        "edge 5.2848% (same decisions)\n"
+    ) in run.out

@@ -216,9 +216,14 @@ def analyze_caribbean(
         "royal option: "
         + ", ".join(f"{int(p.value)} to 1 -> {_percent(p.house_edge)}" for p in ends)
     )
+    ante = result.payouts.ante
     for p in caps:
         stdout.print(
-            f"per-round maximum {p.value}: house edge {_percent(p.house_edge)} ({p.method})"
+            f"per-round maximum {grouped(p.value)} against an ante of {grouped(ante)} (raise "
+            f"wins capped at {grouped(p.value / ante)} antes): house edge "
+            f"{_percent(p.house_edge)} ({p.method})"
+            if p.value
+            else f"no per-round maximum: house edge {_percent(p.house_edge)} ({p.method})"
         )
     prog = result.progressive
     print_table(
