@@ -98,7 +98,7 @@ def test_search_index_holds_every_page(site: Path) -> None:
     assert "Holm" in text
 
 
-#: Every heading of the long README (as of 395d481, plus the analysis cache, added after it),
+#: Every heading of the long README (as of 395d481, plus the two added after it),
 #: with the page of the site that now holds the topic and the heading it holds it under.
 FORMER_README = {
     "tablecert": ("", "tablecert"),
@@ -108,6 +108,7 @@ FORMER_README = {
     "Command-line conventions": ("cli/conventions/", "Command-line conventions"),
     "JSON output": ("formats/json/", "JSON output"),
     "Exit codes and verdict words": ("methodology/verdicts/", "Exit codes and verdict words"),
+    "What tablecert trusts": ("methodology/trust/", "What tablecert trusts"),
     "Hand orderings (the card core)": ("games/poker/", "Hand orderings (the card core)"),
     "Rule files are the statute as data: a value drives the result or is refused": (
         "games/rule-files/",
