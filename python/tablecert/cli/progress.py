@@ -12,9 +12,10 @@ work in steps, the step's label.
   and the bar takes the room left, so nothing is cut with ``…`` at 80 columns.
 - Off a terminal (a pipe, a CI log): plain lines on stderr, ``certify step 5/7:
   caribbean-stud: par sheet (0:00:12)`` or ``reading log.csv.gz: 12,000,000/48,000,000 bytes
-  (25%, 0:00:05)``, at most one every :data:`PLAIN_INTERVAL` seconds: the first at once, then
-  the newest state when it changed (a step that starts within the interval is shown when it
-  ends), and a heartbeat every :data:`HEARTBEAT` seconds while nothing changes.
+  (25%, 0:00:05)``, at most one every :data:`PLAIN_INTERVAL` seconds: the first when the work
+  has run that long (quick work says nothing), then the newest state when it changed (a step
+  that starts and ends within the interval is not shown), and a heartbeat every
+  :data:`HEARTBEAT` seconds while nothing changes.
 
 Labels come from outside (file names, plan titles): they are printed as plain text, never
 read as markup.
@@ -102,7 +103,7 @@ class PlainReporter:
         heartbeat: float = HEARTBEAT,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.title, self.unit, self.console = title, unit, console
+        self.title, self.unit, self.console = plain(title), unit, console
         self.interval, self.heartbeat, self.clock = interval, heartbeat, clock
         self.start = clock()
         self.done = 0
