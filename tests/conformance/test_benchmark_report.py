@@ -107,7 +107,7 @@ def test_benchmark_text_shows_rates_yardstick_machine_and_method(
         assert abs(float(time_ratio) * float(speed) - 1) < 0.02
     assert "ratio:" not in out
     assert out.rstrip().endswith(
-        "timed answers: CONFORMS from the statute ordering (q-poker.macau.toml)"
+        "timed answers: CONFORMS (judged against the statute ordering, q-poker.macau.toml)"
     )
 
 

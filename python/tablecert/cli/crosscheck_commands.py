@@ -269,8 +269,8 @@ def _print_bench(bench: native_bench.BenchReport) -> None:
         for g in c.groups:
             stdout.print(Text.assemble(("defect", "red"), f" {c.name}: {plain(g.description)}"))
     stdout.print(
-        f"timed answers: {bench.verdict.upper()} from the statute ordering "
-        f"({plain(bench.agreement.rules_file)})"
+        f"timed answers: {bench.verdict.upper()} (judged against the statute ordering, "
+        f"{plain(bench.agreement.rules_file)})"
     )
 
 
