@@ -118,3 +118,11 @@ def test_figures_are_bounded_in_print_so_a_page_does_not_break_before_them() -> 
     css = (ROOT / "python/tablecert/report/templates/style.css").read_text()
     printed = css[css.index("@media print{") :]
     assert re.search(r"figure svg\{[^}]*max-height:\s*1[01]\dmm", printed)
+
+
+def test_table_headers_of_the_battery_are_not_broken(plain: Certification) -> None:
+    """The battery's "p-value" header is one word, not "p-" above "value"."""
+    assert plain.pdf is not None
+    words = [w for _, _, _, w, _ in _words(plain.pdf)]
+    assert "p-value" in words
+    assert "p-" not in words

@@ -235,7 +235,9 @@ def _html(result: ShufflerAudit) -> str:
         f"{esc(result.input_order_text)}; "
         f"{i.bad_count:,} bad records. Verdict: <strong>{esc(result.reason)}</strong>.</p>"
         + (f"<ul>{bad}</ul>" if bad else "")
+        + '<div class="battery">'
         + table(["", "test", "statistic", "df", "p-value", "effect", "detail"], rows, (2, 3, 4, 5))
+        + "</div>"
         + f"<p>Effect: {esc(EFFECT_MEANING)}.</p>"
         + f"<p>Holm family-wise at alpha {result.battery.alpha}: rejected "
         f"{esc(', '.join(result.battery.rejected) or 'none')}.</p>" + plots
