@@ -36,6 +36,7 @@ SHOWN_AS_ESCAPES = frozenset(
 )
 _PATTERN = re.compile("[" + "".join(re.escape(chr(c)) for c in sorted(SHOWN_AS_ESCAPES)) + "]")
 _NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\\": "\\\\"}
+_NAMED_ESCAPES_BUT_BACKSLASH = {k: v for k, v in _NAMED_ESCAPES.items() if k != "\\"}
 
 
 def _escape(ch: str) -> str:
@@ -43,16 +44,17 @@ def _escape(ch: str) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
-def plain(value: object) -> str:
+def plain(value: object, backslashes: bool = True) -> str:
     """``value`` as text that a terminal shows literally: backslashes doubled, newlines, tabs,
     escape sequences and other control or text-direction characters written as ``\\n``,
-    ``\\x1b``, ``\\u202e``. Use it for every string read from outside before printing it."""
+    ``\\x1b``, ``\\u202e``. Use it for every string read from outside before printing it.
+    ``backslashes=False`` leaves backslashes single: for a message that quotes an outside
+    value already escaped (its ``repr``), which doubling would escape twice."""
     text = value if isinstance(value, str) else str(value)
-    if not (_PATTERN.search(text) or "\\" in text):
+    if not (_PATTERN.search(text) or (backslashes and "\\" in text)):
         return text
-    return "".join(
-        _NAMED_ESCAPES.get(ch) or (_escape(ch) if _PATTERN.match(ch) else ch) for ch in text
-    )
+    named = _NAMED_ESCAPES if backslashes else _NAMED_ESCAPES_BUT_BACKSLASH
+    return "".join(named.get(ch) or (_escape(ch) if _PATTERN.match(ch) else ch) for ch in text)
 
 
 def controls_escaped(text: str, keep: str = "\n\t") -> str:

@@ -187,8 +187,7 @@ def error_line(message: object) -> None:
     """Print ``error: <message>`` on stderr in one line, every control or text-direction
     character in it shown as an escape. Backslashes stay as they are: a message quotes an
     outside value already escaped (``'\\x1b[2J'``), and doubling them would escape it twice."""
-    text = message if isinstance(message, str) else str(message)
-    stderr.print(Text.assemble(("error:", "bold red"), " ", controls_escaped(text, keep="")))
+    stderr.print(Text.assemble(("error:", "bold red"), " ", plain(message, backslashes=False)))
 
 
 def fail(message: str) -> typer.Exit:
