@@ -219,3 +219,20 @@ def test_certify_attaches_the_par_sheet(tmp_path: Path) -> None:
     plan.write_text(plan.read_text().replace('"xlsx"', '"ods"'), encoding="utf-8")
     with pytest.raises(Exception, match=r"plan\.toml:7: section 1 \(par-sheet\): export: 'ods'"):
         certify(plan, key, tmp_path / "out2")
+
+
+def test_xlsx_shows_rates_as_percentages_and_keeps_headers_in_view(tmp_path: Path) -> None:
+    from openpyxl import load_workbook
+
+    path = tmp_path / "par.xlsx"
+    _analyze("q-poker", "--export", str(path))
+    book = load_workbook(path)
+    edge = book["Summary"]["B8"]
+    assert (edge.value, edge.number_format) == (float(Decimal("0.023167420814")), "0.0000%")
+    sheet = book["Pair Plus"]
+    assert sheet.freeze_panes == "A2"
+    units = sheet["D2"]
+    assert (units.value, units.number_format) == (40, "General")
+    assert sheet["F2"].number_format == "#,##0"  # combinations
+    assert sheet["G2"].number_format == "0.000000000"  # probability
+    assert sheet.cell(sheet.max_row, 1).font.bold  # the totals row

@@ -269,15 +269,42 @@ def xlsx_bytes(tables: Sequence[Sheet]) -> bytes:
         if rows and rows[-1] and str(rows[-1][0]).startswith("total"):
             for cell in sheet[len(rows)]:
                 cell.font = Font(bold=True)
-        for row in sheet.iter_rows():
+        formats = _column_formats(rows)
+        for at, row in enumerate(sheet.iter_rows(), start=1):
             for cell in row:
-                if isinstance(cell.value, float):
+                if isinstance(cell.value, float | int) and (at, cell.column) in formats:
+                    cell.number_format = formats[at, cell.column]
+                elif isinstance(cell.value, float):
                     cell.number_format = "0.000000000"
                 elif isinstance(cell.value, int):
                     cell.number_format = "#,##0"
     raw = io.BytesIO()
     book.save(raw)
     return _normalized_zip(raw.getvalue())
+
+
+#: Number formats of the columns under these headings (the cells keep the exact number): rates
+#: as percentages, as a par sheet shows them (5.2241%), units won as they are (201, -0.5).
+HEADING_FORMATS = {"house edge": "0.0000%", "element of risk": "0.0000%", "units won": "General"}
+
+
+def _column_formats(rows: Sequence[Sequence[Cell]]) -> dict[tuple[int, int], str]:
+    """The number format of each (row, column), 1-based, under a ``HEADING_FORMATS`` heading
+    (a sheet's first row, or a row after a gap), down to the next gap."""
+    out: dict[tuple[int, int], str] = {}
+    columns: dict[int, str] = {}
+    for at, row in enumerate(rows, start=1):
+        if not row:
+            columns = {}
+        elif at == 1 or not rows[at - 2]:
+            columns = {
+                i: HEADING_FORMATS[c]
+                for i, c in enumerate(row, start=1)
+                if isinstance(c, str) and c in HEADING_FORMATS
+            }
+        else:
+            out |= {(at, i): f for i, f in columns.items()}
+    return out
 
 
 def _normalized_zip(data: bytes) -> bytes:
