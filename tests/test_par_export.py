@@ -97,6 +97,18 @@ def _expected(data: dict[str, Any]) -> list[tuple[str, list[list[Any]]]]:
         out.append((name, rows))
     if not q:
         out.append(("Progressive", _progressive(data["progressive"])))
+        royal = [["royal pays (to 1)", "house edge", "house edge (exact)", "method"]]
+        royal += [
+            [
+                p["royal_pays"],
+                Decimal(p["house_edge"]["decimal"]),
+                p["house_edge"]["exact"],
+                p["method"],
+            ]
+            for p in data["royal_curve"]
+        ]
+        assert [r[0] for r in royal[1:]] == list(range(50, 101))  # the statute's range
+        out.append(("Royal option", royal))
     return out
 
 

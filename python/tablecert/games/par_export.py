@@ -6,13 +6,13 @@ SHA-256, every bet's house edge and element of risk, exact and decimal, the opti
 one sheet per bet with its return table (outcome, article, pays "n to 1", units won,
 combinations, probability, return; a totals row: every combination, probability 1, the
 expected value) and, for Caribbean Stud, a Progressive sheet (its terms, returns and pay
-table). Text from the rule file (its name, title, articles) is
-never a formula: a string cell in the workbook, and in the CSV a cell that starts with ``=``,
-``+``, ``-``, ``@``, a tab or a CR is prefixed with ``'`` (OWASP's rule). In the workbook the
-combinations are integers and the decimals (units won too) numbers (the exact fractions stay
-text beside them); in the CSV every cell is the JSON's text, each row led by its sheet's
-name. Both files are byte-identical for the same par sheet (fixed timestamps, sorted archive), so a
-certification can sign them.
+table) and a Royal option sheet (the house edge at each royal payout the house may choose).
+Text from the rule file (its name, title, articles) is never a formula: a string cell in the
+workbook, and in the CSV a cell that starts with ``=``, ``+``, ``-``, ``@``, a tab or a CR is
+prefixed with ``'`` (OWASP's rule). In the workbook the combinations are integers and the
+decimals (units won too) numbers (the exact fractions stay text beside them); in the CSV every
+cell is the JSON's text, each row led by its sheet's name. Both files are byte-identical for
+the same par sheet (fixed timestamps, sorted archive), so a certification can sign them.
 """
 
 from __future__ import annotations
@@ -193,7 +193,19 @@ def sheets(data: Mapping[str, Any]) -> list[Sheet]:
     out += [(name, _return_rows(bet)) for name, bet in bets(data)]
     if "progressive" in data:
         out.append(("Progressive", progressive_rows(data["progressive"])))
+    if data.get("royal_curve"):
+        out.append(("Royal option", royal_rows(data["royal_curve"])))
     return out
+
+
+def royal_rows(curve: Sequence[Mapping[str, Any]]) -> list[list[Cell]]:
+    """Caribbean Stud's royal option (the raise's royal payout the house may choose): the house
+    edge at each payout, and how it was computed."""
+    rows: list[list[Cell]] = [["royal pays (to 1)", "house edge", "house edge (exact)", "method"]]
+    for p in curve:
+        edge = p["house_edge"]
+        rows.append([int(p["royal_pays"]), _number(edge), edge["exact"], p["method"]])
+    return rows
 
 
 def write_par_sheet(data: Mapping[str, Any], path: Path, *, replace: bool = False) -> Path:
