@@ -131,6 +131,7 @@ def test_main_plan_covers_the_three_statutes(tmp_path: Path) -> None:
         "first_mismatches": [],
         "mismatches": 0,
         "name": "hand categories",
+        "notes": [],
         "verdict": "conforms",
     }
     html = run.html.read_text(encoding="utf-8")
@@ -493,9 +494,25 @@ def test_scope_states_samples_power_and_the_readings_applied(main_run: Certifica
         "population": 22100,
         "seed": 7,
     }
-    # 2,000 asked for; 1,665 distinct pairs drawn (the scope states what was checked)
-    assert sampled["pairs decided only by suit"]["size"] == 1665
-    assert scope["evaluator-crosscheck"]["exhaustive"] == []
+    # 2,000 suit-decided pairs asked for: the 72 straight-flush pairs whole, the rest spread
+    # over the other categories, distinct and drawn without replacement (the scope states
+    # each category's count and population, and power from the distinct count)
+    suit = {
+        w.split(" pairs")[0]: (s["size"], s["population"])
+        for w, s in sampled.items()
+        if "decided only by suit (distinct, without replacement)" in w
+    }
+    assert suit == {
+        "high card": (482, 208_788),
+        "pair": (482, 5_616),
+        "flush": (482, 1_644),
+        "straight": (482, 9_144),
+    }
+    assert (
+        "every one of the 72 straight flush pairs decided by suit"
+        in (scope["evaluator-crosscheck"]["exhaustive"])
+    )
+    assert sum(size for size, _ in suit.values()) + 72 == 2000
     # Power at the sample size: 1 - (1 - 1/N)^2000 >= 99% from N = 434.
     assert (
         "hands asked for their category: a defect in at least 1 in 434 of them is found with "
