@@ -21,6 +21,7 @@ from tablecert.cli import common, conventions, values
 from tablecert.cli.common import JsonOption, emit_json, exit_for, fail, plain, stderr, stdout
 from tablecert.cli.progress import cluster_progress
 from tablecert.errors import EnvelopeError, OutputError, SigningError
+from tablecert.judgement import Outcome
 from tablecert.outputs import check_replaceable, replace_regular_file
 from tablecert.report import dsse
 from tablecert.report.certificate import PAPER_SIZES, signatory_check
@@ -284,7 +285,7 @@ def sign(
     except (dsse.InvalidEnvelopeError, dsse.NotCertificationError) as exc:
         stderr.print(Text.assemble(("not co-signing", "bold red"), f": {plain(envelope)}: "))
         stderr.print(f"  {plain(exc)}")
-        raise exit_for("invalid") from exc
+        raise exit_for(Outcome.FAIL) from exc
     except EnvelopeError as exc:
         raise fail(f"{envelope}: not co-signing: {exc}") from exc
     for check in policy.unchecked:
@@ -376,12 +377,12 @@ def verify(
         emit_json(_verification_json(result))
     else:
         _print_verification(result, report)
-    raise exit_for("valid" if result.valid else "invalid")
+    raise exit_for(result.outcome)
 
 
 def _verification_json(result: dsse.Verification) -> dict[str, Any]:
     return {
-        "verdict": "valid" if result.valid else "invalid",
+        "verdict": result.outcome.word("validity"),
         "valid": result.valid,
         "tablecert_certification": not result.foreign,
         "reasons": list(result.reasons),

@@ -32,6 +32,7 @@ from tablecert import strict_json as strict_json_text
 from tablecert.bundled import SCHEMA_FILE
 from tablecert.errors import EnvelopeError
 from tablecert.inputs import open_regular, read_input
+from tablecert.judgement import Outcome
 from tablecert.report.canonical import canonical_bytes
 from tablecert.report.certificate import signatory_check
 from tablecert.report.signing import key_id
@@ -450,6 +451,11 @@ class Verification:
     @property
     def valid(self) -> bool:
         return not self.reasons
+
+    @property
+    def outcome(self) -> Outcome:
+        """Fail (invalid) on any reason against the envelope, else pass (valid)."""
+        return Outcome.of(bool(self.reasons))
 
     @property
     def signers(self) -> tuple[str, ...]:
