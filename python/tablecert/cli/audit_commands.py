@@ -17,7 +17,15 @@ from tablecert.audit.decks import DECK_SIZES
 from tablecert.audit.shuffler import DEFAULT_BATCH, INPUT_ORDERS, ShufflerAudit, audit_shuffler
 from tablecert.audit.wall_dealing import STATISTICS
 from tablecert.cli import common, lazy, values
-from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, probability, stdout
+from tablecert.cli.common import (
+    OUTCOME_STYLE,
+    JsonOption,
+    emit_json,
+    exit_for,
+    plain,
+    probability,
+    stdout,
+)
 from tablecert.cli.progress import cluster_progress
 from tablecert.cli.tables import Column, print_table
 from tablecert.outputs import output_folder, write_text
@@ -74,7 +82,7 @@ def print_audit(result: ShufflerAudit) -> None:
                 figures.measured(t.statistic),
                 "" if t.df is None else str(t.df),
                 figures.p_value(t.p_value),
-                Text(t.verdict, style={"pass": "green", "fail": "red"}.get(t.verdict, "yellow")),
+                Text(t.verdict, style=OUTCOME_STYLE[t.outcome]),
                 figures.measured(t.effect, 3),
             )
             for t in result.battery.tests

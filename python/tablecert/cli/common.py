@@ -47,6 +47,15 @@ class ExitCode(IntEnum):
     INTERNAL = 4
 
 
+#: How every command styles an outcome it prints (the words are the judgement layer's).
+OUTCOME_STYLE: dict[Outcome, str] = {
+    Outcome.PASS: "green",
+    Outcome.FAIL: "bold red",
+    Outcome.INCONCLUSIVE: "yellow",
+    Outcome.HOUSE_CHOICE: "cyan",
+    Outcome.NOT_APPLICABLE: "dim",
+}
+
 #: The help text's closing paragraph for judging commands (from the judgement layer's words).
 EXIT_HELP = (
     "Exit status: "

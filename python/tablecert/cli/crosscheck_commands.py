@@ -11,6 +11,7 @@ from rich.text import Text
 
 from tablecert.cli import conventions, values
 from tablecert.cli.common import (
+    OUTCOME_STYLE,
     JsonOption,
     dialect_header,
     emit_json,
@@ -33,8 +34,6 @@ from tablecert.conformance.evaluator_protocol import open_evaluator, write_reque
 from tablecert.mahjong.hands import GAMES as MAHJONG_GAMES
 from tablecert.outputs import write_text
 from tablecert.poker import GAMES
-
-VERDICT_STYLE = {"conforms": "", "deviates": "red", "inconclusive": "yellow"}
 
 crosscheck_app = typer.Typer(
     no_args_is_help=True, help="Check a vendor's evaluator against the statutes, exhaustively."
@@ -302,7 +301,7 @@ def _print(report: poker_crosscheck.CrosscheckReport) -> None:
                 c.name,
                 f"{c.checked:,}",
                 f"{c.mismatches:,}",
-                Text(c.verdict, style=VERDICT_STYLE[c.verdict]),
+                Text(c.verdict, style=OUTCOME_STYLE[c.outcome]),
                 f"{c.rate:,.0f}",
             )
             for c in report.checks

@@ -14,7 +14,15 @@ from rich.text import Text
 
 from tablecert import figures
 from tablecert.cli import common, values
-from tablecert.cli.common import JsonOption, emit_json, exit_for, plain, stderr, stdout
+from tablecert.cli.common import (
+    OUTCOME_STYLE,
+    JsonOption,
+    emit_json,
+    exit_for,
+    plain,
+    stderr,
+    stdout,
+)
 from tablecert.cli.progress import cluster_progress, progress
 from tablecert.cli.tables import Column, print_table
 from tablecert.conformance.configuration import check_configuration
@@ -177,8 +185,7 @@ def print_round_audit(result: RoundAudit) -> None:
         )
     for reason in result.not_examined:
         stdout.print(f"not examined: {reason}")
-    style = {"pass": "bold green", "fail": "bold red"}.get(result.verdict, "bold yellow")
-    stdout.print(Text(f"verdict: {result.verdict}", style=style))
+    stdout.print(Text(f"verdict: {result.verdict}", style=OUTCOME_STYLE[result.outcome]))
 
 
 def _level(ctx: typer.Context, param: typer.CallbackParam, value: float | None) -> float | None:
@@ -261,8 +268,7 @@ def print_hold(h: HoldResult) -> None:
     powers = ", ".join(f"{k} {_p(v)}" for k, v in d.power.items())
     stdout.print(f"  dealt hands: p = {figures.p_value(d.check.p_value)}; {plain(d.check.detail)}")
     stdout.print(f"  power at w = {d.effect}: {powers}")
-    style = {"pass": "bold green", "fail": "bold red"}.get(h.verdict, "bold yellow")
-    stdout.print(Text(f"  hold verdict: {h.verdict}", style=style))
+    stdout.print(Text(f"  hold verdict: {h.verdict}", style=OUTCOME_STYLE[h.outcome]))
     for reason in h.reasons:
         stdout.print(f"    {reason}")
 
