@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from tablecert.mahjong.replay import Replay, replay
+from tests.test_mahjong_replay import FED
 
 TRAD = "mahjong-traditional"
 
@@ -21,21 +22,8 @@ FLUSH_DEAL = {
     "W": "2m Rd Rd Rd Gd Gd Gd Wd Wd Wd 6s 6s 6s",
     "N": "3m 7p 7p 7p 8p 8p 8p 9p 9p 9p 7s 7s 7s",
 }
-THREE_PUNGS: list[dict[str, Any]] = [
-    {"seat": "E", "discard": "1m"},
-    {"seat": "S", "pung": "1m 1m 1m"},
-    {"seat": "S", "discard": "E"},
-    {"seat": "W", "draw": "8s"},
-    {"seat": "W", "discard": "2m"},
-    {"seat": "S", "pung": "2m 2m 2m"},
-    {"seat": "S", "discard": "S"},
-    {"seat": "W", "draw": "9s"},
-    {"seat": "W", "discard": "9s"},
-    {"seat": "N", "draw": "1s"},
-    {"seat": "N", "discard": "3m"},
-    {"seat": "S", "pung": "3m 3m 3m"},
-    {"seat": "S", "discard": "W"},
-]
+#: The first 13 events of test_mahjong_replay's fed full flush: South's three pungs of 萬子.
+THREE_PUNGS: list[dict[str, Any]] = FED[:13]
 
 #: The issue's first record: South wins on West's 9m holding nine exposed tiles of 萬子, and
 #: the record states no liability. Full flush and all pungs: 2 fan (the cap), a share of 200.

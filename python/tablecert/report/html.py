@@ -522,6 +522,16 @@ VERDICT_STATED = re.compile(r"verdict\s*[:：]\s*(pass|fail|inconclusive)\b", re
 NO_DEVIATION = re.compile(r"\bno\s+deviations?\b", re.IGNORECASE)
 
 
+def denied_deviations(text: str, report: Mapping[str, Any]) -> str | None:
+    """What ``text`` says that denies report.json's deviations ("says 'No deviation', but
+    report.json lists 2 deviation(s)"), or None."""
+    listed = deviations(report)
+    said = NO_DEVIATION.search(text) if listed else None
+    if said is None:
+        return None
+    return f"says {said.group()!r}, but report.json lists {len(listed)} deviation(s)"
+
+
 def check_page(
     page: str,
     report: Mapping[str, Any],
@@ -550,10 +560,6 @@ def check_page(
                 f"template {TEMPLATE}: the page states {match.group()!r}, but the verdict in "
                 f"report.json is {verdict}"
             )
-    listed = deviations(report)
-    said = NO_DEVIATION.search(text) if listed else None
-    if said is not None:
-        raise ReportError(
-            f"template {TEMPLATE}: the page says {said.group()!r}, but report.json lists "
-            f"{len(listed)} deviation(s)"
-        )
+    denial = denied_deviations(text, report)
+    if denial is not None:
+        raise ReportError(f"template {TEMPLATE}: the page {denial}")
