@@ -68,7 +68,13 @@ def test_rounds_out_of_order_are_an_input_error(tmp_path: Path) -> None:
         _audit(tmp_path, Q_HEADER + Q_ROUND + earlier)
     # another table keeps its own clock
     other = earlier.replace("T9,2,", "T8,2,")
-    assert _audit(tmp_path, Q_HEADER + Q_ROUND + other).rounds == 2
+    result = _audit(tmp_path, Q_HEADER + Q_ROUND + other)
+    assert result.rounds == 2
+    # the audit names its devices: the tables whose rounds it read
+    assert result.as_json()["tables"] == ["T8", "T9"]
+    from tablecert.report.sections.round_audit import tables_text
+
+    assert tables_text(result) == "tables T8, T9"
 
 
 @pytest.mark.parametrize("field", ["table_id", "round_id"])

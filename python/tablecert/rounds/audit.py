@@ -140,6 +140,8 @@ class RoundAudit:
     counts: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     findings: list[Finding] = field(default_factory=list)
     flagged: set[tuple[str, str]] = field(default_factory=set)
+    #: The tables (devices) whose rounds the logs hold.
+    tables: set[str] = field(default_factory=set)
     meter: MeterTotals = field(default_factory=MeterTotals)
     #: Caribbean Stud: the progressive under the audit's rules (its long-run return reported)
     progressive: Progressive | None = None
@@ -188,6 +190,7 @@ class RoundAudit:
             self.counts[kind] += n
         self.findings.extend(part.findings[: MAX_LISTED - len(self.findings)])
         self.flagged |= part.flagged
+        self.tables |= part.tables
 
     def add(self, finding: Finding) -> None:
         self.counts[finding.kind] += 1
@@ -237,6 +240,7 @@ class RoundAudit:
             "void_rounds": self.void_rounds,
             "seats": self.seats,
             "rounds_flagged": len(self.flagged),
+            "tables": sorted(self.tables),
             "findings_by_kind": dict(sorted(self.counts.items())),
             "spots": {
                 s: {
@@ -635,6 +639,7 @@ def _audit_file(
     clock = RoundClock(str(path))
     for chunk in read_rounds(path, order.game):
         clock.check(chunk)
+        audit.tables.update(chunk.table_id)
         checked = _ChunkAudit(chunk, table, audit)
         checked.run()
         if analysis is not None:

@@ -97,6 +97,13 @@ def check_verdicts(result: RoundAudit, rules: RuleFile, prefix: str) -> tuple[Ve
     return tuple(out)
 
 
+def tables_text(result: RoundAudit) -> str:
+    """The tables a round audit's logs came from, as its title names them."""
+    tables = sorted(result.tables)
+    shown = ", ".join(tables[:5]) + (f" and {len(tables) - 5:,} more" if len(tables) > 5 else "")
+    return f"table{'s' if len(tables) != 1 else ''} {shown}" if tables else "no table"
+
+
 def section_data(result: RoundAudit) -> dict[str, Any]:
     """``audit rounds --json`` with the logs named by base name (the signed subjects)."""
     data = result.as_json()
@@ -145,7 +152,7 @@ def round_audit_section(entry: PlanEntry, context: Context) -> Section:
     prefix = f"round-audit.{game}.{names}"
     return Section(
         id=f"round-audit/{game}/{names}",
-        title=f"Round audit: {game}, {result.rounds:,} rounds ({names})",
+        title=f"Round audit: {game}, {result.rounds:,} rounds from {tables_text(result)} ({names})",
         data=section_data(result),
         verdicts=check_verdicts(result, rules, prefix),
         html=_html(result),
