@@ -3,16 +3,14 @@
 from collections.abc import Callable
 from typing import Any, Final, Literal, final
 
+# The core raises tablecert.errors' classes (rust/bindings/errors.rs) and lists five here too.
+from tablecert.errors import CardError as CardError
+from tablecert.errors import LogError as LogError
+from tablecert.errors import NistError as NistError
+from tablecert.errors import RulesError as RulesError
+from tablecert.errors import TileError as TileError
+
 __version__: Final[str]
-
-class CardError(ValueError):
-    """A card code, hand or card array is invalid; the message names the bad value."""
-
-class TileError(ValueError):
-    """A mahjong tile code or tile multiset is invalid; the message names the bad value."""
-
-class RulesError(ValueError):
-    """A rule option passed to the core is not one it knows."""
 
 # --- cards and the statute orderings (rust/bindings/cards.rs) ---
 
@@ -141,8 +139,6 @@ def count_complete_hands(types: list[int], sets: int) -> tuple[int, int]: ...
 
 # --- NIST SP 800-22 (rust/bindings/nist.rs) ---
 
-class NistError(ValueError): ...
-
 def nist_test_names() -> list[str]: ...
 def nist_check(
     bits: int, params: dict[str, int], templates: list[int] | None = None
@@ -168,9 +164,6 @@ def dft_peak_counts(
 def linear_complexity_of(bits: bytes) -> int: ...
 
 # --- shuffler audit (rust/bindings/audit.rs) ---
-
-class LogError(ValueError):
-    """A shuffler log cannot be read; the message names the file, line and byte."""
 
 @final
 class ShuffleAudit:

@@ -1,14 +1,49 @@
-"""The exceptions tablecert raises; each message names the offending value, file and line."""
+"""The exceptions tablecert raises; each message names the offending value, file and line.
+
+Every public exception is a `TableCertError`, those of the Rust core included: the core
+imports the five classes below (`CardError`, `TileError`, `RulesError`, `LogError`,
+`NistError`) rather than defining its own, so one ``except TableCertError`` catches a bad
+card from the core as it catches a bad rule file. The errors about a value are also
+`ValueError`. Classes defined beside the code that raises them derive from these and are
+listed in `ELSEWHERE`. Three exceptions are deliberately not `TableCertError`, as they must
+never be reported as a bad input: `judgement.JudgementError` (a verdict that breaks its own
+invariants: a bug), `strict_json.StrictJsonError` (turned into the caller's error with the file
+named) and `mahjong.replay.ViolationError` (a finding of the replay, caught inside it).
+This module imports nothing of tablecert's: the core imports it.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tablecert._core import CardError, NistError, RulesError, TileError
-
 
 class TableCertError(Exception):
-    """Base of tablecert's own (non-core) errors: a handled failure the CLI prints in one line."""
+    """Base of every tablecert error: a handled failure the CLI prints in one line (exit 2)."""
+
+
+class CardError(TableCertError, ValueError):
+    """A card code, hand or card array is invalid; the message names the bad value."""
+
+
+class TileError(TableCertError, ValueError):
+    """A mahjong tile code, meld or tile multiset is invalid; the message names the bad value."""
+
+
+class RulesError(TableCertError, ValueError):
+    """A rule option passed to the core is not one it knows; the message names it."""
+
+
+class LogError(TableCertError, ValueError):
+    """A shuffler or round log cannot be read; the message names the file, line and byte."""
+
+
+class NistError(TableCertError, ValueError):
+    """A NIST SP 800-22 parameter, test name or input the battery cannot accept."""
+
+
+class CoreArgumentError(TableCertError, ValueError):
+    """tablecert's own code passed the core a value it cannot take (a buffer of the wrong
+    shape, a bad range): a bug, not a bad input, so the CLI reports it as an internal error."""
 
 
 class GameError(TableCertError, ValueError):
@@ -19,7 +54,7 @@ class GameError(TableCertError, ValueError):
         return cls(f"unknown game {game!r}; known: {', '.join(known)}")
 
 
-class RuleFileError(TableCertError, RulesError):
+class RuleFileError(RulesError):
     """A rule file is missing, malformed or has a bad value; names the file, key and line."""
 
 
@@ -68,13 +103,31 @@ class RngAuditError(TableCertError):
     """RNG output or NIST battery parameters that cannot be tested; names the file or value."""
 
 
+#: Public exceptions defined beside the code that raises them (module, class), each deriving
+#: from a class above.
+ELSEWHERE = (
+    ("tablecert.audit.shuffler", "InputOrderError"),
+    ("tablecert.bundled", "BundledDataError"),
+    ("tablecert.conformance.configuration", "ConfigurationError"),
+    ("tablecert.conformance.evaluator_errors", "EvaluatorError"),
+    ("tablecert.conformance.evaluator_errors", "EvaluatorStartError"),
+    ("tablecert.games.common", "AnalysisError"),
+    ("tablecert.games.par_export", "ExportError"),
+    ("tablecert.report.dsse", "InputsAmbiguousError"),
+    ("tablecert.report.dsse", "InvalidEnvelopeError"),
+    ("tablecert.report.dsse", "NotCertificationError"),
+    ("tablecert.report.snapshot", "InputChangedError"),
+)
+
 __all__ = [
     "AuditError",
     "CardError",
     "ClusterError",
+    "CoreArgumentError",
     "CrosscheckError",
     "EnvelopeError",
     "GameError",
+    "LogError",
     "MahjongError",
     "NistError",
     "OutputError",

@@ -3,7 +3,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
-use super::{LogError, RulesError};
+use super::errors::CoreError;
 use crate::audit::deck::DeckKind;
 use crate::audit::log::{Audit, InputMode, ReadFailure};
 use crate::audit::simlog::{LogFormat, LogWriter};
@@ -12,9 +12,9 @@ use crate::audit::tally::{Game, Tally};
 
 fn deck_kind(name: &str) -> PyResult<DeckKind> {
     DeckKind::from_name(name).ok_or_else(|| {
-        RulesError::new_err(format!(
+        PyErr::from(CoreError::Rules(format!(
             "unknown deck {name:?}: expected cards52, mahjong136 or mahjong112"
-        ))
+        )))
     })
 }
 
@@ -70,9 +70,10 @@ impl ShuffleAudit {
             "auto" => InputMode::Auto,
             "none" => InputMode::None,
             other => {
-                return Err(RulesError::new_err(format!(
+                return Err(CoreError::Rules(format!(
                     "input order {other:?}: expected auto, logged, previous or none"
-                )))
+                ))
+                .into())
             }
         };
         let game = match (hand_size, tie_breaks) {
@@ -88,9 +89,10 @@ impl ShuffleAudit {
                 })
             }
             _ => {
-                return Err(RulesError::new_err(format!(
+                return Err(CoreError::Rules(format!(
                     "cannot deal {hands} hands of {hand_size} cards from a {deck} deck"
-                )))
+                ))
+                .into())
             }
         };
         let mut inner = Audit::new(kind, mode, game, batch_size);
@@ -108,8 +110,7 @@ impl ShuffleAudit {
     fn feed(&mut self, py: Python<'_>, chunk: &Bound<'_, PyBytes>) -> PyResult<()> {
         let data = chunk.as_bytes();
         let inner = &mut self.inner;
-        py.allow_threads(|| inner.feed(data))
-            .map_err(|e| LogError::new_err(e.to_string()))
+        py.allow_threads(|| inner.feed(data)).map_err(PyErr::from)
     }
 
     /// Read one whole log file in the core (plain or gzip, a FIFO too; the GIL released):
@@ -147,16 +148,14 @@ impl ShuffleAudit {
         };
         py.allow_threads(|| inner.read_file(path, between))
             .map_err(|e| match e {
-                ReadFailure::Read(e) => LogError::new_err(e.to_string()),
-                ReadFailure::Log(e) => LogError::new_err(e.to_string()),
+                ReadFailure::Read(e) => e.into(),
+                ReadFailure::Log(e) => e.into(),
                 ReadFailure::Hook(e) => e,
             })
     }
 
     fn end_file(&mut self) -> PyResult<()> {
-        self.inner
-            .end_file()
-            .map_err(|e| LogError::new_err(e.to_string()))
+        self.inner.end_file().map_err(PyErr::from)
     }
 
     fn finish(&mut self) {
@@ -174,7 +173,7 @@ impl ShuffleAudit {
         seed: u64,
         device: &str,
     ) -> PyResult<()> {
-        let model = Model::parse(model).map_err(RulesError::new_err)?;
+        let model = Model::parse(model).map_err(CoreError::Rules)?;
         let inner = &mut self.inner;
         py.allow_threads(|| {
             let kind = inner.deck;
@@ -309,7 +308,7 @@ impl ShuffleSimulator {
     fn new(model: &str, deck: &str, seed: u64) -> PyResult<Self> {
         let deck = deck_kind(deck)?;
         Ok(ShuffleSimulator {
-            sim: Simulator::new(Model::parse(model).map_err(RulesError::new_err)?, seed),
+            sim: Simulator::new(Model::parse(model).map_err(CoreError::Rules)?, seed),
             deck,
             items: (0..deck.size() as u8).collect(),
         })
@@ -364,14 +363,15 @@ impl ShuffleLogWriter {
         chunk: usize,
     ) -> PyResult<Self> {
         let kind = deck_kind(deck)?;
-        let sim = Simulator::new(Model::parse(model).map_err(RulesError::new_err)?, seed);
+        let sim = Simulator::new(Model::parse(model).map_err(CoreError::Rules)?, seed);
         let format = match format {
             "csv" => LogFormat::Csv,
             "jsonl" => LogFormat::JsonLines,
             other => {
-                return Err(RulesError::new_err(format!(
+                return Err(CoreError::Rules(format!(
                     "log format {other:?}: expected csv or jsonl"
-                )))
+                ))
+                .into())
             }
         };
         let inner = LogWriter::new(
@@ -383,7 +383,7 @@ impl ShuffleLogWriter {
             chunk,
             shuffles,
         )
-        .map_err(RulesError::new_err)?;
+        .map_err(CoreError::Rules)?;
         Ok(ShuffleLogWriter { inner })
     }
 

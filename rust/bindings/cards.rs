@@ -3,7 +3,8 @@
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use super::{u32_bytes, RulesError};
+use super::errors::CoreError;
+use super::u32_bytes;
 use crate::cards::{self, CardError};
 use crate::enumerate;
 use crate::ranking::{self, AceLowStraightSuit, PairSuit};
@@ -33,18 +34,20 @@ impl TieBreaks {
             "top-of-sequence" => AceLowStraightSuit::TopOfSequence,
             "ace" => AceLowStraightSuit::Ace,
             other => {
-                return Err(RulesError::new_err(format!(
+                return Err(CoreError::Rules(format!(
                     "ace_low_straight_suit {other:?}: expected \"top-of-sequence\" or \"ace\""
-                )))
+                ))
+                .into())
             }
         };
         let pair_suit = match pair_suit {
             "higher" => PairSuit::Higher,
             "lower" => PairSuit::Lower,
             other => {
-                return Err(RulesError::new_err(format!(
+                return Err(CoreError::Rules(format!(
                     "pair_suit {other:?}: expected \"higher\" or \"lower\""
-                )))
+                ))
+                .into())
             }
         };
         Ok(TieBreaks(ranking::TieBreaks {
@@ -101,9 +104,9 @@ impl TieBreaks {
 /// suit letters (`"shcd"`).
 fn suit_rank(order: &str) -> PyResult<[u8; 4]> {
     let bad = || {
-        RulesError::new_err(format!(
+        PyErr::from(CoreError::Rules(format!(
             "suit_order {order:?}: expected the four suit letters s h c d, each once, highest first"
-        ))
+        )))
     };
     let letters: Vec<char> = order.chars().collect();
     if letters.len() != 4 {
@@ -203,10 +206,11 @@ fn strength_keys<'py>(
         .into());
     }
     if data.len() % hand_size != 0 {
-        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+        return Err(CoreError::Card(format!(
             "card array of {} ids is not a whole number of {hand_size}-card hands",
             data.len()
-        )));
+        ))
+        .into());
     }
     let tb = tie_breaks.0;
     let keys: Result<Vec<u32>, (usize, CardError)> = py.allow_threads(|| {
@@ -217,7 +221,7 @@ fn strength_keys<'py>(
     });
     match keys {
         Ok(keys) => Ok(u32_bytes(py, &keys)),
-        Err((row, err)) => Err(super::CardError::new_err(format!("hand {row}: {err}"))),
+        Err((row, err)) => Err(PyErr::from(CoreError::Card(format!("hand {row}: {err}")))),
     }
 }
 
@@ -256,9 +260,9 @@ fn category_counts(py: Python<'_>, hand_size: usize, tie_breaks: &TieBreaks) -> 
 #[pyfunction]
 fn hand_at(index: u64, hand_size: usize) -> PyResult<Vec<u8>> {
     if hand_size > 7 || index >= enumerate::choose(52, hand_size) {
-        return Err(pyo3::exceptions::PyIndexError::new_err(format!(
-            "no {hand_size}-card hand at colex index {index}"
-        )));
+        return Err(
+            CoreError::Index(format!("no {hand_size}-card hand at colex index {index}")).into(),
+        );
     }
     Ok(enumerate::hand_at(index, hand_size))
 }

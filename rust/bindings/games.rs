@@ -7,7 +7,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use super::cards::TieBreaks;
-use super::{u32_bytes, u64_bytes, RulesError};
+use super::errors::CoreError;
+use super::{u32_bytes, u64_bytes};
 use crate::games::{caribbean, q_poker};
 use crate::rank5;
 
@@ -32,9 +33,10 @@ impl Progress {
 
 fn check_ranks(ranks: &[u8]) -> PyResult<()> {
     if ranks.is_empty() || ranks.len() > 5 || ranks.iter().any(|&r| r > 12) {
-        return Err(RulesError::new_err(format!(
+        return Err(CoreError::Rules(format!(
             "dealer qualifier ranks {ranks:?}: expected 1 to 5 ranks 0 (2) .. 12 (A)"
-        )));
+        ))
+        .into());
     }
     Ok(())
 }
@@ -47,9 +49,10 @@ fn check_range(
     empty_ok: bool,
 ) -> PyResult<()> {
     if first > end || end > limit || (first == end && !empty_ok) {
-        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+        return Err(CoreError::Argument(format!(
             "{name} ({first}, {end}): expected a range first < end <= {limit}"
-        )));
+        ))
+        .into());
     }
     Ok(())
 }
@@ -117,17 +120,18 @@ fn caribbean_analyze(
     check_range("upcards", upcards, crate::cards::DECK_SIZE, false)?;
     let part = part.unwrap_or((0, 1));
     if part.0 >= part.1 || part.1 > caribbean::HANDS {
-        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+        return Err(CoreError::Argument(format!(
             "part {part:?}: expected (k, n) with k < n <= {}",
             caribbean::HANDS
-        )));
+        ))
+        .into());
     }
     let win: [i64; rank5::CATEGORIES] = win.try_into().map_err(|w: Vec<i64>| {
-        RulesError::new_err(format!(
+        PyErr::from(CoreError::Rules(format!(
             "expected {} win payouts (one per category), got {}",
             rank5::CATEGORIES,
             w.len()
-        ))
+        )))
     })?;
     let pay = caribbean::Payouts {
         fold,
@@ -215,7 +219,7 @@ fn caribbean_decision_table<'py>(
     py: Python<'py>,
     parts: Vec<CompactDecisions<'py>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let bad = |what: String| pyo3::exceptions::PyValueError::new_err(what);
+    let bad = |what: String| PyErr::from(CoreError::Argument(what));
     let mut shards = Vec::with_capacity(parts.len());
     for (k, (upcards, every, index, bits)) in parts.iter().enumerate() {
         check_range("upcards", *upcards, crate::cards::DECK_SIZE, false)?;

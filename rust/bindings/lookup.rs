@@ -1,12 +1,12 @@
 //! Bindings for the perfect-hash evaluator: random-access statute keys from `NumPy` arrays.
 
 use pyo3::buffer::PyBuffer;
-use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use super::cards::TieBreaks;
-use super::{u32_bytes, CardError};
+use super::errors::CoreError;
+use super::u32_bytes;
 use crate::games::completions;
 use crate::lookup;
 use crate::order_check;
@@ -22,7 +22,7 @@ type OrderCheckResult = (Vec<WithinTally>, u64, Vec<(u32, u32, bool)>);
 pub struct KeyTable(lookup::KeyTable);
 
 fn bad_hand(err: &lookup::BadHand) -> PyErr {
-    CardError::new_err(format!("hand {}: {}", err.row, err.error))
+    PyErr::from(CoreError::Card(format!("hand {}: {}", err.row, err.error)))
 }
 
 /// A C-contiguous buffer's bytes, borrowed for as long as `buffer` lives.
@@ -31,9 +31,7 @@ fn contiguous<'b, T: pyo3::buffer::Element>(
     what: &str,
 ) -> PyResult<&'b [T]> {
     if !buffer.is_c_contiguous() {
-        return Err(PyValueError::new_err(format!(
-            "{what} must be C-contiguous"
-        )));
+        return Err(CoreError::Argument(format!("{what} must be C-contiguous")).into());
     }
     // SAFETY: the buffer is C-contiguous and holds item_count() items of T (checked by
     // PyBuffer::get_bound's format check); the PyBuffer keeps the exporter alive.
@@ -74,10 +72,11 @@ impl KeyTable {
         let data = contiguous(&buffer, "cards")?;
         let n = self.0.hand_size();
         if data.len() % n != 0 {
-            return Err(PyValueError::new_err(format!(
+            return Err(CoreError::Card(format!(
                 "card array of {} ids is not a whole number of {n}-card hands",
                 data.len()
-            )));
+            ))
+            .into());
         }
         let mut out = vec![0u32; data.len() / n];
         py.allow_threads(|| self.0.keys_into(data, &mut out))
@@ -100,17 +99,18 @@ impl KeyTable {
         let data = contiguous(&cards_buffer, "cards")?;
         let out_buffer = PyBuffer::<u32>::get_bound(out)?;
         if out_buffer.readonly() {
-            return Err(PyTypeError::new_err("out must be a writable uint32 buffer"));
+            return Err(CoreError::Type("out must be a writable uint32 buffer".into()).into());
         }
         let written = contiguous(&out_buffer, "out")?;
         let n = self.0.hand_size();
         if data.len() != written.len() * n {
-            return Err(PyValueError::new_err(format!(
+            return Err(CoreError::Argument(format!(
                 "{} card ids for {} output keys: expected {} ({n} per hand)",
                 data.len(),
                 written.len(),
                 written.len() * n
-            )));
+            ))
+            .into());
         }
         // SAFETY: `out` is a writable, C-contiguous buffer of `written.len()` u32 items that
         // stays alive (held by `out_buffer`) for the whole call; nothing else is given it.
@@ -142,11 +142,12 @@ impl KeyTable {
         let scores = contiguous(&buffer, "scores")?;
         let keys = self.0.keys();
         if scores.len() != keys.len() {
-            return Err(PyValueError::new_err(format!(
+            return Err(CoreError::Argument(format!(
                 "{} scores for {} hands",
                 scores.len(),
                 keys.len()
-            )));
+            ))
+            .into());
         }
         let categories = 16;
         let result = py.allow_threads(|| {
@@ -208,35 +209,38 @@ impl KeyTable {
         let thresholds = contiguous(&thresholds_buffer, "thresholds")?;
         let rounds = fixed.len();
         if dead.len() != rounds || offsets.len() != rounds + 1 {
-            return Err(PyValueError::new_err(format!(
+            return Err(CoreError::Argument(format!(
                 "{rounds} fixed cards, {} dead-card masks and {} offsets: expected one mask per \
                  round and one offset more than rounds",
                 dead.len(),
                 offsets.len()
-            )));
+            ))
+            .into());
         }
         if offsets[0] != 0
             || offsets.windows(2).any(|w| w[0] > w[1])
             || offsets[rounds] != thresholds.len()
         {
-            return Err(PyValueError::new_err(format!(
+            return Err(CoreError::Argument(format!(
                 "offsets must rise from 0 to the {} thresholds",
                 thresholds.len()
-            )));
+            ))
+            .into());
         }
         let mut outs = Vec::new();
         for (buffer, name) in [(below, "below"), (equal, "equal")] {
             let out = PyBuffer::<u64>::get_bound(buffer)?;
             if out.readonly() {
-                return Err(PyTypeError::new_err(format!(
-                    "{name} must be a writable uint64 buffer"
-                )));
+                return Err(
+                    CoreError::Type(format!("{name} must be a writable uint64 buffer")).into(),
+                );
             }
             if contiguous(&out, name)?.len() != thresholds.len() {
-                return Err(PyValueError::new_err(format!(
+                return Err(CoreError::Argument(format!(
                     "{name} must hold one count per threshold ({})",
                     thresholds.len()
-                )));
+                ))
+                .into());
             }
             outs.push(out);
         }
@@ -244,9 +248,9 @@ impl KeyTable {
         // items kept alive by `outs` for the whole call; the two are distinct buffers (checked
         // below), and nothing else is given them.
         if outs[0].buf_ptr() == outs[1].buf_ptr() {
-            return Err(PyValueError::new_err(
-                "below and equal must be distinct buffers",
-            ));
+            return Err(
+                CoreError::Argument("below and equal must be distinct buffers".into()).into(),
+            );
         }
         let (lo, eq) = unsafe {
             (
@@ -259,7 +263,7 @@ impl KeyTable {
         py.allow_threads(|| {
             completions::dealer_splits(keys, size, fixed, dead, &offsets, thresholds, lo, eq)
         })
-        .map_err(|e| PyValueError::new_err(e.to_string()))
+        .map_err(|e| PyErr::from(CoreError::Argument(e.to_string())))
     }
 
     /// The whole table as little-endian u32 bytes (colex order).

@@ -2,22 +2,10 @@
 
 use pyo3::prelude::*;
 
-use super::TileError;
-use crate::mahjong::decompose::{self, Hand, HandError, Meld, SetKind};
+use super::errors::CoreError;
+use crate::mahjong::decompose::{self, Hand, Meld, SetKind};
 use crate::mahjong::enumerate::{enumerate_complete, enumerate_over};
 use crate::mahjong::tiles::{self, TileSet};
-
-impl From<tiles::TileError> for PyErr {
-    fn from(err: tiles::TileError) -> PyErr {
-        TileError::new_err(err.to_string())
-    }
-}
-
-impl From<HandError> for PyErr {
-    fn from(err: HandError) -> PyErr {
-        TileError::new_err(err.to_string())
-    }
-}
 
 /// A meld as it crosses to Python: (kind "chow" | "pung" | "kong", lowest tile, exposed).
 type PyMeld = (String, u8, bool);
@@ -30,9 +18,10 @@ fn meld_from_py(m: &PyMeld) -> PyResult<Meld> {
         "pung" => SetKind::Pung,
         "kong" => SetKind::Kong,
         other => {
-            return Err(TileError::new_err(format!(
+            return Err(CoreError::Tile(format!(
                 "unknown meld kind {other:?}: expected chow, pung or kong"
-            )))
+            ))
+            .into())
         }
     };
     if m.1 as usize >= tiles::TILE_TYPES {
@@ -124,9 +113,9 @@ pub(crate) fn tile_set(name: &str) -> PyResult<TileSet> {
     match name {
         "traditional" | "mahjong136" => Ok(TileSet::Traditional),
         "simple" | "mahjong112" => Ok(TileSet::Simple),
-        other => Err(super::RulesError::new_err(format!(
+        other => Err(PyErr::from(CoreError::Rules(format!(
             "unknown tile set {other:?}: expected \"traditional\" (136 tiles) or \"simple\" (112)"
-        ))),
+        )))),
     }
 }
 
@@ -162,15 +151,15 @@ fn tile_counts(tiles: Vec<u8>, tile_set: &str) -> PyResult<Vec<u8>> {
 #[pyfunction]
 fn count_complete_hands(py: Python<'_>, types: Vec<u8>, sets: usize) -> PyResult<(u64, u64)> {
     if !(1..=4).contains(&sets) {
-        return Err(super::RulesError::new_err(format!(
-            "{sets} sets: a complete hand has 1 to 4 sets"
-        )));
+        return Err(
+            CoreError::Rules(format!("{sets} sets: a complete hand has 1 to 4 sets")).into(),
+        );
     }
     let mut sorted = types.clone();
     sorted.sort_unstable();
     sorted.dedup();
     if sorted.len() != types.len() {
-        return Err(TileError::new_err("tile types must be distinct"));
+        return Err(CoreError::Tile("tile types must be distinct".into()).into());
     }
     if let Some(&bad) = sorted.iter().find(|&&t| t as usize >= tiles::TILE_TYPES) {
         return Err(tiles::TileError::OutOfRange(u32::from(bad)).into());

@@ -6,21 +6,15 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use rayon::prelude::*;
 
-use super::NistError;
+use super::errors::CoreError;
 use crate::nist::spectral::{DftPlan, Transform};
 use crate::nist::{self, Battery, Params, TestKind};
 
-impl From<nist::NistError> for PyErr {
-    fn from(err: nist::NistError) -> PyErr {
-        NistError::new_err(err.to_string())
-    }
-}
-
 fn as_usize(key: &str, value: i64) -> PyResult<usize> {
     usize::try_from(value).map_err(|_| {
-        NistError::new_err(format!(
+        PyErr::from(CoreError::Nist(format!(
             "parameter {key}={value}: must be a non-negative integer"
-        ))
+        )))
     })
 }
 
@@ -45,7 +39,9 @@ fn params_from(values: &HashMap<String, i64>, templates: Option<Vec<u32>>) -> Py
                     None
                 } else {
                     Some(u32::try_from(v).map_err(|_| {
-                        NistError::new_err(format!("overlapping_template={v}: above 2^32"))
+                        PyErr::from(CoreError::Nist(format!(
+                            "overlapping_template={v}: above 2^32"
+                        )))
                     })?)
                 };
             }
@@ -60,9 +56,7 @@ fn params_from(values: &HashMap<String, i64>, templates: Option<Vec<u32>>) -> Py
             "approximate_entropy_m" => p.approximate_entropy_m = as_usize(key, v)?,
             "min_cycles" => p.min_cycles = if v < 0 { None } else { Some(as_usize(key, v)?) },
             other => {
-                return Err(NistError::new_err(format!(
-                    "unknown NIST parameter {other:?}"
-                )))
+                return Err(CoreError::Nist(format!("unknown NIST parameter {other:?}")).into())
             }
         }
     }
@@ -173,9 +167,9 @@ fn transform_named(fft: &str) -> PyResult<Option<Transform>> {
         "hand" => Ok(Some(Transform::Hand)),
         "crate" => Ok(Some(Transform::Crate)),
         "test" => Ok(None),
-        other => Err(NistError::new_err(format!(
+        other => Err(PyErr::from(CoreError::Nist(format!(
             "fft={other:?}: expected \"hand\", \"crate\" or \"test\""
-        ))),
+        )))),
     }
 }
 
@@ -192,7 +186,7 @@ fn transform_name(t: Transform) -> &'static str {
 #[pyo3(signature = (values, fft="hand"))]
 fn dft_magnitudes(py: Python<'_>, values: Vec<f64>, fft: &str) -> PyResult<Vec<f64>> {
     if values.is_empty() {
-        return Err(NistError::new_err("DFT of an empty sequence"));
+        return Err(CoreError::Nist("DFT of an empty sequence".into()).into());
     }
     match transform_named(fft)? {
         Some(Transform::Hand) => {
@@ -200,9 +194,9 @@ fn dft_magnitudes(py: Python<'_>, values: Vec<f64>, fft: &str) -> PyResult<Vec<f
         }
         Some(Transform::Crate) => Ok(py
             .allow_threads(|| nist::fft::CrateRealFft::new(values.len()).half_magnitudes(&values))),
-        None => Err(NistError::new_err(
-            "fft=\"test\" chooses per bit sequence; use dft_peak_counts",
-        )),
+        None => Err(PyErr::from(CoreError::Nist(
+            "fft=\"test\" chooses per bit sequence; use dft_peak_counts".into(),
+        ))),
     }
 }
 
@@ -219,16 +213,17 @@ fn dft_peak_counts(
 ) -> PyResult<Vec<(usize, &'static str)>> {
     let forced = transform_named(fft)?;
     if bits < 2 {
-        return Err(NistError::new_err(format!(
-            "bits={bits}: the spectral test needs at least 2"
-        )));
+        return Err(
+            CoreError::Nist(format!("bits={bits}: the spectral test needs at least 2")).into(),
+        );
     }
     let needed = sequences as u128 * bits as u128;
     if sequences == 0 || needed > data.len() as u128 * 8 {
-        return Err(NistError::new_err(format!(
+        return Err(CoreError::Nist(format!(
             "{sequences} sequences of {bits} bits need {needed} bits; the input has {}",
             data.len() as u128 * 8
-        )));
+        ))
+        .into());
     }
     Ok(py.allow_threads(|| {
         let plan = DftPlan::new(bits);
@@ -250,7 +245,7 @@ fn dft_peak_counts(
 #[pyfunction]
 fn linear_complexity_of(bits: &[u8]) -> PyResult<usize> {
     if bits.iter().any(|&b| b > 1) {
-        return Err(NistError::new_err("bits must be 0 or 1"));
+        return Err(CoreError::Nist("bits must be 0 or 1".into()).into());
     }
     Ok(nist::linear_complexity::berlekamp_massey(bits))
 }

@@ -4,7 +4,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
 
-use super::LogError;
+use super::errors::CoreError;
 use crate::audit::rounds::{
     Columns, RoundReader as Reader, Spec, MAX_SPOTS, ROUND_FIELDS, SEAT_FIELDS,
 };
@@ -114,9 +114,7 @@ impl RoundReader {
             || !(1..=52).contains(&hand_size)
             || rounds_per_chunk == 0
         {
-            return Err(pyo3::exceptions::PyValueError::new_err(
-                "RoundReader: a game needs 1-4 spots, a hand of 1-52 cards, at most 255 events and chunks of at least one round",
-            ));
+            return Err(CoreError::Argument("RoundReader: a game needs 1-4 spots, a hand of 1-52 cards, at most 255 events and chunks of at least one round".into()).into());
         }
         let spec = Spec {
             game: game.to_string(),
@@ -144,15 +142,14 @@ impl RoundReader {
         let bytes = data.as_bytes();
         let inner = &mut self.inner;
         py.allow_threads(|| inner.feed(bytes))
-            .map_err(LogError::new_err)?;
+            .map_err(CoreError::Log)?;
         self.chunks(py)
     }
 
     /// Start reading the file at `path` in the core: decompressed (gzip by its magic bytes)
     /// and cut into whole lines on a reader thread while `next_chunks` parses.
     fn open(&mut self, path: &str) -> PyResult<()> {
-        self.pieces =
-            Some(Pieces::open(path, PIECE_BYTES, MAX_LINE).map_err(|e| LogError::new_err(e.0))?);
+        self.pieces = Some(Pieces::open(path, PIECE_BYTES, MAX_LINE)?);
         Ok(())
     }
 
@@ -186,7 +183,7 @@ impl RoundReader {
                     }
                 }
             })
-            .map_err(LogError::new_err);
+            .map_err(CoreError::Log);
         if !matches!(ended, Ok(false)) {
             self.pieces = None; // read to its end, or failed: the reader thread ends
         }
@@ -196,7 +193,7 @@ impl RoundReader {
 
     /// The end of the file: the last chunks.
     fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        self.inner.finish().map_err(LogError::new_err)?;
+        self.inner.finish().map_err(CoreError::Log)?;
         self.chunks(py)
     }
 

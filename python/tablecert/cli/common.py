@@ -31,7 +31,7 @@ from rich.text import Text
 # Typer's own copy of click: its usage errors are reported in one line by run_app.
 from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
 
-from tablecert.errors import CardError, NistError, RulesError, TableCertError, TileError
+from tablecert.errors import CoreArgumentError, TableCertError
 from tablecert.judgement import EXIT_STATUS, Outcome, verdict_words
 from tablecert.visible_text import controls_escaped
 from tablecert.visible_text import plain as plain  # every command prints outside text with it
@@ -255,7 +255,9 @@ def run_app(app: typer.Typer) -> None:
     except typer.Abort:
         stderr.print("aborted")
         sys.exit(130)
-    except (CardError, RulesError, TableCertError, TileError, NistError) as exc:
+    except TableCertError as exc:
+        if isinstance(exc, CoreArgumentError):  # tablecert's own call to the core: a bug
+            _internal_error(exc)
         error_line(exc)
         sys.exit(int(ExitCode.USAGE))
     except BrokenPipeError:
@@ -268,13 +270,18 @@ def run_app(app: typer.Typer) -> None:
         stderr.print("interrupted")
         sys.exit(130)
     except Exception as exc:  # a bug: never a traceback, never a verdict
-        stderr.print(
-            Text.assemble(
-                ("internal error:", "bold red"),
-                " ",
-                plain(f"{type(exc).__name__}: {exc}"),
-                " (a bug in tablecert; please report it with the command that caused it)",
-            )
-        )
-        sys.exit(int(ExitCode.INTERNAL))
+        _internal_error(exc)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _internal_error(exc: Exception) -> NoReturn:
+    """Report a bug in one line (its class and message, no traceback) and exit 4."""
+    stderr.print(
+        Text.assemble(
+            ("internal error:", "bold red"),
+            " ",
+            plain(f"{type(exc).__name__}: {exc}"),
+            " (a bug in tablecert; please report it with the command that caused it)",
+        )
+    )
+    sys.exit(int(ExitCode.INTERNAL))
