@@ -22,7 +22,7 @@ import numpy as np
 
 from tablecert import _core
 from tablecert.equality import ContentEq
-from tablecert.errors import RngAuditError
+from tablecert.errors import NistError, RngAuditError
 from tablecert.inputs import open_regular
 from tablecert.judgement import Outcome
 from tablecert.pathlike import PathsArg, as_paths, distinct_paths
@@ -438,7 +438,7 @@ class NistReport(ContentEq):
 def _core_call(fn: Any, *args: Any) -> Any:
     try:
         return fn(*args)
-    except _core.NistError as exc:
+    except NistError as exc:
         raise RngAuditError(str(exc)) from exc
 
 

@@ -28,7 +28,7 @@ from tablecert.audit.power import detectable
 from tablecert.audit.wall_dealing import mahjong_dealer
 from tablecert.distributed import Executor
 from tablecert.equality import ContentEq
-from tablecert.errors import AuditError
+from tablecert.errors import AuditError, LogError
 from tablecert.judgement import Outcome, overall
 from tablecert.pathlike import PathsArg, as_paths, distinct_paths
 from tablecert.report.canonical import measured
@@ -238,7 +238,7 @@ def stream_file(
     Unreadable files raise AuditError."""
     try:
         audit.read_file(str(path), progress, on_batches)
-    except _core.LogError as exc:
+    except LogError as exc:
         raise AuditError(str(exc)) from None
 
 

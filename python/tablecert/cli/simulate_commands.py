@@ -13,7 +13,7 @@ from tablecert.audit.simulate import GZIP_LEVEL, check_device, write_log
 from tablecert.cli import conventions, lazy, values
 from tablecert.cli.common import stderr
 from tablecert.cli.progress import progress
-from tablecert.errors import AuditError
+from tablecert.errors import AuditError, RulesError
 
 simulate_app = typer.Typer(
     cls=lazy.LazySubGroup,  # `simulate rounds` from rounds_commands, imported when it runs
@@ -75,7 +75,7 @@ def shuffler(
     values.new_file(output, "--output", replace=force)
     try:
         _core.ShuffleSimulator(model, deck, seed)
-    except _core.RulesError as exc:
+    except RulesError as exc:
         raise typer.BadParameter(str(exc), param_hint="--model") from None
     with progress("simulating", unit="shuffles") as reporter:
         reporter.update(0, decks)

@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tablecert import _core
-from tablecert.errors import RoundLogError
+from tablecert.errors import LogError, RoundLogError
 from tablecert.notation import written
 from tablecert.poker import check_game
 
@@ -319,5 +319,5 @@ def read_rounds(path: str | Path, game: str) -> Iterator[RoundChunk]:
         while (ready := reader.next_chunks()) is not None:
             for columns in ready:
                 yield _chunk(game, str(path), columns)
-    except _core.LogError as exc:
+    except LogError as exc:
         raise RoundLogError(str(exc)) from None
