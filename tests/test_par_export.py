@@ -97,7 +97,9 @@ def _expected(data: dict[str, Any]) -> list[tuple[str, list[list[Any]]]]:
         out.append((name, rows))
     if not q:
         out.append(("Progressive", _progressive(data["progressive"])))
-        royal = [["royal pays (to 1)", "house edge", "house edge (exact)", "method"]]
+        royal: list[list[Any]] = [
+            ["royal pays (to 1)", "house edge", "house edge (exact)", "method"]
+        ]
         royal += [
             [
                 p["royal_pays"],
