@@ -613,3 +613,17 @@ def test_overriding_the_page_one_blocks_changes_nothing(tmp_path: Path) -> None:
     assert "Verdict: PASS" not in html
     assert "No deviation" not in html
     assert html.count('<td><span class="badge fail">FAIL</span></td>') >= 2
+
+
+def test_a_template_that_loops_without_writing_is_stopped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nested loops that write nothing are bounded by time, not by the page's size."""
+    from tablecert.report import html
+
+    monkeypatch.setattr(html, "RENDER_SECONDS", 0.5)
+    folder = _templates(
+        tmp_path,
+        "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}",
+    )
+    _refused(tmp_path, folder, r"template report\.html\.j2: rendering took longer than 0\.5 s")

@@ -9,11 +9,14 @@ builders use ``table``, ``bar_chart``, ``display`` and ``esc`` to build their fr
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import re
+import signal
+import threading
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from html import escape
 from html.parser import HTMLParser
@@ -405,19 +408,45 @@ def render_report(
     return tag_languages(page)
 
 
+#: The longest a lab's template may take to render, in seconds (a loop that writes nothing
+#: is bounded by this, not by the page's size).
+RENDER_SECONDS = 60.0
+
+
+class _RenderTimeoutError(Exception):
+    """A template ran past ``RENDER_SECONDS``."""
+
+
+@contextlib.contextmanager
+def _render_deadline(seconds: float) -> Iterator[None]:
+    """Raise ``_RenderTimeoutError`` in the rendering code after ``seconds`` (a real-time timer;
+    only in the main thread, where signals are delivered: elsewhere rendering is unbounded
+    in time, still bounded in size)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum: int, frame: object) -> None:
+        raise _RenderTimeoutError
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def _render(env: jinja2.Environment, context: Mapping[str, Any], lab: TemplateFolder | None) -> str:
     """The page rendered; any failure of a lab's template is a ``ReportError`` naming it."""
     try:
-        parts: list[str] = []
-        size = 0
-        for part in env.get_template(TEMPLATE).generate(context):
-            size += len(part)
-            if size > MAX_PAGE:
-                raise ReportError(
-                    f"template {TEMPLATE}: the page is longer than {MAX_PAGE:,} characters"
-                )
-            parts.append(part)
-        return "".join(parts)
+        with _render_deadline(RENDER_SECONDS):
+            return _generate(env, context)
+    except _RenderTimeoutError:
+        raise ReportError(
+            f"template {TEMPLATE}: rendering took longer than {RENDER_SECONDS:g} s"
+        ) from None
     except ReportError:
         raise
     except jinja2.TemplateSyntaxError as exc:
@@ -432,6 +461,20 @@ def _render(env: jinja2.Environment, context: Mapping[str, Any], lab: TemplateFo
         if lab is None:
             raise
         raise ReportError(f"template {_where(exc, lab)}: {type(exc).__name__}: {exc}") from None
+
+
+def _generate(env: jinja2.Environment, context: Mapping[str, Any]) -> str:
+    """The page, refused as soon as it grows past ``MAX_PAGE`` characters."""
+    parts: list[str] = []
+    size = 0
+    for part in env.get_template(TEMPLATE).generate(context):
+        size += len(part)
+        if size > MAX_PAGE:
+            raise ReportError(
+                f"template {TEMPLATE}: the page is longer than {MAX_PAGE:,} characters"
+            )
+        parts.append(part)
+    return "".join(parts)
 
 
 def _where(exc: BaseException, lab: TemplateFolder | None) -> str:
