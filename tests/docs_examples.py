@@ -61,8 +61,13 @@ class Command:
 
 
 def pages() -> list[Path]:
-    """Every Markdown page of the documentation, sorted."""
-    return sorted(p for p in DOCS.rglob("*.md") if "_build" not in p.parts)
+    """Every Markdown page of the documentation, sorted, then the README (its examples too)."""
+    return [*sorted(p for p in DOCS.rglob("*.md") if "_build" not in p.parts), ROOT / "README.md"]
+
+
+def name(path: Path) -> str:
+    """A page's name in messages: its path under docs/, or under the root for the README."""
+    return str(path.relative_to(DOCS if DOCS in path.parents else ROOT))
 
 
 def blocks(path: Path) -> list[Block]:
@@ -82,12 +87,12 @@ def blocks(path: Path) -> list[Block]:
             body.append(lines[i][indent:])
             i += 1
         if i == len(lines):
-            raise ValueError(f"{path.name}:{start + 1}: unterminated code block")
+            raise ValueError(f"{name(path)}:{start + 1}: unterminated code block")
         prev = lines[start - 1] if start else ""
         mark = _MARK.search(prev)
         found.append(
             Block(
-                page=str(path.relative_to(DOCS)),
+                page=name(path),
                 line=start + 1,
                 lang=m.group("lang"),
                 text="\n".join(body) + "\n",

@@ -76,7 +76,7 @@ def _run_python(block: dx.Block, cwd: Path, globs: dict[str, object]) -> None:
     globs.update(runpy.run_path(str(script), init_globals=globs, run_name="__main__"))
 
 
-@pytest.mark.parametrize("page", RUN_PAGES, ids=lambda p: str(p.relative_to(dx.DOCS)))
+@pytest.mark.parametrize("page", RUN_PAGES, ids=dx.name)
 def test_page_examples_run_as_shown(
     page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
