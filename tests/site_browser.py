@@ -13,9 +13,6 @@ from __future__ import annotations
 import base64
 import contextlib
 import mimetypes
-import os
-import subprocess
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -82,37 +79,8 @@ def _serve_site(pipe: chromium.Pipe, root: Path, refused: list[str]) -> chromium
 def _browser() -> Iterator[chromium.Pipe]:
     """A fresh chromium profile on a DevTools pipe, scripts allowed, network off."""
     argv_flags = [f for f in chromium.flags() if not f.startswith("--blink-settings")]
-    cmd_r, cmd_w = chromium._high_pipe()
-    res_r, res_w = chromium._high_pipe()
-    with tempfile.TemporaryDirectory(prefix="tablecert-docs-chromium-") as profile:
-        argv = [
-            chromium.CHROMIUM,
-            *argv_flags,
-            f"--user-data-dir={profile}",
-            "--window-size=1400,900",
-        ]
-        shell = f'exec "$@" 3<&{cmd_r} 4>&{res_w} {cmd_r}<&- {res_w}>&-'
-        proc = subprocess.Popen(
-            ["bash", "-c", shell, "bash", *argv],
-            pass_fds=(cmd_r, res_w),
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        os.close(cmd_r)
-        os.close(res_w)
-        pipe = chromium.Pipe(cmd_w, res_r)
-        try:
-            yield pipe
-            with contextlib.suppress(RuntimeError):
-                pipe.send("Browser.close")
-        finally:
-            pipe.out.close()
-            pipe.inp.close()
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+    with chromium.browser(argv_flags, 1400, 900) as pipe:
+        yield pipe
 
 
 def load(root: Path, page: str, expression: str) -> SitePage:

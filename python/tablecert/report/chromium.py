@@ -19,7 +19,7 @@ import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -167,11 +167,32 @@ def page_session(
     if not available():
         raise ReportError(f"chromium is not installed ({CHROMIUM}); run scripts/system-deps.sh")
     document = page.read_bytes()
+    with browser(flags(), width, height) as pipe:
+        target = pipe.send("Target.createTarget", url="about:blank")["targetId"]
+        session = pipe.send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+        pipe.handlers["Fetch.requestPaused"] = _serve_only(pipe, session, document)
+        pipe.send("Fetch.enable", session, patterns=[{"urlPattern": "*"}])
+        pipe.send("Emulation.setScriptExecutionDisabled", session, value=True)
+        for domain in dict.fromkeys(("Page", *domains)):
+            pipe.send(f"{domain}.enable", session)
+        pipe.send("Page.navigate", session, url=DOCUMENT_URL)
+        pipe.wait_for("Page.loadEventFired")
+        yield pipe, session
+
+
+@contextlib.contextmanager
+def browser(argv_flags: Sequence[str], width: int = 1200, height: int = 900) -> Iterator[Pipe]:
+    """A headless Chromium with ``argv_flags`` in a fresh profile, driven over its DevTools
+    pipe (it reads commands on fd 3 and writes replies on fd 4); closed and reaped at the end."""
     cmd_r, cmd_w = _high_pipe()
     res_r, res_w = _high_pipe()
     with tempfile.TemporaryDirectory(prefix="tablecert-chromium-") as profile:
-        argv = [CHROMIUM, *flags(), f"--user-data-dir={profile}", f"--window-size={width},{height}"]
-        # The browser reads commands on fd 3 and writes replies on fd 4.
+        argv = [
+            CHROMIUM,
+            *argv_flags,
+            f"--user-data-dir={profile}",
+            f"--window-size={width},{height}",
+        ]
         shell = f'exec "$@" 3<&{cmd_r} 4>&{res_w} {cmd_r}<&- {res_w}>&-'
         proc = subprocess.Popen(
             ["bash", "-c", shell, "bash", *argv],
@@ -183,16 +204,7 @@ def page_session(
         os.close(res_w)
         pipe = Pipe(cmd_w, res_r)
         try:
-            target = pipe.send("Target.createTarget", url="about:blank")["targetId"]
-            session = pipe.send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
-            pipe.handlers["Fetch.requestPaused"] = _serve_only(pipe, session, document)
-            pipe.send("Fetch.enable", session, patterns=[{"urlPattern": "*"}])
-            pipe.send("Emulation.setScriptExecutionDisabled", session, value=True)
-            for domain in dict.fromkeys(("Page", *domains)):
-                pipe.send(f"{domain}.enable", session)
-            pipe.send("Page.navigate", session, url=DOCUMENT_URL)
-            pipe.wait_for("Page.loadEventFired")
-            yield pipe, session
+            yield pipe
             with contextlib.suppress(RuntimeError):  # it may close the pipe before answering
                 pipe.send("Browser.close")
         finally:
