@@ -329,7 +329,7 @@ def test_certify_and_verify(
     garbage.write_text("{not json")
     assert tablecert("verify", garbage, "--pubkey", pub).code == 2  # malformed input
     assert tablecert("verify", tmp_path / "none.json", "--pubkey", pub).code == 2
-    _internal(monkeypatch, "tablecert.cli.report_commands.run_certify")
+    _internal(monkeypatch, "tablecert.report.certify.certify")
     _internal_error(tablecert("certify", plan, "-o", tmp_path / "out-bug"))
     _internal(monkeypatch, "tablecert.cli.report_commands.generate_key_pair")
     _internal_error(tablecert("keys", "generate", "-o", tmp_path / "keys" / "third"))

@@ -89,6 +89,54 @@ def test_simulate_and_audit_import_what_they_use(tmp_path: Path) -> None:
     assert loaded == ["scipy", "tablecert.audit.battery", "tablecert.audit.shuffler"]
 
 
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+def test_audit_rng_imports_no_scipy_stats() -> None:
+    # The NIST decision's binomial tails come from tablecert.stats.pvalues (scipy.special's
+    # Boost CDF, what scipy.stats.binom returns), not from scipy.stats (about 0.5 s).
+    watched = ("scipy.stats", "dask", "cryptography", "jsonschema", "jinja2")
+    rng = ("audit", "rng", str(FIXTURES / "nist" / "e.bin"), "-N", "1", "-n", "100000")
+    assert loaded_heavy(*rng, "-t", "Frequency", heavy=watched) == (0, [])
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "heavy"),
+    [
+        # check's text formats values with the report's `display` (its module holds Jinja2).
+        (("check", "configs/q-poker.casino-b.toml"), 1, tuple(h for h in HEAVY if h != "jinja2")),
+        (("audit", "rounds", "--game", "q-poker", "rounds/q-poker-clean.csv"), 0, HEAVY),
+    ],
+    ids=["check", "audit-rounds"],
+)
+def test_check_and_audit_rounds_import_no_heavy_library(
+    args: tuple[str, ...], code: int, heavy: tuple[str, ...]
+) -> None:
+    argv = [str(FIXTURES / a) if a.endswith((".toml", ".csv")) else a for a in args]
+    assert loaded_heavy(*argv, heavy=heavy) == (code, [])
+
+
+def test_verify_imports_no_certification_machinery(tmp_path: Path) -> None:
+    # `verify` needs cryptography (the signatures) and jsonschema (the statement), not the
+    # report sections, Jinja2, SciPy or the PDF printer that `certify` imports.
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from tablecert.report.signing import public_pem
+    from tests import envelopes
+
+    key = Ed25519PrivateKey.generate()
+    subjects = envelopes.files(tmp_path, {"log.csv": b"x\n"})
+    envelope = tmp_path / "env.json"
+    envelope.write_bytes(envelopes.certification(subjects, key).to_bytes())
+    pub = tmp_path / "k.pub"
+    pub.write_bytes(public_pem(key.public_key()))
+    watched = (*HEAVY, "tablecert.report.certify", "tablecert.report.sections")
+    args = ("verify", str(envelope), str(tmp_path / "log.csv"), "--pubkey", str(pub))
+    code, loaded = loaded_heavy(*args, heavy=watched)
+    assert code == 0
+    assert loaded == ["cryptography", "jsonschema"]
+
+
 def test_probe_sees_a_heavy_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # The probe itself can fail: generating a key does import cryptography.
     monkeypatch.setenv("TABLECERT_KEY_PASSPHRASE", "probe")

@@ -44,6 +44,7 @@ from tablecert.audit import rng as nist
 from tablecert.errors import RngAuditError
 from tablecert.judgement import Outcome
 from tablecert.report.canonical import measured
+from tablecert.stats import pvalues
 
 #: Left out of the extreme p-value rule (their tails are approximate; see `decide`).
 EXCURSION_TESTS = ("RandomExcursions", "RandomExcursionsVariant")
@@ -181,9 +182,9 @@ def _label(c: nist.ColumnResult) -> str:
 def proportion_tail(c: nist.ColumnResult, alpha: float) -> float | None:
     """P(at most `c.passed` of `c.sample_size` sequences pass) when each passes with
     probability 1 - alpha (the document's alpha); None for a column no sequence applied to."""
-    from scipy.stats import binom  # imported here: SciPy slows start-up
-
-    return float(binom.cdf(c.passed, c.sample_size, 1 - alpha)) if c.applicable else None
+    if not c.applicable:
+        return None
+    return float(pvalues.binom_cdf(c.passed, c.sample_size, 1 - alpha))
 
 
 def holm(values: Sequence[float | None], alpha: float) -> list[int]:
@@ -253,8 +254,6 @@ def _holm_rule(
 
 def decide(report: nist.NistReport, family_alpha: float = FAMILY_ALPHA) -> RngDecision:
     """The family-wise verdict on `report` (see the module docstring for the rules)."""
-    from scipy.stats import binom  # imported here: SciPy slows start-up
-
     family_alpha = check_level(family_alpha, "family-wise alpha")
     judged = judged_columns(report)
     cols = [report.columns[i] for i in judged]
@@ -324,9 +323,12 @@ def decide(report: nist.NistReport, family_alpha: float = FAMILY_ALPHA) -> RngDe
         )
     )
     # 2. proportion of passing sequences: exact binomial tail, Holm over the judged columns
-    sizes = np.array([c.sample_size for c in cols], dtype=np.int64)
-    cdf = binom.cdf([c.passed for c in cols], sizes, 1 - report.alpha) if cols else []
-    tails = [float(t) if m else None for t, m in zip(cdf, sizes, strict=True)]
+    tails = [
+        float(pvalues.binom_cdf(c.passed, c.sample_size, 1 - report.alpha))
+        if c.sample_size
+        else None
+        for c in cols
+    ]
     rules.append(
         _holm_rule(
             "proportion",

@@ -25,8 +25,6 @@ from tablecert.judgement import Outcome
 from tablecert.outputs import check_replaceable, replace_regular_file
 from tablecert.report import dsse
 from tablecert.report.certificate import PAPER_SIZES, signatory_check
-from tablecert.report.certify import OUTPUT_FILES, ephemeral_key
-from tablecert.report.certify import certify as run_certify
 from tablecert.report.signing import (
     PASSPHRASE_ENV,
     generate_key_pair,
@@ -191,6 +189,11 @@ def certify(
     key or input: nothing written), 3 inconclusive (no requirement failed, one could not be
     judged), 4 internal error. The report is written for every verdict.
     """
+    # The certification machinery (every report section, Jinja2, the PDF printer) is
+    # imported only by the command that runs it: `verify` and `sign` start without it.
+    from tablecert.report.certify import OUTPUT_FILES, ephemeral_key
+    from tablecert.report.certify import certify as run_certify
+
     out_dir = conventions.required_output(output, old_out)
     if paper is not None and paper not in PAPER_SIZES:
         raise typer.BadParameter(
