@@ -192,6 +192,17 @@ def parse_hand(hand: Hand, size: int | None = None) -> tuple[int, ...]:
     return cards
 
 
+def _card_list(hand: Hand, size: int) -> list[int]:
+    """``parse_hand(hand, size)`` as the list the core takes: a well-formed hand text is
+    parsed by the core once and handed on as is (the per-call path of ``evaluate`` and
+    ``compare``); anything else, and every error, goes through ``parse_hand``."""
+    if isinstance(hand, str) and "-" not in hand:
+        cards = _core.parse_hand(hand)
+        if len(cards) == size:
+            return cards
+    return list(parse_hand(hand, size))
+
+
 def _single_card(code: str) -> int:
     cards = _core.parse_hand(code)
     if len(cards) != 1:
@@ -223,13 +234,30 @@ class Evaluation:
         return f"{self.category} ({self.codes})"
 
 
+def _evaluation(
+    game: str, cards: tuple[int, ...], category: str, category_index: int, key: int
+) -> Evaluation:
+    """``Evaluation(game, cards, category, category_index, key)``, filled in directly: the
+    frozen dataclass's ``__init__`` (one ``object.__setattr__`` per field) was a third of an
+    ``evaluate`` call. The result is the same object: equal, hashed, printed and still frozen
+    like one built by ``__init__``."""
+    out = object.__new__(Evaluation)
+    fields = out.__dict__
+    fields["game"] = game
+    fields["cards"] = cards
+    fields["category"] = category
+    fields["category_index"] = category_index
+    fields["key"] = key
+    return out
+
+
 def evaluate(game: str, hand: Hand, rules: RulesSource = None) -> Evaluation:
     """Category and strength key of a hand; keys compare as the statute ranks hands."""
     order = ordering(game, rules)
-    cards = parse_hand(hand, order.hand_size)
-    key = _core.strength_key(list(cards), order.tie_breaks)
+    cards = _card_list(hand, order.hand_size)
+    key = _core.strength_key(cards, order.tie_breaks)
     category_index = _core.key_fields(key)[0]
-    return Evaluation(game, cards, order.categories[category_index], category_index, key)
+    return _evaluation(game, tuple(cards), order.categories[category_index], category_index, key)
 
 
 @dataclass(frozen=True)
@@ -298,7 +326,7 @@ def _category_order_article(order: Ordering) -> str:
     return str(order.rules.require("ranking.ordering").article)
 
 
-def _disjoint(a: tuple[int, ...], b: tuple[int, ...]) -> None:
+def _disjoint(a: Sequence[int], b: Sequence[int]) -> None:
     shared = set(a) & set(b)
     if shared:
         raise CardError(
@@ -310,9 +338,9 @@ def compare(game: str, hand_a: Hand, hand_b: Hand, rules: RulesSource = None) ->
     """> 0 if hand A wins, < 0 if hand B wins, 0 only for a push under rules that allow one
     (``decide`` says which step decided; this is the fast path for a loop)."""
     order = ordering(game, rules)
-    a = parse_hand(hand_a, order.hand_size)
-    b = parse_hand(hand_b, order.hand_size)
+    a = _card_list(hand_a, order.hand_size)
+    b = _card_list(hand_b, order.hand_size)
     _disjoint(a, b)
-    ka = _core.strength_key(list(a), order.tie_breaks)
-    kb = _core.strength_key(list(b), order.tie_breaks)
+    ka = _core.strength_key(a, order.tie_breaks)
+    kb = _core.strength_key(b, order.tie_breaks)
     return (ka > kb) - (ka < kb)
