@@ -1,5 +1,8 @@
 """Start-up of the light commands, whole processes, side by side with the yardstick
 ``python -c "import numpy"`` (the least any tablecert command can cost: it needs NumPy).
+The light commands include those whose work on a small input is far under a second: `audit
+rng` (one 10^5-bit sequence, one test), `audit shuffler` and `audit rounds` (the small logs
+in fixtures/), `check` (a fixture configuration) and `verify` (an envelope of one file).
 
 Run: .venv/bin/python -m pytest benches/bench_startup.py --benchmark-enable
 Each round starts a fresh interpreter; BENCHMARKS.md reports the minimum and the ratio to the
@@ -15,11 +18,16 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from pytest_benchmark.fixture import BenchmarkFixture
 
 ENTRY = "from tablecert.cli import main; main()"
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+WORK = Path(tempfile.gettempdir()) / f"tablecert-bench-startup-{os.getpid()}"
 
 RUNS = {
     "yardstick: python -c 'import numpy'": ["-c", "import numpy"],
@@ -27,22 +35,63 @@ RUNS = {
     "tablecert --help": ["-c", ENTRY, "--help"],
     "tablecert compare": ["-c", ENTRY, "compare", "q-poker", "9s 9h 5d", "9c 9d 5s"],
     "tablecert hands": ["-c", ENTRY, "hands", "caribbean-stud"],
+    "tablecert audit rng": [
+        *("-c", ENTRY, "audit", "rng", str(FIXTURES / "nist" / "e.bin")),
+        *("-N", "1", "-n", "100000", "-t", "Frequency"),
+    ],
+    "tablecert audit shuffler": [
+        *("-c", ENTRY, "audit", "shuffler", str(FIXTURES / "logs" / "shuffler-sample.csv")),
+    ],
+    "tablecert audit rounds": [
+        *("-c", ENTRY, "audit", "rounds", "--game", "q-poker"),
+        str(FIXTURES / "rounds" / "q-poker-clean.csv"),
+    ],
+    "tablecert check": [
+        *("-c", ENTRY, "check", str(FIXTURES / "configs" / "q-poker.casino-b.toml")),
+    ],
+    "tablecert verify": [
+        *("-c", ENTRY, "verify", str(WORK / "env.json"), str(WORK / "log.csv")),
+        *("--pubkey", str(WORK / "k.pub")),
+    ],
 }
+# Exit statuses of the fixtures' verdicts (the sample shuffle log is too small to judge, the
+# configuration deviates): anything else means the command did not run as meant.
+EXPECTED = {"tablecert audit shuffler": 3, "tablecert check": 1}
 BEFORE = os.environ.get("TABLECERT_STARTUP_BEFORE", "")
 TREES = {"after": ""} | ({"before": BEFORE} if BEFORE else {})
 
 
-def run(args: list[str], tree: str) -> None:
+@pytest.fixture(scope="module", autouse=True)
+def signed_envelope() -> Iterator[None]:
+    """The envelope `verify` checks: one file, signed by a fresh key."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from tablecert.report.signing import public_pem
+    from tests import envelopes
+
+    WORK.mkdir()
+    key = Ed25519PrivateKey.generate()
+    subjects = envelopes.files(WORK, {"log.csv": b"x\n"})
+    (WORK / "env.json").write_bytes(envelopes.certification(subjects, key).to_bytes())
+    (WORK / "k.pub").write_bytes(public_pem(key.public_key()))
+    yield
+    for path in WORK.iterdir():
+        path.unlink()
+    WORK.rmdir()
+
+
+def run(args: list[str], tree: str, expected: int = 0) -> None:
     env = dict(os.environ)
     if tree:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [tree, env.get("PYTHONPATH")]))
-    subprocess.run(
+    code = subprocess.run(
         [sys.executable, *args],
-        check=True,
+        check=False,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         env=env,
-    )
+    ).returncode
+    assert code == expected, (args, code)
 
 
 @pytest.mark.parametrize("tree", list(TREES))
@@ -59,4 +108,5 @@ def test_startup(benchmark: BenchmarkFixture, name: str, tree: str) -> None:
         ).stdout
         assert found.startswith(TREES[tree]), found
     benchmark.extra_info["load_average"] = os.getloadavg()
-    benchmark.pedantic(run, args=(RUNS[name], TREES[tree]), rounds=10, warmup_rounds=1)
+    args = (RUNS[name], TREES[tree], EXPECTED.get(name, 0))
+    benchmark.pedantic(run, args=args, rounds=10, warmup_rounds=1)
