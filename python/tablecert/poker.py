@@ -215,7 +215,7 @@ def format_hand(cards: Sequence[int]) -> str:
     return " ".join(_core.card_code(c) for c in sorted(cards, reverse=True))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Evaluation:
     """A hand's category and strength key under one ordering."""
 
@@ -234,20 +234,27 @@ class Evaluation:
         return f"{self.category} ({self.codes})"
 
 
+# The slots' own setters (what a frozen dataclass's __init__ reaches through object.__setattr__).
+_SET_GAME, _SET_CARDS, _SET_CATEGORY, _SET_CATEGORY_INDEX, _SET_KEY = (
+    Evaluation.__dict__[name].__set__
+    for name in ("game", "cards", "category", "category_index", "key")
+)
+
+
 def _evaluation(
     game: str, cards: tuple[int, ...], category: str, category_index: int, key: int
 ) -> Evaluation:
     """``Evaluation(game, cards, category, category_index, key)``, filled in directly: the
     frozen dataclass's ``__init__`` (one ``object.__setattr__`` per field) was a third of an
     ``evaluate`` call. The result is the same object: equal, hashed, printed and still frozen
-    like one built by ``__init__``."""
+    like one built by ``__init__``. Slots, not a per-object dict: a loop that keeps 10^5
+    evaluations gives the garbage collector half the containers to walk."""
     out = object.__new__(Evaluation)
-    fields = out.__dict__
-    fields["game"] = game
-    fields["cards"] = cards
-    fields["category"] = category
-    fields["category_index"] = category_index
-    fields["key"] = key
+    _SET_GAME(out, game)
+    _SET_CARDS(out, cards)
+    _SET_CATEGORY(out, category)
+    _SET_CATEGORY_INDEX(out, category_index)
+    _SET_KEY(out, key)
     return out
 
 
