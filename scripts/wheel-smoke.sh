@@ -53,7 +53,7 @@ grep -q "B wins" "$work/out.txt"
 run tablecert analyze q-poker --rules q-poker.standard
 run tablecert analyze mahjong-simple --json
 run tablecert check "$data/configs/q-poker.casino-c.toml" --no-returns
-run tablecert audit shuffler "$data/logs/shuffler-fair-52-small.csv.gz" --input-order previous
+run tablecert audit shuffler "$data/logs/shuffler-fair-52-small.csv.gz" --input-order logged
 run tablecert crosscheck poker q-poker --evaluator "$data/evaluators/vendor_poker.py:q_poker_statute" \
   --hands 200 --suit-pairs 200 --other-pairs 100
 run tablecert certify smoke -o report
