@@ -259,7 +259,12 @@ def _evaluation(
 
 
 def evaluate(game: str, hand: Hand, rules: RulesSource = None) -> Evaluation:
-    """Category and strength key of a hand; keys compare as the statute ranks hands."""
+    """Category and strength key of a hand; keys compare as the statute ranks hands.
+
+    One call costs about 2-3 us from text (BENCHMARKS.md, "Python API"). For many hands the
+    fast path is one batch call, ``tablecert.hand_arrays.strength_keys(game, ids)`` on an
+    (n, hand size) array of card ids: tens of millions of keys a second, 20-30 times a loop
+    of calls."""
     order = ordering(game, rules)
     cards = _card_list(hand, order.hand_size)
     key = _core.strength_key(cards, order.tie_breaks)
@@ -343,7 +348,8 @@ def _disjoint(a: Sequence[int], b: Sequence[int]) -> None:
 
 def compare(game: str, hand_a: Hand, hand_b: Hand, rules: RulesSource = None) -> int:
     """> 0 if hand A wins, < 0 if hand B wins, 0 only for a push under rules that allow one
-    (``decide`` says which step decided; this is the fast path for a loop)."""
+    (``decide`` says which step decided; this is the fast path for a loop of single pairs;
+    for many pairs, compare the keys of two ``hand_arrays.strength_keys`` batches)."""
     order = ordering(game, rules)
     a = _card_list(hand_a, order.hand_size)
     b = _card_list(hand_b, order.hand_size)
