@@ -6,6 +6,7 @@ whose ``strerror`` says why, so each caller's usual "cannot read" message names 
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
 import stat
 from collections.abc import Iterator
@@ -49,3 +50,13 @@ def read_input(path: Path) -> bytes:
     if len(data) > MAX_INPUT_BYTES or size > MAX_INPUT_BYTES:
         raise OSError(errno.EFBIG, f"larger than {MAX_INPUT_BYTES:,} bytes", str(path))
     return data
+
+
+def file_sha256(path: Path) -> str:
+    """The SHA-256 of a regular file, read in blocks (a device or FIFO is refused: it may
+    never end)."""
+    digest = hashlib.sha256()
+    with open_regular(path) as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()

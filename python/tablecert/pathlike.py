@@ -5,13 +5,13 @@ A single string is one path, never a sequence of one-character paths.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TypeAlias
 
 from tablecert.errors import TableCertError
+from tablecert.inputs import file_sha256
 
 PathArg: TypeAlias = str | os.PathLike[str]
 PathsArg: TypeAlias = PathArg | Iterable[PathArg]
@@ -58,7 +58,7 @@ def repeated_file(paths: Sequence[Path]) -> tuple[int, int, str] | None:
     for group in by_size.values():
         digests: dict[str, int] = {}
         for i in group if len(group) > 1 else ():
-            digest = _sha256(paths[i])
+            digest = file_sha256(paths[i])
             if digest in digests:
                 return digests[digest], i, f"the same bytes (SHA-256 {digest[:16]}...)"
             digests[digest] = i
@@ -75,11 +75,3 @@ def distinct_paths(paths: Sequence[Path], what: str = "file") -> tuple[Path, ...
             f"{what} {paths[second]} is {paths[first]} again ({how}): name each file once"
         )
     return tuple(paths)
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while chunk := handle.read(1 << 20):
-            digest.update(chunk)
-    return digest.hexdigest()

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
 import json
 import re
 from collections.abc import Collection, Mapping, Sequence
@@ -31,7 +30,8 @@ from typing import TYPE_CHECKING, Any, Literal
 from tablecert import strict_json as strict_json_text
 from tablecert.bundled import SCHEMA_FILE
 from tablecert.errors import EnvelopeError
-from tablecert.inputs import open_regular, read_input
+from tablecert.inputs import file_sha256 as file_sha256
+from tablecert.inputs import read_input
 from tablecert.judgement import Outcome
 from tablecert.report.canonical import canonical_bytes
 from tablecert.report.certificate import signatory_check
@@ -66,15 +66,6 @@ def pae(payload_type: str, body: bytes) -> bytes:
     """DSSE v1 pre-authentication encoding of a payload type and body."""
     kind = payload_type.encode("utf-8")
     return b"DSSEv1 %d %s %d %s" % (len(kind), kind, len(body), body)
-
-
-def file_sha256(path: Path) -> str:
-    """The SHA-256 of a regular file (a device or FIFO is refused: it may never end)."""
-    digest = hashlib.sha256()
-    with open_regular(path) as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 @dataclass(frozen=True)
