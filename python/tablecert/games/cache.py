@@ -27,6 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from tablecert.errors import OutputError
+from tablecert.outputs import write_atomic
+
 KEY_BYTES = 32
 _MAC = "hmac_sha256"
 
@@ -106,18 +109,6 @@ class Entry:
     table: bytes
 
 
-def _replace_atomically(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
-    try:
-        with tmp.open("xb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-
-
 class AnalysisCache:
     """Entries named ``{kind}-{key}`` in ``root``, each a ``.json`` (rows and MAC) beside a
     ``.bin`` (the table); see the module's docstring for what is trusted."""
@@ -164,10 +155,14 @@ class AnalysisCache:
         meta_path, table_path = self._paths(name)
         try:
             self.root.mkdir(parents=True, exist_ok=True)
-            _replace_atomically(table_path, entry.table)
-            _replace_atomically(meta_path, json.dumps(record).encode())
         except OSError as exc:
             _warn(f"cannot write {self.root}: {exc.strerror or exc}")
+            return
+        try:
+            write_atomic(table_path, entry.table, what="entry")
+            write_atomic(meta_path, json.dumps(record).encode(), what="entry")
+        except OutputError as exc:
+            _warn(str(exc))
 
     def get_or_compute(
         self, name: str, use: bool, compute: Callable[[], Entry]
