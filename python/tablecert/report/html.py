@@ -70,6 +70,17 @@ def grouped(number: str) -> str:
     return f"{sign}{int(whole):,}{dot}{frac}"
 
 
+def named(noun: str, names: Sequence[str], none: str, most: int = 5) -> str:
+    """``"devices SM-1, SM-2"``: ``names`` after their noun (plural from two), the first
+    ``most`` and how many more; ``none`` when there are none."""
+    if not names:
+        return none
+    shown = ", ".join(names[:most])
+    if len(names) > most:
+        shown += f" and {len(names) - most:,} more"
+    return f"{noun}{'s' if len(names) > 1 else ''} {shown}"
+
+
 def badge(outcome: str) -> str:
     return f'<span class="badge {esc(outcome)}">{esc(outcome.upper())}</span>'
 

@@ -17,7 +17,7 @@ from typing import Any
 from tablecert.conformance.configuration import check_configuration
 from tablecert.games.common import decimal
 from tablecert.poker import GAMES, ordering
-from tablecert.report.html import esc, table
+from tablecert.report.html import esc, named, table
 from tablecert.report.plan import PlanEntry
 from tablecert.report.registry import (
     Context,
@@ -99,9 +99,7 @@ def check_verdicts(result: RoundAudit, rules: RuleFile, prefix: str) -> tuple[Ve
 
 def tables_text(result: RoundAudit) -> str:
     """The tables a round audit's logs came from, as its title names them."""
-    tables = sorted(result.tables)
-    shown = ", ".join(tables[:5]) + (f" and {len(tables) - 5:,} more" if len(tables) > 5 else "")
-    return f"table{'s' if len(tables) != 1 else ''} {shown}" if tables else "no table"
+    return named("table", sorted(result.tables), "no table")
 
 
 def section_data(result: RoundAudit) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from tablecert.audit.shuffler import (
 )
 from tablecert.errors import RuleFileError
 from tablecert.report.canonical import float_decimal
-from tablecert.report.html import Markup, badge, esc, table
+from tablecert.report.html import Markup, badge, esc, named, table
 from tablecert.report.plan import PlanEntry
 from tablecert.report.registry import (
     Context,
@@ -150,10 +150,7 @@ def shuffler_audit_section(entry: PlanEntry, context: Context) -> Section:
 
 def devices_text(devices: tuple[str, ...]) -> str:
     """The devices a log came from, as a finding names them."""
-    if not devices:
-        return "no device id logged"
-    shown = ", ".join(devices[:5]) + (f" and {len(devices) - 5:,} more" if len(devices) > 5 else "")
-    return f"device{'s' if len(devices) > 1 else ''} {shown}"
+    return named("device", devices, "no device id logged")
 
 
 def integrity_finding(result: ShufflerAudit, devices: str) -> str:
