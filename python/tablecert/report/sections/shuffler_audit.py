@@ -201,10 +201,6 @@ _CAPTIONS = {
 }
 
 
-def _fmt(value: float | None) -> str:
-    return figures.measured(value)
-
-
 def _html(result: ShufflerAudit) -> str:
     i = result.integrity
     bad = "".join(
@@ -215,10 +211,10 @@ def _html(result: ShufflerAudit) -> str:
         (
             Markup(badge(t.verdict)),
             t.key,
-            _fmt(t.statistic),
+            figures.measured(t.statistic),
             "" if t.df is None else t.df,
             figures.p_value(t.p_value),
-            _fmt(t.effect),
+            figures.measured(t.effect),
             f"{t.name}: {t.detail}" + (f" (effect: {t.effect_name})" if t.effect_name else ""),
         )
         for t in result.battery.tests
