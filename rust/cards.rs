@@ -67,20 +67,15 @@ pub fn code(card: u8) -> String {
 }
 
 fn rank_of(text: &str) -> Option<u8> {
-    let r = match text.to_ascii_uppercase().as_str() {
-        "2" => 0,
-        "3" => 1,
-        "4" => 2,
-        "5" => 3,
-        "6" => 4,
-        "7" => 5,
-        "8" => 6,
-        "9" => 7,
-        "T" | "10" => 8,
-        "J" => 9,
-        "Q" => 10,
-        "K" => 11,
-        "A" => 12,
+    // Byte comparisons, case-insensitive: no allocation per card (this runs once per card of
+    // every hand a Python caller passes as text).
+    let r = match text.as_bytes() {
+        [b @ b'2'..=b'9'] => b - b'2',
+        [b't' | b'T'] | [b'1', b'0'] => 8,
+        [b'j' | b'J'] => 9,
+        [b'q' | b'Q'] => 10,
+        [b'k' | b'K'] => 11,
+        [b'a' | b'A'] => 12,
         _ => return None,
     };
     Some(r)
@@ -128,22 +123,16 @@ pub fn parse_hand(text: &str) -> Result<Vec<u8>, CardError> {
 
 /// Split a run of card codes written together (`AsKh10d`) into cards.
 fn split_run(token: &str, out: &mut Vec<u8>) -> Result<(), CardError> {
-    let chars: Vec<char> = token.chars().collect();
     let mut start = 0;
-    for (i, &c) in chars.iter().enumerate() {
-        if suit_of(c).is_some() && i > start {
-            let piece: String = chars[start..=i].iter().collect();
-            out.push(parse_card(&piece)?);
-            start = i + 1;
+    for (i, c) in token.char_indices() {
+        if i > start && suit_of(c).is_some() {
+            let end = i + c.len_utf8();
+            out.push(parse_card(&token[start..end])?);
+            start = end;
         }
     }
-    if start != chars.len() {
-        let piece: String = chars[start..].iter().collect();
-        return Err(CardError::UnknownCard(if start == 0 {
-            token.to_string()
-        } else {
-            piece
-        }));
+    if start != token.len() {
+        return Err(CardError::UnknownCard(token[start..].to_string()));
     }
     Ok(())
 }

@@ -4,6 +4,7 @@
 pub mod audit;
 pub mod cards;
 pub mod compact;
+pub mod cpu;
 pub mod enumerate;
 pub mod games;
 pub mod lookup;

@@ -18,7 +18,8 @@ from typer.testing import CliRunner
 import tablecert
 from tablecert.cli import app
 from tablecert.cli.common import exit_for
-from tablecert.report.canonical import MAX_EXACT_INT, canonical_bytes
+from tablecert.exact import MAX_EXACT_INT
+from tablecert.report.canonical import canonical_bytes
 from tablecert.report.certify import Certification, certify
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -11,7 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tablecert.errors import ReportError
-from tablecert.report.canonical import canonical_bytes, decimal_text, plain
+from tablecert.exact import decimal_text
+from tablecert.report.canonical import canonical_bytes, plain
 
 
 def test_sorted_utf8_compact() -> None:

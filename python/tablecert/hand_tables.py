@@ -8,8 +8,8 @@ from math import comb
 from typing import Any
 
 from tablecert import _core
+from tablecert.exact import decimal_text, exact_json
 from tablecert.poker import RulesSource, ordering
-from tablecert.report.canonical import decimal_text, exact_json
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 //! Deck kinds and the deck checker: an order is accepted only if it is exactly one complete deck.
 
 use crate::cards;
+use crate::cpu::Avx2;
 use crate::mahjong::tiles::{self, TileSet};
 
 /// What a shuffler shuffles.
@@ -286,9 +287,9 @@ const SUIT: [u8; 256] = {
 #[inline]
 fn fixed_width_deck(b: &[u8]) -> Option<([u8; cards::DECK_SIZE], bool)> {
     #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx2") {
+    if Avx2::detect().is_some() {
         let b = b.try_into().ok()?;
-        // SAFETY: the CPU has AVX2 (checked just now).
+        // SAFETY: an `Avx2` is made only on a CPU that has AVX2 (`Avx2::detect`).
         return unsafe { avx2::fixed_width_deck(b) };
     }
     fixed_width_deck_scalar(b)
@@ -675,7 +676,7 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn the_vector_deck_read_is_the_scalar_one() {
-        if !std::is_x86_feature_detected!("avx2") {
+        if Avx2::detect().is_none() {
             eprintln!("no AVX2 on this CPU: the vector deck read is not run");
             return;
         }

@@ -17,6 +17,7 @@ use super::deck::DeckKind;
 use super::json::{self, Value};
 use super::stream::{LineCutter, Piece, Pieces, ReadError};
 use super::tally::{self, Filler, Game, RepeatSampler, Tally};
+use crate::cpu::{compiled_with, Avx512, Native};
 
 /// The longest line read (a 136-tile wall with long spellings is a few kilobytes); a longer
 /// record is one bad record, a longer header an unreadable file.
@@ -554,25 +555,23 @@ impl Parsed {
     /// Read the lines of `data` (starting at byte `offset` of the file).
     fn read(deck: DeckKind, mode: InputMode, format: &Format, data: &[u8], offset: u64) -> Parsed {
         #[cfg(target_arch = "x86_64")]
-        if tally::native_features() {
-            // SAFETY: the CPU has the features `read_native` is compiled for (checked just now).
+        if Native::detect().is_some() {
+            // SAFETY: a `Native` is made only on a CPU that has the features (`Native::detect`).
             return unsafe { Parsed::read_native(deck, mode, format, data, offset) };
         }
         Parsed::read_portable(deck, mode, format, data, offset)
     }
 
-    /// `read_portable` compiled with the instructions of `tally::native_features`.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
-    unsafe fn read_native(
-        deck: DeckKind,
-        mode: InputMode,
-        f: &Format,
-        b: &[u8],
-        at: u64,
-    ) -> Parsed {
-        Parsed::read_portable(deck, mode, f, b, at)
-    }
+    compiled_with!(
+        native,
+        fn read_native(
+            deck: DeckKind,
+            mode: InputMode,
+            format: &Format,
+            data: &[u8],
+            offset: u64,
+        ) -> Parsed = Parsed::read_portable
+    );
 
     #[allow(clippy::inline_always)]
     #[inline(always)]
@@ -664,7 +663,7 @@ impl Parsed {
             };
             p.items.push(Item { line, events, kind });
         }
-        let avx512 = tally::Avx512::detect();
+        let avx512 = Avx512::detect();
         tally::hash128_orders(&p.orders, deck.size(), &hash_at, &mut p.hashes, avx512);
         p
     }

@@ -7,6 +7,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use super::deck::DeckKind;
 use crate::cards;
+use crate::cpu::{compiled_with, Avx512, Native};
 use crate::rank3;
 use crate::rank5;
 use crate::ranking::{self, TieBreaks};
@@ -324,44 +325,14 @@ type Cell = u32;
 
 const N52: usize = cards::DECK_SIZE;
 
-/// Whether this CPU has the instructions the portable x86-64 baseline lacks (population count,
-/// leading and trailing zero counts, 256-bit vectors) that the tallies and the parse are also
-/// compiled for: the Lehmer digits and the guesser's unseen labels are bit counts, integers
-/// either way.
-#[must_use]
-pub fn native_features() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::is_x86_feature_detected!("popcnt")
-            && std::is_x86_feature_detected!("lzcnt")
-            && std::is_x86_feature_detected!("bmi1")
-            && std::is_x86_feature_detected!("bmi2")
-            && std::is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    false
-}
-
-/// `Counts52::add_portable` as a method `$name` compiled with the CPU features `$features`
-/// (the tally is inlined into it: it runs with them).
-macro_rules! add_compiled_with {
-    ($name:ident, $features:literal) => {
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = $features)]
-        unsafe fn $name(&mut self, out: &[u8], reference: Order, relative: Order, previous: Order) {
-            self.add_portable(out, reference, relative, previous);
-        }
-    };
-}
-
 /// The tallies of 52-card decks as a parallel task fills them: the same counts as
 /// `Tally::add`, in tables of half the width laid out with power-of-two rows (a card id masked
 /// with 63 indexes them without a bounds check), so one shuffle's ~260 scattered increments
 /// touch half the cache lines and run fewer instructions. `flush_into` adds them to a `Tally`.
 pub struct Counts52 {
     game: Option<Game>,
-    /// Filled by the compilation for `native_features`.
-    native: bool,
+    /// Filled by the compilation for `cpu::native_features`.
+    native: Option<Native>,
     /// The tallies compiled with AVX-512, the guesser through its vector path.
     avx512: Option<Avx512>,
     shuffles: Cell,
@@ -387,7 +358,7 @@ impl Counts52 {
     pub fn new(game: Option<Game>) -> Counts52 {
         Counts52 {
             game,
-            native: native_features(),
+            native: Native::detect(),
             avx512: Avx512::detect(),
             shuffles: 0,
             referenced: 0,
@@ -417,20 +388,35 @@ impl Counts52 {
                 // (`Avx512::detect`).
                 return unsafe { self.add_avx512(out, reference, relative, previous) };
             }
-            if self.native {
-                // SAFETY: `native` is true only on a CPU that has the features
-                // (`native_features`).
+            if self.native.is_some() {
+                // SAFETY: a `Native` is made only on a CPU that has the features
+                // (`Native::detect`).
                 return unsafe { self.add_native(out, reference, relative, previous) };
             }
         }
         self.add_portable(out, reference, relative, previous);
     }
 
-    add_compiled_with!(
-        add_avx512,
-        "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512bw,avx512cd,avx512dq"
+    compiled_with!(
+        avx512,
+        fn add_avx512(
+            self: &mut Self,
+            out: &[u8],
+            reference: Order,
+            relative: Order,
+            previous: Order,
+        ) = Self::add_portable
     );
-    add_compiled_with!(add_native, "popcnt,lzcnt,bmi1,bmi2,avx2");
+    compiled_with!(
+        native,
+        fn add_native(
+            self: &mut Self,
+            out: &[u8],
+            reference: Order,
+            relative: Order,
+            previous: Order,
+        ) = Self::add_portable
+    );
 
     #[allow(clippy::needless_range_loop, clippy::inline_always)]
     #[inline(always)]
@@ -765,32 +751,6 @@ pub fn valley_guesser(rel: &[u8]) -> usize {
         };
     }
     correct + usize::from(end == guess)
-}
-
-/// Proof that this CPU has the 512-bit vector instructions `valley_guesser52` uses (AVX-512
-/// foundation, byte and word, conflict detection: 64-bit lanes, masked byte loads, leading
-/// zero counts), the doubleword and quadword ones `hash128_orders` uses (64-bit products),
-/// and those of `native_features` (the tallies' AVX-512 compilation has both). Made only by
-/// `Avx512::detect`: the vector paths cannot be asked for on a CPU without them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Avx512(());
-
-impl Avx512 {
-    /// The proof, when this CPU has the instructions.
-    #[must_use]
-    pub fn detect() -> Option<Avx512> {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let has = native_features()
-                && std::is_x86_feature_detected!("avx512f")
-                && std::is_x86_feature_detected!("avx512bw")
-                && std::is_x86_feature_detected!("avx512dq")
-                && std::is_x86_feature_detected!("avx512cd");
-            has.then_some(Avx512(()))
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        None
-    }
 }
 
 /// `valley_guesser` of a 52-card order, with AVX-512 when given its proof.
@@ -1357,7 +1317,7 @@ mod tests {
 
     #[test]
     fn fast_tally_matches_the_slow_reference() {
-        if !native_features() {
+        if Native::detect().is_none() {
             eprintln!("skipped: no AVX2/BMI2 on this CPU: the natively compiled tally not checked");
         }
         let vector = avx512_for("the AVX-512 tally");
@@ -1408,9 +1368,9 @@ mod tests {
             same(&plain, &slow);
             // The fast path as compiled for this CPU, and the portable one.
             for (native, avx512) in [
-                (native_features(), vector),
-                (native_features(), None),
-                (false, None),
+                (Native::detect(), vector),
+                (Native::detect(), None),
+                (None, None),
             ] {
                 let mut fast = Filler::new(DeckKind::Cards52, game);
                 let counts = fast.fast.as_mut().unwrap();

@@ -33,7 +33,7 @@ import numpy as np
 from tablecert import _core
 from tablecert.audit import rng as nist
 from tablecert.errors import RngAuditError
-from tablecert.report.canonical import measured
+from tablecert.exact import measured
 
 #: The parameters with which the core's p-values equal the tool's to the printed digits.
 TOOL_PARAMETERS = nist.NistParameters(

@@ -23,10 +23,10 @@ import numpy as np
 from tablecert import _core
 from tablecert.equality import ContentEq
 from tablecert.errors import NistError, RngAuditError
+from tablecert.exact import exact_json, measured
 from tablecert.inputs import open_regular
 from tablecert.judgement import Outcome
 from tablecert.pathlike import PathsArg, as_paths, distinct_paths
-from tablecert.report.canonical import exact_json, measured
 
 #: The fifteen tests, in the order of the NIST tool's finalAnalysisReport.
 TEST_NAMES: tuple[str, ...] = tuple(_core.nist_test_names())

@@ -42,8 +42,8 @@ import numpy as np
 from tablecert import stats
 from tablecert.audit import rng as nist
 from tablecert.errors import RngAuditError
+from tablecert.exact import measured
 from tablecert.judgement import Outcome
-from tablecert.report.canonical import measured
 from tablecert.stats import pvalues
 
 #: Left out of the extreme p-value rule (their tails are approximate; see `decide`).

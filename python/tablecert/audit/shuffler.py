@@ -29,9 +29,9 @@ from tablecert.audit.wall_dealing import mahjong_dealer
 from tablecert.distributed import Executor
 from tablecert.equality import ContentEq
 from tablecert.errors import AuditError, LogError
+from tablecert.exact import measured
 from tablecert.judgement import Outcome, overall
 from tablecert.pathlike import PathsArg, as_paths, distinct_paths
-from tablecert.report.canonical import measured
 from tablecert.stats import DEFAULT_ALPHA, CheckResult, DealtLaw, dealt_outcomes
 
 INPUT_ORDERS = ("auto", "logged", "previous", "none")

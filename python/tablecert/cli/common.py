@@ -149,7 +149,7 @@ def emit_json(data: Any, *, dialect: bool = True) -> None:
     ``schema`` (``tablecert.<command>/<version>``) and ``tablecert_version``, sorted keys,
     UTF-8, I-JSON (integers beyond 2^53 as strings). ``dialect=False`` writes a foreign
     format (e.g. a securesystemslib key) as it is defined, without the header."""
-    from tablecert.report.canonical import i_json
+    from tablecert.exact import i_json
 
     if not dialect:
         pass

@@ -25,7 +25,7 @@ from tablecert.cli.common import (
     stdout,
 )
 from tablecert.cli.progress import progress
-from tablecert.report.canonical import measured
+from tablecert.exact import measured
 
 
 def rng(

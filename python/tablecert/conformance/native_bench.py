@@ -34,8 +34,8 @@ from tablecert.conformance import yardstick
 from tablecert.conformance.native_crosscheck import HandTable, PairTally, class_order_check
 from tablecert.conformance.native_evaluator import NativeEvaluator, NativeSpec
 from tablecert.conformance.poker_crosscheck import CheckResult, CrosscheckReport
+from tablecert.exact import measured
 from tablecert.poker import RulesSource
-from tablecert.report.canonical import measured
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ from typing import Any
 from tablecert import _core
 from tablecert.equality import ContentEq
 from tablecert.errors import TableCertError
+from tablecert.exact import exact_json
 from tablecert.notation import written
-from tablecert.report.canonical import exact_json
 from tablecert.rules import RuleFile
 
 RANK_CODES = "23456789TJQKA"
@@ -65,7 +65,7 @@ def decimal(value: Fraction, places: int = 6) -> str:
 
 
 def fraction_json(value: Fraction) -> dict[str, Any]:
-    """An exact value in the one JSON form (:func:`tablecert.report.canonical.exact_json`)."""
+    """An exact value in the one JSON form (:func:`tablecert.exact.exact_json`)."""
     return dict(exact_json(value))
 
 

@@ -28,8 +28,8 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from tablecert.errors import OutputError, TableCertError
+from tablecert.exact import exact_json
 from tablecert.outputs import check_new_file, write_atomic
-from tablecert.report.canonical import exact_json
 
 Cell = str | int | Decimal
 Sheet = tuple[str, list[list[Cell]]]

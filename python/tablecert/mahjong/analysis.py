@@ -14,9 +14,9 @@ from math import comb
 from typing import Any
 
 from tablecert import _core
+from tablecert.exact import exact_json
 from tablecert.mahjong.fan import Context, FanRules, rules_for, score_signature
 from tablecert.mahjong.hands import TILE_SET, check_game
-from tablecert.report.canonical import exact_json
 from tablecert.rules import RuleFile
 
 

@@ -51,11 +51,11 @@ import numpy as np
 import numpy.typing as npt
 
 from tablecert.errors import AuditError
+from tablecert.exact import measured
 from tablecert.games.common import decimal, fraction_json
 from tablecert.hand_arrays import key_table
 from tablecert.judgement import Outcome
 from tablecert.poker import Ordering
-from tablecert.report.canonical import measured
 from tablecert.rounds.log import SCALE, SPOTS, RoundChunk
 from tablecert.rounds.settle import (
     CATEGORY_SHIFT,

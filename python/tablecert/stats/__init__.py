@@ -18,8 +18,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from tablecert.equality import ContentEq
+from tablecert.exact import measured
 from tablecert.judgement import Outcome
-from tablecert.report.canonical import measured
 from tablecert.stats import pvalues
 
 MIN_EXPECTED = 5.0

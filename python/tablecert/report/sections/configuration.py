@@ -21,8 +21,8 @@ from tablecert.conformance.configuration import (
     check_configuration,
     load_submission,
 )
+from tablecert.exact import decimal_text
 from tablecert.judgement import Outcome, Verdict, overall
-from tablecert.report.canonical import decimal_text
 from tablecert.report.html import Markup, badge, display, esc, table, wbr
 from tablecert.report.plan import PlanEntry
 from tablecert.report.registry import Context, Field, Scope, Section, register_section

@@ -11,10 +11,10 @@ from __future__ import annotations
 from fractions import Fraction
 from math import comb
 
+from tablecert.exact import decimal_text
 from tablecert.hand_tables import CategoryTable, category_table
 from tablecert.judgement import Outcome
 from tablecert.poker import GAMES
-from tablecert.report.canonical import decimal_text
 from tablecert.report.html import bar_chart, grouped, table
 from tablecert.report.plan import PlanEntry
 from tablecert.report.registry import Context, Field, Scope, Section, Verdict, register_section

@@ -12,10 +12,10 @@ from fractions import Fraction
 from typing import Any
 
 from tablecert import mahjong
+from tablecert.exact import decimal_text
 from tablecert.judgement import Outcome
 from tablecert.mahjong.analysis import MahjongAnalysis, PatternRow
 from tablecert.mahjong.fan import FanRules, rules_for
-from tablecert.report.canonical import decimal_text
 from tablecert.report.html import esc, grouped, table
 from tablecert.report.plan import PlanEntry
 from tablecert.report.registry import Context, Field, Scope, Section, Verdict, register_section

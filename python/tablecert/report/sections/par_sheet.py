@@ -13,6 +13,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
+from tablecert.exact import decimal_text
 from tablecert.games import caribbean_stud, par_export, q_poker
 from tablecert.games.common import AnalysisError, OutcomeRow, decimal
 from tablecert.games.progressive import (
@@ -25,7 +26,6 @@ from tablecert.games.progressive import (
 )
 from tablecert.judgement import Outcome
 from tablecert.poker import GAMES
-from tablecert.report.canonical import decimal_text
 from tablecert.report.html import esc, table
 from tablecert.report.plan import PlanEntry
 from tablecert.report.registry import (

@@ -21,7 +21,7 @@ from tablecert.audit.shuffler import (
     audit_shuffler,
 )
 from tablecert.errors import RuleFileError
-from tablecert.report.canonical import float_decimal
+from tablecert.exact import float_decimal
 from tablecert.report.html import Markup, badge, esc, named, table
 from tablecert.report.plan import PlanEntry
 from tablecert.report.registry import (
