@@ -14,6 +14,7 @@ import os
 import socket
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from tablecert.errors import ClusterError
@@ -246,6 +247,13 @@ def split_range(first: int, end: int, shards: int) -> list[tuple[int, int]]:
     count = max(1, min(shards, end - first))
     width = end - first
     return [(first + i * width // count, first + (i + 1) * width // count) for i in range(count)]
+
+
+def largest_first(paths: Sequence[str | Path]) -> list[int]:
+    """The files' indices, largest file first (ties in the given order): the longest shards
+    start first, so no worker starts a long file while the others sit idle at the end."""
+    sizes = [Path(p).stat().st_size for p in paths]
+    return sorted(range(len(paths)), key=lambda i: -sizes[i])
 
 
 def worker_pids(executor: DaskExecutor) -> dict[str, int]:

@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tablecert import _core
-from tablecert.conformance.configuration import AT_LEAST
+from tablecert.distributed import largest_first
 from tablecert.games.common import fraction_json
 from tablecert.games.progressive import Progressive
 from tablecert.hand_arrays import key_table
@@ -346,7 +346,7 @@ class _ChunkAudit:
         # Art. 2(1): eight seats or more) it bounds nothing from above: only the deck does.
         players_allowed = self.order.rules.value_of("table.seats", int) - 1
         too_many = seats > players_allowed
-        if "table.seats" in AT_LEAST.get(self.order.game, ()):
+        if self.order.rules.require("table.seats").at_least:
             too_many[:] = False
         bad = ((distinct != cards) | too_many) & ~self.void
         for r in np.flatnonzero(bad).tolist():
@@ -693,8 +693,6 @@ def audit_rounds(
     if executor is None:
         parts = [_audit_file(path, order, table, hold, {}, progress) for path in paths]
     else:
-        from tablecert.audit.sharded import largest_first
-
         shards = [RoundShard(str(p), order.game, order.rules, hold) for p in paths]
         ranked = largest_first(paths)
         done = executor.map(audit_shard, [shards[i] for i in ranked], shard_progress)

@@ -22,8 +22,9 @@ import numpy as np
 
 from tablecert import _core
 from tablecert.audit.battery import DEFAULT_CONFIDENCE, BatteryResult, Repeats, Tally, run_battery
-from tablecert.audit.shuffler import Integrity, ShufflerAudit, conclude, stream_file
-from tablecert.distributed import Executor, ShardProgress
+from tablecert.audit.shuffler.local import stream_file
+from tablecert.audit.shuffler.result import Integrity, ShufflerAudit, conclude
+from tablecert.distributed import Executor, ShardProgress, largest_first
 from tablecert.poker import TieBreakSpec, tie_break_spec
 from tablecert.stats import DEFAULT_ALPHA, DealtLaw
 
@@ -125,13 +126,6 @@ def file_shards(
             tie_break_spec(tb),
         )
     return [FileShard(str(p), deck, input_order, batch_size, game, law, levels) for p in paths]
-
-
-def largest_first(paths: Sequence[str | Path]) -> list[int]:
-    """The files' indices, largest file first (ties in the given order): the longest shards
-    start first, so no worker starts a long file while the others sit idle at the end."""
-    sizes = [Path(p).stat().st_size for p in paths]
-    return sorted(range(len(paths)), key=lambda i: -sizes[i])
 
 
 def audit_sharded(

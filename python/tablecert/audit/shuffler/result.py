@@ -1,47 +1,31 @@
-"""Auditing a shuffler from its captured logs: stream every file through the core's reader and
-tallies, check each deck, then judge the tallies with the battery."""
+"""What a shuffler audit found, whichever way its logs were read: the deck checker's counts
+(:class:`Integrity`), the battery on the tallies and the certificate's content
+(:class:`ShufflerAudit`), and :func:`conclude`, the one step both the local and the sharded
+runner end with."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from tablecert import _core, poker
+from tablecert import _core
 from tablecert.audit import plots
 from tablecert.audit.battery import (
-    DEFAULT_CONFIDENCE,
     BatteryResult,
     Repeats,
     Tally,
-    check_levels,
     run_battery,
     second_level,
     shuffles_to_conclude,
 )
-from tablecert.audit.dealing import DEALINGS, WallDealer, poker_law, tally_walls
-from tablecert.audit.decks import DECK_SIZES
 from tablecert.audit.power import detectable
-from tablecert.audit.wall_dealing import mahjong_dealer
-from tablecert.distributed import Executor
 from tablecert.equality import ContentEq
-from tablecert.errors import AuditError, LogError
+from tablecert.errors import AuditError
 from tablecert.exact import measured
 from tablecert.judgement import Outcome, overall
-from tablecert.pathlike import PathsArg, as_paths, distinct_paths
-from tablecert.stats import DEFAULT_ALPHA, CheckResult, DealtLaw, dealt_outcomes
-
-INPUT_ORDERS = ("auto", "logged", "previous", "none")
-"""What each output is judged against: ``auto`` (the default) its logged input when the record
-has one, else its device's previous output; ``logged`` only the logged input; ``previous`` only
-the previous output; ``none`` nothing (the order tests are skipped)."""
-DEFAULT_BATCH = 10_000
-
-Progress = Callable[[int, int], None]
-"""Called with (bytes read of the current file, its size on disk; 0 for a pipe)."""
+from tablecert.stats import CheckResult, DealtLaw
 
 
 @dataclass(frozen=True, eq=False)
@@ -224,148 +208,6 @@ class ShufflerAudit(ContentEq):
             "power": self.power,
             "passed": self.passed,
         }
-
-
-def stream_file(
-    audit: _core.ShuffleAudit,
-    path: Path,
-    progress: Progress | None = None,
-    on_batches: Callable[[list[dict[str, object]], bytes], None] | None = None,
-) -> None:
-    """Read one log through the core (plain or gzip, a FIFO too): decompressed on one thread,
-    parsed and tallied on the others. After each group of lines ``on_batches`` gets the batches
-    completed and the orders kept since the last call, then ``progress`` the bytes read.
-    Unreadable files raise AuditError."""
-    try:
-        audit.read_file(str(path), progress, on_batches)
-    except LogError as exc:
-        raise AuditError(str(exc)) from None
-
-
-def audit_setup(
-    paths: Sequence[str | Path],
-    deck: str,
-    input_order: str,
-    game: str | None,
-    seats: int,
-    dealing: str,
-    rules: poker.RulesSource,
-) -> tuple[DealtLaw | None, dict[str, Any]]:
-    """Check the audit's options; the dealt-hand law (with ``game``) and the core's game
-    arguments (``_core.ShuffleAudit`` keywords)."""
-    if deck not in DECK_SIZES:
-        raise AuditError(f"unknown deck {deck!r}: expected one of {', '.join(DECK_SIZES)}")
-    if input_order not in INPUT_ORDERS:
-        raise AuditError(f"input order {input_order!r}: expected one of {', '.join(INPUT_ORDERS)}")
-    if dealing not in DEALINGS:
-        raise AuditError(f"dealing {dealing!r}: expected one of {', '.join(DEALINGS)}")
-    if not paths:
-        raise AuditError("no log files given")
-    if game is None:
-        return None, {}
-    if deck != "cards52":
-        raise AuditError(f"{game} is dealt from a 52-card deck, not {deck}")
-    order = poker.ordering(game, rules)
-    limit = 52 // order.hand_size - 1
-    if not 1 <= seats <= limit:
-        raise AuditError(f"{game} deals {order.hand_size} cards: seats must be 1..{limit}")
-    kwargs = {
-        "hand_size": order.hand_size,
-        "hands": seats + 1,
-        "round_robin": dealing == "round-robin",
-        "tie_breaks": order.tie_breaks,
-    }
-    return poker_law(game, seats, rules), kwargs
-
-
-def audit_shuffler(
-    paths: PathsArg,
-    deck: str = "cards52",
-    *,
-    input_order: str = "auto",
-    game: str | None = None,
-    seats: int = 6,
-    dealing: str = "packets",
-    rules: poker.RulesSource = None,
-    batch_size: int = DEFAULT_BATCH,
-    alpha: float = DEFAULT_ALPHA,
-    confidence: float = DEFAULT_CONFIDENCE,
-    wall_dealer: WallDealer | None = None,
-    wall_statistic: str | None = "types",
-    progress: Progress | None = None,
-    on_file: Callable[[Path], None] | None = None,
-    executor: Executor | None = None,
-) -> ShufflerAudit:
-    """Read every log in one streaming pass and run the battery on all shuffles and on each
-    full batch of ``batch_size`` shuffles (for the second-level check). Mahjong walls are
-    dealt as Art. 3 deals them and each hand's ``wall_statistic`` tested (``None``: no dealt
-    test) unless a ``wall_dealer`` is given.
-
-    With an ``executor``, each file is one shard there instead (``audit.sharded``; each file
-    its own stream; no dealt test of mahjong walls) and ``progress`` is called with (files
-    done, files)."""
-    paths = distinct_paths(as_paths(paths, "log file"), "log file")
-    check_levels(alpha, confidence)
-    if not 1 <= batch_size < 2**63:
-        raise AuditError(f"batch size {batch_size}: must be from 1 to 2**63 - 1")
-    law, kwargs = audit_setup(paths, deck, input_order, game, seats, dealing, rules)
-    if executor is not None:
-        from tablecert.audit.sharded import audit_sharded
-
-        if wall_dealer is not None:
-            raise AuditError("a wall dealer needs every order in one process: audit locally")
-        options = (deck, input_order, game, batch_size)
-        return audit_sharded(paths, executor, options, law, kwargs, (alpha, confidence), progress)
-    if wall_dealer is not None and deck == "cards52":
-        raise AuditError("a wall dealer deals mahjong walls: use --deck mahjong136 or mahjong112")
-    if wall_dealer is None and wall_statistic is not None and deck != "cards52":
-        wall_dealer = mahjong_dealer(deck, wall_statistic)
-    core = _core.ShuffleAudit(
-        deck,
-        input_order,
-        batch_size=batch_size,
-        keep_orders=wall_dealer is not None,
-        **kwargs,
-    )
-    batches: list[BatteryResult] = []
-    wall_table = (
-        np.zeros((len(wall_dealer.law.hand_names), len(wall_dealer.law.categories)), np.int64)
-        if wall_dealer is not None
-        else None
-    )
-
-    def drain(raws: list[dict[str, object]], orders: bytes) -> None:
-        for raw in raws:
-            batches.append(
-                run_battery(
-                    Tally.from_core(deck, raw), dealt_law=law, alpha=alpha, confidence=confidence
-                )
-            )
-        if wall_dealer is not None and wall_table is not None:
-            tally_walls(wall_dealer, orders, deck, wall_table)
-
-    for p in paths:
-        path = Path(p)
-        if on_file is not None:
-            on_file(path)
-        stream_file(core, path, progress, drain)
-    core.finish()
-    drain(core.take_batches(), core.take_orders())
-    tally = Tally.from_core(deck, core.tally())
-    integrity = Integrity.from_core(paths, core)
-    extra: list[CheckResult] = []
-    if wall_dealer is not None and wall_table is not None:
-        extra.append(dealt_outcomes(wall_table, wall_dealer.law))
-    return conclude(
-        (deck, input_order, game),
-        integrity,
-        tally,
-        batches,
-        Repeats(*core.repeats()),
-        law,
-        (alpha, confidence),
-        extra,
-    )
 
 
 def conclude(
