@@ -13,6 +13,7 @@
 use std::ops::Range;
 
 use crate::cards::DECK_SIZE;
+use crate::cpu::Avx2;
 use crate::enumerate::choose;
 use crate::ranking::TieBreaks;
 
@@ -201,8 +202,8 @@ struct Histogram {
     width: usize,
     empty: Vec<i32>,
     rows: Vec<Rows>,
-    /// Queries run compiled for AVX2 (found on this processor).
-    avx2: bool,
+    /// Queries run compiled for AVX2, given its proof.
+    avx2: Option<Avx2>,
 }
 
 impl Histogram {
@@ -238,7 +239,7 @@ impl Histogram {
             width,
             empty: vec![0; width],
             rows,
-            avx2: has_avx2(),
+            avx2: Avx2::detect(),
         }
     }
 
@@ -307,8 +308,8 @@ impl Histogram {
     /// instruction); the answer is the same integers either way.
     fn query<const K: usize>(&self, hand: &[u8; K], subsets: &[Subset], out: &mut [i32]) {
         #[cfg(target_arch = "x86_64")]
-        if self.avx2 {
-            // SAFETY: `avx2` is set only where the processor was found to support AVX2.
+        if self.avx2.is_some() {
+            // SAFETY: an `Avx2` is made only on a CPU that has AVX2 (`Avx2::detect`).
             unsafe { self.query_avx2(hand, subsets, out) };
             return;
         }
@@ -402,18 +403,6 @@ impl Histogram {
                 }
             }
         }
-    }
-}
-
-/// Whether this processor runs AVX2 instructions.
-fn has_avx2() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
     }
 }
 
@@ -802,16 +791,16 @@ mod tests {
             for hand in hands.iter().step_by(every) {
                 subsets.clear();
                 subset_rows(hand, max_subset, &mut subsets);
-                hist.avx2 = has_avx2();
+                hist.avx2 = Avx2::detect();
                 hist.query(hand, &subsets, &mut fast);
-                hist.avx2 = false;
+                hist.avx2 = None;
                 hist.query(hand, &subsets, &mut portable);
                 assert_eq!(fast, portable, "{hand:?}");
                 nonzero += usize::from(fast.iter().any(|&x| x != 0));
             }
             assert!(nonzero > 0);
         }
-        if !has_avx2() {
+        if Avx2::detect().is_none() {
             eprintln!("skipped: no AVX2 on this CPU: the AVX2 query not checked");
         }
         check::<5>(Lanes::Cards { start: 0, end: 52 }, 4, 997);
