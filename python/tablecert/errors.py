@@ -108,7 +108,7 @@ class RngAuditError(TableCertError):
 ELSEWHERE = (
     ("tablecert.audit.shuffler", "InputOrderError"),
     ("tablecert.bundled", "BundledDataError"),
-    ("tablecert.conformance.configuration", "ConfigurationError"),
+    ("tablecert.rules.submission", "ConfigurationError"),
     ("tablecert.conformance.evaluator_errors", "EvaluatorError"),
     ("tablecert.conformance.evaluator_errors", "EvaluatorStartError"),
     ("tablecert.games.common", "AnalysisError"),

@@ -30,16 +30,27 @@ from tablecert.bundled import (
 from tablecert.errors import RuleFileError
 from tablecert.inputs import read_input
 from tablecert.notation import written
+from tablecert.rules.constraints import FIELDS, KINDS
+from tablecert.rules.numbers import number as as_number
 
 
 @dataclass(frozen=True)
 class RuleValue:
-    """One rule value and the statute article it comes from."""
+    """One rule value, the statute article it comes from, and what the statute allows in its
+    place (the fields of :mod:`tablecert.rules.constraints`)."""
 
     value: Any
     article: str
     reading: bool = False
     note: str = ""
+    house_choice: bool = False
+    #: The keys of the values bounding the house's choice: (minimum, maximum).
+    range: tuple[str, str] | None = None
+    duty: str = ""
+    kind: str | None = None
+    at_least: bool = False
+    one_of: bool = False
+    submittable: bool = True
 
 
 @dataclass(frozen=True, eq=False)
@@ -126,15 +137,36 @@ class RuleFile:
         article = node.get("article")
         if not isinstance(article, str) or not article:
             raise self.error(dotted, 'every rule value must cite its article (article = "...")')
-        unknown = set(node) - {"value", "article", "reading", "note"}
+        unknown = set(node) - {"value", "article", *FIELDS}
         if unknown:
             raise self.error(dotted, f"unknown field(s) {', '.join(sorted(unknown))}")
+        fields = {name: self._field(dotted, node, name) for name in FIELDS if name in node}
+        bounds = fields.pop("range", None)
         return RuleValue(
             value=node["value"],
             article=article,
-            reading=bool(node.get("reading", False)),
-            note=str(node.get("note", "")),
+            range=None if bounds is None else (bounds[0], bounds[1]),
+            **fields,
         )
+
+    def _field(self, dotted: str, node: Mapping[str, Any], name: str) -> Any:
+        """One constraint field of a rule value, checked for its type and its sense."""
+        field, value = FIELDS[name], node[name]
+        if not isinstance(value, field) or (field is str and name != "note" and not value):
+            shown = "true or false" if field is bool else "text" if field is str else "a list"
+            raise self.error(dotted, f"{name}: expected {shown}, got {written(value)}")
+        if name == "kind" and value not in KINDS:
+            raise self.error(dotted, f"kind: {written(value)} is not one of {', '.join(KINDS)}")
+        if name in ("kind", "at_least", "range") and as_number(node["value"]) is None:
+            raise self.error(dotted, f"{name}: qualifies a number, not {written(node['value'])}")
+        if name == "one_of" and not (
+            isinstance(node["value"], list) and all(isinstance(v, str) for v in node["value"])
+        ):
+            raise self.error(dotted, "one_of: qualifies a list of names to choose from")
+        bounds = node["range"] if name == "range" else ["", ""]
+        if len(bounds) != 2 or not all(isinstance(k, str) for k in bounds):
+            raise self.error(dotted, "range: expected [minimum key, maximum key]")
+        return value
 
 
 def _kind_name(kind: type | tuple[type, ...]) -> str:
@@ -218,8 +250,34 @@ def _parse(path: Path, raw: bytes) -> RuleFile:
     rules.require("game.id")
     rules.require("game.variant")
     _check_known_keys(rules)
+    _check_ranges(rules)
     _check_statute_text(rules)
     return rules
+
+
+def _check_ranges(rules: RuleFile) -> None:
+    """Every ``range`` names two numbers of the same file, the minimum not above the maximum."""
+    for path, is_value in _paths(rules.data).items():
+        dotted = ".".join(path)
+        bounds = rules.require(dotted).range if is_value else None
+        if bounds is None:
+            continue
+        found = [rules.get(k) if _is_value(_node(rules.data, k)) else None for k in bounds]
+        for key, bound in zip(bounds, found, strict=True):
+            if bound is None or as_number(bound.value) is None:
+                raise rules.error(dotted, f"range: {written(key)} is not a number of this file")
+        low, high = (as_number(b.value) for b in found if b is not None)
+        if low is not None and high is not None and low > high:
+            raise rules.error(dotted, f"range: the minimum {low} is above the maximum {high}")
+
+
+def _node(data: Mapping[str, Any], dotted: str) -> Any:
+    node: Any = data
+    for part in dotted.split("."):
+        if not isinstance(node, Mapping) or part not in node:
+            return None
+        node = node[part]
+    return node
 
 
 def _check_statute_text(rules: RuleFile) -> None:

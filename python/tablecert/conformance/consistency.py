@@ -1,0 +1,168 @@
+"""The statute's self-consistency checks on a configuration in force.
+
+What a lab expects of any configuration, whoever wrote it: hand categories rarer as they rank
+higher, payouts never falling as the hand rises, every outcome paid exactly once, and for
+mahjong one commission per table limit, rising with it, and every fan item within the cap.
+A check that cannot run on the submitted values fails, saying why (:func:`safe_consistency`).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from tablecert.errors import RulesError, TableCertError
+from tablecert.judgement import Outcome
+from tablecert.rules import RuleFile
+from tablecert.rules.constraints import invalid
+from tablecert.rules.numbers import normalise, number
+
+
+@dataclass(frozen=True)
+class Consistency:
+    """A statute self-consistency check on the configuration in force."""
+
+    name: str
+    article: str
+    passed: bool
+    detail: str
+
+    @property
+    def outcome(self) -> Outcome:
+        return Outcome.of(not self.passed)
+
+
+# Per-category paytables: (table, article, whether payouts must rise with the hand). The
+# progressive's fixed prizes need not: royal and straight flush are paid from the meter.
+PAYTABLES: dict[str, tuple[tuple[str, str, bool], ...]] = {
+    "q-poker": (("pair_plus", "第十條", True), ("play.win", "第九條(七)", True)),
+    "caribbean-stud": (
+        ("play.raise_pays", "第九条(五)", True),
+        ("progressive.fixed", "第十条(二)", False),
+    ),
+}
+CATEGORY_ORDER = {
+    "q-poker": ("high-card", "pair", "flush", "straight", "three-of-a-kind", "straight-flush"),
+    "caribbean-stud": (
+        "high-card",
+        "one-pair",
+        "two-pair",
+        "three-of-a-kind",
+        "straight",
+        "flush",
+        "full-house",
+        "four-of-a-kind",
+        "straight-flush",
+        "royal-flush",
+    ),
+}
+
+
+def safe_consistency(rules: RuleFile) -> Iterator[Consistency]:
+    """The consistency checks; one that cannot run on the submitted values fails, saying why."""
+    try:
+        yield from consistency_checks(rules)
+    except (RulesError, TableCertError, ValueError, TypeError, ZeroDivisionError) as exc:
+        article = str(rules.require("game.id").article)
+        yield Consistency("the configuration in force can be analysed", article, False, str(exc))
+
+
+def consistency_checks(rules: RuleFile) -> Iterator[Consistency]:
+    """The checks a lab expects of any configuration in force: hand categories rarer as they
+    rank higher, payouts never falling as the hand rises, every outcome paid exactly once."""
+    game = rules.game
+    if game in CATEGORY_ORDER:
+        yield _rarity(game, rules)
+        for table, article, rising in PAYTABLES[game]:
+            yield from _paytable_checks(rules, table, article, CATEGORY_ORDER[game], rising)
+    else:
+        yield from _mahjong_limits(rules)
+
+
+def _rarity(game: str, rules: RuleFile) -> Consistency:
+    from tablecert.hand_tables import category_table
+
+    table = category_table(game, rules)
+    counts = [row.count for row in table.rows]  # best category first
+    ordered = all(a < b for a, b in itertools.pairwise(counts))
+    article = str(rules.require("ranking.ordering").article)
+    detail = ", ".join(f"{r.category} {r.count:,}" for r in table.rows)
+    return Consistency("hand categories rarer as they rank higher", article, ordered, detail)
+
+
+def _paytable_checks(
+    rules: RuleFile, table: str, article: str, order: tuple[str, ...], rising: bool
+) -> Iterator[Consistency]:
+    entries = rules.table(table)
+    present = [c for c in order if c in entries]
+    extra = sorted(set(entries) - set(order))
+    complete = not extra
+    yield Consistency(
+        f"{table}: every outcome paid exactly once",
+        article,
+        complete,
+        "one entry per category" if complete else f"unknown outcome(s) {', '.join(extra)}",
+    )
+    if not rising:
+        return
+    numbers = [number(rules.require(f"{table}.{c}").value) for c in present]
+    if None in numbers:
+        bad = [f"{table}.{c}" for c, v in zip(present, numbers, strict=True) if v is None]
+        yield Consistency(
+            f"{table}: payouts never fall as the hand rises",
+            article,
+            False,
+            f"cannot be compared: {', '.join(bad)} is not a number",
+        )
+        return
+    values = [v for v in numbers if v is not None]
+    falls = [
+        f"{present[i + 1]} {values[i + 1]} < {present[i]} {values[i]}"
+        for i in range(len(values) - 1)
+        if values[i + 1] < values[i]
+    ]
+    yield Consistency(
+        f"{table}: payouts never fall as the hand rises",
+        article,
+        not falls,
+        "monotone" if not falls else "; ".join(falls),
+    )
+
+
+def _mahjong_limits(rules: RuleFile) -> Iterator[Consistency]:
+    rows = rules.require("payment.limits").value
+    article = rules.require("payment.limits").article
+    problem = invalid([[0, 0, 0]], rows)
+    if problem:
+        yield Consistency(
+            "table limits: each limit has exactly one commission", article, False, problem
+        )
+        return
+    limits = [tuple(normalise(v) for v in row) for row in rows]
+    lower = [row[0] for row in limits]
+    unique = len(set(lower)) == len(lower)
+    yield Consistency(
+        "table limits: each limit has exactly one commission",
+        article,
+        unique,
+        f"{len(limits)} limits",
+    )
+    ordered = sorted(limits)
+    rising = all(a[2] < b[2] for a, b in itertools.pairwise(ordered))
+    yield Consistency(
+        "table limits: commission rises with the limit",
+        article,
+        rising,
+        ", ".join(f"{a}/{b}: {c}" for a, b, c in ordered),
+    )
+    cap = number(rules.require("fan.cap").value)
+    items = rules.table("fan.items")
+    fans = {k: number(rules.require(f"fan.items.{k}").value) for k in items}
+    over = [k for k, fan in fans.items() if cap is None or fan is None or fan > cap]
+    yield Consistency(
+        "fan items within the cap",
+        str(rules.require("fan.cap").article),
+        not over,
+        "all within" if not over else ", ".join(over),
+    )

@@ -1,0 +1,137 @@
+"""Every bet's exact house edge under a submitted configuration and under the statute.
+
+The par-sheet engines (:mod:`tablecert.games.q_poker`, :mod:`tablecert.games.caribbean_stud`,
+the progressive) run once on the statute's rule file and once on the statute with the
+submitted values in force; a configuration they cannot analyse gives the reason in place of
+an edge, never a verdict.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from tablecert.errors import RulesError, TableCertError
+from tablecert.rules.numbers import normalise, number
+from tablecert.rules.submission import EffectiveRules
+
+
+@dataclass(frozen=True)
+class BetReturn:
+    """One bet's exact house edge under optimal play: submitted configuration and statute."""
+
+    bet: str
+    article: str
+    submitted: Fraction | None  # None: cannot be computed under the submitted values
+    statute: Fraction
+    why_not: str = ""
+
+    @property
+    def difference(self) -> Fraction | None:
+        return None if self.submitted is None else self.submitted - self.statute
+
+    def as_json(self) -> dict[str, Any]:
+        difference = self.difference
+        return {
+            "bet": self.bet,
+            "article": self.article,
+            "house_edge_submitted": None if self.submitted is None else str(self.submitted),
+            "house_edge_statute": str(self.statute),
+            "difference": None if difference is None else str(difference),
+            "not_computed": self.why_not or None,
+        }
+
+
+# What an exact engine raises when the submitted values cannot be analysed.
+NOT_COMPUTABLE = (
+    RulesError,
+    TableCertError,
+    ValueError,
+    TypeError,
+    ZeroDivisionError,
+    OverflowError,
+)
+
+
+def bet_returns(rules: EffectiveRules, progress: Any = None) -> tuple[BetReturn, ...]:
+    """The exact house edge of every bet under the submitted configuration and under the
+    statute default (the game-math engine's optimal strategy for each)."""
+    game = rules.submission.game
+    if game == "q-poker":
+        return _q_poker_returns(rules)
+    if game == "caribbean-stud":
+        return _caribbean_returns(rules, progress)
+    return ()
+
+
+def _q_poker_returns(rules: EffectiveRules) -> tuple[BetReturn, ...]:
+    from tablecert.games import q_poker
+
+    law = q_poker.analyze(rules.statute)
+    bets = (
+        ("多寶 (pair plus)", "第十條", law.pair_plus.house_edge),
+        ("與莊荷博彩 (against the dealer, per initial bet)", "第九條", law.play.house_edge),
+    )
+    try:
+        mine = q_poker.analyze(rules)
+    except NOT_COMPUTABLE as exc:
+        return tuple(
+            BetReturn(bet, article, None, edge, _why_not(exc)) for bet, article, edge in bets
+        )
+    return (
+        BetReturn(*bets[0][:2], mine.pair_plus.house_edge, bets[0][2]),
+        BetReturn(*bets[1][:2], mine.play.house_edge, bets[1][2]),
+    )
+
+
+def _why_not(exc: BaseException) -> str:
+    return f"cannot be computed under the submitted values: {exc}"
+
+
+def _caribbean_returns(rules: EffectiveRules, progress: Any) -> tuple[BetReturn, ...]:
+    from tablecert.games import caribbean_stud
+    from tablecert.games.progressive import grouped, progressive
+    from tablecert.poker import ordering
+
+    statute, values = rules.statute, rules.submission.values
+    law = caribbean_stud.analyze(statute, progress=progress)
+    ante_bet = ("原注/加注 (ante and raise, per ante)", "第九条", law.house_edge)
+    changed = {k for k, v in values.items() if normalise(v) != normalise(statute.require(k).value)}
+    # The royal payout and the cap have a fast path in the engine; anything else in the
+    # ante/raise paytable needs the full analysis of the configuration in force. A royal
+    # payout outside the statute's range is computed too: the check judges the range.
+    royal_key, cap_key = "play.raise_pays.royal-flush", "play.cap.maximum_payout"
+    royal = number(values.get(royal_key, statute.require(royal_key).value))
+    cap = number(values.get(cap_key, statute.require(cap_key).value))
+    fast = {royal_key, cap_key}
+    try:
+        if (
+            royal is not None
+            and cap is not None
+            and all(k in fast or k.startswith(("progressive.", "table.")) for k in changed)
+        ):
+            mine = caribbean_stud.analyze(
+                statute, royal=royal, cap=cap, progress=progress, royal_in_range=False
+            )
+        else:
+            mine = caribbean_stud.analyze(rules, progress=progress, royal_in_range=False)
+        ante = BetReturn(ante_bet[0], ante_bet[1], mine.house_edge, ante_bet[2])
+    except NOT_COMPUTABLE as exc:
+        ante = BetReturn(ante_bet[0], ante_bet[1], None, ante_bet[2], _why_not(exc))
+    # The meter is the house's, not the statute's: both edges are taken at the submitted
+    # meter, so the difference is that of the prizes and shares alone.
+    jackpot_bet = "累进大奖 (progressive, statute and submission at the submitted meter)"
+    try:
+        tie_breaks = ordering("caribbean-stud", statute).tie_breaks
+        jackpot = progressive(rules, tie_breaks)
+    except NOT_COMPUTABLE as exc:
+        at_statute = -law.progressive.return_at(law.progressive.meter)
+        return ante, BetReturn(jackpot_bet, "第十条", None, at_statute, _why_not(exc))
+    meter = jackpot.meter
+    return ante, BetReturn(
+        f"累进大奖 (progressive, statute and submission at the submitted meter {grouped(meter)})",
+        "第十条",
+        -jackpot.return_at(meter),
+        -law.progressive.return_at(meter),
+    )
