@@ -25,7 +25,6 @@ from tablecert.cli.common import (
 )
 from tablecert.cli.progress import cluster_progress, progress
 from tablecert.cli.tables import Column, print_table
-from tablecert.conformance.configuration import check_configuration
 from tablecert.games.common import decimal
 from tablecert.games.progressive import long_run_text
 from tablecert.poker import GAMES, Ordering, ordering
@@ -39,6 +38,7 @@ from tablecert.rounds.hold import (
     HoldTest,
 )
 from tablecert.rounds.simulate import MULTI_SHARE, write_rounds
+from tablecert.rules.submission import in_force
 from tablecert.stats import DEFAULT_ALPHA
 
 #: The largest log simulate rounds makes (in memory, then written atomically).
@@ -58,13 +58,13 @@ ConfigOption = Annotated[
 def _order(game: str, rules: str | None, config: Path | None) -> Ordering:
     game = values.game(game, tuple(GAMES), "--game")
     if config is not None:
-        report = check_configuration(config, rules)
-        if report.submission.game != game:
+        in_force_rules = in_force(config, rules)
+        if in_force_rules.submission.game != game:
             raise typer.BadParameter(
-                f"{plain(str(config))} is a {report.submission.game} configuration",
+                f"{plain(str(config))} is a {in_force_rules.submission.game} configuration",
                 param_hint="--config",
             )
-        return ordering(game, report.effective_rules)
+        return ordering(game, in_force_rules)
     return ordering(game, rules)
 
 

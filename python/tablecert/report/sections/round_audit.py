@@ -14,7 +14,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tablecert.conformance.configuration import check_configuration
 from tablecert.games.common import decimal
 from tablecert.poker import GAMES, ordering
 from tablecert.report.html import esc, named, table
@@ -31,6 +30,7 @@ from tablecert.report.registry import (
 from tablecert.rounds.audit import RoundAudit, audit_rounds
 from tablecert.rounds.hold import HoldParameters
 from tablecert.rules import RuleFile
+from tablecert.rules.submission import in_force
 
 FINDINGS_SHOWN = 20
 
@@ -133,10 +133,9 @@ def round_audit_section(entry: PlanEntry, context: Context) -> Section:
     game, rules = entry.game_rules(GAMES, "poker")
     settled_under = rules
     if "config" in entry.values:
-        report = check_configuration(entry.path("config"), str(rules.path))
-        if report.submission.game != game:
-            raise entry.error("config", f"a {report.submission.game} configuration")
-        settled_under = report.effective_rules
+        settled_under = in_force(entry.path("config"), str(rules.path))
+        if settled_under.submission.game != game:
+            raise entry.error("config", f"a {settled_under.submission.game} configuration")
     logs = entry.paths("logs")
     hold = bool(entry.values.get("hold", False))
     context.step(f"auditing {len(logs)} round log(s)")
