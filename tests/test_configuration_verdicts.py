@@ -8,8 +8,8 @@ from pathlib import Path
 
 from tablecert.judgement import Outcome, overall
 from tablecert.report.certify import run_sections
+from tablecert.report.entry import Section
 from tablecert.report.plan import load_plan
-from tablecert.report.registry import Section
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 

@@ -37,8 +37,9 @@ from tablecert.games import caribbean_stud, q_poker
 from tablecert.games.common import AnalysisError
 from tablecert.games.sweep import sweep
 from tablecert.poker import ordering
-from tablecert.report.plan import PlanEntry
-from tablecert.report.registry import REGISTRY, Context, Section, section_kinds
+from tablecert.report.entry import Context, PlanEntry, Section
+from tablecert.report.registry import REGISTRY
+from tablecert.report.sections import section_kinds
 from tablecert.rounds.audit import audit_rounds
 from tablecert.rounds.hold import HoldParameters
 from tablecert.rounds.simulate import write_rounds

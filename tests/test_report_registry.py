@@ -12,19 +12,12 @@ from typer.testing import CliRunner
 
 from tablecert.cli import app
 from tablecert.errors import ReportError
-from tablecert.judgement import Outcome
+from tablecert.judgement import Outcome, Verdict
 from tablecert.report import dsse
 from tablecert.report.certify import certify
+from tablecert.report.entry import Context, Field, PlanEntry, Section
 from tablecert.report.html import table
-from tablecert.report.plan import PlanEntry
-from tablecert.report.registry import (
-    REGISTRY,
-    Context,
-    Field,
-    Section,
-    Verdict,
-    register_section,
-)
+from tablecert.report.registry import REGISTRY, register_section
 from tablecert.report.signing import load_public_key
 
 KIND = "test-log-count"

@@ -13,8 +13,8 @@ from tablecert.errors import PlanError
 from tablecert.games.common import OutcomeRow
 from tablecert.report.canonical import canonical_bytes
 from tablecert.report.certify import run_sections
+from tablecert.report.entry import Section
 from tablecert.report.plan import load_plan
-from tablecert.report.registry import Section
 from tablecert.report.sections.par_sheet import table_verdicts
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

@@ -1,48 +1,27 @@
-"""The section registry: each analysis contributes one kind of report section.
+"""What a section kind is given and gives back: the contract between a plan and a section
+builder, below both the registry and the plan reader.
 
-A section kind is a function ``(entry, context) -> Section`` registered under the name a plan
-uses in ``[[section]] kind = "..."``, with the plan keys it accepts. To add one (say the
-shuffler audit)::
-
-    # python/tablecert/report/sections/shuffler.py
-    from tablecert.judgement import Outcome, Verdict
-    from tablecert.report.registry import Field, Section, register_section
-
-    @register_section(
-        "shuffler-audit",
-        title="Shuffler audit",
-        fields={"log": Field("file", help="the shuffler's log"), "game": Field("text")},
-    )
-    def shuffler_section(entry: PlanEntry, context: Context) -> Section:
-        log = entry.path("log")               # resolved, checked to exist; becomes a subject
-        context.step(f"auditing {log.name}")  # progress line on stderr
-        ...
-        return Section(id=f"shuffler-audit/{log.name}", title=..., data={...},
-                       verdicts=(Verdict(..., Outcome.PASS, ...),), html=html.table(...))
-
-then add ``shuffler`` to the imports in ``report/sections/__init__.py``. Verdicts come from
-the judgement layer (``tablecert.judgement``): a section takes each outcome from the result it
-was handed and only lays it out. Every ``file``,
-``files`` and ``rules`` field of the entry is hashed into the signed statement automatically;
-a section that reads further files reads each through ``context.snapshot(path)`` (the
-hashed copy) and lists it in ``Section.inputs``. ``data`` must be exact
-(int, str, Fraction, Decimal; no floats): it goes into report.json as canonical JSON. ``html``
-is a fragment built with the helpers in ``report/html.py`` (they escape text).
+A builder is handed a :class:`PlanEntry` (its ``[[section]]`` values, checked against the
+kind's :class:`Field` s, and where each key is written) and a :class:`Context` (the
+:class:`Plan`, a progress line, an executor, the snapshot of extra inputs), and returns a
+:class:`Section` (exact data, verdicts, an HTML fragment, its :class:`Scope`). How to write
+one is in :mod:`tablecert.report.registry`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from tablecert.errors import ReportError
+from tablecert.errors import PlanError
 from tablecert.judgement import Outcome, Verdict, overall
+from tablecert.report.certificate import Certificate
+from tablecert.rules import RuleFile, load_rules
 
 if TYPE_CHECKING:
     from tablecert.distributed import Executor
-    from tablecert.report.plan import Plan, PlanEntry
 
 FieldKind = Literal["text", "integer", "boolean", "file", "files", "rules", "texts"]
 
@@ -176,47 +155,106 @@ class SectionKind:
     check: Check | None = None
 
 
-REGISTRY: dict[str, SectionKind] = {}
+@dataclass(frozen=True)
+class PlanEntry:
+    """One ``[[section]]`` of a plan: its kind, values, and where each key is written."""
+
+    plan_path: Path
+    index: int
+    kind: SectionKind
+    values: Mapping[str, Any]
+    line: int | None
+    key_lines: Mapping[str, int]
+    #: Each file's resolved path -> the text the plan gives for it (a path or a bundled name).
+    given: Mapping[str, str] = field(default_factory=dict)
+
+    def error(self, key: str | None, message: str) -> PlanError:
+        line = self.key_lines.get(key, self.line) if key else self.line
+        where = f"{self.plan_path}:{line}" if line else str(self.plan_path)
+        what = f"section {self.index} ({self.kind.name})" + (f": {key}" if key else "")
+        return PlanError(f"{where}: {what}: {message}")
+
+    def text(self, key: str, default: str | None = None) -> str:
+        value = self.values.get(key, default)
+        if value is None:
+            raise self.error(key, "missing")
+        return str(value)
+
+    def texts(self, key: str) -> tuple[str, ...]:
+        return tuple(self.values.get(key, ()))
+
+    def integer(self, key: str, default: int | None = None) -> int:
+        value = self.values.get(key, default)
+        if value is None:
+            raise self.error(key, "missing")
+        return int(value)
+
+    def path(self, key: str) -> Path:
+        """A ``file`` (or ``rules``) field, resolved against the plan and checked to exist."""
+        return Path(self.values[key])
+
+    def paths(self, key: str) -> tuple[Path, ...]:
+        """A ``files`` field: each path resolved against the plan and checked to exist."""
+        return tuple(Path(p) for p in self.values[key])
+
+    def rules(self, key: str = "rules") -> RuleFile:
+        """A ``rules`` field, loaded (errors name the rule file's own line)."""
+        return load_rules(self.path(key))
+
+    def game_rules(self, games: Iterable[str], kind: str = "") -> tuple[str, RuleFile]:
+        """The ``game`` key (one of ``games``) and the ``rules`` file, checked to be that game's."""
+        game = self.text("game")
+        allowed = tuple(games)
+        if game not in allowed:
+            raise self.error(
+                "game", f"{game!r} is not a {kind or 'known'} game; expected {', '.join(allowed)}"
+            )
+        rules = self.rules()
+        if rules.game != game:
+            raise self.error("rules", f"{rules.path.name} is a rule file for {rules.game}")
+        return game, rules
+
+    def files(self) -> tuple[Path, ...]:
+        """Every file this entry names (its ``file``, ``files`` and ``rules`` fields)."""
+        return tuple(path for _, path in self.named_files())
+
+    def named_files(self) -> tuple[tuple[str, Path], ...]:
+        """(key, path) of every file this entry names, in field order."""
+        out: list[tuple[str, Path]] = []
+        for key, spec in self.kind.fields.items():
+            if key not in self.values:
+                continue
+            if spec.kind in ("file", "rules"):
+                out.append((key, Path(self.values[key])))
+            elif spec.kind == "files":
+                out.extend((key, Path(p)) for p in self.values[key])
+        return tuple(out)
+
+    def with_files(self, moved: Mapping[str, str]) -> PlanEntry:
+        """This entry with every file path in ``moved`` (resolved path -> new path) replaced:
+        certify points the sections at its snapshot of the inputs."""
+        values = dict(self.values)
+        for key, spec in self.kind.fields.items():
+            if key not in values:
+                continue
+            if spec.kind in ("file", "rules"):
+                values[key] = moved.get(values[key], values[key])
+            elif spec.kind == "files":
+                values[key] = tuple(moved.get(p, p) for p in values[key])
+        return replace(self, values=values)
 
 
-def register_section(
-    name: str, *, title: str, fields: Mapping[str, Field], check: Check | None = None
-) -> Callable[[Builder], Builder]:
-    """Register ``build`` as the section kind ``name`` accepting ``fields`` in the plan;
-    ``check`` vets each entry when the plan is read."""
-    if "kind" in fields:
-        raise ReportError(f"section kind {name}: 'kind' is reserved")
+@dataclass(frozen=True)
+class Plan:
+    path: Path
+    sha256: str
+    certificate: Certificate
+    entries: tuple[PlanEntry, ...]
 
-    def decorate(build: Builder) -> Builder:
-        if name in REGISTRY:
-            raise ReportError(f"section kind {name!r} is registered twice")
-        REGISTRY[name] = SectionKind(name, title, dict(fields), build, check)
-        return build
+    @property
+    def title(self) -> str:
+        return self.certificate.title
 
-    return decorate
-
-
-def section_kinds() -> dict[str, SectionKind]:
-    """Every registered section kind (importing the bundled sections first)."""
-    import tablecert.report.sections  # noqa: F401  (registers the bundled kinds)
-
-    return REGISTRY
-
-
-__all__ = [
-    "REGISTRY",
-    "Appendix",
-    "Builder",
-    "Context",
-    "Field",
-    "FieldKind",
-    "Outcome",
-    "Sample",
-    "Scope",
-    "Section",
-    "SectionKind",
-    "Verdict",
-    "overall",
-    "register_section",
-    "section_kinds",
-]
+    @property
+    def lab(self) -> str:
+        return self.certificate.lab

@@ -31,7 +31,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from tablecert.errors import ReportError
 from tablecert.judgement import VERDICTS, Outcome
-from tablecert.report.registry import Section
+from tablecert.report.entry import Section
 from tablecert.report.template_folder import TemplateFolder
 from tablecert.visible_text import controls_escaped
 

@@ -21,8 +21,6 @@ import hashlib
 import os
 import re
 import tomllib
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,117 +30,13 @@ from tablecert.errors import PlanError, RuleFileError
 from tablecert.inputs import read_input
 from tablecert.notation import written
 from tablecert.pathlike import repeated_file
-from tablecert.report.certificate import Certificate, parse_certificate
-from tablecert.report.registry import Field, SectionKind, section_kinds
-from tablecert.rules import RuleFile, load_rules
+from tablecert.report.certificate import parse_certificate
+from tablecert.report.entry import Field, Plan, PlanEntry
+from tablecert.report.sections import section_kinds
+from tablecert.rules import load_rules
 
 _HEADER = re.compile(r"^\s*\[")
 _SECTION_HEADER = re.compile(r"^\s*\[\[\s*section\s*\]\]")
-
-
-@dataclass(frozen=True)
-class PlanEntry:
-    """One ``[[section]]`` of a plan: its kind, values, and where each key is written."""
-
-    plan_path: Path
-    index: int
-    kind: SectionKind
-    values: Mapping[str, Any]
-    line: int | None
-    key_lines: Mapping[str, int]
-    #: Each file's resolved path -> the text the plan gives for it (a path or a bundled name).
-    given: Mapping[str, str] = field(default_factory=dict)
-
-    def error(self, key: str | None, message: str) -> PlanError:
-        line = self.key_lines.get(key, self.line) if key else self.line
-        where = f"{self.plan_path}:{line}" if line else str(self.plan_path)
-        what = f"section {self.index} ({self.kind.name})" + (f": {key}" if key else "")
-        return PlanError(f"{where}: {what}: {message}")
-
-    def text(self, key: str, default: str | None = None) -> str:
-        value = self.values.get(key, default)
-        if value is None:
-            raise self.error(key, "missing")
-        return str(value)
-
-    def texts(self, key: str) -> tuple[str, ...]:
-        return tuple(self.values.get(key, ()))
-
-    def integer(self, key: str, default: int | None = None) -> int:
-        value = self.values.get(key, default)
-        if value is None:
-            raise self.error(key, "missing")
-        return int(value)
-
-    def path(self, key: str) -> Path:
-        """A ``file`` (or ``rules``) field, resolved against the plan and checked to exist."""
-        return Path(self.values[key])
-
-    def paths(self, key: str) -> tuple[Path, ...]:
-        """A ``files`` field: each path resolved against the plan and checked to exist."""
-        return tuple(Path(p) for p in self.values[key])
-
-    def rules(self, key: str = "rules") -> RuleFile:
-        """A ``rules`` field, loaded (errors name the rule file's own line)."""
-        return load_rules(self.path(key))
-
-    def game_rules(self, games: Iterable[str], kind: str = "") -> tuple[str, RuleFile]:
-        """The ``game`` key (one of ``games``) and the ``rules`` file, checked to be that game's."""
-        game = self.text("game")
-        allowed = tuple(games)
-        if game not in allowed:
-            raise self.error(
-                "game", f"{game!r} is not a {kind or 'known'} game; expected {', '.join(allowed)}"
-            )
-        rules = self.rules()
-        if rules.game != game:
-            raise self.error("rules", f"{rules.path.name} is a rule file for {rules.game}")
-        return game, rules
-
-    def files(self) -> tuple[Path, ...]:
-        """Every file this entry names (its ``file``, ``files`` and ``rules`` fields)."""
-        return tuple(path for _, path in self.named_files())
-
-    def named_files(self) -> tuple[tuple[str, Path], ...]:
-        """(key, path) of every file this entry names, in field order."""
-        out: list[tuple[str, Path]] = []
-        for key, spec in self.kind.fields.items():
-            if key not in self.values:
-                continue
-            if spec.kind in ("file", "rules"):
-                out.append((key, Path(self.values[key])))
-            elif spec.kind == "files":
-                out.extend((key, Path(p)) for p in self.values[key])
-        return tuple(out)
-
-    def with_files(self, moved: Mapping[str, str]) -> PlanEntry:
-        """This entry with every file path in ``moved`` (resolved path -> new path) replaced:
-        certify points the sections at its snapshot of the inputs."""
-        values = dict(self.values)
-        for key, spec in self.kind.fields.items():
-            if key not in values:
-                continue
-            if spec.kind in ("file", "rules"):
-                values[key] = moved.get(values[key], values[key])
-            elif spec.kind == "files":
-                values[key] = tuple(moved.get(p, p) for p in values[key])
-        return replace(self, values=values)
-
-
-@dataclass(frozen=True)
-class Plan:
-    path: Path
-    sha256: str
-    certificate: Certificate
-    entries: tuple[PlanEntry, ...]
-
-    @property
-    def title(self) -> str:
-        return self.certificate.title
-
-    @property
-    def lab(self) -> str:
-        return self.certificate.lab
 
 
 def load_plan(source: str | os.PathLike[str]) -> Plan:

@@ -1,5 +1,7 @@
 """The bundled section kinds; importing this package registers them (one import per kind)."""
 
+from tablecert.report.entry import SectionKind
+from tablecert.report.registry import REGISTRY
 from tablecert.report.sections import (
     configuration,
     evaluator_crosscheck,
@@ -11,6 +13,13 @@ from tablecert.report.sections import (
     shuffler_audit,
 )
 
+
+def section_kinds() -> dict[str, SectionKind]:
+    """Every registered section kind: the bundled ones (registered by importing this package)
+    and any registered since."""
+    return REGISTRY
+
+
 __all__ = [
     "configuration",
     "evaluator_crosscheck",
@@ -19,5 +28,6 @@ __all__ = [
     "par_sheet",
     "rng_audit",
     "round_audit",
+    "section_kinds",
     "shuffler_audit",
 ]

@@ -35,20 +35,12 @@ from tablecert.conformance.evaluator_errors import EvaluatorError, EvaluatorStar
 from tablecert.conformance.evaluator_protocol import check_evaluator, open_evaluator
 from tablecert.conformance.isolation import is_shared_library
 from tablecert.conformance.native_evaluator import DEFAULT_SYMBOL, NativeEvaluator, NativeSpec
-from tablecert.judgement import Outcome
+from tablecert.judgement import Outcome, Verdict
 from tablecert.poker import GAMES
 from tablecert.poker import ordering as ordering_of
+from tablecert.report.entry import Context, Field, PlanEntry, Sample, Scope, Section
 from tablecert.report.html import Markup, badge, esc, table
-from tablecert.report.plan import PlanEntry
-from tablecert.report.registry import (
-    Context,
-    Field,
-    Sample,
-    Scope,
-    Section,
-    Verdict,
-    register_section,
-)
+from tablecert.report.registry import register_section
 from tablecert.rules import RuleFile
 
 NATIVE_RANDOM_PAIRS = 1_000_000

@@ -13,11 +13,11 @@ from math import comb
 
 from tablecert.exact import decimal_text
 from tablecert.hand_tables import CategoryTable, category_table
-from tablecert.judgement import Outcome
+from tablecert.judgement import Outcome, Verdict
 from tablecert.poker import GAMES
+from tablecert.report.entry import Context, Field, PlanEntry, Scope, Section
 from tablecert.report.html import bar_chart, grouped, table
-from tablecert.report.plan import PlanEntry
-from tablecert.report.registry import Context, Field, Scope, Section, Verdict, register_section
+from tablecert.report.registry import register_section
 
 
 def closed_form_counts(hand_size: int) -> dict[str, int]:

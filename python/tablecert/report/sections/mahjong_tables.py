@@ -13,12 +13,12 @@ from typing import Any
 
 from tablecert import mahjong
 from tablecert.exact import decimal_text
-from tablecert.judgement import Outcome
+from tablecert.judgement import Outcome, Verdict
 from tablecert.mahjong.analysis import MahjongAnalysis, PatternRow
 from tablecert.mahjong.fan import FanRules, rules_for
+from tablecert.report.entry import Context, Field, PlanEntry, Scope, Section
 from tablecert.report.html import esc, grouped, table
-from tablecert.report.plan import PlanEntry
-from tablecert.report.registry import Context, Field, Scope, Section, Verdict, register_section
+from tablecert.report.registry import register_section
 
 
 @register_section(

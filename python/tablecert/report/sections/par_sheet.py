@@ -24,19 +24,11 @@ from tablecert.games.progressive import (
     long_run_text,
     prize_rows,
 )
-from tablecert.judgement import Outcome
+from tablecert.judgement import Outcome, Verdict
 from tablecert.poker import GAMES
+from tablecert.report.entry import Appendix, Context, Field, PlanEntry, Scope, Section
 from tablecert.report.html import esc, table
-from tablecert.report.plan import PlanEntry
-from tablecert.report.registry import (
-    Appendix,
-    Context,
-    Field,
-    Scope,
-    Section,
-    Verdict,
-    register_section,
-)
+from tablecert.report.registry import register_section
 from tablecert.rules import RuleFile
 
 

@@ -21,18 +21,10 @@ from tablecert import figures
 from tablecert.audit import nist_tool
 from tablecert.audit import rng as nist
 from tablecert.audit.rng_decision import RngDecision, decide
+from tablecert.judgement import Verdict
+from tablecert.report.entry import Appendix, Context, Field, PlanEntry, Sample, Scope, Section
 from tablecert.report.html import esc, table
-from tablecert.report.plan import PlanEntry
-from tablecert.report.registry import (
-    Appendix,
-    Context,
-    Field,
-    Sample,
-    Scope,
-    Section,
-    Verdict,
-    register_section,
-)
+from tablecert.report.registry import register_section
 from tablecert.report.sections.shuffler_audit import EQUIPMENT_KEYS, equipment_article
 
 

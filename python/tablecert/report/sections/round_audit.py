@@ -15,18 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from tablecert.games.common import decimal
+from tablecert.judgement import Verdict
 from tablecert.poker import GAMES, ordering
+from tablecert.report.entry import Context, Field, PlanEntry, Sample, Scope, Section
 from tablecert.report.html import esc, named, table
-from tablecert.report.plan import PlanEntry
-from tablecert.report.registry import (
-    Context,
-    Field,
-    Sample,
-    Scope,
-    Section,
-    Verdict,
-    register_section,
-)
+from tablecert.report.registry import register_section
 from tablecert.rounds.audit import RoundAudit, audit_rounds
 from tablecert.rounds.hold import HoldParameters
 from tablecert.rules import RuleFile

@@ -22,18 +22,10 @@ from tablecert.audit.shuffler import (
 )
 from tablecert.errors import RuleFileError
 from tablecert.exact import float_decimal
+from tablecert.judgement import Outcome, Verdict
+from tablecert.report.entry import Context, Field, PlanEntry, Sample, Scope, Section
 from tablecert.report.html import Markup, badge, esc, named, table
-from tablecert.report.plan import PlanEntry
-from tablecert.report.registry import (
-    Context,
-    Field,
-    Outcome,
-    Sample,
-    Scope,
-    Section,
-    Verdict,
-    register_section,
-)
+from tablecert.report.registry import register_section
 from tablecert.rules import RuleFile
 from tablecert.stats import EFFECT_MEANING
 
