@@ -7,6 +7,7 @@ pub mod compact;
 pub mod cpu;
 pub mod enumerate;
 pub mod games;
+pub mod logs;
 pub mod lookup;
 pub mod mahjong;
 pub mod nist;

@@ -1,6 +1,6 @@
-//! The JSON Lines reader of the shuffler and round audits (`rust/audit/json.rs`, hand-written,
+//! The JSON Lines reader of the shuffler and round audits (`rust/logs/json/mod.rs`, hand-written,
 //! a tree borrowing from the line) against `serde_json` with the same rules and against the
-//! owned reader it replaced, side by side in one run (issue 16, item 5).
+//! owned reader it replaced, side by side in one run.
 //!
 //! Run: `cargo bench --bench json_lines` (`TABLECERT_BENCH_RECORDS` shuffle records, default
 //! 200,000, and as many round records; `TABLECERT_BENCH_REPEAT` rounds, default 5, best kept).
@@ -16,8 +16,8 @@
 //!   the same rules, strings borrowed when serde can (`visit_borrowed_str`), numbers kept as
 //!   written through `serde_json`'s `arbitrary_precision` (a `String` per number; an integer
 //!   that fits 64 bits comes as an integer, so `-0` reads as `0`: the one number not kept);
-//! - the owned reader before item 5 (`json_owned.rs`: a `String` per string and number, a
-//!   `BTreeMap` per object), the yardstick;
+//! - the owned reader it replaced (`rust/logs/json/owned.rs`: a `String` per string and number,
+//!   a `BTreeMap` per object), the yardstick;
 //! - `serde_json::Value` as it comes: less than the audit may use (a duplicate key silently
 //!   keeps the last value), shown for what serde itself costs.
 
@@ -26,10 +26,10 @@ use std::fmt;
 use std::time::Instant;
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-use tablecert_core::audit::json::{self, Members, Value};
+use tablecert_core::logs::json::{self, Members, Value};
 
 #[allow(dead_code, clippy::pedantic)]
-#[path = "json_owned.rs"]
+#[path = "../../rust/logs/json/owned.rs"]
 mod owned;
 
 /// `serde_json`'s name of a number kept as written (`arbitrary_precision`): it hands the number

@@ -14,10 +14,10 @@ use std::fmt;
 use rayon::prelude::*;
 
 use super::deck::DeckKind;
-use super::json::{self, Value};
-use super::stream::{LineCutter, Piece, Pieces, ReadError};
 use super::tally::{self, Filler, Game, RepeatSampler, Tally};
 use crate::cpu::{compiled_with, Avx512, Native};
+use crate::logs::json::{self, Value};
+use crate::logs::stream::{LineCutter, Piece, Pieces, ReadError};
 
 /// The longest line read (a 136-tile wall with long spellings is a few kilobytes); a longer
 /// record is one bad record, a longer header an unreadable file.

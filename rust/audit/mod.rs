@@ -3,10 +3,8 @@
 //! and faulty shufflers for power and calibration studies.
 
 pub mod deck;
-pub mod json;
 pub mod log;
 pub mod rounds;
 pub mod simlog;
 pub mod simulate;
-pub mod stream;
 pub mod tally;

@@ -10,8 +10,8 @@
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
-use super::json::{self, Object, Value};
 use crate::cards;
+use crate::logs::json::{self, Object, Value};
 
 /// The longest CSV field, in characters (Python's `csv.field_size_limit()`).
 const FIELD_LIMIT: usize = 131_072;

@@ -9,7 +9,7 @@ use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::PyErr;
 
 use crate::audit::log::LogError as LogFailure;
-use crate::audit::stream::ReadError;
+use crate::logs::stream::ReadError;
 use crate::mahjong::decompose::HandError;
 use crate::mahjong::tiles;
 

@@ -8,7 +8,7 @@ use super::errors::CoreError;
 use crate::audit::rounds::{
     Columns, RoundReader as Reader, Spec, MAX_SPOTS, ROUND_FIELDS, SEAT_FIELDS,
 };
-use crate::audit::stream::{Piece, Pieces};
+use crate::logs::stream::{Piece, Pieces};
 
 /// A streaming strict reader of one round log (docs/formats/round-logs.md).
 #[pyclass(module = "tablecert._core")]

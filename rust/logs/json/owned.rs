@@ -1,6 +1,6 @@
-//! The JSON Lines reader as it was before issue 16's item 5 (an owned tree: a `String` per
-//! string and number, a `BTreeMap` per object), kept only as a yardstick: the bench
-//! `benches/rust/json_lines.rs` times it against `rust/audit/json.rs`, and the property test
+//! The JSON Lines reader that `logs::json` replaced (an owned tree: a `String` per string and
+//! number, a `BTreeMap` per object), kept only as a yardstick: the bench
+//! `benches/rust/json_lines.rs` times it against `rust/logs/json/mod.rs`, and the property test
 //! there compares their accept/reject, messages and values on generated and mutated lines.
 //! One change from the old code: a high surrogate escape followed by a `\u` escape that is not
 //! a low surrogate was read as some other character; it is refused here, as the reader does.
