@@ -58,3 +58,41 @@ def test_malformed_text_raises_what_parse_hand_raises(hand: str) -> None:
     with pytest.raises(CardError) as got_compare:
         tablecert.compare("caribbean-stud", hand, "2c 3c 4c 5c 7d")
     assert str(got_compare.value) == str(want.value)
+
+
+RANKS = "23456789TJQKA"
+SUITS = "dchs"  # card id = 4 * rank + suit, suits in this order
+RANK_SPELLINGS: dict[str, tuple[str, ...]] = {"T": ("T", "t", "10")} | {
+    r: (r, r.lower()) for r in "JQKA"
+}
+SUIT_SPELLINGS: dict[str, tuple[str, ...]] = {
+    "d": ("d", "D", "♦"),
+    "c": ("c", "C", "♣"),
+    "h": ("h", "H", "♥"),
+    "s": ("s", "S", "♠"),
+}
+
+
+def test_every_spelling_parses_to_the_ids_it_names() -> None:
+    # The core's one-call path (parse, key, category) reads every spelling the general parser
+    # reads: ranks in either case and 10 for T, suit letters or symbols, cards separated by
+    # spaces, commas or semicolons or written together; ids computed here from the spelling.
+    rng = random.Random(5)
+    for game, size in poker.GAMES.items():
+        for _ in range(400):
+            ids = rng.sample(range(52), size)
+            text = ""
+            for i, card in enumerate(ids):
+                rank, suit = RANKS[card // 4], SUITS[card % 4]
+                text += rng.choice(RANK_SPELLINGS.get(rank, (rank,)))
+                text += rng.choice(SUIT_SPELLINGS[suit])
+                if i < size - 1:
+                    text += rng.choice((" ", ",", ";", "", ", ", "  "))
+            got = tablecert.evaluate(game, text)
+            assert got.cards == tuple(ids), text
+            assert got == tablecert.evaluate(game, ids), text
+
+
+def test_compare_of_hands_sharing_a_card_raises_the_general_error() -> None:
+    with pytest.raises(CardError, match="share 9s"):
+        tablecert.compare("q-poker", "9s 9h 5d", "9s 9d 5c")

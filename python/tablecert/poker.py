@@ -261,15 +261,20 @@ def _evaluation(
 def evaluate(game: str, hand: Hand, rules: RulesSource = None) -> Evaluation:
     """Category and strength key of a hand; keys compare as the statute ranks hands.
 
-    One call costs about 2-3 us from text (BENCHMARKS.md, "Python API"). For many hands the
-    fast path is one batch call, ``tablecert.hand_arrays.strength_keys(game, ids)`` on an
-    (n, hand size) array of card ids: tens of millions of keys a second, 20-30 times a loop
-    of calls."""
+    One call from text is one core call (parse, key, category), about 1 us (BENCHMARKS.md,
+    "Python API"). For many hands the fast path is one batch call,
+    ``tablecert.hand_arrays.strength_keys(game, ids)`` on an (n, hand size) array of card ids:
+    tens of millions of keys a second, 20-30 times a loop of calls."""
     order = ordering(game, rules)
-    cards = _card_list(hand, order.hand_size)
-    key = _core.strength_key(cards, order.tie_breaks)
-    category_index = _core.key_fields(key)[0]
-    return _evaluation(game, tuple(cards), order.categories[category_index], category_index, key)
+    if isinstance(hand, str) and (
+        fast := _core.evaluate_text(hand, order.hand_size, order.tie_breaks)
+    ):
+        cards, key, category_index = fast
+    else:
+        listed = _card_list(hand, order.hand_size)
+        key = _core.strength_key(listed, order.tie_breaks)
+        cards, category_index = tuple(listed), _core.key_fields(key)[0]
+    return _evaluation(game, cards, order.categories[category_index], category_index, key)
 
 
 @dataclass(frozen=True)
@@ -351,6 +356,10 @@ def compare(game: str, hand_a: Hand, hand_b: Hand, rules: RulesSource = None) ->
     (``decide`` says which step decided; this is the fast path for a loop of single pairs;
     for many pairs, compare the keys of two ``hand_arrays.strength_keys`` batches)."""
     order = ordering(game, rules)
+    if isinstance(hand_a, str) and isinstance(hand_b, str):
+        fast = _core.compare_texts(hand_a, hand_b, order.hand_size, order.tie_breaks)
+        if fast is not None:
+            return fast
     a = _card_list(hand_a, order.hand_size)
     b = _card_list(hand_b, order.hand_size)
     _disjoint(a, b)

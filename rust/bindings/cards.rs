@@ -1,7 +1,7 @@
 //! Bindings for cards, the two statute orderings and exhaustive hand enumeration.
 
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyTuple};
 
 use super::errors::CoreError;
 use super::u32_bytes;
@@ -158,6 +158,50 @@ fn strength_key(hand: Vec<u8>, tie_breaks: &TieBreaks) -> PyResult<u32> {
     Ok(key_of(&hand, &tie_breaks.0)?)
 }
 
+/// The fast path of one hand given as text: its card ids (in the order written), strength
+/// key and category index, in one call; `None` for any text that is not a well-formed hand
+/// of `hand_size` cards (hyphens included), so that the caller's full parse can word the
+/// error.
+#[pyfunction]
+fn evaluate_text<'py>(
+    py: Python<'py>,
+    text: &str,
+    hand_size: usize,
+    tie_breaks: &TieBreaks,
+) -> Option<(Bound<'py, PyTuple>, u32, u8)> {
+    let (hand, key) = hand_and_key(text, hand_size, &tie_breaks.0)?;
+    Some((PyTuple::new_bound(py, hand), key, ranking::fields(key).0))
+}
+
+/// The fast path of a showdown between two hands given as text: the sign of key A minus key
+/// B; `None` when either text is not a well-formed hand of `hand_size` cards or the hands
+/// share a card, so that the caller's full checks can word the error.
+#[pyfunction]
+fn compare_texts(a: &str, b: &str, hand_size: usize, tie_breaks: &TieBreaks) -> Option<i8> {
+    let (hand_a, key_a) = hand_and_key(a, hand_size, &tie_breaks.0)?;
+    let (hand_b, key_b) = hand_and_key(b, hand_size, &tie_breaks.0)?;
+    if hand_a.iter().any(|c| hand_b.contains(c)) {
+        return None;
+    }
+    Some(match key_a.cmp(&key_b) {
+        std::cmp::Ordering::Greater => 1,
+        std::cmp::Ordering::Less => -1,
+        std::cmp::Ordering::Equal => 0,
+    })
+}
+
+fn hand_and_key(text: &str, hand_size: usize, tb: &ranking::TieBreaks) -> Option<(Vec<u8>, u32)> {
+    if text.contains('-') {
+        return None;
+    }
+    let hand = cards::parse_hand(text).ok()?;
+    if hand.len() != hand_size {
+        return None;
+    }
+    let key = key_of(&hand, tb).ok()?;
+    Some((hand, key))
+}
+
 /// A key's fields: category, five rank fields in comparison order, suit field.
 #[pyfunction]
 fn key_fields(key: u32) -> (u8, [u8; 5], u8) {
@@ -281,6 +325,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(card_code, m)?)?;
     m.add_function(wrap_pyfunction!(strength_key, m)?)?;
     m.add_function(wrap_pyfunction!(key_fields, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluate_text, m)?)?;
+    m.add_function(wrap_pyfunction!(compare_texts, m)?)?;
     m.add_function(wrap_pyfunction!(category_names, m)?)?;
     m.add_function(wrap_pyfunction!(category_steps, m)?)?;
     m.add_function(wrap_pyfunction!(strength_keys, m)?)?;
