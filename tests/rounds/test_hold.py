@@ -20,13 +20,13 @@ from typer.testing import CliRunner
 
 from tablecert import _core
 from tablecert.cli import app
+from tablecert.games.settle import CATEGORY_SHIFT, SettlementTable, per_unit, settlement_table
 from tablecert.hand_arrays import key_table
 from tablecert.poker import Ordering, ordering
 from tablecert.rounds import simulate
 from tablecert.rounds.audit import RoundAudit, audit_rounds
 from tablecert.rounds.hold import HoldAnalysis, HoldParameters, HoldResult
 from tablecert.rounds.log import read_rounds
-from tablecert.rounds.settle import CATEGORY_SHIFT, SettlementTable, per_unit, settlement_table
 
 runner = CliRunner()
 SLOW = bool(os.environ.get("TABLECERT_SLOW"))

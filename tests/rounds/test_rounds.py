@@ -19,10 +19,10 @@ from tablecert.conformance.poker_crosscheck import expected_settlement
 from tablecert.errors import RoundLogError
 from tablecert.games.caribbean_stud import payouts
 from tablecert.games.q_poker import _play_values
+from tablecert.games.settle import per_unit
 from tablecert.poker import ordering
 from tablecert.rounds.audit import audit_rounds
 from tablecert.rounds.log import read_rounds
-from tablecert.rounds.settle import per_unit
 from tablecert.rounds.simulate import colex_indices, write_rounds
 
 ROOT = Path(__file__).resolve().parents[2]

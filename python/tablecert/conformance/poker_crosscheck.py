@@ -41,10 +41,10 @@ from tablecert.conformance.evaluator_protocol import Answerer, EvaluatorError
 from tablecert.conformance.rank_classes import RankClasses, masks_of
 from tablecert.errors import CrosscheckError
 from tablecert.games.common import qualifier_ranks, rational
+from tablecert.games.settle import per_unit
 from tablecert.hand_arrays import key_table, strength_keys
 from tablecert.judgement import Outcome, overall
 from tablecert.poker import Ordering, RulesSource, check_game, ordering
-from tablecert.rounds.settle import per_unit
 
 CODES = tuple(_core.card_code(c) for c in range(52))
 MAX_SAMPLE = 2_000_000
@@ -549,7 +549,7 @@ def settlement_cases(
 
 def expected_settlement(order: Ordering, outcome: str, category: str) -> Fraction:
     """The player's net result per unit (Q Poker) or per ante (Caribbean Stud): the spots'
-    values from the one settlement source (``rounds.settle.per_unit``)."""
+    values from the one settlement source (``games.settle.per_unit``)."""
     if outcome.startswith("多寶"):
         return per_unit(order, "pair_plus", "", category)[0]
     name = "win" if outcome.startswith("win with") else outcome

@@ -24,6 +24,17 @@ from tablecert import _core
 from tablecert.distributed import largest_first
 from tablecert.games.common import fraction_json
 from tablecert.games.progressive import Progressive
+from tablecert.games.settle import (
+    CATEGORY_SHIFT,
+    FOLD,
+    LOSS,
+    NOT_QUALIFYING,
+    OUTCOMES,
+    TIE,
+    WIN,
+    SettlementTable,
+    settlement_table,
+)
 from tablecert.hand_arrays import key_table
 from tablecert.judgement import Outcome, overall
 from tablecert.poker import Ordering, ordering
@@ -38,17 +49,6 @@ from tablecert.rounds.log import (
     void_article,
 )
 from tablecert.rounds.progressive import ChunkMeter, MeterTotals, SeatDues
-from tablecert.rounds.settle import (
-    CATEGORY_SHIFT,
-    FOLD,
-    LOSS,
-    NOT_QUALIFYING,
-    OUTCOMES,
-    TIE,
-    WIN,
-    SettlementTable,
-    settlement_table,
-)
 from tablecert.rules import RuleFile
 
 if TYPE_CHECKING:

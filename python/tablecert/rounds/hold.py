@@ -53,11 +53,7 @@ import numpy.typing as npt
 from tablecert.errors import AuditError
 from tablecert.exact import measured
 from tablecert.games.common import decimal, fraction_json
-from tablecert.hand_arrays import key_table
-from tablecert.judgement import Outcome
-from tablecert.poker import Ordering
-from tablecert.rounds.log import SCALE, SPOTS, RoundChunk
-from tablecert.rounds.settle import (
+from tablecert.games.settle import (
     CATEGORY_SHIFT,
     FOLD,
     LOSS,
@@ -67,6 +63,10 @@ from tablecert.rounds.settle import (
     SettlementTable,
     settlement_table,
 )
+from tablecert.hand_arrays import key_table
+from tablecert.judgement import Outcome
+from tablecert.poker import Ordering
+from tablecert.rounds.log import SCALE, SPOTS, RoundChunk
 from tablecert.stats import DEFAULT_ALPHA, CheckResult, DealtLaw, dealt_outcomes, holm, pool
 
 NO_CARD = 255

@@ -24,11 +24,11 @@ import numpy.typing as npt
 from tablecert import _core
 from tablecert.errors import AuditError
 from tablecert.games.progressive import RoundPayment, meter_hands
+from tablecert.games.settle import CATEGORY_SHIFT, SettlementTable, per_unit, settlement_table
 from tablecert.hand_arrays import key_table
 from tablecert.outputs import write_atomic
 from tablecert.poker import Ordering
 from tablecert.rounds.log import SCALE, SPOTS, amount_text, csv_columns
-from tablecert.rounds.settle import CATEGORY_SHIFT, SettlementTable, per_unit, settlement_table
 
 #: Planted error kinds, by game.
 KINDS: dict[str, tuple[str, ...]] = {
