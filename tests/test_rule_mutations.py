@@ -5,6 +5,10 @@ the parsed file, not listed by hand) and the copy is run through what reads that
 orderings and their explanations, category tables, par sheets, the inputs the core receives,
 mahjong scoring, settlement and dealing, and the configuration check. Each change must either
 change that result or be refused with an error naming the changed key.
+
+The constraints written beside a value (``house_choice``, ``range``, ``duty``, ``kind``,
+``at_least``, ``one_of``, ``submittable``) are changed the same way, and judged by what reads
+them: the configuration check's line for that value, under submissions of probe values.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import pytest
 from tablecert import _core
 from tablecert.errors import TableCertError
 from tablecert.rules import RULES_DIR, load_rules
+from tablecert.rules.constraints import FIELDS, KINDS
 
 RULE_FILES = sorted(RULES_DIR.glob("*.toml"))
 # Values only the configuration check reads (`tablecert check`): what a casino's table must
@@ -421,3 +426,125 @@ def test_the_changes_are_changes() -> None:
         for dotted, value in rule_values(tomllib.loads(path.read_text(encoding="utf-8"))):
             assert changes(value), dotted
             assert all(new != value for _, new in changes(value)), dotted
+
+
+# --- the constraints beside the values ------------------------------------------------------
+
+#: The fields of a rule value that constrain a submission (``reading`` and ``note`` are the
+#: value's own, probed above through what reads the value).
+CONSTRAINTS = tuple(name for name in FIELDS if name not in ("reading", "note"))
+
+
+def constraint_fields(data: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str, str, Any]]:
+    """Every constraint of a parsed file: (dotted key of the value, field, its setting)."""
+    for key, node in data.items():
+        dotted = f"{prefix}{key}"
+        if isinstance(node, Mapping) and "value" in node:
+            yield from ((dotted, f, node[f]) for f in CONSTRAINTS if f in node)
+        elif isinstance(node, Mapping):
+            yield from constraint_fields(node, f"{dotted}.")
+
+
+def constraint_changes(name: str, setting: Any) -> list[tuple[str, Any]]:
+    """Settings of a constraint that differ from ``setting``: every other kind, else the
+    value changes of any setting."""
+    if name == "kind":
+        kinds = list(KINDS)
+        after = kinds[kinds.index(setting) + 1 :] + kinds[: kinds.index(setting)]
+        return [(f"made {kind}", kind) for kind in after]
+    return changes(setting)
+
+
+def with_field(data: Mapping[str, Any], dotted: str, name: str, setting: Any) -> dict[str, Any]:
+    copy: dict[str, Any] = json.loads(json.dumps(data))
+    node = copy
+    for part in dotted.split("."):
+        node = node[part]
+    node[name] = setting
+    return copy
+
+
+def probes(value: Any) -> list[Any]:
+    """Submitted values that tell the constraints apart: the statute's value and one more, a
+    negative, zero, a half, one, one and a half; for a list of names each name and another."""
+    out: list[Any] = [value]
+    if isinstance(value, int) and not isinstance(value, bool):
+        out.append(value + 1)
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        out += [*value, "none-of-these"]
+    return [*out, -1, 0, "1/2", 1, "3/2"]
+
+
+def constraint_outcome(path: Path, keys: list[str]) -> Any:
+    """What the configuration check makes of each constrained value: the keys a submission
+    may set, and the line of each value under every probe (and when not submitted)."""
+    from tablecert.conformance.configuration import judge
+    from tablecert.rules.submission import submittable_keys
+
+    rules = load_rules(path)
+    lines = {
+        key: [judge(key, rules).as_json()]
+        + [judge(key, rules, p).as_json() for p in probes(rules.require(key).value)]
+        for key in keys
+    }
+    return {"submittable": submittable_keys(rules), "lines": lines}
+
+
+def _constraint_mutations(every: bool) -> Iterator[Any]:
+    for path in RULE_FILES:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        for dotted, name, setting in constraint_fields(data):
+            for how, new in constraint_changes(name, setting)[: None if every else 1]:
+                yield pytest.param(path, dotted, name, new, id=f"{path.stem}:{dotted}:{name} {how}")
+
+
+def assert_constraint_drives_or_is_refused(
+    path: Path, dotted: str, name: str, new: Any, tmp_path: Path
+) -> None:
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    keys = sorted({k for k, _, _ in constraint_fields(data)})
+    same, changed = tmp_path / "same.toml", tmp_path / "changed.toml"
+    same.write_text(toml_text(data), encoding="utf-8")
+    changed.write_text(toml_text(with_field(data, dotted, name, new)), encoding="utf-8")
+    before = constraint_outcome(same, keys)
+    after, refusal = _attempt(lambda: constraint_outcome(changed, keys))
+    if refusal is not None:
+        assert f"{changed}:" in refusal, refusal
+        assert f": {dotted}: {name}: " in refusal, refusal
+        return
+    assert after != before, f"{path.name}: {dotted} {name} = {new!r} changes nothing"
+
+
+@pytest.mark.parametrize(
+    ("path", "dotted", "name", "new"), list(_constraint_mutations(every=False))
+)
+def test_every_constraint_drives_the_check_or_is_refused(
+    path: Path, dotted: str, name: str, new: Any, tmp_path: Path
+) -> None:
+    assert_constraint_drives_or_is_refused(path, dotted, name, new, tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("path", "dotted", "name", "new"), list(_constraint_mutations(every=True)))
+def test_every_change_of_a_constraint_drives_the_check_or_is_refused(
+    path: Path, dotted: str, name: str, new: Any, tmp_path: Path
+) -> None:
+    """Every other kind of every kind, every change of a range's keys."""
+    assert_constraint_drives_or_is_refused(path, dotted, name, new, tmp_path)
+
+
+def test_every_bundled_constraint_is_probed() -> None:
+    """The files carry every constraint of the vocabulary, so each is mutated above."""
+    found = {
+        name
+        for path in RULE_FILES
+        for _, name, _ in constraint_fields(tomllib.loads(path.read_text(encoding="utf-8")))
+    }
+    assert found == set(CONSTRAINTS)
+    kinds = {
+        setting
+        for path in RULE_FILES
+        for _, name, setting in constraint_fields(tomllib.loads(path.read_text(encoding="utf-8")))
+        if name == "kind"
+    }
+    assert kinds == set(KINDS)
