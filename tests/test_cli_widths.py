@@ -17,7 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tablecert.cli import app
-from tablecert.report.html import display
+from tablecert.report.display import display
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures"

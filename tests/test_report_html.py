@@ -13,7 +13,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from tablecert.errors import ReportError
 from tablecert.hand_tables import category_table
 from tablecert.report.certify import Certification, certify
-from tablecert.report.html import Markup, bar_chart, display, esc, grouped, table, tag_languages
+from tablecert.report.display import display, grouped
+from tablecert.report.html import Markup, bar_chart, esc, table, tag_languages
 from tablecert.report.sections import hand_categories
 from tablecert.rules import load_rules
 from tests import browser

@@ -69,7 +69,7 @@ def _print_report(report: ConfigurationReport, bets: tuple[BetReturn, ...], conf
     """The report for people: a table per verdict, deviations first, a row's note under its
     table; each value as a reader writes it (``spades, hearts``, not ``['spades', 'hearts']``,
     ``-`` for none)."""
-    from tablecert.report.html import display
+    from tablecert.report.display import display
 
     stdout.print(
         Text(

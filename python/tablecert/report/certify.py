@@ -28,8 +28,9 @@ from tablecert.judgement import VERDICTS, Outcome, overall
 from tablecert.report import dsse
 from tablecert.report.canonical import canonical_bytes, plain
 from tablecert.report.certificate import PAPER_SIZES
+from tablecert.report.display import display
 from tablecert.report.entry import Context, Plan, PlanEntry, Section
-from tablecert.report.html import display, render_report
+from tablecert.report.html import render_report
 from tablecert.report.pdf import check_pdf_text, render_pdf
 from tablecert.report.plan import load_plan
 from tablecert.report.sections.par_sheet import EXPORT_NAMES

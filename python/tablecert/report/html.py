@@ -4,7 +4,8 @@ Rendered from Jinja2 templates (``report/templates``; a lab's ``--template DIR``
 of them): page 1 carries the identification, the verdict and every deviation with its article
 and a link to its section; then the contents, the scope and limitations, every requirement,
 each section's fragment, the integrity summary and the appendices (long tables). Section
-builders use ``table``, ``bar_chart``, ``display`` and ``esc`` to build their fragments.
+builders use ``table``, ``bar_chart`` and ``esc`` (and ``report.display``) to build their
+fragments.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ import signal
 import threading
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from fractions import Fraction
 from html import escape
 from html.parser import HTMLParser
 from pathlib import Path
@@ -31,6 +31,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from tablecert.errors import ReportError
 from tablecert.judgement import VERDICTS, Outcome
+from tablecert.report.display import display
 from tablecert.report.entry import Section
 from tablecert.report.template_folder import TemplateFolder
 from tablecert.visible_text import controls_escaped
@@ -43,42 +44,6 @@ def esc(value: Any) -> str:
     """HTML-escaped text of any value, its hidden characters (controls, direction overrides,
     zero-width and soft-hyphen characters) shown as escapes."""
     return escape(controls_escaped(str(value)), quote=True)
-
-
-def display(value: Any) -> str:
-    """A value as a reader writes it: no Python reprs (None, lists, dicts, True)."""
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, list | tuple):
-        return ", ".join(display(v) for v in value) or "none"
-    if isinstance(value, Mapping):
-        return "; ".join(f"{k}: {display(v)}" for k, v in value.items()) or "none"
-    if isinstance(value, Fraction):
-        return str(value)
-    return str(value)
-
-
-def grouped(number: str) -> str:
-    """A decimal numeral with thousands separators in its integer part (1234567.5 ->
-    1,234,567.5)."""
-    sign, digits = ("-", number[1:]) if number.startswith("-") else ("", number)
-    whole, dot, frac = digits.partition(".")
-    if not whole.isdigit():
-        return number
-    return f"{sign}{int(whole):,}{dot}{frac}"
-
-
-def named(noun: str, names: Sequence[str], none: str, most: int = 5) -> str:
-    """``"devices SM-1, SM-2"``: ``names`` after their noun (plural from two), the first
-    ``most`` and how many more; ``none`` when there are none."""
-    if not names:
-        return none
-    shown = ", ".join(names[:most])
-    if len(names) > most:
-        shown += f" and {len(names) - most:,} more"
-    return f"{noun}{'s' if len(names) > 1 else ''} {shown}"
 
 
 def badge(outcome: str) -> str:

@@ -23,8 +23,9 @@ from tablecert.conformance.configuration import (
 )
 from tablecert.exact import decimal_text
 from tablecert.judgement import Outcome, Verdict, overall
+from tablecert.report.display import display
 from tablecert.report.entry import Context, Field, PlanEntry, Scope, Section
-from tablecert.report.html import Markup, badge, display, esc, table, wbr
+from tablecert.report.html import Markup, badge, esc, table, wbr
 from tablecert.report.registry import register_section
 from tablecert.rules import load_rules
 from tablecert.rules.loader import bundled_rule_path

@@ -15,8 +15,9 @@ from tablecert.exact import decimal_text
 from tablecert.hand_tables import CategoryTable, category_table
 from tablecert.judgement import Outcome, Verdict
 from tablecert.poker import GAMES
+from tablecert.report.display import grouped
 from tablecert.report.entry import Context, Field, PlanEntry, Scope, Section
-from tablecert.report.html import bar_chart, grouped, table
+from tablecert.report.html import bar_chart, table
 from tablecert.report.registry import register_section
 
 

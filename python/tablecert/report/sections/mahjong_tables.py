@@ -16,8 +16,9 @@ from tablecert.exact import decimal_text
 from tablecert.judgement import Outcome, Verdict
 from tablecert.mahjong.analysis import MahjongAnalysis, PatternRow
 from tablecert.mahjong.fan import FanRules, rules_for
+from tablecert.report.display import grouped
 from tablecert.report.entry import Context, Field, PlanEntry, Scope, Section
-from tablecert.report.html import esc, grouped, table
+from tablecert.report.html import esc, table
 from tablecert.report.registry import register_section
 
 

@@ -17,8 +17,9 @@ from typing import Any
 from tablecert.games.common import decimal
 from tablecert.judgement import Verdict
 from tablecert.poker import GAMES, ordering
+from tablecert.report.display import named
 from tablecert.report.entry import Context, Field, PlanEntry, Sample, Scope, Section
-from tablecert.report.html import esc, named, table
+from tablecert.report.html import esc, table
 from tablecert.report.registry import register_section
 from tablecert.rounds.audit import RoundAudit, audit_rounds
 from tablecert.rounds.hold import HoldParameters

@@ -23,8 +23,9 @@ from tablecert.audit.shuffler import (
 from tablecert.errors import RuleFileError
 from tablecert.exact import float_decimal
 from tablecert.judgement import Outcome, Verdict
+from tablecert.report.display import named
 from tablecert.report.entry import Context, Field, PlanEntry, Sample, Scope, Section
-from tablecert.report.html import Markup, badge, esc, named, table
+from tablecert.report.html import Markup, badge, esc, table
 from tablecert.report.registry import register_section
 from tablecert.rules import RuleFile
 from tablecert.stats import EFFECT_MEANING
