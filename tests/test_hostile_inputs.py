@@ -23,7 +23,7 @@ from tablecert.audit import audit_shuffler
 from tablecert.audit.simulate import write_log
 from tablecert.conformance.evaluator_protocol import MAX_ANSWER, EvaluatorError, open_evaluator
 from tablecert.errors import AuditError, OutputError
-from tablecert.outputs import atomic_file
+from tablecert.io.outputs import atomic_file
 from tests.cli_support import Run, certify_small_plan, tablecert
 
 ROOT = Path(__file__).resolve().parent.parent

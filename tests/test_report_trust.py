@@ -25,7 +25,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from tablecert.errors import OutputError, PlanError, ReportError
 from tablecert.games.par_export import Sheet, csv_bytes, inert, xlsx_bytes
-from tablecert.outputs import replace_regular_file
+from tablecert.io.outputs import replace_regular_file
 from tablecert.report import dsse
 from tablecert.report.certify import certify
 from tablecert.report.chromium import available, print_pdf

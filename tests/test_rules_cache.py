@@ -10,7 +10,7 @@ import pytest
 
 from tablecert import poker
 from tablecert.errors import CardError, GameError
-from tablecert.inputs import read_input
+from tablecert.io.inputs import read_input
 from tablecert.rules import loader
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

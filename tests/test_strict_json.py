@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tablecert import strict_json
+from tablecert.io import strict_json
 from tests.cli_support import tablecert
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

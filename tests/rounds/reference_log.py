@@ -19,6 +19,7 @@ import numpy.typing as npt
 
 from tablecert import _core
 from tablecert.errors import CardError, RoundLogError
+from tablecert.io.strict_json import StrictJsonError, loads
 from tablecert.poker import check_game
 from tablecert.rounds.log import (
     DECISIONS,
@@ -38,7 +39,6 @@ from tablecert.rounds.log import (
     RoundChunk,
     csv_columns,
 )
-from tablecert.strict_json import StrictJsonError, loads
 
 CACHE_SIZE = 100_000
 _AMOUNT = re.compile(rf"-?(0|[1-9][0-9]*)(\.[0-9]{{1,{PLACES}}})?")

@@ -24,9 +24,9 @@ from tablecert import _core
 from tablecert.equality import ContentEq
 from tablecert.errors import NistError, RngAuditError
 from tablecert.exact import exact_json, measured
-from tablecert.inputs import open_regular
+from tablecert.io.inputs import open_regular
+from tablecert.io.pathlike import PathsArg, as_paths, distinct_paths
 from tablecert.judgement import Outcome
-from tablecert.pathlike import PathsArg, as_paths, distinct_paths
 
 #: The fifteen tests, in the order of the NIST tool's finalAnalysisReport.
 TEST_NAMES: tuple[str, ...] = tuple(_core.nist_test_names())

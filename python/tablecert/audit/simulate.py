@@ -13,7 +13,7 @@ from pathlib import Path
 from tablecert import _core
 from tablecert.audit.decks import DECK_SIZES
 from tablecert.errors import AuditError
-from tablecert.outputs import atomic_file, check_new_file
+from tablecert.io.outputs import atomic_file, check_new_file
 
 HEADER = "device_id,timestamp,shuffle_id,output,input\n"
 CHUNK = 4096  # shuffles per chunk, one gzip member each

@@ -23,7 +23,7 @@ from tablecert.games import caribbean_stud, par_export, q_poker
 from tablecert.games.common import OutcomeRow, decimal, fraction_json
 from tablecert.games.progressive import PRIZE_HEADER, grouped, long_run_text, prize_rows
 from tablecert.games.sweep import sweep
-from tablecert.outputs import output_folder
+from tablecert.io.outputs import output_folder
 
 RulesOption = Annotated[
     str | None,

@@ -28,7 +28,7 @@ from tablecert.cli.common import (
 )
 from tablecert.cli.progress import cluster_progress
 from tablecert.cli.tables import Column, print_table
-from tablecert.outputs import output_folder, write_text
+from tablecert.io.outputs import output_folder, write_text
 from tablecert.poker import GAMES
 from tablecert.stats import EFFECT_MEANING
 

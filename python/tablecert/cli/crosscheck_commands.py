@@ -31,8 +31,8 @@ from tablecert.conformance import (
     yardstick,
 )
 from tablecert.conformance.evaluator_protocol import open_evaluator, write_requests
+from tablecert.io.outputs import write_text
 from tablecert.mahjong.hands import GAMES as MAHJONG_GAMES
-from tablecert.outputs import write_text
 from tablecert.poker import GAMES
 
 crosscheck_app = typer.Typer(

@@ -21,8 +21,8 @@ from tablecert.cli import common, conventions, values
 from tablecert.cli.common import JsonOption, emit_json, exit_for, fail, plain, stderr, stdout
 from tablecert.cli.progress import cluster_progress
 from tablecert.errors import EnvelopeError, OutputError, SigningError
+from tablecert.io.outputs import check_replaceable, replace_regular_file
 from tablecert.judgement import Outcome
-from tablecert.outputs import check_replaceable, replace_regular_file
 from tablecert.report import dsse
 from tablecert.report.certificate import PAPER_SIZES, signatory_check
 from tablecert.report.signing import (

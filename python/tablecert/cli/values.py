@@ -10,7 +10,7 @@ from pathlib import Path
 import typer
 
 from tablecert.errors import OutputError
-from tablecert.outputs import check_new_file, output_folder
+from tablecert.io.outputs import check_new_file, output_folder
 
 SEED_LIMIT = 2**64
 

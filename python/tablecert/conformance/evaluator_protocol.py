@@ -52,7 +52,7 @@ from pathlib import Path
 from tablecert.conformance import python_worker
 from tablecert.conformance.evaluator_errors import EvaluatorError, EvaluatorStartError
 from tablecert.conformance.isolation import SUPERVISOR_START_S, Isolated, is_shared_library
-from tablecert.outputs import atomic_file
+from tablecert.io.outputs import atomic_file
 
 __all__ = [
     "DEFAULT_TIMEOUT_S",

@@ -27,9 +27,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from tablecert import _core, strict_json
+from tablecert import _core
 from tablecert.conformance.evaluator_protocol import Answerer, EvaluatorError
 from tablecert.errors import CrosscheckError, MahjongError
+from tablecert.io import strict_json
 from tablecert.judgement import Outcome
 from tablecert.mahjong.record import SettledGame, settle_record
 from tablecert.mahjong.replay import settle_game

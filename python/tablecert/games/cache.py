@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Literal
 
 from tablecert.errors import OutputError
-from tablecert.outputs import write_atomic
+from tablecert.io.outputs import write_atomic
 
 KEY_BYTES = 32
 _MAC = "hmac_sha256"

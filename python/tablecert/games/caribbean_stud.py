@@ -36,7 +36,7 @@ from tablecert.games.common import (
     rational,
 )
 from tablecert.games.progressive import Progressive, progressive
-from tablecert.outputs import atomic_text, output_folder, write_atomic
+from tablecert.io.outputs import atomic_text, output_folder, write_atomic
 from tablecert.poker import (
     Ordering,
     RulesSource,

@@ -29,7 +29,7 @@ from typing import Any
 
 from tablecert.errors import OutputError, TableCertError
 from tablecert.exact import exact_json
-from tablecert.outputs import check_new_file, write_atomic
+from tablecert.io.outputs import check_new_file, write_atomic
 
 Cell = str | int | Decimal
 Sheet = tuple[str, list[list[Cell]]]

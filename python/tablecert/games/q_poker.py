@@ -32,7 +32,7 @@ from tablecert.games.common import (
     rational,
 )
 from tablecert.hand_arrays import all_strength_keys
-from tablecert.outputs import atomic_text, output_folder
+from tablecert.io.outputs import atomic_text, output_folder
 from tablecert.poker import (
     Ordering,
     RulesSource,

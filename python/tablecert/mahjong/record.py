@@ -27,8 +27,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, TypeVar
 
-from tablecert import strict_json
 from tablecert.errors import MahjongError
+from tablecert.io import strict_json
 from tablecert.mahjong.fan import MAX_KONGS, WIN_BY, Context, FanResult, score
 from tablecert.mahjong.hands import GAMES, WINDS, parse_hand
 from tablecert.mahjong.payments import Settlement, settle_false_win, settle_win

@@ -27,11 +27,11 @@ from functools import cache
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, Literal
 
-from tablecert import strict_json as strict_json_text
 from tablecert.bundled import SCHEMA_FILE
 from tablecert.errors import EnvelopeError
-from tablecert.inputs import file_sha256 as file_sha256
-from tablecert.inputs import read_input
+from tablecert.io import strict_json as strict_json_text
+from tablecert.io.inputs import file_sha256 as file_sha256
+from tablecert.io.inputs import read_input
 from tablecert.judgement import Outcome
 from tablecert.report.canonical import canonical_bytes
 from tablecert.report.certificate import signatory_check
@@ -158,7 +158,7 @@ def _b64_decode(text: Any, what: str) -> bytes:
 
 
 def strict_json(data: bytes, where: str) -> Any:
-    """JSON read strictly (:mod:`tablecert.strict_json`: no duplicate keys, NaN, huge or deep
+    """JSON read strictly (:mod:`tablecert.io.strict_json`: no duplicate keys, NaN, huge or deep
     values) and with no floats: tablecert writes none, so one is a sign of another writer."""
 
     def no_float(token: str) -> Any:

@@ -24,12 +24,12 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from tablecert import toml_input
 from tablecert.bundled import BundledDataError, bundled_plan, is_bare_name
 from tablecert.errors import PlanError, RuleFileError
-from tablecert.inputs import read_input
+from tablecert.io import toml_input
+from tablecert.io.inputs import read_input
+from tablecert.io.pathlike import repeated_file
 from tablecert.notation import written
-from tablecert.pathlike import repeated_file
 from tablecert.report.certificate import parse_certificate
 from tablecert.report.entry import Field, Plan, PlanEntry
 from tablecert.report.sections import section_kinds

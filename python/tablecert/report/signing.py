@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tablecert.errors import SigningError
-from tablecert.inputs import read_input
+from tablecert.io.inputs import read_input
 
 # cryptography is imported where it is used, so that light commands start fast.
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tablecert.errors import ReportError
-from tablecert.inputs import file_sha256, open_regular
+from tablecert.io.inputs import file_sha256, open_regular
 
 _BLOCK = 1 << 20
 

@@ -26,7 +26,7 @@ from tablecert.errors import AuditError
 from tablecert.games.progressive import RoundPayment, meter_hands
 from tablecert.games.settle import CATEGORY_SHIFT, SettlementTable, per_unit, settlement_table
 from tablecert.hand_arrays import key_table
-from tablecert.outputs import write_atomic
+from tablecert.io.outputs import write_atomic
 from tablecert.poker import Ordering
 from tablecert.rounds.log import SCALE, SPOTS, amount_text, csv_columns
 

@@ -19,7 +19,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from tablecert import toml_input
 from tablecert.bundled import (
     RULES_DIR,
     STATUTES_DIR,
@@ -28,7 +27,8 @@ from tablecert.bundled import (
     is_bare_name,
 )
 from tablecert.errors import RuleFileError
-from tablecert.inputs import read_input
+from tablecert.io import toml_input
+from tablecert.io.inputs import read_input
 from tablecert.notation import written
 from tablecert.rules.constraints import FIELDS, KINDS
 from tablecert.rules.numbers import number as as_number

@@ -36,8 +36,8 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from tablecert import strict_json, toml_input
 from tablecert.errors import TableCertError
+from tablecert.io import strict_json, toml_input
 from tablecert.notation import written
 from tablecert.rules.loader import RuleFile, key_occurrences, load_rules, read_utf8
 from tablecert.rules.numbers import FRACTION, canonical, plain

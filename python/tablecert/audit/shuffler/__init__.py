@@ -28,7 +28,7 @@ from tablecert.audit.shuffler.sharded import audit_sharded
 from tablecert.audit.wall_dealing import mahjong_dealer
 from tablecert.distributed import Executor
 from tablecert.errors import AuditError
-from tablecert.pathlike import PathsArg, as_paths, distinct_paths
+from tablecert.io.pathlike import PathsArg, as_paths, distinct_paths
 from tablecert.stats import DEFAULT_ALPHA, DealtLaw
 
 __all__ = [

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TypeAlias
 
 from tablecert.errors import TableCertError
-from tablecert.inputs import file_sha256
+from tablecert.io.inputs import file_sha256
 
 PathArg: TypeAlias = str | os.PathLike[str]
 PathsArg: TypeAlias = PathArg | Iterable[PathArg]
