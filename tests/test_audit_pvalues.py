@@ -67,6 +67,20 @@ def test_binom_tails_of_a_successor_table() -> None:
     assert same(pvalues.binom_sf(o - 1, n, 1 / 52), stats.binom.sf(o - 1, n, 1 / 52))
 
 
+def test_binom_of_one_trial_without_scipy_is_boosts_value() -> None:
+    # n = 1 is computed as 1 - p and p (no SciPy import): Boost's value, bit for bit, for
+    # every probability of a grid of decades, the NIST levels and random ones.
+    rng = np.random.default_rng(8)
+    ps = [0.0, 1.0, 0.5, 0.99, 0.999, 0.9999, 1 - 2.0**-53, 2.0**-1074, 0.01, 0.001]
+    ps += [10.0**-e for e in range(1, 300, 7)] + [1 - 10.0**-e for e in range(1, 16)]
+    ps += list(rng.random(2000))
+    k = np.array([-1.0, 0.0, 0.5, 1.0, 2.0, INF, -INF, NAN])
+    for p in ps:
+        assert same(pvalues.binom_cdf(k, 1, p), stats.binom.cdf(k, 1, p)), p
+        assert same(pvalues.binom_sf(k, 1, p), stats.binom.sf(k, 1, p)), p
+        assert same(pvalues.binom_cdf(0, 1, p), stats.binom.cdf(0, 1, p)), p
+
+
 def test_binom_outside_the_parameters() -> None:
     k = np.array([0, 3])
     for n, p in [(-1, 0.5), (10, 1.5), (10, -0.1)]:

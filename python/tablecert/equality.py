@@ -9,18 +9,20 @@ with NaN equal to NaN, containers and nested dataclasses recursively.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Mapping
 from dataclasses import fields, is_dataclass
 from typing import Any
-
-import numpy as np
 
 
 def same(a: Any, b: Any) -> bool:
     """Whether two result values have equal contents."""
     if a is b:
         return True
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+    # A value can only be an array once NumPy is imported: commands whose results hold none
+    # (``check``) need not import it for this.
+    np = sys.modules.get("numpy")
+    if np is not None and (isinstance(a, np.ndarray) or isinstance(b, np.ndarray)):
         return (
             isinstance(a, np.ndarray)
             and isinstance(b, np.ndarray)

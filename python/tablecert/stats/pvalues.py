@@ -48,8 +48,6 @@ def norm_sf(z: ArrayLike) -> Any:
 
 
 def _binom(k: ArrayLike, n: int, p: float, tail: str) -> Any:
-    import scipy.special._ufuncs as scu  # scipy.stats.binom's own Boost-backed CDF and SF
-
     k_a = np.asarray(k)
     ok = n >= 0 and float(n).is_integer() and 0 <= p <= 1
     out = np.zeros(k_a.shape)
@@ -59,12 +57,18 @@ def _binom(k: ArrayLike, n: int, p: float, tail: str) -> Any:
     inside = (k_a >= 0) & (k_a < n) & np.isfinite(k_a)
     if tail == "cdf":
         out[k_a >= n] = 1.0
-        f = scu._binom_cdf
     else:
         out[(k_a < 0) | np.isneginf(k_a)] = 1.0
-        f = scu._binom_sf
     out[np.isnan(k_a)] = np.nan
-    if np.any(inside):
+    if n == 1:
+        # One trial: the only count inside the support is 0, with P(X <= 0) = 1 - p and
+        # P(X > 0) = p, which Boost returns exactly (tests/test_audit_pvalues.py), so a
+        # one-sequence decision (`audit rng -N 1`) needs no SciPy.
+        out[inside] = 1 - p if tail == "cdf" else p
+    elif np.any(inside):
+        import scipy.special._ufuncs as scu  # scipy.stats.binom's own Boost-backed CDF and SF
+
+        f = scu._binom_cdf if tail == "cdf" else scu._binom_sf
         # Each distinct count once (a successor table's 2,652 cells hold about 100 distinct
         # counts): the function is elementwise, so the values are those of every cell.
         distinct, cell = np.unique(np.floor(k_a[inside]), return_inverse=True)
