@@ -15,7 +15,7 @@ import json
 import os
 from pathlib import Path
 
-from tablecert.mahjong.games import SIMPLE, TRAD, corpus
+from tablecert.mahjong.corpus import SIMPLE, TRAD, corpus
 
 OUT = Path(__file__).resolve().parents[1] / "fixtures" / "mahjong"
 

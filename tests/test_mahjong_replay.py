@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from tablecert import mahjong
 from tablecert.cli import app
 from tablecert.errors import MahjongError
-from tablecert.mahjong.games import SIMPLE, TRAD, corpus, legal_game
+from tablecert.mahjong.corpus import SIMPLE, TRAD, corpus, legal_game
 from tablecert.mahjong.replay import Replay, replay
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "mahjong"
