@@ -8,6 +8,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from tablecert.io.locate import bracket_depth, json_key_line
+
 MAX_DEPTH = 32
 MAX_INT_DIGITS = 30
 
@@ -75,7 +77,7 @@ def loads(
     ``parse_float=decimal.Decimal`` keeps decimals exactly as written."""
     text = text.removeprefix("\ufeff")  # a byte order mark is no part of the JSON text
     opened = max(text.count("["), text.count("{"))
-    if opened > 10 * MAX_DEPTH and _bracket_depth(text) > MAX_DEPTH:
+    if opened > 10 * MAX_DEPTH and bracket_depth(text)[1] > MAX_DEPTH:
         raise StrictJsonError(f"{source}:{first_line}: nested deeper than {MAX_DEPTH} levels")
     try:
         value = json.loads(
@@ -103,37 +105,14 @@ def loads(
     return value
 
 
-def _bracket_depth(text: str) -> int:
-    depth = deepest = 0
-    in_string = escaped = False
-    for char in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif char in "]}":
-            depth -= 1
-    return deepest
-
-
 def _line_of_problem(text: str, message: str, first_line: int) -> int:
     """The line of a duplicate key (its second occurrence) or of a bad constant."""
     key = re.match(r"duplicate key '(.*)'$", message)
     if key:
-        pattern = re.compile(rf'"{re.escape(key.group(1))}"\s*:')
-        hits = [i for i, line in enumerate(text.splitlines()) if pattern.search(line)]
-        if len(hits) >= 2:
-            return first_line + hits[1]
-        if hits:
-            return first_line + hits[0]
+        second = json_key_line(text, key.group(1), first_line, occurrence=1)
+        found = second if second is not None else json_key_line(text, key.group(1), first_line)
+        if found is not None:
+            return found
     surrogate = re.search(r"lone surrogate \(U\+([0-9A-F]{4})", message)
     if surrogate:
         escape = re.compile(rf"\\u{surrogate.group(1)}", re.IGNORECASE)
@@ -154,9 +133,7 @@ def _line_of_problem(text: str, message: str, first_line: int) -> int:
 
 
 def line_of_key(text: str, key: str, first_line: int = 1) -> int:
-    """The line where ``"key":`` first appears in a JSON text (``first_line`` if not found)."""
-    pattern = re.compile(rf'"{re.escape(key)}"\s*:')
-    for i, line in enumerate(text.splitlines()):
-        if pattern.search(line):
-            return first_line + i
-    return first_line
+    """The line where the key ``key`` is first written in a JSON text, at any depth
+    (``first_line`` if it is not)."""
+    found = json_key_line(text, key, first_line)
+    return first_line if found is None else found

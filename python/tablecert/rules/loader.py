@@ -11,9 +11,8 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import re
 import tomllib
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -29,6 +28,7 @@ from tablecert.bundled import (
 from tablecert.errors import RuleFileError
 from tablecert.io import toml_input
 from tablecert.io.inputs import read_input
+from tablecert.io.locate import toml_key_lines
 from tablecert.notation import written
 from tablecert.rules.constraints import FIELDS, KINDS
 from tablecert.rules.numbers import number as as_number
@@ -72,7 +72,7 @@ class RuleFile:
 
     def line_of(self, dotted: str) -> int | None:
         """The 1-based line where a dotted key or table is defined, if it is in the file."""
-        return key_lines(self.lines).get(dotted)
+        return toml_key_lines(self.lines).get(dotted)
 
     def locate(self, dotted: str) -> tuple[str, str]:
         """Where an error at a key points: ``file:line`` of the key, or for a key the file
@@ -358,78 +358,3 @@ def _check_known_keys(rules: RuleFile) -> None:
 def _bundled_game(path: Path) -> str | None:
     game_id = _toml(path, path.read_bytes())[1].get("game", {}).get("id", {})
     return str(game_id.get("value")) if isinstance(game_id, Mapping) else None
-
-
-_BARE_KEY = r"[A-Za-z0-9_-]+"
-_KEY_PART = rf'(?:{_BARE_KEY}|"(?:[^"\\]|\\.)*"|\'[^\']*\')'
-_DOTTED = re.compile(rf"\s*({_KEY_PART}(?:\s*\.\s*{_KEY_PART})*)\s*")
-
-
-def _split_key(text: str) -> list[str]:
-    parts = re.findall(_KEY_PART, text)
-    return [p[1:-1] if p[:1] in "\"'" else p for p in parts]
-
-
-@cache
-def key_lines(lines: tuple[str, ...]) -> dict[str, int]:
-    """The line of every table header and key in a TOML text: dotted path -> 1-based line.
-
-    A table known only through its sub-tables or dotted keys gets the line of the first one.
-    Lines inside a multi-line array or string are skipped.
-    """
-    found: dict[str, int] = {}
-    for parts, number in key_occurrences(lines):
-        _record(found, parts, number)
-    return found
-
-
-def key_occurrences(lines: tuple[str, ...]) -> Iterator[tuple[list[str], int]]:
-    """Every table header and key of a TOML text as (dotted parts, 1-based line), in file
-    order, each time it is written (a key written twice appears twice)."""
-    table: list[str] = []
-    depth = 0
-    in_string = False
-    for number, line in enumerate(lines, start=1):
-        if in_string:
-            in_string = line.count('"""') % 2 == 0
-            continue
-        if depth == 0:
-            header = re.match(rf"\s*\[\[?{_DOTTED.pattern}\]\]?", line)
-            assignment = _DOTTED.match(line)
-            if header:
-                table = _split_key(header.group(1))
-                yield table, number
-                continue
-            if assignment and line[assignment.end() : assignment.end() + 1] == "=":
-                yield table + _split_key(assignment.group(1)), number
-        depth += _bracket_depth(line)
-        in_string = line.count('"""') % 2 == 1
-
-
-def _record(found: dict[str, int], parts: list[str], number: int) -> None:
-    for i in range(1, len(parts) + 1):
-        found.setdefault(".".join(parts[:i]), number)
-
-
-def _bracket_depth(line: str) -> int:
-    """How far a line opens (+) or closes (-) arrays and inline tables, strings skipped."""
-    depth = 0
-    quote = ""
-    escaped = False
-    for char in line:
-        if quote:
-            if escaped:
-                escaped = False
-            elif char == "\\" and quote == '"':
-                escaped = True
-            elif char == quote:
-                quote = ""
-        elif char in "\"'":
-            quote = char
-        elif char == "#":
-            break
-        elif char in "[{":
-            depth += 1
-        elif char in "]}":
-            depth -= 1
-    return depth

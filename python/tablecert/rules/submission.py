@@ -38,8 +38,9 @@ from typing import Any
 
 from tablecert.errors import TableCertError
 from tablecert.io import strict_json, toml_input
+from tablecert.io.locate import toml_keys
 from tablecert.notation import written
-from tablecert.rules.loader import RuleFile, key_occurrences, load_rules, read_utf8
+from tablecert.rules.loader import RuleFile, load_rules, read_utf8
 from tablecert.rules.numbers import FRACTION, canonical, plain
 
 STATUTE_RULES = {
@@ -177,7 +178,7 @@ def _at(path: Path, line: int | None) -> str:
 
 def _toml_key_lines(lines: tuple[str, ...]) -> list[tuple[str, int]]:
     """Every (dotted key, line) a TOML text defines, tables included, in file order."""
-    return [(".".join(parts), number) for parts, number in key_occurrences(lines)]
+    return [(".".join(parts), number) for parts, number in toml_keys(lines)]
 
 
 _JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+')
