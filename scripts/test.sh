@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite: set-up, formatting and lint (Rust and Python), type checks (mypy and
-# the stub check against the compiled core), Rust tests, Python tests.
+# the stub check against the compiled core), the import layers, Rust tests, Python tests.
 # Extra arguments go to pytest (e.g. scripts/test.sh -k ordering).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,6 +15,7 @@ step "clippy";   cargo clippy --release --quiet --all-targets --features python 
 step "cargo test"; cargo test --release --quiet
 step "ruff";     ruff check python tests benches && ruff format --check python tests benches
 step "mypy";     mypy
+step "imports";  lint-imports   # the layers contract in pyproject.toml: data flows one way
 step "stubtest"; python -m mypy.stubtest tablecert._core --concise --allowlist scripts/stubtest-allowlist.txt
 step "docs";     NO_MKDOCS_2_WARNING=1 mkdocs build --strict   # not --quiet: it hides the warnings strict counts; the site, into site/ (git-ignored)
 step "pytest";   python -m pytest "$@"
