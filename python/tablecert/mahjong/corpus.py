@@ -18,8 +18,8 @@ from typing import Any
 
 from tablecert import _core
 from tablecert.mahjong.fan import rules_for
+from tablecert.mahjong.game_record import FORMAT
 from tablecert.mahjong.hands import TILE_SET, WINDS
-from tablecert.mahjong.replay import FORMAT
 from tablecert.mahjong.wall import deal
 
 TRAD = "mahjong-traditional"

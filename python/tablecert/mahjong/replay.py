@@ -1,27 +1,7 @@
 """Replay a whole hand of play under the statute, event by event, then settle it.
 
-A game record (JSON, ``tablecert-mahjong-game/1``) is the wall and dice (or the deal), then
-every event of the hand in order::
-
-    {"format": "tablecert-mahjong-game/1", "game": "mahjong-traditional", "limit": "100/200",
-     "round_wind": "E", "wall": "1m 5p ... (136 codes in logged wall order)", "dice": [6, 4, 3],
-     "play": [
-       {"seat": "E", "discard": "9s"},
-       {"seat": "S", "pung": "9s 9s 9s"},          # a call on the last discard (its tiles)
-       {"seat": "S", "discard": "1m"},
-       {"seat": "W", "draw": "4p"},                # the tile is optional with a wall
-       {"seat": "W", "kong": "4p", "from": "hand"},  # "hand" concealed, "pung" added, "discard"
-       {"seat": "W", "replacement": "7s"},         # from the wall's tail (牌尾)
-       {"claims": [{"seat": "N", "win": {}}, {"seat": "S", "win": {}}], "awarded": "N"},
-       ...],
-     "result": {"winner": "N"}}
-
-Other events: ``chow`` (``"3m 4m 5m"``), ``win`` (``{"liability": ..., "stake": ...}``),
-``retract`` (taking back a discard), ``withdraw_pung`` (calling pung and not punging),
-``look`` (looking at another player's hand, ``{"seat": "S", "look": "W"}``) and ``correct``
-(fixing a wrong chow or pung within one round). ``deal`` (``{"E": "...", "S": "...", ...}``)
-may replace ``wall`` and ``dice``; draws then state their tile. ``result`` (optional) is what
-the table decided: ``{"winner": S}``, ``{"false_win": S}`` or ``{"drawn": true}``.
+The record is read first (:mod:`tablecert.mahjong.game_record`: the deal and the typed
+events); this module is the state machine that plays them.
 
 The replay checks turn order (Art. 3), calls and their priority (Art. 5: chow only from the
 left neighbour, pung or kong before chow, the first winner counter-clockwise from the
@@ -44,51 +24,21 @@ from typing import Any
 from tablecert import _core
 from tablecert.errors import MahjongError
 from tablecert.judgement import Outcome
-from tablecert.mahjong.fan import Context, FanResult, article, rules_for, score
-from tablecert.mahjong.hands import TILE_SET, WINDS, Meld, read_hand
+from tablecert.mahjong.fan import Context, FanResult, article, score
+from tablecert.mahjong.game_record import (
+    CLAIMS,
+    Event,
+    GameRecord,
+    is_game_record,
+    read_game_record,
+)
+from tablecert.mahjong.hands import Meld, WinningHand, read_hand
 from tablecert.mahjong.liability import Chance, Set, WinPlay, assess
 from tablecert.mahjong.payments import Settlement, settle_false_win, settle_win
-from tablecert.mahjong.record import (
-    MAX_STAKE,
-    Fields,
-    Locate,
-    SettledGame,
-    settle_record,
-)
-from tablecert.mahjong.wall import deal as deal_wall
+from tablecert.mahjong.record import Locate, SettledGame, settle_record
 from tablecert.rules import RuleFile
 
-FORMAT = "tablecert-mahjong-game/1"
-ACTIONS = (
-    "draw",
-    "discard",
-    "chow",
-    "pung",
-    "kong",
-    "replacement",
-    "win",
-    "retract",
-    "withdraw_pung",
-    "look",
-    "correct",
-)
-CLAIMS = ("chow", "pung", "kong", "win")
-_RECORD_KEYS = {
-    "format",
-    "game",
-    "limit",
-    "round_wind",
-    "players",
-    "stakes",
-    "wall",
-    "dice",
-    "deal",
-    "play",
-    "device_id",
-    "timestamp",
-    "shuffle_id",
-    "result",
-}
+__all__ = ["Replay", "Violation", "replay", "settle_game"]
 
 
 @dataclass(frozen=True)
@@ -206,8 +156,19 @@ class Table:
         return self.seats[(self.seats.index(seat) + 1) % len(self.seats)]
 
 
-def is_game_record(data: Any) -> bool:
-    return isinstance(data, dict) and "play" in data
+def _table(read: GameRecord) -> Table:
+    """The table as the record deals it, East to play first."""
+    start = read.start
+    table = Table(read.game, read.seats, {s: list(start.hands[s]) for s in read.seats})
+    table.live, table.tail = start.live, start.tail
+    table.positions_live = list(start.positions_live)
+    table.positions_tail = list(start.positions_tail)
+    table.remaining = start.remaining
+    table.in_play = Counter(start.in_play)
+    table.melds = {s: [] for s in read.seats}
+    table.actor = "E"
+    table.phase = "discard"
+    return table
 
 
 def replay(
@@ -215,28 +176,10 @@ def replay(
 ) -> Replay:
     """Check a game record event by event and settle it; malformed input raises MahjongError
     (naming the file, line and key), statute violations are returned as ``Violation``s."""
-    fields = Fields(record, locate or (lambda key: "game record"))
-    fields.only(_RECORD_KEYS)
-    if fields.has("format") and fields.text("format") != FORMAT:
-        raise fields.error("format", f"expected {FORMAT!r}")
-    game = fields.text("game", ("mahjong-traditional", "mahjong-simple"))
-    rule_file = rules_for(game, rules)
-    limit = fields.limit("limit")
-    round_wind = fields.seat("round_wind") if fields.has("round_wind") else "E"
-    seats = _players(fields, rule_file)
-    stakes = _stakes(fields, seats)
-    table = _setup(fields, game, seats, rule_file)
-    for key in ("device_id", "timestamp"):
-        if fields.has(key):
-            fields.text(key)
-    if fields.has("shuffle_id"):
-        fields.count("shuffle_id", 10**15)
-    events = fields.need("play")
-    if not isinstance(events, list) or not events:
-        raise fields.error("play", "expected a non-empty list of events")
-    parsed = [_event(fields, i, e, seats) for i, e in enumerate(events, start=1)]
-    expected = _result(fields, seats)
-    run = _Run(table, rule_file, game, limit, round_wind, stakes)
+    read = read_game_record(record, rules, locate or (lambda key: "game record"))
+    game, parsed, expected = read.game, read.events, read.result
+    table = _table(read)
+    run = _Run(table, read.rules, game, read.limit, read.round_wind, read.stakes)
     violations: list[Violation] = []
     for number, event in enumerate(parsed, start=1):
         if table.phase == "over":
@@ -281,188 +224,6 @@ def replay(
         settlement=run.settlement if ok else None,
         final_record=run.final_record if ok else None,
     )
-
-
-def _players(fields: Fields, rules: RuleFile) -> list[str]:
-    seats = fields.seats("players") if fields.has("players") else list(WINDS)
-    dealer = rules.value_of("payment.dealer_seat", str)
-    if dealer not in seats:
-        raise fields.error("players", f"the dealer ({dealer}) must be playing (第三条)")
-    least = rules.value_of("game.min_players", int) if rules.get("game.min_players") else 4
-    most = rules.value_of("game.players", int)
-    if not least <= len(seats) <= most:
-        raise fields.error("players", f"{len(seats)} players: this game has {least} to {most}")
-    return [s for s in WINDS if s in seats]
-
-
-def _stakes(fields: Fields, seats: list[str]) -> dict[str, Any]:
-    if not fields.has("stakes"):
-        return {}
-    inner = Fields(fields.need("stakes"), fields.locate, "stakes.")
-    inner.only(set(seats))
-    return {seat: inner.positive(seat, MAX_STAKE) for seat in seats if inner.has(seat)}
-
-
-def _tiles(fields: Fields, key: str, game: str) -> list[int]:
-    value = fields.need(key)
-    if isinstance(value, str):
-        text = value
-    elif isinstance(value, list) and all(isinstance(v, str) for v in value):
-        text = " ".join(value)
-    else:
-        raise fields.error(key, "expected tile codes (a string or a list of strings)")
-    try:
-        tiles = _core.parse_tiles(text)
-    except ValueError as exc:
-        raise fields.error(key, str(exc)) from exc
-    allowed = set(_core.tile_types(TILE_SET[game]))
-    bad = [t for t in tiles if t not in allowed]
-    if bad:
-        raise fields.error(key, f"{_core.tile_code(bad[0])} is not a tile of {game} (第二条(2))")
-    return tiles
-
-
-def _setup(fields: Fields, game: str, seats: list[str], rules: RuleFile) -> Table:
-    total = 4 * len(_core.tile_types(TILE_SET[game]))
-    if fields.has("wall"):
-        if fields.has("deal"):
-            raise fields.error("deal", "give the wall and dice or the deal, not both")
-        wall = _tiles(fields, "wall", game)
-        dice = fields.need("dice")
-        if not isinstance(dice, list) or not all(
-            isinstance(d, int) and not isinstance(d, bool) for d in dice
-        ):
-            raise fields.error("dice", "expected a list of whole numbers")
-        try:
-            dealt = deal_wall(game, wall, dice, players=seats, rules=rules)
-        except MahjongError as exc:
-            raise fields.error("wall", str(exc)) from exc
-        table = Table(game, seats, {s: list(dealt.hands[s]) for s in seats})
-        table.live = [wall[p] for p in dealt.live]
-        table.positions_live = list(dealt.live)
-        table.tail = [wall[p] for p in dealt.tail]
-        table.positions_tail = list(dealt.tail)
-        table.remaining = len(dealt.live)
-    else:
-        inner = Fields(fields.need("deal"), fields.locate, "deal.")
-        inner.only(set(seats))
-        hands = {s: _tiles(inner, s, game) for s in seats}
-        size = 3 * rules.value_of("game.sets_in_win", int) + 1
-        for s in seats:
-            want = size + 1 if s == "E" else size
-            if len(hands[s]) != want:
-                raise inner.error(
-                    s, f"{s} is dealt {want} tiles (第三条), the record has {len(hands[s])}"
-                )
-        counts = Counter(t for h in hands.values() for t in h)
-        over = [t for t, c in counts.items() if c > 4]
-        if over:
-            raise inner.error("", f"five or more {_core.tile_code(over[0])} dealt (第二条(2))")
-        table = Table(game, seats, hands)
-        table.remaining = total - sum(len(h) for h in hands.values())
-        table.in_play = counts
-    table.melds = {s: [] for s in seats}
-    table.actor = "E"
-    table.phase = "discard"
-    return table
-
-
-@dataclass(frozen=True)
-class Event:
-    """One event of the record, typed (a claims event holds its claims)."""
-
-    seat: str
-    action: str
-    value: Any
-    extra: dict[str, Any]
-    claims: tuple[Event, ...] = ()
-    awarded: str = ""
-
-
-def _event(fields: Fields, number: int, data: Any, seats: list[str]) -> Event:
-    where = Fields(data, fields.locate, f"play[{number - 1}].")
-    if where.has("claims"):
-        where.only({"claims", "awarded"})
-        raw = where.need("claims")
-        if not isinstance(raw, list) or not raw:
-            raise where.error("claims", "expected a non-empty list of claims")
-        claims = []
-        for i, item in enumerate(raw):
-            claim = Fields(item, fields.locate, f"play[{number - 1}].claims[{i}].")
-            seat = claim.seat("seat")
-            kinds = [k for k in CLAIMS if claim.has(k)]
-            if len(kinds) != 1:
-                raise claim.error("", f"a claim is one of {', '.join(CLAIMS)}")
-            claim.only({"seat", kinds[0]})
-            value, extra = _action(claim, kinds[0])
-            claims.append(Event(seat, kinds[0], value, extra))
-        awarded = where.seat("awarded")
-        if awarded not in {c.seat for c in claims}:
-            raise where.error("awarded", f"{awarded} made no claim")
-        if len({c.seat for c in claims}) != len(claims):
-            raise where.error("claims", "one claim per seat")
-        return Event("", "claims", None, {}, tuple(claims), awarded)
-    seat = where.seat("seat")
-    if seat not in seats:
-        raise where.error("seat", f"{seat} is not playing")
-    actions = [a for a in ACTIONS if where.has(a)]
-    if len(actions) != 1:
-        raise where.error("", f"an event is exactly one of {', '.join(ACTIONS)}")
-    action = actions[0]
-    where.only({"seat", action, "from"} if action == "kong" else {"seat", action})
-    value, extra = _action(where, action)
-    return Event(seat, action, value, extra)
-
-
-def _action(where: Fields, action: str) -> tuple[Any, dict[str, Any]]:
-    """The value of one action, typed: tiles, a seat, or a win's details."""
-    extra: dict[str, Any] = {}
-    value = where.need(action)
-    if action == "kong":
-        extra["from"] = (
-            where.text("from", ("hand", "pung", "discard")) if where.has("from") else "discard"
-        )
-    if action == "win":
-        win = Fields(value, where.locate, f"{where.prefix}win.")
-        win.only({"liability", "first_discard_honour", "discarder"})
-        if win.has("liability"):
-            extra["liability"] = win.names("liability")
-        if win.has("first_discard_honour"):
-            extra["first_discard_honour"] = win.flag("first_discard_honour")
-        if win.has("discarder"):
-            extra["discarder"] = win.seat("discarder")
-        return None, extra
-    if action == "look":
-        return where.seat("look"), extra
-    if action in ("draw", "replacement") and value is True:
-        return None, extra
-    if not isinstance(value, str):
-        raise where.error(action, "expected tile codes")
-    try:
-        tiles = _core.parse_tiles(value)
-    except ValueError as exc:
-        raise where.error(action, str(exc)) from exc
-    if action in ("chow", "pung", "correct"):
-        if len(tiles) != 3:
-            raise where.error(action, "expected three tiles")
-        return tiles, extra
-    if len(tiles) != 1:
-        raise where.error(action, "expected one tile")
-    return tiles[0], extra
-
-
-def _result(fields: Fields, seats: list[str]) -> tuple[str, str | None] | None:
-    if not fields.has("result"):
-        return None
-    inner = Fields(fields.need("result"), fields.locate, "result.")
-    inner.only({"winner", "false_win", "drawn"})
-    if inner.has("winner"):
-        return ("win", inner.seat("winner"))
-    if inner.has("false_win"):
-        return ("false-win", inner.seat("false_win"))
-    if inner.has("drawn") and inner.flag("drawn"):
-        return ("drawn", None)
-    raise inner.error("", "expected winner, false_win or drawn: true")
 
 
 class _Run:
@@ -795,6 +556,46 @@ class _Run:
         wrong.tiles, wrong.valid = list(tiles), True
 
     def win(self, number: int, seat: str, win_by: str, event: Event) -> None:
+        """A win claimed: checked, read, scored, its liabilities decided, settled (or, when
+        the hand is no win, settled as a false win)."""
+        self.check_win_claim(seat, win_by)
+        concealed, winning, discarder = self.winning_tiles(seat, win_by)
+        hand = self.complete_hand(seat, concealed, winning)
+        if hand is None:
+            return
+        context = self.win_context(seat, win_by, discarder)
+        try:
+            result = score(hand, context, self.rules)
+        except MahjongError as exc:
+            raise ViolationError("第六条", str(exc)) from exc
+        cases, liable = self.liabilities(seat, win_by, winning, discarder, result, event)
+        first_honour = self.check_stated(event, win_by, liable)
+        try:
+            settlement = settle_win(
+                result,
+                seat,
+                self.limit,
+                rules=self.rules,
+                players=self.t.seats,
+                discarder=liable,
+                liability=cases or None,
+                first_discard_honour=first_honour,
+                stake=self.stakes.get(seat),
+            )
+        except MahjongError as exc:
+            raise ViolationError(
+                self.liability_article(cases) if cases else "第六条", str(exc)
+            ) from exc
+        self.outcome, self.winner = "win", seat
+        self.fan, self.settlement = result, settlement
+        self.final_record = self.win_record(
+            seat, hand, winning, context, liable, cases, first_honour
+        )
+        self.t.phase = "over"
+
+    def check_win_claim(self, seat: str, win_by: str) -> None:
+        """A self-drawn win is claimed in the winner's own turn, not straight after a call;
+        only a kong added to an exposed pung can be robbed."""
         t = self.t
         if win_by == "self-drawn":
             if t.phase != "discard" or seat != t.actor:
@@ -810,15 +611,24 @@ class _Run:
                 self.art("六", 2, 2),
                 "only a kong added to an exposed pung (先碰出，再开杠) can be robbed",
             )
+
+    def winning_tiles(self, seat: str, win_by: str) -> tuple[list[int], int, str | None]:
+        """The winner's concealed tiles with the winning tile, the winning tile, and who
+        discarded it (None for a self-drawn win)."""
+        t = self.t
         concealed = list(t.hands[seat])
         if win_by != "self-drawn":
             concealed.append(t.last_tile)
             winning = t.last_tile
         else:
             winning = concealed[-1]
-        discarder = t.actor if win_by != "self-drawn" else None
-        melds = t.melds[seat]
-        if seat in t.withdrawn:
+        return concealed, winning, (t.actor if win_by != "self-drawn" else None)
+
+    def complete_hand(self, seat: str, concealed: list[int], winning: int) -> WinningHand | None:
+        """The winning hand read; None when it is not a win (settled as a false win). A seat
+        that called pung and did not pung cannot win this hand."""
+        melds = self.t.melds[seat]
+        if seat in self.t.withdrawn:
             raise ViolationError(
                 self.art("九", 2, 2) if not self.simple else "第九条",
                 f"{seat} called pung and did not pung: their win is void (叫碰唔碰，食糊无效)",
@@ -827,12 +637,17 @@ class _Run:
         try:
             if wrong:
                 raise MahjongError("a wrong chow or pung was never corrected")
-            hand = read_hand(self.game, tuple(concealed), tuple(m.meld() for m in melds), winning)
+            return read_hand(self.game, tuple(concealed), tuple(m.meld() for m in melds), winning)
         except MahjongError as exc:
             self.false_win(seat, str(exc), bool(wrong))
-            return
+            return None
+
+    def win_context(self, seat: str, win_by: str, discarder: str | None) -> Context:
+        """How the hand was won, as the fan items of Art. 6 need it (heavenly and earthly
+        hands, the last tile, kong replacements)."""
+        t = self.t
         first_turn = sum(t.discards.values()) == 0 and t.calls_made == 0 and not t.replacements
-        context = Context(
+        return Context(
             seat=seat,
             round_wind=self.round_wind,
             win_by=win_by,
@@ -848,11 +663,10 @@ class _Run:
                 and t.calls_made == 0
             ),
         )
-        try:
-            result = score(hand, context, self.rules)
-        except MahjongError as exc:
-            raise ViolationError("第六条", str(exc)) from exc
-        cases, liable = self.liabilities(seat, win_by, winning, discarder, result, event)
+
+    def check_stated(self, event: Event, win_by: str, liable: str | None) -> bool:
+        """The discarder and first-discard honour the record states are those of the play;
+        the first-discard honour the play gives."""
         stated = event.extra.get("discarder")
         if stated is not None and stated != liable:
             raise ViolationError(
@@ -865,25 +679,19 @@ class _Run:
                 self.art("十", 10, 4),
                 f"first_discard_honour {claimed_first}: the play shows it is {first_honour}",
             )
-        try:
-            settlement = settle_win(
-                result,
-                seat,
-                self.limit,
-                rules=self.rules,
-                players=t.seats,
-                discarder=liable,
-                liability=cases or None,
-                first_discard_honour=first_honour,
-                stake=self.stakes.get(seat),
-            )
-        except MahjongError as exc:
-            raise ViolationError(
-                self.liability_article(cases) if cases else "第六条", str(exc)
-            ) from exc
-        liability = list(cases) if cases else None
-        self.outcome, self.winner = "win", seat
-        self.fan, self.settlement = result, settlement
+        return first_honour
+
+    def win_record(
+        self,
+        seat: str,
+        hand: WinningHand,
+        winning: int,
+        context: Context,
+        liable: str | None,
+        cases: tuple[str, ...],
+        first_honour: bool,
+    ) -> dict[str, Any]:
+        """The settle-record form of the won hand (``tablecert mahjong settle`` reads it)."""
         record: dict[str, Any] = {
             "game": self.game,
             "limit": self.limit,
@@ -898,18 +706,17 @@ class _Run:
                 "heavenly": context.heavenly,
                 "earthly": context.earthly,
             },
-            "players": list(t.seats),
+            "players": list(self.t.seats),
         }
         if liable is not None:
             record["discarder"] = liable
-        if liability is not None:
-            record["liability"] = liability
+        if cases:
+            record["liability"] = list(cases)
         if first_honour:
             record["first_discard_honour"] = True
         if seat in self.stakes:
             record["stake"] = _plain_number(self.stakes[seat])
-        self.final_record = record
-        t.phase = "over"
+        return record
 
     def liabilities(
         self,
