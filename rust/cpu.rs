@@ -124,6 +124,18 @@ macro_rules! compiled_with {
 pub(crate) use compiled_with;
 
 #[cfg(test)]
+/// The AVX-512 proof for a test's vector path, or, on a CPU without it, a line on stderr
+/// saying which assertions were not checked (a Rust test cannot mark itself ignored at run
+/// time, and a silent pass would read as a checked one).
+pub(crate) fn avx512_for(what: &str) -> Option<Avx512> {
+    let avx512 = Avx512::detect();
+    if avx512.is_none() {
+        eprintln!("skipped: no AVX-512 on this CPU: {what} not checked");
+    }
+    avx512
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

@@ -15,6 +15,7 @@ pub mod order_check;
 pub mod rank3;
 pub mod rank5;
 pub mod ranking;
+pub mod shuffler;
 
 #[cfg(feature = "python")]
 mod bindings;

@@ -11,10 +11,10 @@
 
 use std::time::Instant;
 
-use tablecert_core::audit::deck::DeckKind;
-use tablecert_core::audit::log::{Audit, InputMode};
-use tablecert_core::audit::tally::Game;
 use tablecert_core::ranking::TieBreaks;
+use tablecert_core::shuffler::deck::DeckKind;
+use tablecert_core::shuffler::log::{Audit, InputMode};
+use tablecert_core::shuffler::tally::Game;
 
 fn cpu_seconds() -> f64 {
     // SAFETY: getrusage fills the struct it is given.

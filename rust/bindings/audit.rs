@@ -4,11 +4,11 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 use super::errors::CoreError;
-use crate::audit::deck::DeckKind;
-use crate::audit::log::{Audit, InputMode, ReadFailure};
-use crate::audit::simlog::{LogFormat, LogWriter};
-use crate::audit::simulate::{Model, Simulator};
-use crate::audit::tally::{Game, Tally};
+use crate::shuffler::deck::DeckKind;
+use crate::shuffler::log::{Audit, InputMode, ReadFailure};
+use crate::shuffler::simlog::{LogFormat, LogWriter};
+use crate::shuffler::simulate::{Model, Simulator};
+use crate::shuffler::tally::{Game, Tally};
 
 fn deck_kind(name: &str) -> PyResult<DeckKind> {
     DeckKind::from_name(name).ok_or_else(|| {

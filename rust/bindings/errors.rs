@@ -8,10 +8,10 @@
 use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::PyErr;
 
-use crate::audit::log::LogError as LogFailure;
 use crate::logs::stream::ReadError;
 use crate::mahjong::decompose::HandError;
 use crate::mahjong::tiles;
+use crate::shuffler::log::LogError as LogFailure;
 
 pyo3::import_exception_bound!(tablecert.errors, CardError);
 pyo3::import_exception_bound!(tablecert.errors, TileError);

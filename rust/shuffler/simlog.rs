@@ -325,7 +325,7 @@ mod tests {
     use std::io::Read as _;
 
     use super::*;
-    use crate::audit::simulate::Model;
+    use crate::shuffler::simulate::Model;
 
     fn writer(
         model: &str,

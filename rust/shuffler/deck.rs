@@ -646,7 +646,11 @@ mod tests {
     /// A 155-byte text of `deck` in the usual layout: rank and suit letters each in a random
     /// case, separators drawn from `separators`.
     #[cfg(target_arch = "x86_64")]
-    fn deck_text(deck: &[u8], separators: &[u8], rng: &mut crate::audit::simulate::Rng) -> Vec<u8> {
+    fn deck_text(
+        deck: &[u8],
+        separators: &[u8],
+        rng: &mut crate::shuffler::simulate::Rng,
+    ) -> Vec<u8> {
         let mut text = Vec::new();
         for (i, &c) in deck.iter().enumerate() {
             for letter in cards::code(c).bytes() {
@@ -680,7 +684,7 @@ mod tests {
             eprintln!("no AVX2 on this CPU: the vector deck read is not run");
             return;
         }
-        let mut rng = crate::audit::simulate::Rng::new(16);
+        let mut rng = crate::shuffler::simulate::Rng::new(16);
         let sorted: Vec<u8> = (0..52).collect();
         let mut bases = vec![
             deck_text(&sorted, b" ", &mut rng),
