@@ -252,146 +252,190 @@ def _holm_rule(
     )
 
 
-def decide(report: nist.NistReport, family_alpha: float = FAMILY_ALPHA) -> RngDecision:
-    """The family-wise verdict on `report` (see the module docstring for the rules)."""
-    family_alpha = check_level(family_alpha, "family-wise alpha")
-    judged = judged_columns(report)
-    cols = [report.columns[i] for i in judged]
-    n_cols = len(cols)
-    n_seq = report.sequences
-    not_judged = sorted(
-        {
-            (c.test, judged_from(c.test, report.parameters))
-            for i, c in enumerate(report.columns)
-            if i not in set(judged)
-        },
-        key=lambda t: nist.TEST_NAMES.index(t[0]),
-    )
-    prop_min = min_sequences_for_proportion(n_cols, report.alpha, family_alpha)
-    uni_min = nist.MIN_SEQUENCES_FOR_UNIFORMITY
-    runs_prop = n_cols > 0 and n_seq >= prop_min
-    runs_uni = any(c.sample_size >= uni_min for c in cols)
-    shares = int(runs_prop) + int(runs_uni)
-    # The extreme rule leaves out the random excursion tests: their p-values rest on a normal
-    # (or chi-square) approximation over a few hundred cycles, measured too small too often
-    # below 10^-4 (the variant's six times at 10^6 bits); the other two rules judge them.
-    extreme = [i for i, c in enumerate(cols) if c.test not in EXCURSION_TESTS]
-    n_extreme = len(extreme)
-    probe_p, probe_where = math.inf, "no judged test"
-    runs_extreme = False
-    if n_extreme:
-        probe_p, probe_where = _probe_min_p(
-            report.bits,
-            tuple(dict.fromkeys(cols[i].test for i in extreme)),
-            report.parameters,
-            report.alpha,
-        )
-        runs_extreme = probe_p < family_alpha / (shares + 1) / (n_extreme * n_seq)
-    shares += int(runs_extreme)
-    share = family_alpha / shares if shares else 0.0
+@dataclass(frozen=True)
+class _Judged:
+    """What the rules look at: the judged columns of a report (their indices in the report,
+    the columns), those left out of the extreme rule, and the tests not judged."""
 
-    rules: list[RuleResult] = []
-    # 1. extreme p-value: Bonferroni over every p-value of its columns
-    values = report.pvalues[:, [judged[i] for i in extreme]]
+    report: nist.NistReport
+    indices: list[int]
+    cols: list[nist.ColumnResult]
+    #: Positions in ``cols`` of the extreme rule's columns. The random excursion tests are left
+    #: out: their p-values rest on a normal (or chi-square) approximation over a few hundred
+    #: cycles, measured too small too often below 10^-4 (the variant's six times at 10^6 bits);
+    #: the other two rules judge them.
+    extreme: list[int]
+    not_judged: tuple[tuple[str, int], ...]
+
+    @classmethod
+    def of(cls, report: nist.NistReport) -> _Judged:
+        indices = judged_columns(report)
+        cols = [report.columns[i] for i in indices]
+        not_judged = sorted(
+            {
+                (c.test, judged_from(c.test, report.parameters))
+                for i, c in enumerate(report.columns)
+                if i not in set(indices)
+            },
+            key=lambda t: nist.TEST_NAMES.index(t[0]),
+        )
+        extreme = [i for i, c in enumerate(cols) if c.test not in EXCURSION_TESTS]
+        return cls(report, indices, cols, extreme, tuple(not_judged))
+
+
+def extreme_probe(judged: _Judged) -> tuple[float, str]:
+    """The smallest p-value a grossly broken stream gets in the extreme rule's tests at this
+    length, and where (infinite when the rule has no column)."""
+    if not judged.extreme:
+        return math.inf, "no judged test"
+    report = judged.report
+    return _probe_min_p(
+        report.bits,
+        tuple(dict.fromkeys(judged.cols[i].test for i in judged.extreme)),
+        report.parameters,
+        report.alpha,
+    )
+
+
+def extreme_rule(judged: _Judged, alpha: float | None, probe: tuple[float, str]) -> RuleResult:
+    """Rule 1, extreme p-value: Bonferroni over every p-value of its columns at ``alpha``
+    (None: it cannot reject at this length, as ``probe`` shows)."""
+    report, cols, extreme = judged.report, judged.cols, judged.extreme
+    n_extreme, n_seq = len(extreme), report.sequences
+    probe_p, probe_where = probe
+    values = report.pvalues[:, [judged.indices[i] for i in extreme]]
     p = np.where(np.isnan(values), np.inf, values)
     smallest = float(p.min()) if p.size and np.isfinite(p.min()) else None
-    threshold = share / (n_extreme * n_seq) if runs_extreme else None
+    threshold = alpha / (n_extreme * n_seq) if alpha is not None else None
     rejected: tuple[str, ...] = ()
     if threshold is not None:
         hit = np.flatnonzero((p < threshold).any(axis=0))
         rejected = tuple(_label(cols[extreme[i]]) for i in hit)
-    rules.append(
-        RuleResult(
-            key="extreme",
-            statement=(
-                "any single p-value below alpha_1 / (columns x sequences) "
-                f"= alpha_1 / ({n_extreme} x {n_seq}) (Bonferroni; the judged columns but "
-                "the random excursion tests')"
-            ),
-            min_sequences=1,
-            can_reject=runs_extreme,
-            reason=(
-                f"can reject from 1 sequence: {probe_where} gives p = {probe_p:.3g}"
-                if runs_extreme
-                else f"cannot reject at {report.bits:,} bits: {probe_where} gives only "
-                f"p = {probe_p:.3g}"
-            ),
-            alpha=share if runs_extreme else 0.0,
-            threshold=threshold,
-            rejected=rejected,
-            smallest=smallest,
-        )
+    return RuleResult(
+        key="extreme",
+        statement=(
+            "any single p-value below alpha_1 / (columns x sequences) "
+            f"= alpha_1 / ({n_extreme} x {n_seq}) (Bonferroni; the judged columns but "
+            "the random excursion tests')"
+        ),
+        min_sequences=1,
+        can_reject=alpha is not None,
+        reason=(
+            f"can reject from 1 sequence: {probe_where} gives p = {probe_p:.3g}"
+            if alpha is not None
+            else f"cannot reject at {report.bits:,} bits: {probe_where} gives only "
+            f"p = {probe_p:.3g}"
+        ),
+        alpha=alpha or 0.0,
+        threshold=threshold,
+        rejected=rejected,
+        smallest=smallest,
     )
-    # 2. proportion of passing sequences: exact binomial tail, Holm over the judged columns
+
+
+def proportion_rule(judged: _Judged, alpha: float | None, min_sequences: int) -> RuleResult:
+    """Rule 2, proportion of passing sequences: the exact binomial tail per column, Holm over
+    the judged columns at ``alpha`` (None: too few sequences to reject)."""
+    report, cols = judged.report, judged.cols
     tails = [
         float(pvalues.binom_cdf(c.passed, c.sample_size, 1 - report.alpha))
         if c.sample_size
         else None
         for c in cols
     ]
-    rules.append(
-        _holm_rule(
-            "proportion",
-            f"per column, the binomial probability of so few sequences with p >= "
-            f"{report.alpha:g} when each has it with probability {1 - report.alpha:g}",
-            prop_min,
-            (
-                f"can reject from {prop_min} sequences ({report.alpha:g}^N <= alpha_2 / "
-                f"{n_cols} columns)"
-                if runs_prop
-                else f"cannot reject with {n_seq} sequence(s): needs at least {prop_min}"
-            ),
-            share if runs_prop else None,
-            tails,
-            cols,
-        )
+    return _holm_rule(
+        "proportion",
+        f"per column, the binomial probability of so few sequences with p >= "
+        f"{report.alpha:g} when each has it with probability {1 - report.alpha:g}",
+        min_sequences,
+        (
+            f"can reject from {min_sequences} sequences ({report.alpha:g}^N <= alpha_2 / "
+            f"{len(cols)} columns)"
+            if alpha is not None
+            else f"cannot reject with {report.sequences} sequence(s): needs at least "
+            f"{min_sequences}"
+        ),
+        alpha,
+        tails,
+        cols,
     )
-    # 3. uniformity of the p-values: section 4.2.2's P-value_T, Holm over the judged columns
-    uniform = [c.uniformity_p for c in cols]
+
+
+def uniformity_rule(judged: _Judged, alpha: float | None) -> RuleResult:
+    """Rule 3, uniformity of the p-values: section 4.2.2's P-value_T per column, Holm over
+    the judged columns at ``alpha`` (None: no column has enough sequences)."""
+    uni_min = nist.MIN_SEQUENCES_FOR_UNIFORMITY
+    uniform = [c.uniformity_p for c in judged.cols]
     assessed = sum(u is not None for u in uniform)
-    rules.append(
-        _holm_rule(
-            "uniformity",
-            f"per column with at least {uni_min} sequences, P-value_T = igamc(9/2, chi2/2) "
-            "over 10 bins",
-            uni_min,
-            (
-                f"can reject: {assessed} column(s) have at least {uni_min} sequences"
-                if runs_uni
-                else f"cannot run with {n_seq} sequence(s): needs at least {uni_min}"
-            ),
-            share if runs_uni else None,
-            uniform,
-            cols,
-        )
+    return _holm_rule(
+        "uniformity",
+        f"per column with at least {uni_min} sequences, P-value_T = igamc(9/2, chi2/2) "
+        "over 10 bins",
+        uni_min,
+        (
+            f"can reject: {assessed} column(s) have at least {uni_min} sequences"
+            if alpha is not None
+            else f"cannot run with {judged.report.sequences} sequence(s): needs at least {uni_min}"
+        ),
+        alpha,
+        uniform,
+        judged.cols,
     )
+
+
+def combine(rules: Sequence[RuleResult], judged: _Judged) -> tuple[Outcome, str]:
+    """The verdict of the rules: FAIL when any rejected a column; PASS when none did and one
+    could; INCONCLUSIVE when none could (or no test is judged at this length)."""
     failed = [r for r in rules if r.rejected]
     if failed:
-        outcome = Outcome.FAIL
-        summary = "; ".join(
+        return Outcome.FAIL, "; ".join(
             f"{r.key} rule rejected {len(r.rejected)} column(s): {', '.join(r.rejected[:5])}"
             + (" ..." if len(r.rejected) > 5 else "")
             for r in failed
         )
-    elif any(r.can_reject for r in rules):
-        outcome = Outcome.PASS
-        summary = "no rule rejected a column; rules that could: " + ", ".join(
+    if any(r.can_reject for r in rules):
+        return Outcome.PASS, "no rule rejected a column; rules that could: " + ", ".join(
             r.key for r in rules if r.can_reject
         )
-    elif not n_cols:
-        outcome = Outcome.INCONCLUSIVE
-        summary = f"no test is judged at {report.bits:,} bits (each needs the length below)"
-    else:
-        outcome = Outcome.INCONCLUSIVE
-        summary = "no rule can reject at this length and sequence count: " + "; ".join(
-            f"{r.key}: {r.reason}" for r in rules
+    if not judged.cols:
+        bits = judged.report.bits
+        return (
+            Outcome.INCONCLUSIVE,
+            f"no test is judged at {bits:,} bits (each needs the length below)",
         )
+    return Outcome.INCONCLUSIVE, "no rule can reject at this length and sequence count: " + (
+        "; ".join(f"{r.key}: {r.reason}" for r in rules)
+    )
+
+
+def decide(report: nist.NistReport, family_alpha: float = FAMILY_ALPHA) -> RngDecision:
+    """The family-wise verdict on `report` (see the module docstring for the rules): each rule
+    that can reject at this sequence count and length gets an equal share of the level."""
+    family_alpha = check_level(family_alpha, "family-wise alpha")
+    judged = _Judged.of(report)
+    n_seq = report.sequences
+    prop_min = min_sequences_for_proportion(len(judged.cols), report.alpha, family_alpha)
+    runs_prop = bool(judged.cols) and n_seq >= prop_min
+    runs_uni = any(c.sample_size >= nist.MIN_SEQUENCES_FOR_UNIFORMITY for c in judged.cols)
+    shares = int(runs_prop) + int(runs_uni)
+    probe = extreme_probe(judged)
+    runs_extreme = bool(judged.extreme) and probe[0] < family_alpha / (shares + 1) / (
+        len(judged.extreme) * n_seq
+    )
+    shares += int(runs_extreme)
+    share = family_alpha / shares if shares else 0.0
+    rules = (
+        extreme_rule(judged, share if runs_extreme else None, probe),
+        proportion_rule(judged, share if runs_prop else None, prop_min),
+        uniformity_rule(judged, share if runs_uni else None),
+    )
+    outcome, summary = combine(rules, judged)
     return RngDecision(
         outcome=outcome,
         family_alpha=family_alpha,
-        rules=tuple(rules),
+        rules=rules,
         summary=summary,
-        not_judged=tuple(not_judged),
+        not_judged=judged.not_judged,
     )
 
 
