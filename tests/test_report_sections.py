@@ -3,6 +3,7 @@ that must fail (a deviating configuration, a wrong evaluator, a broken log, a bi
 
 from __future__ import annotations
 
+import json
 import shutil
 from fractions import Fraction
 from pathlib import Path
@@ -311,3 +312,31 @@ def test_rng_audit_nist_tool_key(tmp_path: Path) -> None:
             f'[[section]]\nkind = "rng-audit"\nfiles = ["{FIXTURES}/nist/e.bin"]\n'
             'rules = "q-poker.macau"\nbits = 8\n',
         )
+
+
+@pytest.mark.parametrize("tool", [False, True], ids=["document", "nist-tool"])
+def test_rng_audit_data_is_what_audit_rng_json_prints(tmp_path: Path, tool: bool) -> None:
+    # One builder: the section signs what `audit rng --json` prints, less the CLI's own
+    # verdict and p-value columns, with the file names instead of the paths as given.
+    from typer.testing import CliRunner
+
+    from tablecert.cli import app
+
+    e = FIXTURES / "nist" / "e.bin"
+    (s,) = _sections(
+        tmp_path,
+        f'[[section]]\nkind = "rng-audit"\nfiles = ["{e}"]\nrules = "q-poker.macau"\n'
+        f"bits = 100000\nsequences = 10\nnist_tool = {str(tool).lower()}\n",
+    )
+    args = ["audit", "rng", str(e), "-N", "10", "-n", "100000", "--json"]
+    result = CliRunner().invoke(app, [*args, *(["--nist-tool"] if tool else [])])
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.stdout)
+    assert printed["files"] == [str(e)]
+    assert s.data["files"] == ["e.bin"]
+    assert printed["verdict"] == s.outcome == "pass"
+    assert len(printed["pvalues"]["columns"]) == len(s.data["columns"]) == 187
+    cli_only = {"schema", "tablecert_version", "verdict", "pvalues", "files"}
+    shared = {k: v for k, v in printed.items() if k not in cli_only}
+    assert shared == json.loads(canonical_bytes({k: v for k, v in s.data.items() if k != "files"}))
+    assert ("nist_tool_columns" in shared) is tool

@@ -66,6 +66,11 @@ class ToolColumn:
     uniformity_p: float | None
 
     @property
+    def name(self) -> str:
+        """The column's name, as the document-mode column's (:func:`rng.column_name`)."""
+        return nist.column_name(self.test, self.label)
+
+    @property
     def proportion_marked(self) -> bool:
         if self.bounds is None:
             return False

@@ -245,6 +245,12 @@ def split_sequences(total_bits: int, bits: int | None, sequences: int | None) ->
     return n, count
 
 
+def column_name(test: str, label: str) -> str:
+    """A p-value column as every table and JSON of the RNG audit names it: the test, then
+    its template or state when it has several columns (``NonOverlappingTemplate 000000001``)."""
+    return f"{test} {label}".strip()
+
+
 @dataclass(frozen=True)
 class ColumnResult:
     """The second level of one p-value column (one test, or one template/state of a test)."""
@@ -283,6 +289,11 @@ class ColumnResult:
         if not self.applicable:
             return True
         return self.proportion_ok and self.uniformity_ok is not False
+
+    @property
+    def name(self) -> str:
+        """The column's name in tables and JSON (:func:`column_name`)."""
+        return column_name(self.test, self.label)
 
     def as_json(self) -> dict[str, Any]:
         return {

@@ -175,10 +175,6 @@ def judged_columns(report: nist.NistReport) -> list[int]:
     ]
 
 
-def _label(c: nist.ColumnResult) -> str:
-    return f"{c.test} {c.label}".strip()
-
-
 def proportion_tail(c: nist.ColumnResult, alpha: float) -> float | None:
     """P(at most `c.passed` of `c.sample_size` sequences pass) when each passes with
     probability 1 - alpha (the document's alpha); None for a column no sequence applied to."""
@@ -225,7 +221,7 @@ def _probe_min_p(
     p = np.where(np.isnan(probe.pvalues), np.inf, probe.pvalues)
     row, col = np.unravel_index(int(np.argmin(p)), p.shape)
     which = "an all-zero" if row == 0 else "an alternating"
-    return float(p[row, col]), f"{which} sequence in {_label(probe.columns[int(col)])}"
+    return float(p[row, col]), f"{which} sequence in {probe.columns[int(col)].name}"
 
 
 def _holm_rule(
@@ -247,7 +243,7 @@ def _holm_rule(
         reason=reason,
         alpha=alpha or 0.0,
         threshold=alpha / len(present) if alpha is not None and present else None,
-        rejected=tuple(_label(cols[i]) for i in holm(values, alpha)) if alpha is not None else (),
+        rejected=tuple(cols[i].name for i in holm(values, alpha)) if alpha is not None else (),
         smallest=min(present) if present else None,
     )
 
@@ -310,7 +306,7 @@ def extreme_rule(judged: _Judged, alpha: float | None, probe: tuple[float, str])
     rejected: tuple[str, ...] = ()
     if threshold is not None:
         hit = np.flatnonzero((p < threshold).any(axis=0))
-        rejected = tuple(_label(cols[extreme[i]]) for i in hit)
+        rejected = tuple(cols[extreme[i]].name for i in hit)
     return RuleResult(
         key="extreme",
         statement=(

@@ -33,6 +33,12 @@ def check_device(device: str) -> str:
     return device
 
 
+def check_model(model: str, deck: str, seed: int) -> None:
+    """A shuffler model the core simulates on ``deck``; an unknown model or parameter raises
+    the core's RulesError before anything is written."""
+    _core.ShuffleSimulator(model, deck, seed)
+
+
 def log_format(path: Path) -> str:
     """``jsonl`` if the file name has ``.jsonl`` (``walls.jsonl.gz``), else ``csv``."""
     return "jsonl" if ".jsonl" in path.name else "csv"

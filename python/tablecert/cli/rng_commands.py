@@ -13,6 +13,7 @@ from tablecert.audit import nist_tool
 from tablecert.audit import rng as nist
 from tablecert.audit.battery import level_of
 from tablecert.audit.rng_decision import FAMILY_ALPHA, RngDecision, decide
+from tablecert.audit.rng_result import rng_audit_json
 from tablecert.cli import values
 from tablecert.cli.common import (
     EXIT_HELP,
@@ -140,21 +141,14 @@ def rng_json(
     decision: RngDecision,
     tool_cols: tuple[nist_tool.ToolColumn, ...] | None,
 ) -> dict[str, Any]:
-    """What ``--json`` prints: the verdict, the rules, every column, every p-value per
-    sequence (null where a test did not apply) and the parameters the tests actually used."""
-    data = report.as_json()
+    """What ``--json`` prints: the audit's JSON (:func:`rng_audit_json`, the files as given)
+    with the verdict and every p-value per sequence (null where a test did not apply)."""
+    data = rng_audit_json(report, source, decision, tool_cols, source.sources)
     data["verdict"] = decision.outcome.value
-    data["decision"] = decision.as_json()
-    data["mode"] = "nist-tool" if tool_cols is not None else "document"
     data["pvalues"] = {
-        "columns": [f"{c.test} {c.label}".strip() for c in report.columns],
+        "columns": [c.name for c in report.columns],
         "per_sequence": [_nullable(row.tolist()) for row in report.pvalues],
     }
-    if tool_cols is not None:
-        data["nist_tool_columns"] = [c.as_json() for c in tool_cols]
-    data["files"] = list(source.sources)
-    data["format"] = source.format
-    data["total_bits"] = source.total_bits
     return data
 
 

@@ -7,9 +7,8 @@ from typing import Annotated
 
 import typer
 
-from tablecert import _core
 from tablecert.audit.decks import DECK_SIZES
-from tablecert.audit.simulate import GZIP_LEVEL, check_device, write_log
+from tablecert.audit.simulate import GZIP_LEVEL, check_device, check_model, write_log
 from tablecert.cli import conventions, lazy, values
 from tablecert.cli.common import stderr
 from tablecert.cli.progress import progress
@@ -74,7 +73,7 @@ def shuffler(
         raise typer.BadParameter(str(exc), param_hint="--device") from None
     values.new_file(output, "--output", replace=force)
     try:
-        _core.ShuffleSimulator(model, deck, seed)
+        check_model(model, deck, seed)
     except RulesError as exc:
         raise typer.BadParameter(str(exc), param_hint="--model") from None
     with progress("simulating", unit="shuffles") as reporter:

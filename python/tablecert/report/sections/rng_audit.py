@@ -21,6 +21,7 @@ from tablecert import figures
 from tablecert.audit import nist_tool
 from tablecert.audit import rng as nist
 from tablecert.audit.rng_decision import RngDecision, decide
+from tablecert.audit.rng_result import rng_audit_json
 from tablecert.judgement import Verdict
 from tablecert.report.entry import Appendix, Context, Field, PlanEntry, Sample, Scope, Section
 from tablecert.report.html import esc, table
@@ -131,10 +132,6 @@ def _scope(
     )
 
 
-def _label(c: nist.ColumnResult) -> str:
-    return f"{c.test} {c.label}".strip()
-
-
 def _data(
     report: nist.NistReport,
     source: nist.BitSource,
@@ -142,21 +139,7 @@ def _data(
     decision: RngDecision,
     tool_cols: tuple[nist_tool.ToolColumn, ...] | None,
 ) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        **report.as_json(),
-        "mode": "nist-tool" if tool_cols is not None else "document",
-        "files": names,
-        "format": source.format,
-        "total_bits": source.total_bits,
-        "decision": decision.as_json(),
-    }
-    if tool_cols is not None:
-        data["nist_tool_columns"] = [c.as_json() for c in tool_cols]
-    return data
-
-
-def _label_of(test: str, label: str) -> str:
-    return f"{test} {label}".strip()
+    return rng_audit_json(report, source, decision, tool_cols, names)
 
 
 def _columns_html(
@@ -173,14 +156,14 @@ def _columns_html(
                     *t.histogram,
                     uniformity + (" *" if t.uniformity_marked else ""),
                     proportion + (" *" if t.proportion_marked else ""),
-                    _label_of(t.test, t.label),
+                    t.name,
                 )
             )
     else:
         for c in report.columns:
             uniformity = "----" if c.uniformity_p is None else figures.p_value(c.uniformity_p, 6)
             proportion = f"{c.passed}/{c.sample_size}" if c.sample_size else "------"
-            rows.append((*c.histogram, uniformity, proportion + ("" if c.ok else " *"), _label(c)))
+            rows.append((*c.histogram, uniformity, proportion + ("" if c.ok else " *"), c.name))
     return (
         "<p>Columns outside the per-column acceptance region are marked * (chance marks are "
         "expected among many columns; the verdict is family-wise, in the section).</p>"
@@ -199,13 +182,9 @@ def _html(
     tool_cols: tuple[nist_tool.ToolColumn, ...] | None,
 ) -> str:
     marked = (
-        [
-            _label_of(t.test, t.label)
-            for t in tool_cols
-            if t.uniformity_marked or t.proportion_marked
-        ]
+        [t.name for t in tool_cols if t.uniformity_marked or t.proportion_marked]
         if tool_cols is not None
-        else [_label(c) for c in report.columns if not c.ok]
+        else [c.name for c in report.columns if not c.ok]
     )
     skipped = "".join(f"<li>{esc(t)}: {esc(r)}</li>" for t, r in report.skipped)
     rule_rows = [
