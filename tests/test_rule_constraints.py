@@ -174,3 +174,37 @@ def test_the_statute_in_force_refuses_what_the_check_refuses(
         with pytest.raises(ConfigurationError) as caught:
             read(config)
         assert str(caught.value) == expected
+
+
+def test_a_submitted_value_in_force_need_not_be_what_its_constraints_qualify(
+    tmp_path: Path,
+) -> None:
+    """A constraint qualifies the statute file's own value, checked when it is loaded; the
+    statute in force holds whatever was submitted (a name where a ranged number belongs), and
+    the checks that read it say what they can."""
+    config = tmp_path / "config.toml"
+    config.write_text(
+        '[submission]\ngame = "caribbean-stud"\n[play.raise_pays]\nroyal-flush = "x"\n', "utf-8"
+    )
+    report = check_configuration(config)
+    line = next(ln for ln in report.lines if ln.key == "play.raise_pays.royal-flush")
+    assert (line.verdict, line.note) == (
+        "deviates",
+        "'x' is not a number: nothing can be computed under it",
+    )
+    assert [(c.name, c.passed, c.detail) for c in report.consistency] == [
+        (
+            "hand categories rarer as they rank higher",
+            True,
+            "royal flush 4, straight flush 36, four of a kind 624, full house 3,744, "
+            "flush 5,108, straight 10,200, three of a kind 54,912, two pair 123,552, "
+            "one pair 1,098,240, high card 1,302,540",
+        ),
+        ("play.raise_pays: every outcome paid exactly once", True, "one entry per category"),
+        (
+            "play.raise_pays: payouts never fall as the hand rises",
+            False,
+            "cannot be compared: play.raise_pays.royal-flush is not a number",
+        ),
+        ("progressive.fixed: every outcome paid exactly once", True, "one entry per category"),
+    ]

@@ -11,12 +11,16 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from tablecert.errors import RulesError, TableCertError
 from tablecert.judgement import Outcome
 from tablecert.rules import RuleFile
 from tablecert.rules.constraints import invalid
 from tablecert.rules.numbers import normalise, number
+
+if TYPE_CHECKING:
+    from tablecert.hand_tables import CategoryTable
 
 
 @dataclass(frozen=True)
@@ -42,21 +46,6 @@ PAYTABLES: dict[str, tuple[tuple[str, str, bool], ...]] = {
         ("progressive.fixed", "第十条(二)", False),
     ),
 }
-CATEGORY_ORDER = {
-    "q-poker": ("high-card", "pair", "flush", "straight", "three-of-a-kind", "straight-flush"),
-    "caribbean-stud": (
-        "high-card",
-        "one-pair",
-        "two-pair",
-        "three-of-a-kind",
-        "straight",
-        "flush",
-        "full-house",
-        "four-of-a-kind",
-        "straight-flush",
-        "royal-flush",
-    ),
-}
 
 
 def safe_consistency(rules: RuleFile) -> Iterator[Consistency]:
@@ -70,20 +59,22 @@ def safe_consistency(rules: RuleFile) -> Iterator[Consistency]:
 
 def consistency_checks(rules: RuleFile) -> Iterator[Consistency]:
     """The checks a lab expects of any configuration in force: hand categories rarer as they
-    rank higher, payouts never falling as the hand rises, every outcome paid exactly once."""
-    game = rules.game
-    if game in CATEGORY_ORDER:
-        yield _rarity(game, rules)
-        for table, article, rising in PAYTABLES[game]:
-            yield from _paytable_checks(rules, table, article, CATEGORY_ORDER[game], rising)
-    else:
-        yield from _mahjong_limits(rules)
-
-
-def _rarity(game: str, rules: RuleFile) -> Consistency:
+    rank higher, payouts never falling as the hand rises (in the engine's order of the
+    categories), every outcome paid exactly once."""
     from tablecert.hand_tables import category_table
 
+    game = rules.game
+    if game not in PAYTABLES:
+        yield from _mahjong_limits(rules)
+        return
     table = category_table(game, rules)
+    yield _rarity(table, rules)
+    order = tuple(row.category.replace(" ", "-") for row in reversed(table.rows))
+    for paytable, article, rising in PAYTABLES[game]:
+        yield from _paytable_checks(rules, paytable, article, order, rising)
+
+
+def _rarity(table: CategoryTable, rules: RuleFile) -> Consistency:
     counts = [row.count for row in table.rows]  # best category first
     ordered = all(a < b for a, b in itertools.pairwise(counts))
     article = str(rules.require("ranking.ordering").article)

@@ -150,19 +150,14 @@ class RuleFile:
         )
 
     def _field(self, dotted: str, node: Mapping[str, Any], name: str) -> Any:
-        """One constraint field of a rule value, checked for its type and its sense."""
+        """One constraint field of a rule value, checked for its type (what it qualifies is
+        checked once, when the file is loaded: a submitted value in force may be anything)."""
         field, value = FIELDS[name], node[name]
         if not isinstance(value, field) or (field is str and name != "note" and not value):
             shown = "true or false" if field is bool else "text" if field is str else "a list"
             raise self.error(dotted, f"{name}: expected {shown}, got {written(value)}")
         if name == "kind" and value not in KINDS:
             raise self.error(dotted, f"kind: {written(value)} is not one of {', '.join(KINDS)}")
-        if name in ("kind", "at_least", "range") and as_number(node["value"]) is None:
-            raise self.error(dotted, f"{name}: qualifies a number, not {written(node['value'])}")
-        if name == "one_of" and not (
-            isinstance(node["value"], list) and all(isinstance(v, str) for v in node["value"])
-        ):
-            raise self.error(dotted, "one_of: qualifies a list of names to choose from")
         bounds = node["range"] if name == "range" else ["", ""]
         if len(bounds) != 2 or not all(isinstance(k, str) for k in bounds):
             raise self.error(dotted, "range: expected [minimum key, maximum key]")
@@ -250,25 +245,41 @@ def _parse(path: Path, raw: bytes) -> RuleFile:
     rules.require("game.id")
     rules.require("game.variant")
     _check_known_keys(rules)
-    _check_ranges(rules)
+    _check_constraints(rules)
     _check_statute_text(rules)
     return rules
 
 
-def _check_ranges(rules: RuleFile) -> None:
-    """Every ``range`` names two numbers of the same file, the minimum not above the maximum."""
+def _check_constraints(rules: RuleFile) -> None:
+    """Every constraint qualifies a value it can: ``kind``, ``at_least`` and ``range`` a
+    number, ``one_of`` a list of names; a ``range`` names two numbers of the same file, the
+    minimum not above the maximum."""
     for path, is_value in _paths(rules.data).items():
         dotted = ".".join(path)
-        bounds = rules.require(dotted).range if is_value else None
-        if bounds is None:
+        rule = rules.require(dotted) if is_value else None
+        if rule is None:
             continue
-        found = [rules.get(k) if _is_value(_node(rules.data, k)) else None for k in bounds]
-        for key, bound in zip(bounds, found, strict=True):
-            if bound is None or as_number(bound.value) is None:
-                raise rules.error(dotted, f"range: {written(key)} is not a number of this file")
-        low, high = (as_number(b.value) for b in found if b is not None)
-        if low is not None and high is not None and low > high:
-            raise rules.error(dotted, f"range: the minimum {low} is above the maximum {high}")
+        qualified = [n for n in ("kind", "at_least", "range") if getattr(rule, n)]
+        if qualified and as_number(rule.value) is None:
+            raise rules.error(
+                dotted, f"{qualified[0]}: qualifies a number, not {written(rule.value)}"
+            )
+        if rule.one_of and not (
+            isinstance(rule.value, list) and all(isinstance(v, str) for v in rule.value)
+        ):
+            raise rules.error(dotted, "one_of: qualifies a list of names to choose from")
+        if rule.range is not None:
+            _check_range(rules, dotted, rule.range)
+
+
+def _check_range(rules: RuleFile, dotted: str, bounds: tuple[str, str]) -> None:
+    found = [rules.get(k) if _is_value(_node(rules.data, k)) else None for k in bounds]
+    for key, bound in zip(bounds, found, strict=True):
+        if bound is None or as_number(bound.value) is None:
+            raise rules.error(dotted, f"range: {written(key)} is not a number of this file")
+    low, high = (as_number(b.value) for b in found if b is not None)
+    if low is not None and high is not None and low > high:
+        raise rules.error(dotted, f"range: the minimum {low} is above the maximum {high}")
 
 
 def _node(data: Mapping[str, Any], dotted: str) -> Any:
