@@ -163,14 +163,16 @@ impl KeyTable {
 }
 
 /// Every `hand_size`-card hand in colex order (sorted card ids, `hand_size` bytes each).
+///
+/// # Panics
+/// For a hand size other than 3 or 5 (the sizes a key table holds).
 #[must_use]
 pub fn all_hands(hand_size: usize) -> Vec<u8> {
-    let n = enumerate::choose(DECK_SIZE, hand_size) as usize;
-    let mut out = vec![0u8; n * hand_size];
-    out.par_chunks_mut(hand_size)
-        .enumerate()
-        .for_each(|(i, hand)| hand.copy_from_slice(&enumerate::hand_at(i as u64, hand_size)));
-    out
+    match hand_size {
+        3 => crate::games::showdown::all_hands::<3>().concat(),
+        5 => crate::games::showdown::all_hands::<5>().concat(),
+        _ => panic!("all_hands: {hand_size}-card hands are not tabled (3 or 5)"),
+    }
 }
 
 /// The colex index of a hand given in any order, or `None` when a card is out of range or

@@ -275,3 +275,15 @@ def test_compact_shard_decisions_are_checked_when_put_together() -> None:
     for part in bad:
         with pytest.raises(ValueError, match=r"part 1|upcards"):
             _core.caribbean_decision_table([((0, 52), words, b"", b""), part])
+
+
+def test_strategy_summary_of_the_statute() -> None:
+    # The high-card lines of the statute's optimal strategy (the A-K counts come from the
+    # whole-table arrays; figures as the per-hand computation gave them).
+    lines = caribbean("caribbean-stud.macau").strategy_summary()
+    assert lines[-4:] == [
+        "weakest high-card hand ever raised: Ad Kd 4d 3d 2c",
+        "high-card hands raised against some upcard: 167,280",
+        "A-K high, upcard pairs one of your ranks: raise in 78.57% of situations",
+        "A-K high, upcard pairs none of your ranks: raise in 16.64% of situations",
+    ]

@@ -92,3 +92,15 @@ def test_colex_index_round_trip() -> None:
         assert _core.colex_index(_core.hand_at(index, 3)) == index
     with pytest.raises(IndexError):
         _core.hand_at(22_100, 3)
+
+
+def test_all_hands_is_hand_at_of_every_index() -> None:
+    # The batch form of hand_at: every 3-card index, and the 5-card table's ends and a sample.
+    three = np.frombuffer(_core.all_hands(3), dtype=np.uint8).reshape(-1, 3)
+    assert [list(h) for h in three] == [_core.hand_at(i, 3) for i in range(22_100)]
+    five = np.frombuffer(_core.all_hands(5), dtype=np.uint8).reshape(-1, 5)
+    assert len(five) == 2_598_960
+    for i in [0, 1, 2_598_959, *range(7, 2_598_960, 9_973)]:
+        assert list(five[i]) == _core.hand_at(i, 5)
+    with pytest.raises(CardError):
+        _core.all_hands(4)

@@ -10,7 +10,7 @@ from dataclasses import replace
 from decimal import Decimal
 from fractions import Fraction
 from itertools import combinations
-from math import comb
+from math import comb, factorial
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,7 @@ import pytest
 from tablecert.games.progressive import (
     Progressive,
     disjoint_counts,
+    meter_hands,
     progressive,
     round_law,
     seat_law,
@@ -407,6 +408,33 @@ def test_round_law_against_enumeration_and_moments() -> None:
 
 
 # --- the long-run return ----------------------------------------------------------------------
+
+
+def _walked_counts(royals: list[int], flushes: list[int]) -> dict[tuple[int, int], int]:
+    # The plain walk over every disjoint set of hands, the oracle for disjoint_counts.
+    hands = [(m, True) for m in royals] + [(m, False) for m in flushes]
+    sets: dict[tuple[int, int], int] = {}
+
+    def walk(start: int, used: int, a: int, b: int) -> None:
+        sets[a, b] = sets.get((a, b), 0) + 1
+        for i in range(start, len(hands)):
+            mask, royal = hands[i]
+            if not mask & used:
+                walk(i + 1, used | mask, a + royal, b + (not royal))
+
+    walk(0, 0, 0, 0)
+    return {(a, b): n * factorial(a) * factorial(b) for (a, b), n in sets.items()}
+
+
+def test_disjoint_counts_by_groups_are_the_walk_over_every_set() -> None:
+    # Counted per group of hands that meet and multiplied out, against walking every
+    # disjoint set: the full deck's 40 hands (390,625 sets), the reduced deck's, and hands
+    # that meet across suits (groups that are not suits).
+    assert disjoint_counts(*meter_hands()) == _walked_counts(*meter_hands())
+    _, (royals, flushes) = _reduced_deck_law()
+    assert disjoint_counts(royals, flushes) == _walked_counts(royals, flushes)
+    odd = [0b11, 0b110, 0b1000, 0b1_0000_0001]
+    assert disjoint_counts(odd[:2], odd[2:]) == _walked_counts(odd[:2], odd[2:])
 
 
 def test_long_run_return_closed_form() -> None:

@@ -428,7 +428,8 @@ class CaribbeanAnalysis(ParSheet):
         ak = np.flatnonzero(
             ((keys >> 22) == 0) & (((keys >> 18) & 0xF) == 12) & (((keys >> 14) & 0xF) == 11)
         )
-        cards = np.array([_core.hand_at(int(i), 5) for i in ak], dtype=np.int64)
+        every_hand = np.frombuffer(_core.all_hands(5), dtype=np.uint8).reshape(-1, 5)
+        cards = every_hand[ak].astype(np.int64)
         held = np.zeros((len(ak), 52), dtype=bool)
         np.put_along_axis(held, cards, True, axis=1)
         ranks_held = held.reshape(len(ak), 13, 4).any(axis=2)
