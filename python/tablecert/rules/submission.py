@@ -38,7 +38,7 @@ from typing import Any
 
 from tablecert.errors import TableCertError
 from tablecert.io import strict_json, toml_input
-from tablecert.io.locate import toml_keys
+from tablecert.io.locate import json_keys, toml_keys
 from tablecert.notation import written
 from tablecert.rules.loader import RuleFile, load_rules, read_utf8
 from tablecert.rules.numbers import FRACTION, canonical, plain
@@ -176,48 +176,11 @@ def _at(path: Path, line: int | None) -> str:
 # --- reading a submission strictly ----------------------------------------------------------
 
 
-def _toml_key_lines(lines: tuple[str, ...]) -> list[tuple[str, int]]:
-    """Every (dotted key, line) a TOML text defines, tables included, in file order."""
-    return [(".".join(parts), number) for parts, number in toml_keys(lines)]
-
-
-_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+')
-
-
-def _json_key_lines(text: str) -> list[tuple[str, int]]:
-    """Every (dotted key, line) a JSON text defines, in file order."""
-    out: list[tuple[str, int]] = []
-    stack: list[tuple[bool, tuple[str, ...]]] = []  # (is object, path)
-    key: str | None = None
-    last: tuple[str, int] | None = None
-    line, pos = 1, 0
-    for match in _JSON_TOKEN.finditer(text):
-        line += text.count("\n", pos, match.start())
-        pos = match.start()
-        token = match.group()
-        if token in "{[":
-            path = stack[-1][1] if stack else ()
-            if stack and stack[-1][0] and key is not None:
-                path = (*path, key)
-            stack.append((token == "{", path))
-            key = None
-        elif token in "}]":
-            if stack:
-                stack.pop()
-            key = None
-        elif token == ":" and last is not None and stack and stack[-1][0]:
-            key = last[0]
-            out.append((".".join((*stack[-1][1], key)), last[1]))
-        elif token == ",":
-            key = None
-        if token.startswith('"'):
-            try:
-                last = (str(json.loads(token)), line)
-            except ValueError:
-                last = (token, line)
-        else:
-            last = None
-    return out
+def _key_lines(text: str, lines: tuple[str, ...], is_json: bool) -> list[tuple[str, int]]:
+    """Every (dotted key, line) a TOML or JSON text defines, tables included, in file order,
+    each time it is written."""
+    found = json_keys(text) if is_json else toml_keys(lines)
+    return [(".".join(parts), number) for parts, number in found]
 
 
 def load_submission(path: str | Path) -> Submission:
@@ -227,7 +190,7 @@ def load_submission(path: str | Path) -> Submission:
     text = text.removeprefix("\ufeff")
     lines = tuple(text.splitlines())
     is_json = path.suffix.lower() == ".json"
-    located = _json_key_lines(text) if is_json else _toml_key_lines(lines)
+    located = _key_lines(text, lines, is_json)
     data = _parse(path, text, lines, is_json, located)
     where: dict[str, int] = {}
     for dotted, number in located:
