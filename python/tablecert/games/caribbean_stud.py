@@ -428,19 +428,22 @@ class CaribbeanAnalysis(ParSheet):
         ak = np.flatnonzero(
             ((keys >> 22) == 0) & (((keys >> 18) & 0xF) == 12) & (((keys >> 14) & 0xF) == 11)
         )
-        every_hand = np.frombuffer(_core.all_hands(5), dtype=np.uint8).reshape(-1, 5)
-        cards = every_hand[ak].astype(np.int64)
-        held = np.zeros((len(ak), 52), dtype=bool)
-        np.put_along_axis(held, cards, True, axis=1)
-        ranks_held = held.reshape(len(ak), 13, 4).any(axis=2)
-        raise_bits = ((masks[ak][:, None] >> np.arange(52, dtype=np.uint64)) & 1).astype(bool)
-        matches = np.repeat(ranks_held, 4, axis=1) & ~held
-        open_ = ~held
+        cards = np.frombuffer(_core.all_hands(5), dtype=np.uint8).reshape(-1, 5)[ak]
+        one = np.uint64(1)
+        held = np.zeros(len(ak), dtype=np.uint64)
+        ranks = np.zeros(len(ak), dtype=np.uint64)
+        for column in cards.T.astype(np.uint64):
+            held |= one << column
+            ranks |= np.uint64(0xF) << (column >> np.uint64(2) << np.uint64(2))
+        raised = masks[ak]
+        matches = ranks & ~held
+        open_ = ~held & np.uint64((1 << 52) - 1)
         for label, where in (
             ("pairs one of your ranks", matches),
             ("pairs none of your ranks", open_ & ~matches),
         ):
-            share = Fraction(int((raise_bits & where).sum()), int(where.sum()))
+            situations = int(np.bitwise_count(where).sum())
+            share = Fraction(int(np.bitwise_count(raised & where).sum()), situations)
             lines.append(f"A-K high, upcard {label}: raise in {float(share):.2%} of situations")
         return lines
 
