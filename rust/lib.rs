@@ -1,7 +1,6 @@
 //! tablecert's exact core: statute hand orderings, exhaustive enumeration and the hot loops of
 //! every analysis. Nothing outside `bindings/` knows about Python.
 
-pub mod audit;
 pub mod cards;
 pub mod compact;
 pub mod cpu;
@@ -15,6 +14,7 @@ pub mod order_check;
 pub mod rank3;
 pub mod rank5;
 pub mod ranking;
+pub mod rounds;
 pub mod shuffler;
 
 #[cfg(feature = "python")]

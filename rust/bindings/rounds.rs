@@ -5,10 +5,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
 
 use super::errors::CoreError;
-use crate::audit::rounds::{
-    Columns, RoundReader as Reader, Spec, MAX_SPOTS, ROUND_FIELDS, SEAT_FIELDS,
-};
 use crate::logs::stream::{Piece, Pieces};
+use crate::rounds::{Columns, RoundReader as Reader, Spec, MAX_SPOTS, ROUND_FIELDS, SEAT_FIELDS};
 
 /// A streaming strict reader of one round log (docs/formats/round-logs.md).
 #[pyclass(module = "tablecert._core")]

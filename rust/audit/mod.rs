@@ -1,3 +1,0 @@
-//! Automatic-table audits: reading round logs.
-
-pub mod rounds;

@@ -1,0 +1,382 @@
+//! A round's fields checked and added to the columns: texts, meters, amounts, cards, events,
+//! and the round and seat rows.
+
+use super::python::{is_int, py_int, py_number, py_space, py_str, py_value, wide, In};
+use super::{
+    Name, ReadError, RoundReader, MAX_AMOUNT, MAX_ID_BYTES, METER_NOT_LOGGED, PLACES, SCALE,
+};
+use crate::cards;
+use crate::logs::json::Value;
+
+/// An amount's text (`-?(0|[1-9][0-9]*)(\.[0-9]{1,4})?`) as 1/SCALE units; Err(true) if the
+/// text is not an amount, Err(false) if it is larger than `MAX_AMOUNT`.
+pub(super) fn amount_units(text: &str) -> Result<i64, bool> {
+    let (negative, body) = text.strip_prefix('-').map_or((false, text), |b| (true, b));
+    let (whole, frac) = match body.split_once('.') {
+        Some((w, f)) => (w, Some(f)),
+        None => (body, None),
+    };
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(whole) || (whole.len() > 1 && whole.starts_with('0')) {
+        return Err(true);
+    }
+    let frac = match frac {
+        Some(f) if digits(f) && f.len() <= PLACES => f,
+        Some(_) => return Err(true),
+        None => "",
+    };
+    if whole.len() > 13 {
+        return Err(false);
+    }
+    let w: i64 = whole.parse().map_err(|_| true)?;
+    let f: i64 = if frac.is_empty() {
+        0
+    } else {
+        format!("{frac:0<PLACES$}").parse().map_err(|_| true)?
+    };
+    if w > MAX_AMOUNT || (w == MAX_AMOUNT && f != 0) {
+        return Err(false);
+    }
+    let units = w * SCALE + f;
+    Ok(if negative { -units } else { units })
+}
+
+impl RoundReader {
+    pub(super) fn text(&self, value: In, line: u64, name: &str) -> Result<String, ReadError> {
+        let text = match value {
+            In::Text(s) => s.to_string(),
+            In::Json(v @ Value::Number(n)) if is_int(n) => py_number(v),
+            _ => {
+                return Err(self.error(line, name, &format!("expected text, got {}", value.repr())))
+            }
+        };
+        if text.is_empty() {
+            return Err(self.error(line, name, "missing"));
+        }
+        if (name == "table_id" || name == "round_id") && text.len() > MAX_ID_BYTES {
+            return Err(self.error(line, name, &format!("longer than {MAX_ID_BYTES} bytes")));
+        }
+        Ok(text)
+    }
+
+    /// A meter amount, or `METER_NOT_LOGGED` when the field is blank.
+    pub(super) fn meter(&self, value: In, line: u64, name: &str) -> Result<i64, ReadError> {
+        if value.absent() {
+            return Ok(METER_NOT_LOGGED);
+        }
+        self.amount(value, line, ("", name))
+    }
+
+    pub(super) fn amount(&self, value: In, line: u64, name: Name) -> Result<i64, ReadError> {
+        if value.absent() {
+            return Ok(0);
+        }
+        let text = match value {
+            In::Text(s) => s.to_string(),
+            // An amount is written as a decimal: a number with an exponent (`1e1`, `0.1e2`) is
+            // refused like the text "1e1", naming it as written.
+            In::Json(v @ Value::Number(n)) if is_int(n) => py_number(v),
+            In::Json(Value::Number(n)) => n.to_string(),
+            _ => {
+                return Err(self.error_in(
+                    line,
+                    name,
+                    &format!("expected an amount, got {}", value.repr()),
+                ))
+            }
+        };
+        amount_units(&text).map_err(|not_amount| {
+            let message = if not_amount {
+                format!(
+                    "{} is not an amount (a decimal with at most {PLACES} places)",
+                    py_str(&text)
+                )
+            } else {
+                format!("{text} is larger than 1,000,000,000,000")
+            };
+            self.error_in(line, name, &message)
+        })
+    }
+
+    pub(super) fn card(&self, token: &str, line: u64, name: Name) -> Result<i16, ReadError> {
+        if let [r, s] = token.as_bytes() {
+            let rank = b"23456789TJQKA"
+                .iter()
+                .position(|x| *x == r.to_ascii_uppercase());
+            let suit = b"DCHS".iter().position(|x| *x == s.to_ascii_uppercase());
+            if let (Some(rank), Some(suit)) = (rank, suit) {
+                return Ok(i16::from(cards::card(rank as u8, suit as u8)));
+            }
+        }
+        match cards::parse_hand(token) {
+            Ok(v) if v.len() == 1 => Ok(i16::from(v[0])),
+            Ok(_) => Err(self.error_in(line, name, &format!("{} is not one card", py_str(token)))),
+            Err(e) => Err(self.error_in(
+                line,
+                name,
+                &format!("{} is not a card ({e})", py_str(token)),
+            )),
+        }
+    }
+
+    /// A hand into `out` (cleared); `exact`: exactly `hand_size` cards.
+    pub(super) fn cards(
+        &self,
+        value: In,
+        line: u64,
+        name: Name,
+        exact: bool,
+        out: &mut Vec<i16>,
+    ) -> Result<(), ReadError> {
+        out.clear();
+        match value {
+            In::Text(s) => {
+                for token in s.split(|c: char| c == ',' || c == ';' || py_space(c)) {
+                    if !token.is_empty() {
+                        out.push(self.card(token, line, name)?);
+                    }
+                }
+            }
+            In::Json(Value::Array(items)) => {
+                for item in items {
+                    let Value::String(token) = item else {
+                        return Err(self.error_in(
+                            line,
+                            name,
+                            &format!("expected a card code, got {}", py_value(item)),
+                        ));
+                    };
+                    out.push(self.card(token, line, name)?);
+                }
+            }
+            _ => {
+                return Err(self.error_in(
+                    line,
+                    name,
+                    &format!("expected cards as text or a list, got {}", value.repr()),
+                ))
+            }
+        }
+        let size = self.spec.hand_size;
+        if exact && out.len() != size {
+            return Err(self.error_in(
+                line,
+                name,
+                &format!(
+                    "a {} hand has {size} cards, got {}",
+                    self.spec.game,
+                    out.len()
+                ),
+            ));
+        }
+        if out.len() > size {
+            return Err(self.error_in(
+                line,
+                name,
+                &format!("more than {size} cards ({})", out.len()),
+            ));
+        }
+        Ok(())
+    }
+
+    pub(super) fn events(&self, value: In, line: u64) -> Result<Vec<u8>, ReadError> {
+        if value.absent() {
+            return Ok(Vec::new());
+        }
+        let known = |item: &str| {
+            self.spec
+                .events
+                .iter()
+                .position(|e| e == item.trim_matches(py_space))
+                .map(|i| i as u8)
+        };
+        let unknown = |repr: String| {
+            self.error(
+                line,
+                "events",
+                &format!(
+                    "unknown event {repr} (known: {})",
+                    self.spec.events.join(", ")
+                ),
+            )
+        };
+        let mut out = Vec::new();
+        if let In::Json(Value::Array(items)) = value {
+            for item in items {
+                match item {
+                    Value::String(s) => out.push(known(s).ok_or_else(|| unknown(py_str(s)))?),
+                    other => return Err(unknown(py_value(other))),
+                }
+            }
+        } else {
+            for item in value.to_text().split([';', '|']) {
+                out.push(known(item).ok_or_else(|| unknown(py_str(item)))?);
+            }
+        }
+        Ok(out)
+    }
+
+    pub(super) fn add_round(&mut self, f: &[In; 8], line: u64) -> Result<(), ReadError> {
+        let table = self.text(f[0], line, "table_id")?;
+        let round_id = self.text(f[1], line, "round_id")?;
+        let mut id = Vec::with_capacity(table.len() + round_id.len() + 8);
+        id.extend_from_slice(&(table.len() as u64).to_le_bytes());
+        id.extend_from_slice(table.as_bytes());
+        id.extend_from_slice(round_id.as_bytes());
+        if !self.seen.insert(id) {
+            return Err(self.error(
+                line,
+                "round_id",
+                &format!(
+                    "round {} of table {} is logged twice",
+                    py_str(&round_id),
+                    py_str(&table)
+                ),
+            ));
+        }
+        self.round_seats = [0; 2];
+        let events = self.events(f[7], line)?;
+        let void = events
+            .iter()
+            .any(|&e| usize::from(e) < self.spec.void_events);
+        let mut dealer = Vec::with_capacity(self.spec.hand_size);
+        self.cards(f[3], line, ("", "dealer"), !void, &mut dealer)?;
+        let mut upcard = -1;
+        if !f[4].absent() {
+            let mut up = Vec::with_capacity(1);
+            self.cards(f[4], line, ("", "upcard"), false, &mut up)?;
+            if up.len() > 1 {
+                return Err(self.error(
+                    line,
+                    "upcard",
+                    &format!("{} is more than one card", f[4].repr()),
+                ));
+            }
+            upcard = up.first().copied().unwrap_or(-1);
+            if !dealer.contains(&upcard) {
+                return Err(self.error(
+                    line,
+                    "upcard",
+                    &format!("{} is not one of the dealer's cards", f[4].repr()),
+                ));
+            }
+        } else if self.spec.upcard_required && !void {
+            return Err(self.error(
+                line,
+                "upcard",
+                "missing (Caribbean Stud deals one dealer card face up)",
+            ));
+        }
+        let timestamp = self.text(f[2], line, "timestamp")?;
+        let meter_before = self.meter(f[5], line, "meter_before")?;
+        let meter_after = self.meter(f[6], line, "meter_after")?;
+        let c = &mut self.chunk;
+        c.table_id.push(table);
+        c.round_id.push(round_id);
+        c.timestamp.push(timestamp);
+        c.line.push(wide(line));
+        c.events.push(events);
+        c.void.push(void);
+        let size = self.spec.hand_size;
+        dealer.resize(size, -1);
+        c.dealer.extend_from_slice(&dealer);
+        c.upcard.push(upcard);
+        c.meter_before.push(meter_before);
+        c.meter_after.push(meter_after);
+        self.rounds += 1;
+        Ok(())
+    }
+
+    pub(super) fn add_seat(
+        &mut self,
+        f: &[In; 3],
+        bets: &[In],
+        paid: &[In],
+        line: u64,
+        prefix: &str,
+    ) -> Result<(), ReadError> {
+        let seat_name: Name = (prefix, "seat");
+        let number = f[0];
+        let n = match number {
+            In::Json(Value::Bool(_)) => None,
+            _ => py_int(&number.to_text()),
+        };
+        let Some(n) = n else {
+            return Err(self.error_in(
+                line,
+                seat_name,
+                &format!("expected a seat number, got {}", number.repr()),
+            ));
+        };
+        if !(1..=99).contains(&n) {
+            return Err(self.error_in(
+                line,
+                seat_name,
+                &format!("seat {} is out of range 1..99", number.repr()),
+            ));
+        }
+        let bit = n as usize;
+        if self.round_seats[bit / 64] & (1 << (bit % 64)) != 0 {
+            return Err(self.error_in(
+                line,
+                seat_name,
+                &format!("seat {n} appears twice in the round"),
+            ));
+        }
+        let r = self.chunk.rounds() - 1;
+        let void = self.chunk.void[r];
+        let mut hand = Vec::with_capacity(self.spec.hand_size);
+        self.cards(f[1], line, (prefix, "cards"), !void, &mut hand)?;
+        let decision = match f[2] {
+            In::Text(s) => self.spec.decisions.iter().position(|d| d == s),
+            In::Missing | In::Json(Value::Null | Value::Bool(false)) => Some(0),
+            In::Json(Value::Number(n))
+                if n.bytes()
+                    .all(|b| matches!(b, b'-' | b'0' | b'.' | b'e' | b'E' | b'+')) =>
+            {
+                Some(0) // a zero is falsy: no decision
+            }
+            In::Json(Value::Array(a)) if a.is_empty() => Some(0),
+            In::Json(Value::Object(o)) if o.is_empty() => Some(0),
+            In::Json(_) => None,
+        };
+        let Some(decision) = decision else {
+            let choices = self.spec.decisions[1..].join(" or ");
+            return Err(self.error_in(
+                line,
+                (prefix, "decision"),
+                &format!(
+                    "{} is not a decision (expected {choices}, or empty without a bet against the dealer)",
+                    f[2].repr()
+                ),
+            ));
+        };
+        let spots = self.spec.spots.len();
+        let mut bet_units = Vec::with_capacity(spots);
+        for (s, v) in self.bet_names.iter().zip(bets) {
+            bet_units.push(self.amount(*v, line, (prefix, s))?);
+        }
+        let mut paid_units = Vec::with_capacity(spots);
+        for (s, v) in self.paid_names.iter().zip(paid) {
+            paid_units.push(self.amount(*v, line, (prefix, s))?);
+        }
+        if let Some(i) = bet_units.iter().position(|&b| b < 0) {
+            return Err(self.error_in(
+                line,
+                (prefix, &self.bet_names[i]),
+                "a bet cannot be negative",
+            ));
+        }
+        self.round_seats[bit / 64] |= 1 << (bit % 64);
+        let c = &mut self.chunk;
+        c.seat_round.push(wide(r));
+        c.seat_number.push(n);
+        c.seat_line.push(wide(line));
+        hand.resize(self.spec.hand_size, -1);
+        c.seat_cards.extend_from_slice(&hand);
+        c.decision.push(wide(decision));
+        c.bets.extend_from_slice(&bet_units);
+        c.paid.extend_from_slice(&paid_units);
+        Ok(())
+    }
+}

@@ -1,0 +1,109 @@
+use super::fields::amount_units;
+use super::python::{py_int, py_str};
+use super::*;
+
+fn q_poker() -> Spec {
+    Spec {
+        game: "q-poker".into(),
+        hand_size: 3,
+        spots: vec!["pair_plus".into(), "play".into()],
+        decisions: vec![String::new(), "follow".into(), "fold".into()],
+        events: ["void", "misdeal", "shuffler-failure", "exposed-card"]
+            .map(String::from)
+            .to_vec(),
+        void_events: 3,
+        upcard_required: false,
+        rounds_per_chunk: 2,
+    }
+}
+
+const HEADER: &str = "table_id,round_id,timestamp,dealer,upcard,meter_before,meter_after,events,seat,cards,decision,pair_plus_bet,play_bet,pair_plus_paid,play_paid\n";
+
+fn read(text: &str, feed: usize) -> Result<Vec<Columns>, String> {
+    let mut r = RoundReader::new(q_poker(), "q.csv");
+    for piece in text.as_bytes().chunks(feed) {
+        r.feed(piece)?;
+    }
+    r.finish()?;
+    Ok(r.take())
+}
+
+#[test]
+fn csv_rows_grouped_into_rounds_and_chunks_at_any_feed_size() {
+    let rows = "T,1,t,Qs 7d 3c,,,,,1,9h 9d 4s,follow,10,20,10,20\r\n\
+                    T,1,t,Qs 7d 3c,,,,,2,\"Ks,Qh,Jd\",fold,0,10,0,-5\r\n\
+                    T,2,t,Qs 7d,,,,misdeal,1,9h 9d,follow,10,20,0,0\r\
+                    T,3,t,As Ad Ah,,,,,1,2s 2d 2h,,2.5,0,,\n";
+    let whole = read(&format!("{HEADER}{rows}"), 1 << 20).unwrap();
+    for feed in [1, 2, 7] {
+        assert_eq!(read(&format!("{HEADER}{rows}"), feed).unwrap(), whole);
+    }
+    assert_eq!(whole.len(), 2);
+    let c = &whole[0];
+    assert_eq!(c.round_id, ["1", "2"]);
+    assert_eq!(c.line, [2, 4]);
+    assert_eq!(c.seat_line, [2, 3, 4]);
+    assert_eq!(c.seat_round, [0, 0, 1]);
+    assert_eq!(c.dealer[3..], [43, 20, -1]);
+    assert_eq!(c.void, [false, true]);
+    assert_eq!(c.decision, [1, 2, 1]);
+    assert_eq!(c.paid[..4], [100_000, 200_000, 0, -50_000]);
+    assert_eq!(whole[1].bets, [25_000, 0]);
+}
+
+#[test]
+fn errors_name_file_line_and_field() {
+    let cases = [
+            ("T,1,t,Qs 7d 3c,,,,,1,9h 9x 4s,follow,10,20,10,20\n", "q.csv:2: cards: '9x' is not a card"),
+            ("T,1,t,Qs 7d 3c,,,,,1,9h 9d 4s,follow,10,20,10,2.00001\n", "q.csv:2: play_paid: '2.00001' is not an amount"),
+            ("T,1,t,Qs 7d 3c,,,,,1,9h 9d 4s,follow,10,20,10,2000000000000.5\n", "q.csv:2: play_paid: 2000000000000.5 is larger than"),
+            ("T,1,t,Qs 7d 3c,,,,,1,9h 9d 4s,stand,10,20,10,20\n", "q.csv:2: decision: 'stand' is not a decision"),
+            ("T,1,t,Qs 7d 3c,,,,,1,9h 9d 4s,follow,10,20,10,20\nT,1,t,Qs 7d 3d,,,,,2,9s 8d 4s,follow,10,20,10,20\n", "q.csv:3: dealer: differs"),
+            ("T,1,t,Qs 7d 3c,,,,,100,9h 9d 4s,follow,10,20,10,20\n", "q.csv:2: seat: seat '100' is out of range"),
+            ("T,1,t,Qs 7d 3c,,,,,1,\"9h 9d 4s,follow,10,20,10,20\n", "q.csv:2: unreadable CSV row: unexpected end of data"),
+            ("T,1,t,Qs 7d 3c,,,,,1,\"9h\"x,follow,10,20,10,20\n", "q.csv:2: unreadable CSV row: ',' expected after '\"'"),
+            ("T,1,t,Qs 7d 3c,,,,,1,9h 9d 4s,follow,10,20,10\n", "q.csv:2: 14 fields, the header has 15"),
+        ];
+    for (rows, message) in cases {
+        let err = read(&format!("{HEADER}{rows}"), 5).unwrap_err();
+        assert!(err.starts_with(message), "{err} / {message}");
+    }
+    assert_eq!(read("", 5).unwrap_err(), "q.csv: empty file");
+    assert_eq!(read(HEADER, 5).unwrap_err(), "q.csv: no rounds");
+}
+
+#[test]
+fn json_lines_read_like_csv() {
+    let line = r#"{"table_id": "T", "round_id": 1, "timestamp": "t", "dealer": ["Qs", "7d", "3c"], "seats": [{"seat": 1, "cards": "9h 9d 4s", "decision": "follow", "bets": {"pair_plus": 10, "play": 25.0}, "paid": {"play": "-5"}}]}"#;
+    let mut r = RoundReader::new(q_poker(), "q.jsonl");
+    r.feed(line.as_bytes()).unwrap();
+    r.finish().unwrap();
+    let c = &r.take()[0];
+    assert_eq!(c.round_id, ["1"]);
+    assert_eq!(c.bets, [100_000, 250_000]);
+    assert_eq!(c.paid, [0, -50_000]);
+    for (written, shown) in [
+        ("2.00001", "'2.00001'"),
+        ("2.5e1", "'2.5e1'"),
+        ("1E1", "'1E1'"),
+        ("0.1e2", "'0.1e2'"),
+        ("25e0", "'25e0'"),
+    ] {
+        let bad = line.replace("25.0", written);
+        let mut r = RoundReader::new(q_poker(), "q.jsonl");
+        r.feed(bad.as_bytes()).unwrap();
+        let err = r.finish().unwrap_err();
+        let want = format!("q.jsonl:1: seats[0].play_bet: {shown} is not an amount");
+        assert!(err.starts_with(&want), "{err}");
+    }
+}
+
+#[test]
+fn python_spellings() {
+    assert_eq!(py_str("a'b"), "\"a'b\"");
+    assert_eq!(py_str("x\u{1b}"), "'x\\x1b'");
+    assert_eq!(py_int(" +1_0 "), Some(10));
+    assert_eq!(py_int("1__0"), None);
+    assert_eq!(amount_units("-0.5"), Ok(-5000));
+    assert_eq!(amount_units("01"), Err(true));
+}
