@@ -85,12 +85,7 @@ def changes(value: Any) -> list[tuple[str, Any]]:
 
 
 def with_value(data: Mapping[str, Any], dotted: str, value: Any) -> dict[str, Any]:
-    copy: dict[str, Any] = json.loads(json.dumps(data))
-    node = copy
-    for part in dotted.split("."):
-        node = node[part]
-    node["value"] = value
-    return copy
+    return with_field(data, dotted, "value", value)
 
 
 def toml_text(data: Mapping[str, Any]) -> str:
@@ -456,6 +451,8 @@ def constraint_changes(name: str, setting: Any) -> list[tuple[str, Any]]:
 
 
 def with_field(data: Mapping[str, Any], dotted: str, name: str, setting: Any) -> dict[str, Any]:
+    """A copy of a parsed rule file with one field of one value (``value`` itself, or a
+    constraint beside it) set to ``setting``."""
     copy: dict[str, Any] = json.loads(json.dumps(data))
     node = copy
     for part in dotted.split("."):

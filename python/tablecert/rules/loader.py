@@ -14,6 +14,7 @@ import os
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -273,22 +274,19 @@ def _check_constraints(rules: RuleFile) -> None:
 
 
 def _check_range(rules: RuleFile, dotted: str, bounds: tuple[str, str]) -> None:
-    found = [rules.get(k) if _is_value(_node(rules.data, k)) else None for k in bounds]
-    for key, bound in zip(bounds, found, strict=True):
-        if bound is None or as_number(bound.value) is None:
-            raise rules.error(dotted, f"range: {written(key)} is not a number of this file")
-    low, high = (as_number(b.value) for b in found if b is not None)
-    if low is not None and high is not None and low > high:
+    """The bounds of a range are two numbers of the file, the minimum not above the maximum."""
+    low, high = (_bound(rules, dotted, key) for key in bounds)
+    if low > high:
         raise rules.error(dotted, f"range: the minimum {low} is above the maximum {high}")
 
 
-def _node(data: Mapping[str, Any], dotted: str) -> Any:
-    node: Any = data
-    for part in dotted.split("."):
-        if not isinstance(node, Mapping) or part not in node:
-            return None
-        node = node[part]
-    return node
+def _bound(rules: RuleFile, dotted: str, key: str) -> Fraction:
+    with contextlib.suppress(RuleFileError):  # a table, not a value: no number either
+        found = rules.get(key)
+        bound = None if found is None else as_number(found.value)
+        if bound is not None:
+            return bound
+    raise rules.error(dotted, f"range: {written(key)} is not a number of this file")
 
 
 def _check_statute_text(rules: RuleFile) -> None:
