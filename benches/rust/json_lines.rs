@@ -169,7 +169,7 @@ fn shuffle_lines(records: usize) -> Vec<String> {
                 format!("[{}]", quoted.join(", "))
             };
             let all: Vec<&str> = codes.iter().map(String::as_str).collect();
-            // As `tablecert simulate shuffler` writes them (`rust/audit/simlog.rs`).
+            // As `tablecert simulate shuffler` writes them (`rust/shuffler/simlog.rs`).
             format!(
                 "{{\"device_id\": \"SIM-1\", \"timestamp\": {}, \"shuffle_id\": {k}, \
                  \"output\": {}, \"input\": {}}}",
