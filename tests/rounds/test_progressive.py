@@ -411,18 +411,19 @@ def test_round_law_against_enumeration_and_moments() -> None:
 
 
 def _walked_counts(royals: list[int], flushes: list[int]) -> dict[tuple[int, int], int]:
-    # The plain walk over every disjoint set of hands, the oracle for disjoint_counts.
+    # Every disjoint set of hands, grown one hand at a time from a stack of (next hand, cards
+    # used, royals, others): the oracle for disjoint_counts.
     hands = [(m, True) for m in royals] + [(m, False) for m in flushes]
     sets: dict[tuple[int, int], int] = {}
-
-    def walk(start: int, used: int, a: int, b: int) -> None:
+    stack = [(0, 0, 0, 0)]
+    while stack:
+        start, used, a, b = stack.pop()
         sets[a, b] = sets.get((a, b), 0) + 1
-        for i in range(start, len(hands)):
-            mask, royal = hands[i]
-            if not mask & used:
-                walk(i + 1, used | mask, a + royal, b + (not royal))
-
-    walk(0, 0, 0, 0)
+        stack.extend(
+            (i + 1, used | mask, a + royal, b + (not royal))
+            for i, (mask, royal) in enumerate(hands[start:], start)
+            if not mask & used
+        )
     return {(a, b): n * factorial(a) * factorial(b) for (a, b), n in sets.items()}
 
 
