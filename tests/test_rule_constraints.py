@@ -4,6 +4,8 @@ configuration check and the statute in force take from them."""
 
 from __future__ import annotations
 
+import ast
+import importlib
 import re
 from pathlib import Path
 
@@ -207,4 +209,42 @@ def test_a_submitted_value_in_force_need_not_be_what_its_constraints_qualify(
             "cannot be compared: play.raise_pays.royal-flush is not a number",
         ),
         ("progressive.fixed: every outcome paid exactly once", True, "one entry per category"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        "tablecert.conformance.configuration",
+        "tablecert.rules.constraints",
+        "tablecert.rules.loader",
+        "tablecert.rules.numbers",
+    ],
+)
+def test_the_judgement_names_no_game(module: str) -> None:
+    """What the statute allows is the rule files' to say: the code that judges a submitted
+    value and reads the constraints names no game and cites no article (docstrings and
+    comments aside, which give examples)."""
+    path = Path(importlib.import_module(module).__file__ or "")
+    texts = code_strings(path.read_text(encoding="utf-8"))
+    assert texts
+    for text in texts:
+        assert not re.search(r"q-poker|caribbean|mahjong|第[一二三四五六七八九十]+[条條]", text), (
+            text
+        )
+
+
+def code_strings(source: str) -> list[str]:
+    """Every string literal of a module's code, its docstrings left out."""
+    tree = ast.parse(source)
+    docstrings = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            first = node.body[0] if node.body else None
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                docstrings.add(id(first.value))
+    return [
+        n.value
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docstrings
     ]
