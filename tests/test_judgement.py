@@ -153,3 +153,13 @@ def test_documented_exit_table_is_the_judgement_layer() -> None:
     for outcome, status in EXIT_STATUS.items():
         words = [w.strip("` ") for w in rows[str(status)].split(",")]
         assert tuple(words) == verdict_words(outcome)
+
+
+def test_a_judged_result_words_its_outcome_in_its_domain() -> None:
+    from tablecert.conformance.poker_crosscheck import CheckResult as EvaluatorCheck
+    from tablecert.stats import CheckResult as StatisticalTest
+
+    failed = EvaluatorCheck("keys", 10, 1, (), (), 0.1)
+    assert (failed.outcome, failed.verdict, failed.passed) == (Outcome.FAIL, "deviates", False)
+    test = StatisticalTest("k", "name", "cites", 1.0, 1, 0.5, None, "", "", 0.01)
+    assert (test.outcome, test.verdict, test.passed) == (Outcome.PASS, "pass", True)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 Domain = Literal["test", "conformance", "validity"]
 """How a command words its verdict: a test passes or fails; a configuration, an evaluator or a
@@ -110,6 +110,26 @@ def overall(outcomes: Iterable[Outcome | str]) -> Outcome:
     if Outcome.INCONCLUSIVE in seen or not seen:
         return Outcome.INCONCLUSIVE
     return Outcome.PASS
+
+
+class Judged:
+    """A result judged by one ``outcome`` (a property of the result): its word in the result's
+    ``domain`` (``verdict``) and whether it passed, alike for every result class."""
+
+    __slots__ = ()
+    domain: ClassVar[Domain] = "test"
+
+    @property
+    def outcome(self) -> Outcome:
+        raise NotImplementedError
+
+    @property
+    def verdict(self) -> str:
+        return self.outcome.word(self.domain)
+
+    @property
+    def passed(self) -> bool:
+        return self.outcome is Outcome.PASS
 
 
 class JudgementError(ValueError):

@@ -26,7 +26,7 @@ from tablecert.audit import exact
 from tablecert.audit.decks import DECK_SIZES
 from tablecert.equality import ContentEq
 from tablecert.errors import AuditError
-from tablecert.judgement import Outcome
+from tablecert.judgement import Judged, Outcome
 from tablecert.stats import (
     DEFAULT_ALPHA,
     MIN_EXPECTED,
@@ -90,7 +90,7 @@ class Tally(ContentEq):
 
 
 @dataclass(frozen=True, eq=False)
-class BatteryResult(ContentEq):
+class BatteryResult(Judged, ContentEq):
     """All tests of one tally, and Holm's family-wise verdict at ``alpha``."""
 
     shuffles: int
@@ -110,14 +110,6 @@ class BatteryResult(ContentEq):
         """Fail if Holm rejected any test (at any sample size: a rejection is evidence); else
         pass if the position test ran, inconclusive if it could not."""
         return Outcome.of(bool(self.rejected), judged=self.conclusive)
-
-    @property
-    def verdict(self) -> str:
-        return self.outcome.word("test")
-
-    @property
-    def passed(self) -> bool:
-        return self.outcome is Outcome.PASS
 
     def p_values(self) -> dict[str, float]:
         return {t.key: t.p_value for t in self.tests if t.p_value is not None}

@@ -35,12 +35,12 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from tablecert.conformance.consistency import Consistency, safe_consistency
 from tablecert.games import returns
 from tablecert.games.returns import BetReturn
-from tablecert.judgement import Outcome
+from tablecert.judgement import Domain, Judged, Outcome
 from tablecert.rules import RuleFile, RuleValue
 from tablecert.rules.constraints import invalid
 from tablecert.rules.numbers import normalise, number, plain
@@ -113,7 +113,8 @@ class Line:
 
 
 @dataclass(frozen=True)
-class ConfigurationReport:
+class ConfigurationReport(Judged):
+    domain: ClassVar[Domain] = "conformance"
     submission: Submission
     statute: RuleFile
     lines: tuple[Line, ...]
@@ -140,14 +141,6 @@ class ConfigurationReport:
         submission sets no value the statute judges; else pass."""
         failed = bool(self.deviations) or not all(c.passed for c in self.consistency)
         return Outcome.of(failed, judged=bool(self.judged))
-
-    @property
-    def verdict(self) -> str:
-        return self.outcome.word("conformance")
-
-    @property
-    def passed(self) -> bool:
-        return self.outcome is Outcome.PASS
 
     def as_json(self) -> dict[str, Any]:
         return {

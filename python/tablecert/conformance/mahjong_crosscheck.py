@@ -25,13 +25,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from tablecert import _core
 from tablecert.conformance.evaluator_protocol import Answerer, EvaluatorError
 from tablecert.errors import CrosscheckError, MahjongError
 from tablecert.io import strict_json
-from tablecert.judgement import Outcome
+from tablecert.judgement import Domain, Judged, Outcome
 from tablecert.mahjong.record import SettledGame, settle_record
 from tablecert.mahjong.replay import settle_game
 
@@ -71,7 +71,8 @@ class ScorerDefect:
 
 
 @dataclass(frozen=True)
-class ScorerReport:
+class ScorerReport(Judged):
+    domain: ClassVar[Domain] = "conformance"
     game: str
     scorer: str
     records: int
@@ -89,14 +90,6 @@ class ScorerReport:
         was scored."""
         failed = bool(self.mismatched_records or self.error)
         return Outcome.of(failed, judged=self.records > 0)
-
-    @property
-    def verdict(self) -> str:
-        return self.outcome.word("conformance")
-
-    @property
-    def passed(self) -> bool:
-        return self.outcome is Outcome.PASS
 
     def as_json(self) -> dict[str, Any]:
         return {

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import comb
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -43,7 +43,7 @@ from tablecert.errors import CrosscheckError
 from tablecert.games.common import qualifier_ranks, rational
 from tablecert.games.settle import per_unit
 from tablecert.hand_arrays import key_table, strength_keys
-from tablecert.judgement import Outcome, overall
+from tablecert.judgement import Domain, Judged, Outcome, overall
 from tablecert.poker import Ordering, RulesSource, check_game, ordering
 
 CODES = tuple(_core.card_code(c) for c in range(52))
@@ -92,7 +92,8 @@ class DefectGroup:
 
 
 @dataclass(frozen=True)
-class CheckResult:
+class CheckResult(Judged):
+    domain: ClassVar[Domain] = "conformance"
     name: str
     checked: int
     mismatches: int
@@ -112,20 +113,13 @@ class CheckResult:
         return Outcome.of(bool(self.mismatches or self.error), judged=self.checked > 0)
 
     @property
-    def verdict(self) -> str:
-        return self.outcome.word("conformance")
-
-    @property
-    def passed(self) -> bool:
-        return self.outcome is Outcome.PASS
-
-    @property
     def rate(self) -> float:
         return self.checked / self.seconds if self.seconds > 0 and self.checked else 0.0
 
 
 @dataclass(frozen=True)
-class CrosscheckReport:
+class CrosscheckReport(Judged):
+    domain: ClassVar[Domain] = "conformance"
     game: str
     rules_file: str
     rules_sha256: str
@@ -138,14 +132,6 @@ class CrosscheckReport:
     def outcome(self) -> Outcome:
         """Fail (deviates) if any check does; inconclusive if any check asked nothing."""
         return overall(c.outcome for c in self.checks)
-
-    @property
-    def verdict(self) -> str:
-        return self.outcome.word("conformance")
-
-    @property
-    def passed(self) -> bool:
-        return self.outcome is Outcome.PASS
 
     def as_json(self) -> dict[str, Any]:
         return {

@@ -36,7 +36,7 @@ from tablecert.games.settle import (
     settlement_table,
 )
 from tablecert.hand_arrays import key_table
-from tablecert.judgement import Outcome, overall
+from tablecert.judgement import Judged, Outcome, overall
 from tablecert.poker import Ordering, ordering
 from tablecert.rounds.hold import HoldAnalysis, HoldParameters, HoldResult, HoldState
 from tablecert.rounds.log import (
@@ -123,7 +123,7 @@ class ArticleTotal:
 
 
 @dataclass
-class RoundAudit:
+class RoundAudit(Judged):
     """The audit of one or more logs under one rule file."""
 
     game: str
@@ -217,10 +217,6 @@ class RoundAudit:
         if self.hold is None:
             return self.settlement_outcome
         return overall((self.settlement_outcome, self.hold.outcome))
-
-    @property
-    def verdict(self) -> str:
-        return self.outcome.word("test")
 
     @property
     def not_examined(self) -> list[str]:

@@ -64,7 +64,7 @@ from tablecert.games.settle import (
     settlement_table,
 )
 from tablecert.hand_arrays import key_table
-from tablecert.judgement import Outcome
+from tablecert.judgement import Judged, Outcome
 from tablecert.poker import Ordering
 from tablecert.rounds.log import SCALE, SPOTS, RoundChunk
 from tablecert.stats import DEFAULT_ALPHA, CheckResult, DealtLaw, dealt_outcomes, holm, pool
@@ -190,7 +190,7 @@ class DealtHands:
 
 
 @dataclass(frozen=True)
-class HoldResult:
+class HoldResult(Judged):
     game: str
     rounds: int
     seats: int
@@ -217,10 +217,6 @@ class HoldResult:
         power = self.given_decisions.power
         powered = power is not None and power >= self.parameters.power and self.dealt.conclusive
         return Outcome.of(bool(self.rejected), judged=powered)
-
-    @property
-    def verdict(self) -> str:
-        return self.outcome.word("test")
 
     @property
     def reasons(self) -> list[str]:

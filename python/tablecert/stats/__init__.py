@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 
 from tablecert.equality import ContentEq
 from tablecert.exact import measured
-from tablecert.judgement import Outcome
+from tablecert.judgement import Judged, Outcome
 from tablecert.stats import pvalues
 
 MIN_EXPECTED = 5.0
@@ -36,7 +36,7 @@ EFFECT_MEANING = (
 
 
 @dataclass(frozen=True, eq=False)
-class CheckResult(ContentEq):
+class CheckResult(Judged, ContentEq):
     """One test of the battery: statistic, p-value against the exact null, effect size."""
 
     key: str
@@ -56,10 +56,6 @@ class CheckResult(ContentEq):
         if self.p_value is None:
             return Outcome.NOT_APPLICABLE
         return Outcome.of(self.p_value < self.level)
-
-    @property
-    def verdict(self) -> str:
-        return self.outcome.word("test")
 
     def as_json(self) -> dict[str, Any]:
         return {

@@ -24,7 +24,7 @@ from tablecert.audit.power import detectable
 from tablecert.equality import ContentEq
 from tablecert.errors import AuditError
 from tablecert.exact import measured
-from tablecert.judgement import Outcome, overall
+from tablecert.judgement import Judged, Outcome, overall
 from tablecert.stats import CheckResult, DealtLaw
 
 
@@ -87,7 +87,7 @@ class Integrity(ContentEq):
 
 
 @dataclass(frozen=True, eq=False)
-class ShufflerAudit(ContentEq):
+class ShufflerAudit(Judged, ContentEq):
     """The certificate's content: integrity, the battery on all shuffles, the batches, plots."""
 
     deck: str
@@ -97,10 +97,6 @@ class ShufflerAudit(ContentEq):
     battery: BatteryResult
     batches: tuple[BatteryResult, ...]
     tally: Tally = field(repr=False)
-
-    @property
-    def passed(self) -> bool:
-        return self.outcome is Outcome.PASS
 
     @property
     def integrity_outcome(self) -> Outcome:
