@@ -98,7 +98,7 @@ def test_check(
     )
     assert tablecert("check", tmp_path / "missing.toml").code == 2
     assert tablecert("check").code == 2
-    _internal(monkeypatch, "tablecert.cli.check_commands.check_configuration")
+    _internal(monkeypatch, "tablecert.cli.check.check_configuration")
     _internal_error(tablecert("check", tmp_path / "ok.toml"))
 
 
@@ -217,7 +217,7 @@ def test_audit_shuffler(
         assert refused.code == 2, (option, value, refused.out)
         assert "strictly between 0 and 1" in refused.err
         assert option in refused.err
-    _internal(monkeypatch, "tablecert.cli.audit_commands.audit_shuffler")
+    _internal(monkeypatch, "tablecert.cli.audit.shuffler.audit_shuffler")
     _internal_error(tablecert(*audit, log))
 
 
@@ -243,7 +243,7 @@ def test_audit_rng(
         refused = tablecert(*rng, zeros, option, value)
         assert refused.code == 2, (option, value)
         assert "strictly between 0 and 1" in refused.err
-    _internal(monkeypatch, "tablecert.cli.rng_commands.decide")
+    _internal(monkeypatch, "tablecert.cli.audit.rng.decide")
     _internal_error(tablecert(*rng, zeros))
 
 
@@ -331,7 +331,7 @@ def test_certify_and_verify(
     assert tablecert("verify", tmp_path / "none.json", "--pubkey", pub).code == 2
     _internal(monkeypatch, "tablecert.report.certify.certify")
     _internal_error(tablecert("certify", plan, "-o", tmp_path / "out-bug"))
-    _internal(monkeypatch, "tablecert.cli.report_commands.generate_key_pair")
+    _internal(monkeypatch, "tablecert.cli.keys.generate_key_pair")
     _internal_error(tablecert("keys", "generate", "-o", tmp_path / "keys" / "third"))
 
 
@@ -388,7 +388,7 @@ def test_certify_refuses_counts_below_one(
         (
             ("hands", "q-poker", "--json"),
             ("hands", "blackjack"),
-            "tablecert.cli.poker_commands.category_table",
+            "tablecert.cli.poker.category_table",
         ),
         (
             ("compare", "q-poker", "9s 9h 5d", "9c 9d 5s"),
@@ -408,7 +408,7 @@ def test_certify_refuses_counts_below_one(
         (
             ("simulate", "shuffler", "--model", "fair", "--shuffles", "3", "-o", "{tmp}/s.csv"),
             ("simulate", "shuffler", "--model", "nonsense", "--shuffles", "3", "-o", "{tmp}/t.csv"),
-            "tablecert.cli.simulate_commands.write_log",
+            "tablecert.cli.simulate.shuffler.write_log",
         ),
     ],
 )
@@ -478,7 +478,7 @@ def test_mahjong_replay(
     refused = tablecert("mahjong", "replay", broken)
     assert refused.code == 2
     assert refused.err.endswith("broken.json:1: deal.E: missing\n"), refused.err
-    _internal(monkeypatch, "tablecert.cli.mahjong_commands.replay_game")
+    _internal(monkeypatch, "tablecert.cli.mahjong.replay_game")
     _internal_error(tablecert("mahjong", "replay", legal))
 
 

@@ -17,7 +17,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from tablecert.cli import app, lazy
+from tablecert.cli import app
+from tablecert.cli.app import COMMANDS
+from tablecert.cli.lazy import load_module
 
 HEAVY = ("scipy", "dask", "distributed", "cryptography", "jsonschema", "jinja2")
 
@@ -78,7 +80,8 @@ def test_simulate_and_audit_import_what_they_use(tmp_path: Path) -> None:
         "scipy.stats",
         "tablecert.audit.battery",
         "tablecert.audit.shuffler",
-        "tablecert.cli.rounds_commands",
+        "tablecert.cli.audit.rounds",
+        "tablecert.cli.simulate.rounds",
     )
     log = tmp_path / "fair.csv.gz"
     simulate = ("simulate", "shuffler", "--model", "fair", "--shuffles", "3000", "-o", str(log))
@@ -147,17 +150,17 @@ def test_probe_sees_a_heavy_import(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
 
 def test_listing_matches_the_real_commands() -> None:
-    # `tablecert --help` lists the commands from tablecert.cli.lazy without importing them;
+    # `tablecert --help` lists the commands from tablecert.cli.app without importing them;
     # every module's real commands are exactly those names, with that first paragraph of help.
     real: dict[str, Any] = {}
-    for module in dict.fromkeys(m for m, _ in lazy.COMMANDS.values()):
-        for name, command in lazy.load_module(module).items():
-            assert lazy.COMMANDS[name][0] == module, name
+    for module in dict.fromkeys(m for m, _ in COMMANDS.values()):
+        for name, command in load_module(module).items():
+            assert COMMANDS[name][0] == module, name
             real[name] = command
-    assert sorted(real) == sorted(lazy.COMMANDS)
+    assert sorted(real) == sorted(COMMANDS)
     for name, command in real.items():
         text = inspect.cleandoc(command.short_help or command.help or "")
-        assert text.split("\n\n")[0] == lazy.COMMANDS[name][1], name
+        assert text.split("\n\n")[0] == COMMANDS[name][1], name
 
 
 def test_unknown_command_is_a_usage_error() -> None:

@@ -183,3 +183,22 @@ def test_the_documented_layout_lists_every_package_and_root_module() -> None:
     documented = documented_layout()
     assert {"cli/", "io/", "exact.py", "report/", "poker.py"} <= documented
     assert documented == existing_layout()
+
+
+def test_no_command_module_calls_the_core() -> None:
+    # The CLI is wiring: it reaches the Rust core only through the domain layers.
+    cli = {name: path for name, path in module_names().items() if name.startswith("tablecert.cli")}
+    assert "tablecert.cli.audit.rounds" in cli
+    calling = sorted(
+        name
+        for name, path in cli.items()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if (
+            isinstance(node, ast.ImportFrom)
+            and node.module == "tablecert"
+            and any(a.name == "_core" for a in node.names)
+        )
+        or (isinstance(node, ast.Import) and any(a.name == "tablecert._core" for a in node.names))
+        or (isinstance(node, ast.ImportFrom) and node.module == "tablecert._core")
+    )
+    assert calling == []

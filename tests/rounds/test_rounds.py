@@ -311,7 +311,7 @@ def _planted(side: Path) -> list[dict[str, object]]:
 def test_every_planted_error_found_and_no_clean_round_flagged(
     tmp_path: Path, game: str, config: Path | None, name: str, rounds: int
 ) -> None:
-    from tablecert.cli.rounds_commands import _order
+    from tablecert.cli.round_options import round_ordering as _order
 
     order = _order(game, None, config)
     log = tmp_path / name
@@ -387,7 +387,7 @@ def test_fixture_side_files_match_their_logs() -> None:
         log = side.with_name(side.name.removesuffix(".planted.json"))
         doc = json.loads(side.read_text(encoding="utf-8"))
         config = CASINO_A if "casino-a" in log.name else None
-        from tablecert.cli.rounds_commands import _order
+        from tablecert.cli.round_options import round_ordering as _order
 
         result = audit_rounds([log], _order(doc["game"], None, config))
         assert result.flagged == {(p["table_id"], p["round_id"]) for p in doc["planted"]}, log

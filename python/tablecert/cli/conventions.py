@@ -85,6 +85,12 @@ def reflowed(text: str | None) -> str | None:
     return "\n\n".join(paragraphs)
 
 
+def summary(doc: str | None) -> str:
+    """The first paragraph of a help text or docstring as one line: a command's help in
+    ``tablecert --help``, and a group's help taken from its module's docstring."""
+    return (reflowed(doc) or "").split("\n\n")[0]
+
+
 def reflow_help(command: Any) -> Any:
     """``command`` (and, for a group, every command under it that is already built) with its
     help and its parameters' help reflowed (:func:`reflowed`); returned for chaining."""

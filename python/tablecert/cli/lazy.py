@@ -2,78 +2,73 @@
 
 ``tablecert compare`` needs the poker core, not SciPy, Dask, cryptography or the report
 machinery; importing every command module up front made each command pay for all of them.
-The root group knows each top-level command's module and its one-line help (for
-``tablecert --help``, which lists them without importing any); everything else, including a
-command's own ``--help``, comes from the real command, built by Typer exactly as before.
-Every command's help is reflowed as it is built (tablecert.cli.conventions.reflow_help), so
-the one-line help here is one line. tests/test_cli_startup.py checks the listing against the
-real commands and what each light command imports.
+The root group (:mod:`tablecert.cli.app`) knows each top-level command's module; its one-line
+help in ``tablecert --help`` is read from that module's source (the command function's
+docstring, or for a group the module's), so listing imports no command module and the help
+has one copy. Everything else, including a command's own ``--help``, comes from the real
+command, built by Typer exactly as before. Every command's help is reflowed as it is built
+(:func:`tablecert.cli.conventions.reflow_help`). tests/test_cli_startup.py checks the listing
+against the real commands and what each light command imports.
 """
 
 from __future__ import annotations
 
+import ast
 import importlib
-from collections.abc import Iterator, MutableMapping
+import importlib.util
+from collections.abc import Iterator, Mapping, MutableMapping
 from functools import cache
-from typing import Any
+from pathlib import Path
+from typing import Any, ClassVar
 
 import typer
 import typer.main
 from typer.core import TyperCommand, TyperGroup
 
-from tablecert.cli.conventions import reflow_help
+from tablecert.cli.conventions import reflow_help, summary
 
-# Top-level command -> (module in tablecert.cli that registers it, its help in the listing).
-COMMANDS: dict[str, tuple[str, str]] = {
-    "hands": (
-        "poker_commands",
-        "Print the exact hand-category table of a poker game: count, probability, 1 in N.",
-    ),
-    "compare": (
-        "poker_commands",
-        "Say which of two hands wins under the statute, and which rule and article decided.",
-    ),
-    "certify": (
-        "report_commands",
-        "Run a certification plan; write report.json, the signed envelope and report.html "
-        "(and report.pdf with --pdf, a signed subject too).",
-    ),
-    "sign": (
-        "report_commands",
-        "Add a signature (e.g. the reviewer's) to a signed certification envelope.",
-    ),
-    "verify": (
-        "report_commands",
-        "Check the signatures (at least --threshold distinct given keys), the statement and, "
-        "for the given files, their digests. Signatures by keys not given are listed, not "
-        "checked.",
-    ),
-    "check": ("check_commands", "Judge a submitted configuration article by article."),
-    "keys": ("report_commands", "Manage the lab's Ed25519 signing keys."),
-    "crosscheck": (
-        "crosscheck_commands",
-        "Check a vendor's evaluator against the statutes, exhaustively.",
-    ),
-    "analyze": ("analyze_commands", "Exact par sheets: every bet's return, optimal play."),
-    "mahjong": (
-        "mahjong_commands",
-        "Mahjong (Macau statute 135/91/M): score a win, settle a record, replay a hand.",
-    ),
-    "audit": (
-        "audit_commands",
-        "Randomness audits of shuffling machines and automatic tables from their logs.",
-    ),
-    "simulate": ("simulate_commands", "Simulated device logs."),
-}
+#: Where a top-level command lives: its module in tablecert.cli, and the function that is the
+#: command (None: the module's group, registered by its ``register``).
+Entry = tuple[str, str | None]
+
+
+@cache
+def help_line(module: str, function: str | None) -> str:
+    """The one-line help of a command, read from its module's source without importing it:
+    the first paragraph of ``function``'s docstring, or of the module's for a group."""
+    spec = importlib.util.find_spec(f"tablecert.cli.{module}")
+    if spec is None or spec.origin is None:
+        raise LookupError(f"no module tablecert.cli.{module}")
+    tree = ast.parse(Path(spec.origin).read_text(encoding="utf-8"))
+    if function is None:
+        return summary(ast.get_docstring(tree))
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == function:
+            return summary(ast.get_docstring(node))
+    raise LookupError(f"tablecert.cli.{module} has no command function {function}")
+
+
+class HelpTable(Mapping[str, tuple[str, str]]):
+    """Top-level command -> (its module, its one-line help), the help read on first use."""
+
+    def __init__(self, entries: Mapping[str, Entry]) -> None:
+        self.entries = entries
+
+    def __getitem__(self, name: str) -> tuple[str, str]:
+        module, function = self.entries[name]
+        return module, help_line(module, function)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.entries)
+
+    def __len__(self) -> int:
+        return len(self.entries)
 
 
 @cache
 def load_module(name: str) -> dict[str, Any]:
     """The real (Typer-built) commands that module ``name`` registers, by command name."""
     module = importlib.import_module(f"tablecert.cli.{name}")
-    if name == "audit_commands":  # `audit rng` lives in its own module, under `audit`
-        rng = importlib.import_module("tablecert.cli.rng_commands")
-        rng.register(module.audit_app)
     holder = typer.Typer()
     holder.callback()(_holder)  # a callback makes Typer build a group even for one command
     module.register(holder)
@@ -84,15 +79,6 @@ def load_module(name: str) -> dict[str, Any]:
 
 def _holder() -> None:
     """Holds one module's commands while Typer builds them."""
-
-
-# Sub-group -> its commands that live in a module only they need -> (module, function).
-# `audit shuffler` and `simulate shuffler` need neither the round-log machinery nor the
-# battery it imports (tablecert.cli.rounds_commands: NumPy, the games, the hold analysis).
-SUBCOMMANDS: dict[str, dict[str, tuple[str, str]]] = {
-    "audit": {"rounds": ("rounds_commands", "audit_rounds_command")},
-    "simulate": {"rounds": ("rounds_commands", "simulate_rounds_command")},
-}
 
 
 @cache
@@ -107,37 +93,35 @@ def _subcommand(name: str, module: str, function: str) -> Any:
 
 
 class LazySubGroup(TyperGroup):
-    """A sub-group (``typer.Typer(cls=LazySubGroup)``) whose commands named in SUBCOMMANDS
-    are built, importing their module, only when they run or are listed. They are listed
-    right after the group's first command, where they used to be registered."""
+    """A sub-group whose commands named in ``lazy`` (name -> (module, function), set by a
+    subclass) are built, importing their module, only when they run or are listed. They are
+    listed right after the group's first command."""
 
-    def _lazy(self) -> dict[str, tuple[str, str]]:
-        return SUBCOMMANDS.get(self.name or "", {})
+    lazy: ClassVar[Mapping[str, tuple[str, str]]] = {}
 
     def list_commands(self, ctx: Any) -> list[str]:
-        lazy = self._lazy()
-        own = [n for n in super().list_commands(ctx) if n not in lazy]
-        return [*own[:1], *lazy, *own[1:]]
+        own = [n for n in super().list_commands(ctx) if n not in self.lazy]
+        return [*own[:1], *self.lazy, *own[1:]]
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
-        lazy = self._lazy()
-        if cmd_name in lazy and cmd_name not in self.commands:
-            self.commands[cmd_name] = _subcommand(cmd_name, *lazy[cmd_name])
+        if cmd_name in self.lazy and cmd_name not in self.commands:
+            self.commands[cmd_name] = _subcommand(cmd_name, *self.lazy[cmd_name])
         return super().get_command(ctx, cmd_name)
 
 
 class LazyCommands(MutableMapping[str, Any]):
-    """The root group's commands: names known up front, each built on first access."""
+    """A root group's commands: names known up front, each built on first access."""
 
-    def __init__(self) -> None:
+    def __init__(self, table: Mapping[str, Entry]) -> None:
+        self._table = table
         self._added: dict[str, Any] = {}
 
     def __getitem__(self, name: str) -> Any:
         if name in self._added:
             return self._added[name]
-        if name not in COMMANDS:
+        if name not in self._table:
             raise KeyError(name)
-        return load_module(COMMANDS[name][0])[name]
+        return load_module(self._table[name][0])[name]
 
     def __setitem__(self, name: str, command: Any) -> None:
         self._added[name] = command
@@ -146,30 +130,33 @@ class LazyCommands(MutableMapping[str, Any]):
         del self._added[name]
 
     def __iter__(self) -> Iterator[str]:
-        yield from COMMANDS
-        yield from (n for n in self._added if n not in COMMANDS)
+        yield from self._table
+        yield from (n for n in self._added if n not in self._table)
 
     def __len__(self) -> int:
-        return len(set(COMMANDS) | set(self._added))
+        return len(set(self._table) | set(self._added))
 
 
 class LazyGroup(TyperGroup):
-    """The ``tablecert`` group: imports a command's module only when that command runs.
+    """A root group that imports a command's module only when that command runs; its
+    ``table`` (name -> :data:`Entry`, set by a subclass) says where each command lives.
 
-    Listing the commands (``tablecert --help``) uses the one-line help above instead of
-    importing every module."""
+    Listing the commands (``--help``) uses each command's one-line help read from its
+    module's source (:func:`help_line`) instead of importing every module."""
+
+    table: ClassVar[Mapping[str, Entry]] = {}
 
     def __init__(self, **attrs: Any) -> None:
         super().__init__(**attrs)
-        self.commands = LazyCommands()
+        self.commands = LazyCommands(self.table)
         self._listing = False
 
     def list_commands(self, ctx: Any) -> list[str]:
         return list(self.commands)  # the names, without building the commands
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
-        if self._listing and cmd_name in COMMANDS:
-            return TyperCommand(name=cmd_name, help=COMMANDS[cmd_name][1])
+        if self._listing and cmd_name in self.table:
+            return TyperCommand(name=cmd_name, help=help_line(*self.table[cmd_name]))
         return super().get_command(ctx, cmd_name)
 
     def format_help(self, ctx: Any, formatter: Any) -> None:

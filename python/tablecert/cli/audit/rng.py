@@ -16,7 +16,6 @@ from tablecert.audit.rng_decision import FAMILY_ALPHA, RngDecision, decide
 from tablecert.audit.rng_result import rng_audit_json
 from tablecert.cli import values
 from tablecert.cli.common import (
-    EXIT_HELP,
     JsonOption,
     emit_json,
     exit_for,
@@ -194,8 +193,3 @@ def final_analysis_report(report: nist.NistReport, source: nist.BitSource) -> st
         rule,
     ]
     return "\n".join(lines)
-
-
-def register(audit_app: typer.Typer) -> None:
-    """Add ``rng`` to the ``audit`` command group."""
-    audit_app.command("rng", epilog=EXIT_HELP)(rng)

@@ -1,4 +1,4 @@
-"""``tablecert simulate ...``: logs of simulated devices, fair or faulty, for power studies."""
+"""``tablecert simulate shuffler``: the log of a simulated shuffling machine, fair or faulty."""
 
 from __future__ import annotations
 
@@ -9,19 +9,12 @@ import typer
 
 from tablecert.audit.decks import DECK_SIZES
 from tablecert.audit.simulate import GZIP_LEVEL, check_device, check_model, write_log
-from tablecert.cli import conventions, lazy, values
+from tablecert.cli import conventions, values
 from tablecert.cli.common import stderr
 from tablecert.cli.progress import progress
 from tablecert.errors import AuditError, RulesError
 
-simulate_app = typer.Typer(
-    cls=lazy.LazySubGroup,  # `simulate rounds` from rounds_commands, imported when it runs
-    no_args_is_help=True,
-    help="Simulated device logs.",
-)
 
-
-@simulate_app.command("shuffler")
 def shuffler(
     model: Annotated[
         str,
@@ -90,7 +83,3 @@ def shuffler(
             gzip_level=gzip_level,
         )
     stderr.print(f"wrote {decks:,} shuffles ({model}) to {output}", markup=False)
-
-
-def register(app: typer.Typer) -> None:
-    app.add_typer(simulate_app, name="simulate")

@@ -1,4 +1,8 @@
-"""``tablecert crosscheck``: a vendor's evaluator against the statutes, exhaustively."""
+"""Check a vendor's evaluator against the statutes, exhaustively.
+
+``tablecert crosscheck poker`` and ``tablecert crosscheck mahjong``: a vendor's evaluator against
+the statutes, exhaustively.
+"""
 
 from __future__ import annotations
 
@@ -35,9 +39,7 @@ from tablecert.io.outputs import write_text
 from tablecert.mahjong.hands import GAMES as MAHJONG_GAMES
 from tablecert.poker import GAMES
 
-crosscheck_app = typer.Typer(
-    no_args_is_help=True, help="Check a vendor's evaluator against the statutes, exhaustively."
-)
+crosscheck_app = typer.Typer(no_args_is_help=True, help=conventions.summary(__doc__))
 
 
 def _count_or_all(value: str, option: str) -> int | None:

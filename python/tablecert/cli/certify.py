@@ -1,4 +1,4 @@
-"""``tablecert keys``, ``certify``, ``sign`` and ``verify``: signed certifications.
+"""``tablecert certify``, ``sign`` and ``verify``: signed certifications.
 
 Every string that comes from an envelope, a plan or a key file is printed through ``plain``
 (control characters escaped, never Rich markup): an envelope cannot forge a line of output.
@@ -7,136 +7,26 @@ Every string that comes from an envelope, a plan or a key file is printed throug
 from __future__ import annotations
 
 import json
-import os
-import sys
 from collections.abc import Mapping
-from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.text import Text
 
-from tablecert.cli import common, conventions, values
+from tablecert.cli import common, conventions
 from tablecert.cli.common import JsonOption, emit_json, exit_for, fail, plain, stderr, stdout
+from tablecert.cli.keys import AllowInsecureKeyOption, read_private_key, read_public_key
 from tablecert.cli.progress import cluster_progress
-from tablecert.errors import EnvelopeError, OutputError, SigningError
+from tablecert.errors import EnvelopeError, OutputError
 from tablecert.io.outputs import check_replaceable, replace_regular_file
 from tablecert.judgement import Outcome
 from tablecert.report import dsse
 from tablecert.report.certificate import PAPER_SIZES, signatory_check
-from tablecert.report.signing import (
-    PASSPHRASE_ENV,
-    generate_key_pair,
-    insecure_key_mode,
-    load_private_key,
-    load_public_key,
-    public_pem,
-    securesystemslib_key,
-)
 from tablecert.report.staging import check_target
 
 if TYPE_CHECKING:
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import (
-        Ed25519PrivateKey,
-        Ed25519PublicKey,
-    )
-
-keys_app = typer.Typer(no_args_is_help=True, help="Manage the lab's Ed25519 signing keys.")
-
-
-def _passphrase(confirm: bool) -> bytes:
-    """The key passphrase from $TABLECERT_KEY_PASSPHRASE, else a hidden prompt."""
-    env = os.environ.get(PASSPHRASE_ENV)
-    if env is not None:
-        return env.encode("utf-8")
-    try:
-        text: str = typer.prompt("Key passphrase", hide_input=True, confirmation_prompt=confirm)
-    except typer.Abort:  # standard input ended (no terminal, nothing piped): no passphrase
-        raise SigningError(
-            f"no passphrase: set ${PASSPHRASE_ENV}, or type it on a terminal"
-        ) from None
-    return text.encode("utf-8")
-
-
-@keys_app.command("generate")
-def keys_generate(
-    output: Annotated[
-        Path | None,
-        typer.Option("-o", "--output", help="DIR/NAME: writes NAME (private) and NAME.pub."),
-    ] = None,
-    old_out: conventions.DeprecatedOutputOption = None,
-) -> None:
-    """Create an Ed25519 key pair; the private key encrypted with a passphrase (mode 0600).
-
-    The passphrase comes from $TABLECERT_KEY_PASSPHRASE or a prompt. Existing files are never
-    overwritten.
-    """
-    out = conventions.required_output(output, old_out)
-    values.new_file(out, "--output", create_parents=True, replace=True)  # a usable name, folder
-    for path in (out, out.with_name(out.name + ".pub")):
-        if path.exists():
-            raise SigningError(f"{path} already exists; refusing to overwrite a key")
-    files = generate_key_pair(out, _passphrase(confirm=True))
-    stderr.print(f"private key: {plain(files.private)} (encrypted, mode 0600)")
-    stderr.print(f"public key:  {plain(files.public)}")
-    stdout.print(f"key id: {files.key_id}")
-
-
-class KeyFormat(StrEnum):
-    securesystemslib = "securesystemslib"
-    pem = "pem"
-
-
-@keys_app.command("export")
-def keys_export(
-    public: Annotated[
-        Path, typer.Argument(exists=True, dir_okay=False, help="A public key (NAME.pub).")
-    ],
-    key_format: Annotated[
-        KeyFormat,
-        typer.Option(
-            "--format",
-            help="securesystemslib: JSON for securesystemslib/in-toto tools, with tablecert's "
-            "key id; pem: the SubjectPublicKeyInfo PEM.",
-        ),
-    ] = KeyFormat.securesystemslib,
-) -> None:
-    """Write a public key for third-party verifiers (stdout).
-
-    The key id is the SHA-256 (hex) of the raw 32-byte Ed25519 public key. In Python,
-    d = json.load(f); key = SSlibKey.from_dict(d.pop("keyid"), d) gives a key that
-    securesystemslib.dsse.Envelope.verify accepts for tablecert's signatures.
-    """
-    key = _public_key(public, "PUBLIC")
-    if key_format is KeyFormat.pem:
-        sys.stdout.write(public_pem(key).decode("ascii"))
-    else:
-        emit_json(securesystemslib_key(key), dialect=False)
-
-
-def _public_key(path: Path, hint: str = "--pubkey") -> Ed25519PublicKey:
-    try:
-        return load_public_key(path)
-    except SigningError as exc:
-        raise typer.BadParameter(plain(exc), param_hint=hint) from exc
-
-
-def _private_key(path: Path, allow_insecure: bool) -> Ed25519PrivateKey:
-    """The unlocked private key; one readable by others only with --allow-insecure-key."""
-    problem = insecure_key_mode(path)
-    if problem and allow_insecure:
-        stderr.print(f"warning: {plain(problem)}")
-    return load_private_key(path, _passphrase(confirm=False), allow_insecure=allow_insecure)
-
-
-AllowInsecureKeyOption = Annotated[
-    bool,
-    typer.Option(
-        "--allow-insecure-key",
-        help="Use a private key file that others can read or write (warned about).",
-    ),
-]
+    pass
 
 
 def certify(
@@ -200,7 +90,7 @@ def certify(
             f"{paper!r} is not one of {', '.join(PAPER_SIZES)}", param_hint="--paper"
         )
     check_target(out_dir, OUTPUT_FILES)  # before the passphrase and the run (again at the end)
-    private = _private_key(key, allow_insecure_key) if key else ephemeral_key()
+    private = read_private_key(key, allow_insecure_key) if key else ephemeral_key()
     with cluster_progress(cluster, workers, "certify") as (executor, reporter):
         result = run_certify(
             plan,
@@ -279,8 +169,8 @@ def sign(
         current = dsse.read_envelope(envelope)
     except (EnvelopeError, OutputError) as exc:
         raise fail(str(exc)) from exc
-    trusted = [_public_key(p) for p in pubkey or []]
-    private = _private_key(key, allow_insecure_key)
+    trusted = [read_public_key(p) for p in pubkey or []]
+    private = read_private_key(key, allow_insecure_key)
     try:
         updated, policy = dsse.cosign(
             current, private, trusted, trust_on_first_use=trust_on_first_use
@@ -368,7 +258,7 @@ def verify(
 
     Exit status: 0 valid, 1 invalid (a signature, digest or the report does not match), 2
     usage or input error (a malformed envelope, key or option), 4 internal error."""
-    keys = [_public_key(p) for p in pubkey]
+    keys = [read_public_key(p) for p in pubkey]
     files = [*(inputs or []), *(more_inputs or [])]
     try:
         result = dsse.verify_file(
@@ -478,7 +368,6 @@ def _print_verification(result: dsse.Verification, report_file: Path | None) -> 
 
 
 def register(app: typer.Typer) -> None:
-    app.add_typer(keys_app, name="keys")
     app.command("certify")(certify)
     app.command("sign")(sign)
     app.command("verify")(verify)

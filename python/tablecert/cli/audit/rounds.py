@@ -1,9 +1,8 @@
-"""``tablecert audit rounds`` and ``tablecert simulate rounds``: wiring only (logic in
-``tablecert.rounds``)."""
+"""``tablecert audit rounds``: round logs re-settled against the statute, and (``--hold``) the
+observed hold against its exact expectation; wiring only (logic in ``tablecert.rounds``)."""
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 from math import sqrt
 from pathlib import Path
@@ -13,21 +12,20 @@ import typer
 from rich.text import Text
 
 from tablecert import figures
-from tablecert.cli import common, values
+from tablecert.cli import common
 from tablecert.cli.common import (
     OUTCOME_STYLE,
     JsonOption,
     emit_json,
     exit_for,
     plain,
-    stderr,
     stdout,
 )
-from tablecert.cli.progress import cluster_progress, progress
+from tablecert.cli.progress import cluster_progress
+from tablecert.cli.round_options import ConfigOption, GameOption, RulesOpt, round_ordering
 from tablecert.cli.tables import Column, print_table
 from tablecert.games.common import decimal
 from tablecert.games.progressive import long_run_text
-from tablecert.poker import GAMES, Ordering, ordering
 from tablecert.rounds.audit import RoundAudit, audit_rounds
 from tablecert.rounds.hold import (
     DEFAULT_EFFECT,
@@ -37,35 +35,7 @@ from tablecert.rounds.hold import (
     HoldResult,
     HoldTest,
 )
-from tablecert.rounds.simulate import MULTI_SHARE, write_rounds
-from tablecert.rules.submission import in_force
 from tablecert.stats import DEFAULT_ALPHA
-
-#: The largest log simulate rounds makes (in memory, then written atomically).
-MAX_SIMULATED_ROUNDS = 1_000_000
-
-GameOption = Annotated[str, typer.Option("--game", help="q-poker or caribbean-stud.")]
-RulesOpt = Annotated[
-    str | None,
-    typer.Option("--rules", help="Rule file path or bundled name (default: the Macau statute)."),
-]
-ConfigOption = Annotated[
-    Path | None,
-    typer.Option("--config", help="A submitted configuration: settle under its values instead."),
-]
-
-
-def _order(game: str, rules: str | None, config: Path | None) -> Ordering:
-    game = values.game(game, tuple(GAMES), "--game")
-    if config is not None:
-        in_force_rules = in_force(config, rules)
-        if in_force_rules.submission.game != game:
-            raise typer.BadParameter(
-                f"{plain(str(config))} is a {in_force_rules.submission.game} configuration",
-                param_hint="--config",
-            )
-        return ordering(game, in_force_rules)
-    return ordering(game, rules)
 
 
 def audit_rounds_command(
@@ -130,7 +100,7 @@ def audit_rounds_command(
     runs: the path must be valid on the workers), largest first, merged in file order; each
     log is then its own stream for the meter's continuity (the local answer whenever no
     table's rounds span two logs)."""
-    order = _order(game, rules, config)
+    order = round_ordering(game, rules, config)
     sharded = cluster is not None or workers is not None
     title = f"auditing {len(logs):,} round log(s)" + (", one shard each" if sharded else "")
     unit = "logs" if sharded else "rounds"
@@ -271,69 +241,3 @@ def print_hold(h: HoldResult) -> None:
     stdout.print(Text(f"  hold verdict: {h.verdict}", style=OUTCOME_STYLE[h.outcome]))
     for reason in h.reasons:
         stdout.print(f"    {reason}")
-
-
-def simulate_rounds_command(
-    game: GameOption,
-    output: Annotated[
-        Path, typer.Option("-o", "--output", help="Log file (.jsonl: JSON Lines; .gz: gzip).")
-    ],
-    rounds: Annotated[
-        int, typer.Option("--rounds", min=1, help="Number of rounds (1 to 1,000,000).")
-    ],
-    seed: Annotated[int, typer.Option("--seed", help="Generator seed (0 to 2**64 - 1).")] = 0,
-    error_share: Annotated[
-        float,
-        typer.Option(
-            "--error-share", min=0.0, max=0.1, help="Share of rounds planted with each error kind."
-        ),
-    ] = 0.0,
-    kinds: Annotated[
-        str | None,
-        typer.Option("--kinds", help="Comma-separated planted kinds (default: all of the game's)."),
-    ] = None,
-    rules: RulesOpt = None,
-    config: ConfigOption = None,
-    multi_share: Annotated[
-        float,
-        typer.Option(
-            "--multi-share",
-            min=0.0,
-            max=0.5,
-            help="Caribbean Stud: share of clean rounds dealt with several meter winners "
-            "(straight flushes and royals together).",
-        ),
-    ] = MULTI_SHARE,
-) -> None:
-    """Write a seeded round log (optimal play, statute settlement, planted errors) and the
-    list of planted rounds to OUTPUT.planted.json (at most 1,000,000 rounds: the log is made
-    in memory and written atomically; larger logs are seeded logs of several tables)."""
-    values.whole(rounds, "--rounds", 1, MAX_SIMULATED_ROUNDS)
-    values.seed(seed)
-    for flag, share, top in (
-        ("--error-share", error_share, 0.1),
-        ("--multi-share", multi_share, 0.5),
-    ):
-        if not (math.isfinite(share) and 0 <= share <= top):
-            raise typer.BadParameter(
-                f"{share!r}: expected a share from 0 to {top}", param_hint=flag
-            )
-    values.new_file(output, "--output")
-    values.new_file(output.with_name(output.name + ".planted.json"), "--output")
-    order = _order(game, rules, config)
-    chosen = None if kinds is None else tuple(k.strip() for k in kinds.split(",") if k.strip())
-    with progress("simulating", unit="rounds") as reporter:
-        reporter.update(0, rounds)
-        side = write_rounds(
-            output,
-            order,
-            rounds,
-            seed=seed,
-            share=error_share,
-            kinds=chosen,
-            multi_share=multi_share,
-            progress=reporter.advance,
-        )
-    stderr.print(
-        f"wrote {rounds:,} rounds to {plain(str(output))}; planted errors in {plain(str(side))}"
-    )

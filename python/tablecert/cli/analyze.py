@@ -1,5 +1,8 @@
-"""``tablecert analyze q-poker|caribbean-stud|mahjong-traditional|mahjong-simple``: exact par
-sheets under optimal play, and the mahjong statute's complete-hand tables."""
+"""Exact par sheets: every bet's return, optimal play.
+
+``tablecert analyze q-poker|caribbean-stud|mahjong-traditional|mahjong-simple``: exact par
+sheets under optimal play, and the mahjong statute's complete-hand tables.
+"""
 
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ from rich.text import Text
 
 from tablecert.cli import common, conventions
 from tablecert.cli.common import JsonOption, emit_json, plain, stderr, stdout
-from tablecert.cli.mahjong_commands import analyze_mahjong
+from tablecert.cli.mahjong import analyze_mahjong
 from tablecert.cli.progress import cluster_progress
 from tablecert.cli.tables import Column, WideOption, print_table
 from tablecert.cli.values import new_file
@@ -53,7 +56,7 @@ ForceOption = Annotated[
 app = typer.Typer(
     cls=conventions.CaseFreeGroup,
     no_args_is_help=True,
-    help="Exact par sheets: every bet's return, optimal play.",
+    help=conventions.summary(__doc__),
 )
 
 

@@ -1,4 +1,6 @@
-"""``tablecert mahjong score``, ``settle`` and ``replay``: the mahjong statute's fan and
+"""Mahjong (Macau statute 135/91/M): score a win, settle a record, replay a hand.
+
+``tablecert mahjong score``, ``settle`` and ``replay``: the mahjong statute's fan and
 payments, and whole hands of play checked event by event; ``analyze_mahjong`` is the body of
 ``tablecert analyze mahjong-...`` (exact tables of complete dealt hands).
 """
@@ -28,7 +30,7 @@ from tablecert.mahjong.session import SessionReplay, is_session, replay_session
 mahjong_app = typer.Typer(
     name="mahjong",
     no_args_is_help=True,
-    help="Mahjong (Macau statute 135/91/M): score a win, settle a record, replay a hand.",
+    help=conventions.summary(__doc__),
 )
 
 RulesOption = Annotated[

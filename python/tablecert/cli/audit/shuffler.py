@@ -1,7 +1,5 @@
-"""``tablecert audit ...``: randomness audits from captured device logs.
-
-A sub-app so that each audited device kind is one more command (``audit shuffler`` here).
-"""
+"""``tablecert audit shuffler``: a shuffling machine's captured logs through the deck checks
+and the battery."""
 
 from __future__ import annotations
 
@@ -16,7 +14,7 @@ from tablecert.audit.dealing import DEALINGS
 from tablecert.audit.decks import DECK_SIZES
 from tablecert.audit.shuffler import DEFAULT_BATCH, INPUT_ORDERS, ShufflerAudit, audit_shuffler
 from tablecert.audit.wall_dealing import STATISTICS
-from tablecert.cli import common, lazy, values
+from tablecert.cli import common, values
 from tablecert.cli.common import (
     OUTCOME_STYLE,
     JsonOption,
@@ -31,13 +29,6 @@ from tablecert.cli.tables import Column, print_table
 from tablecert.io.outputs import output_folder, write_text
 from tablecert.poker import GAMES
 from tablecert.stats import EFFECT_MEANING
-
-audit_app = typer.Typer(
-    cls=lazy.LazySubGroup,  # `audit rounds` from rounds_commands, imported when it runs
-    no_args_is_help=True,
-    help="Randomness audits of shuffling machines and automatic tables from their logs.",
-)
-
 
 SHOWN_BAD = 20
 
@@ -99,7 +90,6 @@ def print_audit(result: ShufflerAudit) -> None:
     stdout.print(Text.assemble("verdict: ", (result.reason, "bold")))
 
 
-@audit_app.command("shuffler")
 def shuffler(
     logs: Annotated[
         list[Path], typer.Argument(metavar="LOG", help="Log files: CSV/TSV or JSON Lines, .gz ok.")
@@ -228,7 +218,3 @@ def _write_audit(result: ShufflerAudit, svg_dir: Path | None, json_out: bool) ->
     else:
         print_audit(result)
     raise exit_for(result.outcome)
-
-
-def register(app: typer.Typer) -> None:
-    app.add_typer(audit_app, name="audit")
