@@ -1,4 +1,4 @@
-"""JSON Lines logs read in the core, uncompressed, before and after in one run (issue 16, item 5).
+"""JSON Lines logs read in the core, uncompressed: this tree's reader and an older one's.
 
 Run: .venv/bin/python benches/bench_json_lines.py
 with TABLECERT_BENCH_BEFORE=OLD/python to time an older tree's build side by side (made as in

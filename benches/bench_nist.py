@@ -2,9 +2,9 @@
 
 Run: .venv/bin/python -m pytest benches/bench_nist.py --benchmark-enable
 Side by side on the same input (one sequence of 100,000 bits, every test that applies at that
-length: all but Universal), then the issue's full run, 1,000 sequences of 10^6 bits through all
+length: all but Universal), then a full-size run, 1,000 sequences of 10^6 bits through all
 fifteen tests (set NIST_FULL=1; it needs 125 MB of os.urandom output and a few minutes).
-The spectral test's two transforms side by side on 10^6-bit sequences (issue 16 item 5):
+The spectral test's two transforms side by side on 10^6-bit sequences:
 .venv/bin/python -m pytest benches/bench_nist.py --benchmark-enable -k transforms -s
 """
 

@@ -1,6 +1,6 @@
 """The two parts of the Caribbean Stud sweep (statute, all upcards, single-threaded), alone
 and side by side: what running two workers at once costs each of them, with no Dask in the
-way (issue 16 item 3; BENCHMARKS.md, "Second pass").
+way (BENCHMARKS.md, "Second pass").
 
 Each part runs in its own process (``RAYON_NUM_THREADS=1``) that first runs it once to build
 its key tables and its histogram of the dealer hands that do not qualify (kept, as a warm

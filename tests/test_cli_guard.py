@@ -1,4 +1,4 @@
-"""One guard for every command (issue 18): every command of the CLI, found by walking the Typer
+"""One guard for every command: every command of the CLI, found by walking the Typer
 app (a new command or option is covered without editing this file), run in-process over
 malformed values of every option and over malformed inputs of every kind (logs, mahjong
 records, evaluator answers, plans, rule files, configurations, envelopes, keys).

@@ -84,7 +84,7 @@ def _zeros(tmp_path: Path, nbytes: int = 12_500) -> Path:
 
 
 def test_verdict_and_exit_status(tmp_path: Path) -> None:
-    """All zeros, one sequence of 10^5 bits: FAIL, exit 1 (today's main: exit 0, no verdict);
+    """All zeros, one sequence of 10^5 bits: FAIL, exit 1 (a verdict, never a silent exit 0);
     the digits of e: PASS, exit 0; a test not judged at this length: INCONCLUSIVE, exit 3."""
     zeros = _zeros(tmp_path)
     result = runner.invoke(app, ["audit", "rng", str(zeros), "--bits", "100000"])
@@ -128,7 +128,7 @@ def test_json_carries_pvalues_and_the_parameters_used(tmp_path: Path) -> None:
     excursion = data["pvalues"]["columns"].index("RandomExcursions x = -4")
     assert all(row[excursion] is None or 0 <= float(row[excursion]) <= 1 for row in per_sequence)
     params = data["parameters"]
-    # The values the tests used, chosen from n (today's main printed longest_run_m: 0).
+    # The values the tests used, chosen from n (never the unset longest_run_m: 0).
     assert params["longest_run_m"] == 128
     assert params["min_cycles"] == 500
     assert "universal_l" not in params  # Universal did not run at 10^5 bits
@@ -137,7 +137,7 @@ def test_json_carries_pvalues_and_the_parameters_used(tmp_path: Path) -> None:
 
 
 def test_bad_lengths_and_levels(tmp_path: Path) -> None:
-    """Issue 18: an 8-byte file no longer tests one 8-bit sequence; -n 1 is refused; levels
+    """An 8-byte file is too short to test (not one 8-bit sequence); -n 1 is refused; levels
     must lie strictly between 0 and 1 (exit 2, nothing judged)."""
     eight = tmp_path / "eight.bin"
     eight.write_bytes(b"\x12\x34\x56\x78\x9a\xbc\xde\xf0")

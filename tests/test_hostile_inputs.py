@@ -1,4 +1,4 @@
-"""Hostile input, one test per defect of issue 18 (logs, evaluators, simulate, the environment):
+"""Hostile input, one test per defect found (logs, evaluators, simulate, the environment):
 each is refused with one line naming the file, line and key or the option and value, exit
 status 2, no traceback and nothing left behind; or, where the input is data, counted and
 reported instead of silently dropped."""

@@ -269,8 +269,8 @@ def test_rng_audit_fails_a_biased_generator(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("sequences", [1, 2])
 def test_rng_audit_zeros_fail_with_one_or_two_sequences(tmp_path: Path, sequences: int) -> None:
-    """Issue 12: all zero bytes with 1 or 2 sequences certified PASS on today's main (no pass
-    count can reject with so few sequences); the extreme p-value rule fails them."""
+    """All zero bytes with 1 or 2 sequences: no pass count can reject with so few sequences,
+    so a certification would pass them; the extreme p-value rule fails them."""
     zeros = tmp_path / "zeros.bin"
     zeros.write_bytes(bytes(12_500 * sequences))
     (s,) = _sections(

@@ -77,8 +77,8 @@ BROKEN = {
 @pytest.mark.parametrize("name", list(BROKEN))
 @pytest.mark.parametrize("sequences", [1, 2, 3, 10, 55])
 def test_gross_failures_fail_at_every_sequence_count(name: str, sequences: int) -> None:
-    """On today's main a single sequence of zeros certified PASS (no proportion can fall
-    outside its interval with one or two sequences); every sequence count fails now."""
+    """No proportion can fall outside its interval with one or two sequences, so the
+    proportion rule alone would pass a single sequence of zeros; every sequence count fails."""
     report = run_nist(BROKEN[name](sequences * N_BITS), bits=N_BITS, sequences=sequences)
     decision = decide(report)
     assert decision.verdict == "fail", decision.summary
