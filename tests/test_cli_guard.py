@@ -253,6 +253,7 @@ def base(command: tuple[str, ...], given: Inputs) -> list[str] | None:
             "q-poker",
             str(f / "rules" / "q-poker.standard.toml"),
         ],
+        ("analyze", "diff"): ["analyze", "diff", "q-poker.macau", "q-poker.standard"],
         ("analyze", "mahjong-traditional"): None,
         ("analyze", "mahjong-simple"): ["analyze", "mahjong-simple"],
         ("mahjong", "score"): ["mahjong", "score", "mahjong-simple", "1m 2m 3m Gd Gd"],

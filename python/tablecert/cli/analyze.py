@@ -1,7 +1,8 @@
 """Exact par sheets: every bet's return, optimal play.
 
 ``tablecert analyze q-poker|caribbean-stud|mahjong-traditional|mahjong-simple``: exact par
-sheets under optimal play, and the mahjong statute's complete-hand tables.
+sheets under optimal play, and the mahjong statute's complete-hand tables; ``analyze diff``:
+what changes from one rule file of a game to another.
 """
 
 from __future__ import annotations
@@ -335,6 +336,92 @@ def analyze_sweep(
         stdout.print(
             f"{sheet['rules']}: house edge {_percent(edge)} ({edge.numerator}/{edge.denominator})"
         )
+
+
+@app.command("diff")
+def analyze_diff(
+    old: Annotated[str, typer.Argument(help="The first rule file (path or bundled name).")],
+    new: Annotated[str, typer.Argument(help="The second rule file of the same game.")],
+    json_out: JsonOption = False,
+    wide: WideOption = False,
+) -> None:
+    """Two rule files of one game: every changed value with its article, every figure that
+    changes, exactly."""
+    from tablecert.games.rules_diff import diff_rules
+    from tablecert.rules import load_rules
+
+    result = diff_rules(load_rules(old), load_rules(new))
+    if json_out:
+        emit_json(result.as_json())
+        return
+    stdout.print(
+        Text.assemble(
+            (result.game, "bold"),
+            f": {plain(result.old_rules)} -> {plain(result.new_rules)}: ",
+            f"{len(result.values)} rule value(s) and {len(result.figures)} figure(s) of the "
+            "analysis differ",
+        )
+    )
+    print_table(
+        [Column("key"), Column("article"), Column("old", wrap=True), Column("new", wrap=True)],
+        [
+            [
+                plain(v.key),
+                plain(v.article),
+                plain(_rule_text(v.old, v.changed)),
+                plain(_rule_text(v.new, v.changed)),
+            ]
+            for v in result.values
+            if v.changed != ("note",)
+        ],
+        title="rule values",
+        wide=wide,
+    )
+    notes = sum(v.changed == ("note",) for v in result.values)
+    if notes:
+        stdout.print(f"and {notes} value(s) whose note alone differs (--json lists them)")
+    print_table(
+        [
+            Column("figure", wrap=True),
+            Column("old", justify="right", wrap=True),
+            Column("new", justify="right", wrap=True),
+            Column("difference", justify="right", optional=True),
+        ],
+        [
+            [
+                plain(f.path),
+                plain(_figure_text(f.old)),
+                plain(_figure_text(f.new)),
+                "" if f.difference is None else _fraction_text(f.difference),
+            ]
+            for f in result.figures
+        ],
+        title="figures",
+        wide=wide,
+    )
+
+
+def _rule_text(value: Any, changed: tuple[str, ...]) -> str:
+    """A rule value as the table shows it: its value, and any other field that changed."""
+    from tablecert.report.display import display
+
+    if value is None:
+        return "-"
+    text = display(value.value)
+    others = [f for f in changed if f not in ("value", "note", "added", "removed")]
+    return text + "".join(f"; {f}: {display(getattr(value, f))}" for f in others)
+
+
+def _figure_text(value: Any) -> str:
+    from tablecert.report.display import display
+
+    if isinstance(value, dict) and set(value) == {"exact", "decimal"}:
+        return f"{value['decimal']} ({value['exact']})"
+    return display(value)
+
+
+def _fraction_text(value: Fraction) -> str:
+    return f"{decimal(value)} ({value.numerator}/{value.denominator})"
 
 
 @app.command("mahjong-traditional")
