@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from tablecert.io.locate import (
+    TomlBlock,
     bracket_depth,
     json_key_line,
     json_keys,
+    toml_blocks,
     toml_key_lines,
     toml_keys,
 )
@@ -70,3 +72,13 @@ def test_bracket_depth_skips_strings_and_toml_comments() -> None:
     assert bracket_depth("[ # [[") == (3, 3)
     assert bracket_depth('[\'[\', "\\"["', toml=True) == (1, 1)
     assert bracket_depth("x = [ # [\n[", toml=True) == (2, 2)
+
+
+def test_toml_blocks_give_each_table_as_written_with_its_own_keys() -> None:
+    text = 'top = 1\n[[s]]\nkind = "a"\nx.y = 2\n[s.sub]\nz = 3\n[[s]]\nkind = "b"\n'
+    assert toml_blocks(tuple(text.splitlines())) == [
+        TomlBlock((), 0, {"top": 1}),
+        TomlBlock(("s",), 2, {"kind": 3, "x": 4}),
+        TomlBlock(("s", "sub"), 5, {"z": 6}),
+        TomlBlock(("s",), 7, {"kind": 8}),
+    ]

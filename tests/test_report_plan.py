@@ -118,3 +118,15 @@ def test_bad_rule_file_named(tmp_path: Path) -> None:
                 '[[section]]\nkind = "hand-categories"\ngame = "q-poker"\nrules = "mine.toml"\n',
             )
         )
+
+
+def test_error_lines_skip_keys_written_inside_multiline_strings(tmp_path: Path) -> None:
+    # A line inside a multi-line string is text, not a key: the error names the real key's line.
+    path = tmp_path / "plan.toml"
+    path.write_text(
+        '[certification]\nscope_notes = """\ntitle = "in the notes"\n"""\n'
+        'title = "bad\\u001b"\n\n[[section]]\nkind = "hand-categories"\ngame = "q-poker"\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(PlanError, match=r"plan\.toml:5: certification\.title: control"):
+        load_plan(path)

@@ -8,6 +8,7 @@ is the parser's business.
 - :func:`json_keys`: every key of a JSON text, as (path of keys, line), in file order;
 - :func:`toml_keys`: every table header and key of a TOML text, the same way;
 - :func:`toml_key_lines`: the first line of every dotted key and table of a TOML text;
+- :func:`toml_blocks`: each table as written (the n-th of an array of tables too) and its keys;
 - :func:`bracket_depth`: how far a text opens or closes arrays and objects, strings skipped.
 """
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from functools import cache
 
 KeyPath = tuple[str, ...]
@@ -84,6 +86,12 @@ def toml_keys(lines: tuple[str, ...]) -> Iterator[tuple[list[str], int]]:
     """Every table header and key of a TOML text as (dotted parts, 1-based line), in file
     order, each time it is written (a key written twice appears twice). Lines inside a
     multi-line array, inline table or string are skipped."""
+    for parts, number, _header in _toml_lines(lines):
+        yield parts, number
+
+
+def _toml_lines(lines: tuple[str, ...]) -> Iterator[tuple[list[str], int, bool]]:
+    """:func:`toml_keys`, each with whether it is a table header."""
     table: list[str] = []
     depth = 0
     in_string = False
@@ -96,10 +104,10 @@ def toml_keys(lines: tuple[str, ...]) -> Iterator[tuple[list[str], int]]:
             assignment = _DOTTED.match(line)
             if header:
                 table = _split_key(header.group(1))
-                yield table, number
+                yield table, number, True
                 continue
             if assignment and line[assignment.end() : assignment.end() + 1] == "=":
-                yield table + _split_key(assignment.group(1)), number
+                yield table + _split_key(assignment.group(1)), number, False
         depth += bracket_depth(line, toml=True)[0]
         in_string = line.count('"""') % 2 == 1
 
@@ -116,6 +124,30 @@ def toml_key_lines(lines: tuple[str, ...]) -> dict[str, int]:
         for i in range(1, len(parts) + 1):
             found.setdefault(".".join(parts[:i]), number)
     return found
+
+
+@dataclass(frozen=True)
+class TomlBlock:
+    """One table of a TOML text as written: its header's dotted parts (``()`` for the keys
+    before the first header), the header's line (0 for those), and the first line of each key
+    written directly under it (a dotted key ``a.b = ...`` under its first part ``a``). The
+    n-th ``[[t]]`` of an array of tables is the n-th block named ``t``."""
+
+    table: KeyPath
+    line: int
+    keys: dict[str, int]
+
+
+def toml_blocks(lines: tuple[str, ...]) -> list[TomlBlock]:
+    """Every table header of a TOML text and the keys under it, in file order."""
+    blocks = [TomlBlock((), 0, {})]
+    for parts, number, header in _toml_lines(lines):
+        if header:
+            blocks.append(TomlBlock(tuple(parts), number, {}))
+        else:
+            block = blocks[-1]
+            blocks[-1].keys.setdefault(parts[len(block.table)], number)
+    return blocks
 
 
 def bracket_depth(text: str, *, toml: bool = False) -> tuple[int, int]:

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from tablecert.errors import PlanError
+from tablecert.io.locate import TomlBlock, toml_blocks
 from tablecert.visible_text import hidden
 
 PAPER_SIZES = ("A4", "Letter")
@@ -116,44 +117,34 @@ class Certificate:
 
 
 class _Locator:
-    """Lines of the ``[certification]`` table's keys and sub-tables, for error messages."""
+    """Lines of the ``[certification]`` table's keys and sub-tables, for error messages (read
+    by the one TOML locator, :func:`tablecert.io.locate.toml_blocks`)."""
 
     def __init__(self, path: Path, lines: Sequence[str]) -> None:
         self.path = path
-        self.lines = lines
+        self.blocks = toml_blocks(tuple(lines))
 
-    def _headers(self, name: str, array: bool) -> list[int]:
-        dotted = r"\s*\.\s*".join(re.escape(p) for p in name.split("."))
-        pattern = rf"^\s*\[\[\s*{dotted}\s*\]\]" if array else rf"^\s*\[\s*{dotted}\s*\]"
-        return [i + 1 for i, ln in enumerate(self.lines) if re.match(pattern, ln)]
-
-    def _block(self, header: int | None) -> tuple[int, int]:
-        start = header or 0
-        for i in range(start, len(self.lines)):
-            if re.match(r"^\s*\[", self.lines[i]):
-                return start, i
-        return start, len(self.lines)
-
-    def _key(self, start: int, end: int, key: str) -> int | None:
-        pattern = re.compile(rf"^\s*\"?{re.escape(key)}\"?\s*=")
-        return next((i + 1 for i in range(start, end) if pattern.match(self.lines[i])), None)
+    def _headers(self, *table: str) -> list[TomlBlock]:
+        return [b for b in self.blocks if b.table == table]
 
     def line(self, dotted: str, index: int | None = None) -> int | None:
         """The line of ``certification.<dotted>`` (``index``: the n-th equipment entry)."""
-        cert = next(iter(self._headers("certification", False)), None)
+        cert = next(iter(self._headers("certification")), None)
+        cert_line = cert.line if cert is not None else None
+        keys = cert.keys if cert is not None else {}
         parts = dotted.split(".")
         if len(parts) == 1:
-            line = self._key(*self._block(cert), parts[0])
+            line = keys.get(parts[0])
             if line is None and parts[0] in ("signatory", "equipment"):
-                found = self._headers(f"certification.{parts[0]}", parts[0] == "equipment")
-                line = found[index or 0] if len(found) > (index or 0) else None
-            return line or cert
+                found = self._headers("certification", parts[0])
+                line = found[index or 0].line if len(found) > (index or 0) else None
+            return line or cert_line
         table, key = parts
-        headers = self._headers(f"certification.{table}", table == "equipment")
+        headers = self._headers("certification", table)
         if headers and len(headers) > (index or 0):
             header = headers[index or 0]
-            return self._key(*self._block(header), key) or header
-        return self._key(*self._block(cert), table) or cert
+            return header.keys.get(key) or header.line
+        return keys.get(table) or cert_line
 
     def error(self, dotted: str, message: str, index: int | None = None) -> PlanError:
         line = self.line(dotted, index)

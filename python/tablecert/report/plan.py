@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -28,15 +27,13 @@ from tablecert.bundled import BundledDataError, bundled_plan, is_bare_name
 from tablecert.errors import PlanError, RuleFileError
 from tablecert.io import toml_input
 from tablecert.io.inputs import read_input
+from tablecert.io.locate import TomlBlock, toml_blocks
 from tablecert.io.pathlike import repeated_file
 from tablecert.notation import written
 from tablecert.report.certificate import parse_certificate
 from tablecert.report.entry import Field, Plan, PlanEntry
 from tablecert.report.sections import section_kinds
 from tablecert.rules import load_rules
-
-_HEADER = re.compile(r"^\s*\[")
-_SECTION_HEADER = re.compile(r"^\s*\[\[\s*section\s*\]\]")
 
 
 def load_plan(source: str | os.PathLike[str]) -> Plan:
@@ -61,11 +58,15 @@ def load_plan(source: str | os.PathLike[str]) -> Plan:
     except tomllib.TOMLDecodeError as exc:
         raise PlanError(f"{path}: invalid TOML: {exc}") from exc
     lines = text.splitlines()
+    blocks = toml_blocks(tuple(lines))
     unknown = set(data) - {"certification", "section"}
     if unknown:
         key = sorted(unknown)[0]
+        line = blocks[0].keys.get(key) or next(
+            (b.line for b in blocks if b.table[:1] == (key,)), None
+        )
         raise PlanError(
-            f"{_where(path, _key_line(lines, 0, len(lines), key))}: unknown table or key {key!r}; "
+            f"{_where(path, line)}: unknown table or key {key!r}; "
             "a plan has [certification] and [[section]] entries"
         )
     cert = data.get("certification")
@@ -75,9 +76,9 @@ def load_plan(source: str | os.PathLike[str]) -> Plan:
     sections = data.get("section", [])
     if not isinstance(sections, list) or not sections:
         raise PlanError(f"{path}: no [[section]] entries: nothing to certify")
-    headers = [i + 1 for i, ln in enumerate(lines) if _SECTION_HEADER.match(ln)]
+    written = [b for b in blocks if b.table == ("section",)]
     entries = tuple(
-        _entry(path, lines, index, values, headers[index - 1] if index <= len(headers) else None)
+        _entry(path, index, values, written[index - 1] if index <= len(written) else None)
         for index, values in enumerate(sections, start=1)
     )
     return Plan(
@@ -92,28 +93,12 @@ def _where(path: Path, line: int | None) -> str:
     return f"{path}:{line}" if line else str(path)
 
 
-def _block_end(lines: list[str], header_line: int) -> int:
-    for i in range(header_line, len(lines)):
-        if _HEADER.match(lines[i]):
-            return i
-    return len(lines)
-
-
-def _key_line(lines: list[str], start: int, end: int, key: str) -> int | None:
-    pattern = re.compile(rf"^\s*\"?{re.escape(key)}\"?\s*=")
-    for i in range(start, end):
-        if pattern.match(lines[i]):
-            return i + 1
-    return None
-
-
-def _entry(
-    path: Path, lines: list[str], index: int, values: dict[str, Any], line: int | None
-) -> PlanEntry:
-    end = _block_end(lines, line or 0)
-    key_lines = {
-        key: found for key in values if (found := _key_line(lines, line or 0, end, key)) is not None
-    }
+def _entry(path: Path, index: int, values: dict[str, Any], block: TomlBlock | None) -> PlanEntry:
+    """The ``index``-th ``[[section]]`` (``block``: where it is written, when it is a table of
+    its own), checked against its kind's fields."""
+    line = block.line if block is not None else None
+    written = block.keys if block is not None else {}
+    key_lines = {key: written[key] for key in values if key in written}
     kinds = section_kinds()
     kind_name = values.get("kind")
     if not isinstance(kind_name, str) or kind_name not in kinds:
