@@ -80,6 +80,8 @@ def test_simulate_and_audit_import_what_they_use(tmp_path: Path) -> None:
         "scipy.stats",
         "tablecert.audit.battery",
         "tablecert.audit.shuffler",
+        "tablecert.audit.rng",
+        "tablecert.cli.audit.rng",
         "tablecert.cli.audit.rounds",
         "tablecert.cli.simulate.rounds",
     )
@@ -99,7 +101,18 @@ def test_audit_rng_imports_no_scipy() -> None:
     # The NIST decision's binomial tails come from tablecert.stats.pvalues (scipy.special's
     # Boost CDF, what scipy.stats.binom returns), not from scipy.stats (about 0.5 s); with one
     # sequence the only tail is 1 - alpha, computed without SciPy at all.
-    watched = ("scipy", "dask", "cryptography", "jsonschema", "jinja2")
+    # Nor the other audits' machinery (the shuffler battery, the round logs).
+    watched = (
+        "scipy",
+        "dask",
+        "cryptography",
+        "jsonschema",
+        "jinja2",
+        "tablecert.audit.battery",
+        "tablecert.cli.audit.shuffler",
+        "tablecert.cli.audit.rounds",
+        "tablecert.rounds",
+    )
     rng = ("audit", "rng", str(FIXTURES / "nist" / "e.bin"), "-N", "1", "-n", "100000")
     assert loaded_heavy(*rng, "-t", "Frequency", heavy=watched) == (0, [])
 
@@ -109,7 +122,11 @@ def test_audit_rng_imports_no_scipy() -> None:
     [
         # check's text formats values with report.display, a leaf: not the HTML renderer.
         (("check", "configs/q-poker.casino-b.toml"), 1, (*HEAVY, "tablecert.report.html")),
-        (("audit", "rounds", "--game", "q-poker", "rounds/q-poker-clean.csv"), 0, HEAVY),
+        (
+            ("audit", "rounds", "--game", "q-poker", "rounds/q-poker-clean.csv"),
+            0,
+            (*HEAVY, "tablecert.audit.battery", "tablecert.audit.rng", "tablecert.cli.audit.rng"),
+        ),
     ],
     ids=["check", "audit-rounds"],
 )

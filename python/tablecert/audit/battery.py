@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from decimal import Decimal
 from fractions import Fraction
 from functools import cache
 from math import comb, factorial, sqrt
@@ -37,6 +36,7 @@ from tablecert.stats import (
     dealt_outcomes,
     gof,
     holm,
+    level_of,
     pvalues,
     skipped,
 )
@@ -120,12 +120,6 @@ def shuffles_to_conclude(deck: str) -> int:
     every card (tile type) to be expected at least 5 times at every position."""
     size, _, copies = DECK_SIZES[deck]
     return -(-int(MIN_EXPECTED) * size // copies)
-
-
-def level_of(confidence: float) -> float:
-    """A test's significance level, 1 - confidence, as the decimal a person wrote (0.99 gives
-    0.01, not 0.010000000000000009)."""
-    return float(Decimal(1) - Decimal(repr(confidence)))
 
 
 def check_levels(alpha: float, confidence: float) -> None:

@@ -82,22 +82,27 @@ def _holder() -> None:
 
 
 @cache
-def _subcommand(name: str, module: str, function: str) -> Any:
+def _subcommand(name: str, module: str, function: str, epilog: str | None = None) -> Any:
     """The Typer-built command ``name`` from ``function`` of module ``module``."""
     holder = typer.Typer()
     holder.callback()(_holder)
-    holder.command(name)(getattr(importlib.import_module(f"tablecert.cli.{module}"), function))
+    command = getattr(importlib.import_module(f"tablecert.cli.{module}"), function)
+    holder.command(name, epilog=epilog)(command)
     group = reflow_help(typer.main.get_command(holder))
     assert isinstance(group, TyperGroup)
     return group.commands[name]
 
 
-class LazySubGroup(TyperGroup):
-    """A sub-group whose commands named in ``lazy`` (name -> (module, function), set by a
-    subclass) are built, importing their module, only when they run or are listed. They are
-    listed right after the group's first command."""
+#: A sub-group's lazy command: its module in tablecert.cli, its function, and its epilog.
+Lazy = tuple[str, str] | tuple[str, str, str]
 
-    lazy: ClassVar[Mapping[str, tuple[str, str]]] = {}
+
+class LazySubGroup(TyperGroup):
+    """A sub-group whose commands named in ``lazy`` (name -> :data:`Lazy`, set by a subclass)
+    are built, importing their module, only when they run or are listed. They are listed
+    right after the group's first command, in their order."""
+
+    lazy: ClassVar[Mapping[str, Lazy]] = {}
 
     def list_commands(self, ctx: Any) -> list[str]:
         own = [n for n in super().list_commands(ctx) if n not in self.lazy]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from math import sqrt
 from typing import Any
@@ -24,6 +25,13 @@ from tablecert.stats import pvalues
 
 MIN_EXPECTED = 5.0
 DEFAULT_ALPHA = 0.01
+
+
+def level_of(confidence: float) -> float:
+    """A test's significance level, 1 - confidence, as the decimal a person wrote (0.99 gives
+    0.01, not 0.010000000000000009)."""
+    return float(Decimal(1) - Decimal(repr(confidence)))
+
 
 Counts = NDArray[np.int64]
 
@@ -193,6 +201,7 @@ __all__ = [
     "dealt_outcomes",
     "gof",
     "holm",
+    "level_of",
     "pool",
     "pvalues",
     "skipped",

@@ -11,7 +11,6 @@ import typer
 
 from tablecert.audit import nist_tool
 from tablecert.audit import rng as nist
-from tablecert.audit.battery import level_of
 from tablecert.audit.rng_decision import FAMILY_ALPHA, RngDecision, decide
 from tablecert.audit.rng_result import rng_audit_json
 from tablecert.cli import values
@@ -26,6 +25,7 @@ from tablecert.cli.common import (
 )
 from tablecert.cli.progress import progress
 from tablecert.exact import measured
+from tablecert.stats import level_of
 
 
 def rng(

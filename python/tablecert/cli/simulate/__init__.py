@@ -12,16 +12,14 @@ from typing import ClassVar
 import typer
 
 from tablecert.cli import conventions
-from tablecert.cli.lazy import LazySubGroup
+from tablecert.cli.lazy import Lazy, LazySubGroup
 from tablecert.cli.simulate import shuffler
 
 
 class SimulateGroup(LazySubGroup):
     """``tablecert simulate``, with ``simulate rounds`` imported when it runs."""
 
-    lazy: ClassVar[Mapping[str, tuple[str, str]]] = {
-        "rounds": ("simulate.rounds", "simulate_rounds_command")
-    }
+    lazy: ClassVar[Mapping[str, Lazy]] = {"rounds": ("simulate.rounds", "simulate_rounds_command")}
 
 
 simulate_app = typer.Typer(
