@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from tablecert.errors import ReportError
 from tablecert.exact import decimal_text
-from tablecert.report.canonical import canonical_bytes, plain
+from tablecert.report.canonical import canonical_bytes
+from tablecert.report.canonical import json_data as plain
 
 
 def test_sorted_utf8_compact() -> None:

@@ -14,7 +14,7 @@ from tablecert.errors import ReportError
 from tablecert.hand_tables import category_table
 from tablecert.report.certify import Certification, certify
 from tablecert.report.display import display, grouped
-from tablecert.report.html import Markup, bar_chart, esc, table, tag_languages
+from tablecert.report.html import HtmlCell, bar_chart, esc, table, tag_languages
 from tablecert.report.sections import hand_categories
 from tablecert.rules import load_rules
 from tests import browser
@@ -80,7 +80,7 @@ def test_summary_verdict_comes_first(run: Certification) -> None:
 
 def test_helpers_escape() -> None:
     assert esc('<a href="x">') == "&lt;a href=&quot;x&quot;&gt;"
-    cell = table(["<h>"], [["<b>"], [Markup("<b>ok</b>")]])
+    cell = table(["<h>"], [["<b>"], [HtmlCell("<b>ok</b>")]])
     assert "<th>&lt;h&gt;</th>" in cell
     assert "<td>&lt;b&gt;</td>" in cell
     assert "<td><b>ok</b></td>" in cell

@@ -22,7 +22,7 @@ from tablecert.errors import ReportError
 from tablecert.exact import exact_int, fraction_text
 
 
-def plain(value: Any, where: str = "$") -> Any:
+def json_data(value: Any, where: str = "$") -> Any:
     """``value`` as plain JSON types (dict, list, str, int, bool, None); floats are an error."""
     if value is None or isinstance(value, bool | str):
         return value
@@ -43,10 +43,10 @@ def plain(value: Any, where: str = "$") -> Any:
         for key, item in value.items():
             if not isinstance(key, str):
                 raise ReportError(f"{where}: object key {key!r} is not a string")
-            out[key] = plain(item, f"{where}.{key}")
+            out[key] = json_data(item, f"{where}.{key}")
         return out
     if isinstance(value, Sequence) and not isinstance(value, bytes | bytearray):
-        return [plain(item, f"{where}[{i}]") for i, item in enumerate(value)]
+        return [json_data(item, f"{where}[{i}]") for i, item in enumerate(value)]
     raise ReportError(f"{where}: {type(value).__name__} is not JSON report data")
 
 
@@ -62,5 +62,5 @@ def jcs_order(value: Any) -> Any:
 def canonical_bytes(value: Any) -> bytes:
     """The compact canonical form (RFC 8785): what is signed and hashed."""
     return json.dumps(
-        jcs_order(plain(value)), ensure_ascii=False, separators=(",", ":"), allow_nan=False
+        jcs_order(json_data(value)), ensure_ascii=False, separators=(",", ":"), allow_nan=False
     ).encode("utf-8")

@@ -26,7 +26,7 @@ from tablecert.distributed import Executor
 from tablecert.errors import PlanError, ReportError, TableCertError
 from tablecert.judgement import VERDICTS, Outcome, overall
 from tablecert.report import dsse
-from tablecert.report.canonical import canonical_bytes, plain
+from tablecert.report.canonical import canonical_bytes, json_data
 from tablecert.report.certificate import PAPER_SIZES
 from tablecert.report.display import display
 from tablecert.report.entry import Context, Plan, PlanEntry, Section
@@ -277,7 +277,7 @@ def build_report(
         "started_at": _timestamp(started),
         "finished_at": _timestamp(finished),
     }
-    return plain(report), subjects
+    return json_data(report), subjects
 
 
 #: Every file certify writes into the output folder (a folder holding only these is a

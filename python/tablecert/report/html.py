@@ -53,21 +53,22 @@ def badge(outcome: str) -> str:
 def table(
     headers: Sequence[str], rows: Sequence[Sequence[Any]], numeric: Sequence[int] = ()
 ) -> str:
-    """A table; cells are escaped unless given as ``Markup`` (pre-built HTML)."""
+    """A table; cells are escaped unless given as ``HtmlCell`` (pre-built HTML)."""
     head = "".join(f"<th>{esc(h)}</th>" for h in headers)
     body = []
     for row in rows:
         cells = []
         for i, cell in enumerate(row):
             cls = ' class="num"' if i in numeric else ""
-            text = str(cell) if isinstance(cell, Markup) else esc(display(cell))
+            text = str(cell) if isinstance(cell, HtmlCell) else esc(display(cell))
             cells.append(f"<td{cls}>{text}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
-class Markup(str):
-    """Text that is already HTML (e.g. a badge) and must not be escaped again."""
+class HtmlCell(str):
+    """A table cell that is already HTML (e.g. a badge) and must not be escaped again by
+    :func:`table` (the templates' own ``markupsafe.Markup`` is another thing)."""
 
     __slots__ = ()
 

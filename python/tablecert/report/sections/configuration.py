@@ -25,7 +25,7 @@ from tablecert.exact import decimal_text
 from tablecert.judgement import Outcome, Verdict, overall
 from tablecert.report.display import display
 from tablecert.report.entry import Context, Field, PlanEntry, Scope, Section
-from tablecert.report.html import Markup, badge, esc, table, wbr
+from tablecert.report.html import HtmlCell, badge, esc, table, wbr
 from tablecert.report.registry import register_section
 from tablecert.rules import load_rules
 from tablecert.rules.loader import bundled_rule_path
@@ -176,8 +176,8 @@ def _html(report: ConfigurationReport, bets: tuple[BetReturn, ...]) -> str:
     lines = [
         (
             line.article,
-            Markup(f'<code class="rid">{wbr(line.key)}</code>'),
-            Markup(
+            HtmlCell(f'<code class="rid">{wbr(line.key)}</code>'),
+            HtmlCell(
                 badge(line.outcome.value) if line.outcome is Outcome.FAIL else esc(line.verdict)
             ),
             line.as_json()["expected"],
@@ -195,7 +195,7 @@ def _html(report: ConfigurationReport, bets: tuple[BetReturn, ...]) -> str:
         + table(
             ["", "article", "check", "detail"],
             [
-                (Markup(badge(c.outcome.value)), c.article, c.name, c.detail)
+                (HtmlCell(badge(c.outcome.value)), c.article, c.name, c.detail)
                 for c in report.consistency
             ],
         )

@@ -39,7 +39,7 @@ from tablecert.judgement import Outcome, Verdict
 from tablecert.poker import GAMES
 from tablecert.poker import ordering as ordering_of
 from tablecert.report.entry import Context, Field, PlanEntry, Sample, Scope, Section
-from tablecert.report.html import Markup, badge, esc, table
+from tablecert.report.html import HtmlCell, badge, esc, table
 from tablecert.report.registry import register_section
 from tablecert.rules import RuleFile
 
@@ -382,7 +382,7 @@ def _data(report: poker_crosscheck.CrosscheckReport, evaluator: str) -> dict[str
 def _html(report: poker_crosscheck.CrosscheckReport) -> str:
     rows = [
         (
-            Markup(badge(Outcome.parse(c.verdict))),
+            HtmlCell(badge(Outcome.parse(c.verdict))),
             c.name,
             f"{c.checked:,}",
             f"{c.mismatches:,}",

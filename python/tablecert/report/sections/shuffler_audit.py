@@ -25,7 +25,7 @@ from tablecert.exact import float_decimal
 from tablecert.judgement import Outcome, Verdict
 from tablecert.report.display import named
 from tablecert.report.entry import Context, Field, PlanEntry, Sample, Scope, Section
-from tablecert.report.html import Markup, badge, esc, table
+from tablecert.report.html import HtmlCell, badge, esc, table
 from tablecert.report.registry import register_section
 from tablecert.rules import RuleFile
 from tablecert.stats import EFFECT_MEANING
@@ -202,7 +202,7 @@ def _html(result: ShufflerAudit) -> str:
     )
     rows = [
         (
-            Markup(badge(t.verdict)),
+            HtmlCell(badge(t.verdict)),
             t.key,
             figures.measured(t.statistic),
             "" if t.df is None else t.df,
