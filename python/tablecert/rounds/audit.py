@@ -48,7 +48,7 @@ from tablecert.rounds.log import (
     read_rounds,
     void_article,
 )
-from tablecert.rounds.progressive import ChunkMeter, MeterTotals, SeatDues
+from tablecert.rounds.meter import ChunkMeter, MeterTotals, SeatDues
 from tablecert.rules import RuleFile
 
 if TYPE_CHECKING:
@@ -535,7 +535,7 @@ class _ChunkAudit:
         self, category: _Int, bet: _Int, judged: npt.NDArray[np.bool_], void_seat: _Bool
     ) -> SeatDues:
         """Caribbean Stud's progressive (Art. 10): every seat's prize by the statute's order
-        (rounds/progressive.py), less the bet."""
+        (rounds/meter.py), less the bet."""
         assert self.meter is not None
         return self.meter.dues(category, bet, judged, void_seat)
 
