@@ -2,8 +2,8 @@
 
 Calibration: a fair shuffler's rejection rate over independent batches must be within
 binomial tolerance of the nominal level (no test anti-conservative). Power: each failure model
-is rejected at the deck count the documentation states (measured with `python -m
-tablecert.audit.power`: 99 or more of 100 seeded trials)."""
+is rejected at the deck count the documentation states (measured with `python
+scripts/power-tables.py`: 99 or more of 100 seeded trials)."""
 
 from __future__ import annotations
 

@@ -8,7 +8,6 @@ seeded trials, then the fair shuffler's verdicts around the smallest log that ca
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -142,23 +141,3 @@ def decks_for_power(
         if got >= need:
             return PowerRow(model, decks, got, trials)
     return PowerRow(model, None, 0, trials)
-
-
-def main(argv: Sequence[str] = ()) -> None:
-    models = list(argv) or list(MODELS)
-    print("| model | decks for 99% power | FAIL / trials |")
-    print("|---|---:|---:|")
-    for model in models:
-        row = decks_for_power(model)
-        decks = f"{row.decks:,}" if row.decks else f"> {GRID[-1]:,}"
-        print(f"| `{model}` | {decks} | {row.rejected}/{row.trials} |", flush=True)
-    need = shuffles_to_conclude("cards52")
-    print("\n| fair log, decks | PASS | FAIL | INCONCLUSIVE |\n|---:|---:|---:|---:|")
-    for size in (need - 1, need, 1_000):
-        got = verdicts("fair", size, 1_000, first_seed=7 * size)
-        counts = " | ".join(str(n) for n in got.values())
-        print(f"| {size:,} | {counts} |", flush=True)
-
-
-if __name__ == "__main__":
-    main(sys.argv[1:])
