@@ -3,4 +3,5 @@
 //! reads one JSON Lines record strictly. Neither knows what a record means.
 
 pub mod json;
+pub mod members;
 pub mod stream;

@@ -21,6 +21,8 @@ use std::thread::JoinHandle;
 
 use flate2::{Crc, Decompress, FlushDecompress, Status};
 
+use super::members;
+
 /// The two bytes that start every gzip member.
 pub const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 /// Bytes asked of the file per read.
@@ -42,7 +44,7 @@ impl fmt::Display for ReadError {
 impl std::error::Error for ReadError {}
 
 /// The system's text for an I/O error, without Rust's " (os error N)".
-fn os_text(e: &io::Error) -> String {
+pub(crate) fn os_text(e: &io::Error) -> String {
     let text = e.to_string();
     match text.rfind(" (os error ") {
         Some(k) => text[..k].to_string(),
@@ -115,6 +117,12 @@ pub struct Decoder<R> {
     /// File bytes read so far.
     read: u64,
     state: Gzip,
+    /// Stop after one member (`member_at`): `read` gives 0 at its end.
+    one_member: bool,
+    /// Members decoded so far.
+    members: u64,
+    /// The log ended where a member could have started (no byte left).
+    ended: bool,
 }
 
 impl<R: Read> Decoder<R> {
@@ -130,6 +138,9 @@ impl<R: Read> Decoder<R> {
             eof: false,
             read: 0,
             state: Gzip::Plain,
+            one_member: false,
+            members: 0,
+            ended: false,
         };
         // A pipe may deliver one byte first.
         d.fill(GZIP_MAGIC.len())?;
@@ -139,10 +150,37 @@ impl<R: Read> Decoder<R> {
         Ok(d)
     }
 
+    /// A decoder of the one gzip member that starts `offset` bytes into the log, `source`
+    /// being the log's bytes from there (read `buffer` bytes at a time): `read` gives its
+    /// bytes, then 0, and `consumed` is then the end of its trailer. Where no byte is left,
+    /// `read` gives 0 at once and `log_ended` is true; any other bytes than a member are the
+    /// error the whole log's decoder gives there, at the same compressed byte.
+    pub fn member_at(path: &str, source: R, offset: u64, buffer: usize) -> Decoder<R> {
+        Decoder {
+            path: path.to_string(),
+            source,
+            buf: vec![0; buffer.max(GZIP_MAGIC.len())].into_boxed_slice(),
+            start: 0,
+            end: 0,
+            eof: false,
+            read: offset,
+            state: Gzip::Between,
+            one_member: true,
+            members: 0,
+            ended: false,
+        }
+    }
+
     /// File bytes used so far (compressed bytes of a gzip log).
     #[must_use]
     pub fn consumed(&self) -> u64 {
         self.read - (self.end - self.start) as u64
+    }
+
+    /// Whether the log ended where another member could have started.
+    #[must_use]
+    pub fn log_ended(&self) -> bool {
+        self.ended
     }
 
     fn pending(&self) -> &[u8] {
@@ -290,8 +328,12 @@ impl<R: Read> Decoder<R> {
                     return Ok(n);
                 }
                 Gzip::Between => {
+                    if self.one_member && self.members > 0 {
+                        return Ok(0);
+                    }
                     self.fill(GZIP_MAGIC.len())?;
                     if self.start == self.end {
+                        self.ended = true;
                         self.state = Gzip::Done;
                         return Ok(0);
                     }
@@ -353,6 +395,7 @@ impl<R: Read> Decoder<R> {
             if self.le(4, None)? != length {
                 return Err(self.corrupt("incorrect length check"));
             }
+            self.members += 1;
             self.state = Gzip::Between;
         } else if made == 0 && used == 0 && self.eof && self.start == self.end {
             return Err(self.truncated());
@@ -539,8 +582,36 @@ impl Pieces {
             .name("log-reader".into())
             .spawn(move || {
                 let run = || -> Result<(), ReadError> {
-                    let mut decoder = Decoder::new(&path, file)?;
                     let mut cutter = LineCutter::new(target, max_line);
+                    let gzip = size.is_some()
+                        && members::is_gzip(&file).map_err(|e| {
+                            ReadError(format!("{path}: read error at byte 0: {}", os_text(&e)))
+                        })?;
+                    if gzip {
+                        // A regular file of gzip members: decoded on several threads.
+                        let threads = rayon::current_num_threads();
+                        let in_flight = if threads > 1 { 2 * threads } else { 0 };
+                        let part = target.clamp(1 << 12, READ_SIZE);
+                        members::decode(file, &path, in_flight, |data, used| {
+                            for data in returned.try_iter() {
+                                cutter.recycle(data);
+                            }
+                            seen.store(used, Ordering::Release);
+                            // A send per read's worth, as the plain read makes them.
+                            data.chunks(part).all(|chunk| {
+                                let mut ready = Vec::new();
+                                cutter.push(chunk, &mut ready);
+                                ready.is_empty() || tx.send(Ok(ready)).is_ok()
+                            })
+                        })?;
+                        let mut ready = Vec::new();
+                        cutter.finish(&mut ready);
+                        if !ready.is_empty() {
+                            let _ = tx.send(Ok(ready));
+                        }
+                        return Ok(());
+                    }
+                    let mut decoder = Decoder::new(&path, file)?;
                     loop {
                         for data in returned.try_iter() {
                             cutter.recycle(data);
