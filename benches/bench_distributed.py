@@ -92,7 +92,7 @@ def _fleet(root: Path) -> list[Path]:
     ]
 
 
-ShardResult = tuple[list[tuple[int, ...]], caribbean_stud.CompactDecisions]
+ShardResult = caribbean_stud.ShardAnswer
 
 
 def timed_shard(shard: caribbean_stud.UpcardShard) -> tuple[ShardResult, float, float]:

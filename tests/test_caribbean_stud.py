@@ -195,25 +195,25 @@ def test_strategy_export(tmp_path: Path) -> None:
 def test_progress_reports_from_a_worker_thread(monkeypatch: pytest.MonkeyPatch) -> None:
     """The core runs in a worker thread while the caller's callback sees the counter."""
     canned = caribbean("caribbean-stud.standard")
-    rows: list[tuple[int, ...]] = [
-        (
-            c.situations,
-            c.raised,
-            c.indifferent,
-            c.not_qualifying,
-            c.won,
-            c.tied,
-            c.lost,
-            c.equal_ranks,
-            c.won_on_suit,
-            c.min_margin_at_floor,
+    rows = [
+        _core.CategoryRow(
+            situations=c.situations,
+            raised=c.raised,
+            indifferent=c.indifferent,
+            not_qualifying=c.not_qualifying,
+            won=c.won,
+            tied=c.tied,
+            lost=c.lost,
+            equal_ranks=c.equal_ranks,
+            won_on_suit=c.won_on_suit,
+            min_margin_at_floor=c.min_margin_at_floor,
         )
         for c in canned.categories
     ]
 
-    def slow_core(*args: object) -> tuple[list[tuple[int, ...]], bytes]:
+    def slow_core(*args: object) -> _core.CaribbeanRun:
         time.sleep(0.35)
-        return rows, canned.decisions
+        return _core.CaribbeanRun(rows, canned.decisions)
 
     monkeypatch.setattr(_core, "caribbean_analyze", slow_core)
     seen: list[tuple[int, int]] = []
@@ -246,35 +246,35 @@ def test_parts_of_the_hands_merge_to_exactly_one_run() -> None:
             plan, [caribbean_stud.run_upcard_shard(s) for s in plan]
         )
         assert merged == expected, (parts, upcard_ranges)
-    fold, nq, tie, loss, floor, *win = whole.values
-    args = (_core.TieBreaks(*whole.tie_breaks), list(whole.qualifier), fold, nq, win, tie)
-    threaded = _core.caribbean_analyze(*args, loss, floor, chunks=3, upcards=(20, 23))
-    single = _core.caribbean_analyze(*args, loss, floor, chunks=1, upcards=(20, 23))
+    args = (_core.TieBreaks(*whole.tie_breaks), list(whole.qualifier), whole.payouts)
+    threaded = _core.caribbean_analyze(*args, chunks=3, upcards=(20, 23))
+    single = _core.caribbean_analyze(*args, chunks=1, upcards=(20, 23))
     assert threaded == single
     with pytest.raises(ValueError, match="part"):
-        _core.caribbean_analyze(*args, loss, floor, upcards=(20, 23), part=(2, 2))
+        _core.caribbean_analyze(*args, upcards=(20, 23), part=(2, 2))
 
 
 def test_compact_shard_decisions_are_checked_when_put_together() -> None:
     """A shard's compact decisions (what a worker sends back) that do not fit are refused,
     naming the part; the empty ones give an empty table."""
     words = b"\0" * (8 * ((comb(52, 5) + 63) // 64))
-    empty = _core.caribbean_decision_table([((0, 52), words, b"", b"")])
+    compact = _core.CompactDecisions
+    empty = _core.caribbean_decision_table([compact((0, 52), words, b"", b"")])
     assert empty == b"\0" * (8 * comb(52, 5))
     one = _core.caribbean_decision_table(
-        [((0, 52), words, (7).to_bytes(4, "little"), (1 << 40).to_bytes(8, "little"))]
+        [compact((0, 52), words, (7).to_bytes(4, "little"), (1 << 40).to_bytes(8, "little"))]
     )
     assert int.from_bytes(one[56:64], "little") == 1 << 40
     bad = [
-        ((0, 52), words[:-8], b"", b""),
-        ((0, 52), words, b"\0\0\0", b""),
-        ((0, 52), words, b"\0" * 4, b"\0" * 4),
-        ((0, 52), words, comb(52, 5).to_bytes(4, "little"), b"\0" * 8),
-        ((3, 3), words, b"", b""),
+        compact((0, 52), words[:-8], b"", b""),
+        compact((0, 52), words, b"\0\0\0", b""),
+        compact((0, 52), words, b"\0" * 4, b"\0" * 4),
+        compact((0, 52), words, comb(52, 5).to_bytes(4, "little"), b"\0" * 8),
+        compact((3, 3), words, b"", b""),
     ]
     for part in bad:
         with pytest.raises(ValueError, match=r"part 1|upcards"):
-            _core.caribbean_decision_table([((0, 52), words, b"", b""), part])
+            _core.caribbean_decision_table([compact((0, 52), words, b"", b""), part])
 
 
 def test_strategy_summary_of_the_statute() -> None:

@@ -116,23 +116,18 @@ def _one_local_run(
     """The same upcards in one core call on this machine (one sweep, no shards)."""
     first, end = plan[0].upcards[0], plan[-1].upcards[1]
     whole = caribbean_stud.UpcardShard(
-        plan[0].tie_breaks, plan[0].qualifier, plan[0].values, (first, end)
+        plan[0].tie_breaks, plan[0].qualifier, plan[0].payouts, (first, end)
     )
-    fold, nq, tie, loss, floor, *win = whole.values
-    rows, bits = _core.caribbean_analyze(
+    run = _core.caribbean_analyze(
         _core.TieBreaks(*whole.tie_breaks),
         list(whole.qualifier),
-        fold,
-        nq,
-        list(win),
-        tie,
-        loss,
-        floor,
+        whole.payouts,
         chunks=1,
         upcards=(first, end),
     )
+    bits = run.decisions
     assert isinstance(bits, bytes)
-    return [tuple(r) for r in rows], bits
+    return [caribbean_stud.row_values(r) for r in run.categories], bits
 
 
 def test_caribbean_upcard_shards_on_a_cluster_equal_one_local_run(
@@ -158,7 +153,7 @@ def test_caribbean_upcard_shards_on_a_cluster_equal_one_local_run(
 def test_a_worker_killed_mid_run_changes_nothing(cluster: DaskExecutor) -> None:
     plan = _reduced_plan("caribbean-stud.macau", 48, 52, 4)
     expected = _one_local_run(plan)
-    results: list[list[tuple[list[tuple[int, ...]], caribbean_stud.CompactDecisions]]] = []
+    results: list[list[caribbean_stud.ShardAnswer]] = []
     errors: list[BaseException] = []
 
     def run() -> None:

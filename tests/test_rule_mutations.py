@@ -178,7 +178,7 @@ def poker_outcome(game: str, path: Path, full: bool) -> Any:
         caribbean_stud.run_upcard_shard(shard) if full else (shard.tie_breaks, shard.qualifier)
     )
     out["payouts"] = pay
-    out["values"] = shard.values
+    out["values"] = shard.payouts
     prog = progressive(order.rules, order.tie_breaks)
     out["progressive"] = prog.as_json()
     # Rounds with several meter winners, paid by Art. 10's order under the file's readings.

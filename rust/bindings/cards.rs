@@ -3,8 +3,8 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
 
+use super::bytes::le_bytes;
 use super::errors::CoreError;
-use super::u32_bytes;
 use crate::cards::{self, CardError};
 use crate::enumerate;
 use crate::ranking::{self, AceLowStraightSuit, PairSuit};
@@ -264,7 +264,7 @@ fn strength_keys<'py>(
             .collect()
     });
     match keys {
-        Ok(keys) => Ok(u32_bytes(py, &keys)),
+        Ok(keys) => Ok(le_bytes(py, &keys)),
         Err((row, err)) => Err(PyErr::from(CoreError::Card(format!("hand {row}: {err}")))),
     }
 }
@@ -282,7 +282,7 @@ fn all_strength_keys<'py>(
         5 => py.allow_threads(|| enumerate::keys5(&tb)),
         got => return Err(CardError::WrongSize { expected: 5, got }.into()),
     };
-    Ok(u32_bytes(py, &keys))
+    Ok(le_bytes(py, &keys))
 }
 
 /// Exact count of hands in each category (lowest category first), by full enumeration.

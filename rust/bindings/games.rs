@@ -4,12 +4,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::pyclass::CompareOp;
+use pyo3::types::{PyBytes, PyType};
 
+use super::bytes::le_bytes;
 use super::cards::TieBreaks;
 use super::errors::CoreError;
-use super::{u32_bytes, u64_bytes};
-use crate::games::{caribbean, q_poker};
+use crate::games::caribbean::{self, wire};
+use crate::games::q_poker;
 use crate::rank5;
 
 /// A counter the core advances while it works, for a progress bar in another thread.
@@ -79,42 +81,362 @@ fn q_poker_hand_counts<'py>(
         .iter()
         .flat_map(|c| [c.not_qualifying, c.beaten, c.equal_ranks, c.won_on_suit])
         .collect();
-    Ok(u32_bytes(py, &flat))
+    Ok(le_bytes(py, &flat))
 }
 
-type CategoryRow = (u64, u64, u64, u64, u64, u64, u64, u64, u64, i64);
+/// The totals of one player category under the optimal decision (`caribbean::CategoryTotals`):
+/// disjoint shards' rows put together with `merged`.
+#[pyclass(frozen, get_all, eq, module = "tablecert._core")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CategoryRow {
+    /// (Player hand, upcard) situations of the category.
+    situations: u64,
+    /// Situations where raising is optimal.
+    raised: u64,
+    /// Situations where raising and folding are worth the same.
+    indifferent: u64,
+    /// Deals (situation, dealer completion) of the optimal decision, by outcome.
+    not_qualifying: u64,
+    won: u64,
+    tied: u64,
+    lost: u64,
+    /// Raised showdowns of equal ranks (decided by suit or pushed).
+    equal_ranks: u64,
+    /// Of those, won by the player on suit.
+    won_on_suit: u64,
+    /// The smallest margin of raising over folding at the floor payout.
+    min_margin_at_floor: i64,
+}
 
-/// Caribbean Stud: optimal raise/fold for every (player hand, upcard). Payouts are numerators
-/// over one common denominator. Returns one row per player category (lowest first) with the
-/// fields of `caribbean::CategoryTotals` in order, and the decision table (LE u64 per hand,
-/// bit `u` = raise against upcard `u`). `upcards = (first, end)` limits the analysis to the
-/// situations whose upcard is a card id in that range, `part = (k, n)` to the player hands of
-/// part `k` of `n` parts of about equal work (a shard: disjoint shards' rows add up,
-/// `min_margin_at_floor` by minimum, and their decision tables combine by OR). `chunks`
-/// threads each sweep a part of the shard's hands; `progress` counts the hands finished.
-/// `compact=True` returns the decisions as a shard sends them back instead of the table:
-/// (bits of the hands raising against every upcard of the range they do not hold, LE u64
-/// words; the colex indices of the others that raise somewhere, LE u32; their upcard bits,
-/// LE u64), for `caribbean_decision_table`.
+impl From<&caribbean::CategoryTotals> for CategoryRow {
+    fn from(t: &caribbean::CategoryTotals) -> Self {
+        CategoryRow {
+            situations: t.situations,
+            raised: t.raised,
+            indifferent: t.indifferent,
+            not_qualifying: t.not_qualifying,
+            won: t.won,
+            tied: t.tied,
+            lost: t.lost,
+            equal_ranks: t.equal_ranks,
+            won_on_suit: t.won_on_suit,
+            min_margin_at_floor: t.min_margin_at_floor,
+        }
+    }
+}
+
+impl From<&CategoryRow> for caribbean::CategoryTotals {
+    fn from(r: &CategoryRow) -> Self {
+        caribbean::CategoryTotals {
+            situations: r.situations,
+            raised: r.raised,
+            indifferent: r.indifferent,
+            not_qualifying: r.not_qualifying,
+            won: r.won,
+            tied: r.tied,
+            lost: r.lost,
+            equal_ranks: r.equal_ranks,
+            won_on_suit: r.won_on_suit,
+            min_margin_at_floor: r.min_margin_at_floor,
+        }
+    }
+}
+
+type RowFields = (u64, u64, u64, u64, u64, u64, u64, u64, u64, i64);
+
+#[pymethods]
+impl CategoryRow {
+    #[new]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        situations: u64,
+        raised: u64,
+        indifferent: u64,
+        not_qualifying: u64,
+        won: u64,
+        tied: u64,
+        lost: u64,
+        equal_ranks: u64,
+        won_on_suit: u64,
+        min_margin_at_floor: i64,
+    ) -> Self {
+        CategoryRow {
+            situations,
+            raised,
+            indifferent,
+            not_qualifying,
+            won,
+            tied,
+            lost,
+            equal_ranks,
+            won_on_suit,
+            min_margin_at_floor,
+        }
+    }
+
+    /// This row and a disjoint shard's row of the same category: counts add, the smallest
+    /// margin is kept (the core's own merge).
+    fn merged(&self, other: &CategoryRow) -> CategoryRow {
+        let mut totals = caribbean::CategoryTotals::from(self);
+        totals.merge(&caribbean::CategoryTotals::from(other));
+        CategoryRow::from(&totals)
+    }
+
+    /// Pickled as its constructor's arguments (a shard's rows travel to the merging process).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, RowFields) {
+        let r = slf.get();
+        let fields = (
+            r.situations,
+            r.raised,
+            r.indifferent,
+            r.not_qualifying,
+            r.won,
+            r.tied,
+            r.lost,
+            r.equal_ranks,
+            r.won_on_suit,
+            r.min_margin_at_floor,
+        );
+        (slf.get_type(), fields)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "CategoryRow(situations={}, raised={}, indifferent={}, not_qualifying={}, won={}, \
+             tied={}, lost={}, equal_ranks={}, won_on_suit={}, min_margin_at_floor={})",
+            self.situations,
+            self.raised,
+            self.indifferent,
+            self.not_qualifying,
+            self.won,
+            self.tied,
+            self.lost,
+            self.equal_ranks,
+            self.won_on_suit,
+            self.min_margin_at_floor
+        )
+    }
+}
+
+/// Caribbean Stud payouts per ante as numerators over one common denominator: folding, the
+/// dealer not qualifying, a win by each player category (lowest first), a push, a loss, and
+/// the smallest win payout (the floor the decision margin is measured at).
+#[pyclass(frozen, get_all, eq, hash, module = "tablecert._core")]
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct CaribbeanPayouts {
+    fold: i64,
+    not_qualifying: i64,
+    win: [i64; rank5::CATEGORIES],
+    tie: i64,
+    loss: i64,
+    win_floor: i64,
+}
+
+#[pymethods]
+impl CaribbeanPayouts {
+    #[new]
+    fn new(
+        fold: i64,
+        not_qualifying: i64,
+        win: Vec<i64>,
+        tie: i64,
+        loss: i64,
+        win_floor: i64,
+    ) -> PyResult<Self> {
+        let win: [i64; rank5::CATEGORIES] = win.try_into().map_err(|w: Vec<i64>| {
+            PyErr::from(CoreError::Rules(format!(
+                "expected {} win payouts (one per category), got {}",
+                rank5::CATEGORIES,
+                w.len()
+            )))
+        })?;
+        Ok(CaribbeanPayouts {
+            fold,
+            not_qualifying,
+            win,
+            tie,
+            loss,
+            win_floor,
+        })
+    }
+
+    /// Pickled as its constructor's arguments (a shard carries its payouts to a worker).
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (Bound<'py, PyType>, (i64, i64, Vec<i64>, i64, i64, i64)) {
+        let p = slf.get();
+        let args = (
+            p.fold,
+            p.not_qualifying,
+            p.win.to_vec(),
+            p.tie,
+            p.loss,
+            p.win_floor,
+        );
+        (slf.get_type(), args)
+    }
+}
+
+impl CaribbeanPayouts {
+    fn core(&self) -> caribbean::Payouts {
+        caribbean::Payouts {
+            fold: self.fold,
+            not_qualifying: self.not_qualifying,
+            win: self.win,
+            tie: self.tie,
+            loss: self.loss,
+            win_floor: self.win_floor,
+        }
+    }
+}
+
+/// A shard's raise decisions as it sends them back (`caribbean::wire`): the shard's upcard
+/// range and three little-endian byte strings, for `caribbean_decision_table`. Checked when
+/// they are put together, not here (they may come from another process).
+#[pyclass(frozen, get_all, module = "tablecert._core")]
+pub struct CompactDecisions {
+    /// The shard's upcards (card ids `first..end`).
+    upcards: (usize, usize),
+    /// Bits of the hands raising against every upcard of the range they do not hold (u64).
+    every: Py<PyBytes>,
+    /// The colex indices of the other hands that raise somewhere (u32).
+    index: Py<PyBytes>,
+    /// Their upcard bits (u64, bit `u` = raise against upcard `u`).
+    bits: Py<PyBytes>,
+}
+
+#[pymethods]
+impl CompactDecisions {
+    #[new]
+    fn new(
+        upcards: (usize, usize),
+        every: Py<PyBytes>,
+        index: Py<PyBytes>,
+        bits: Py<PyBytes>,
+    ) -> Self {
+        CompactDecisions {
+            upcards,
+            every,
+            index,
+            bits,
+        }
+    }
+
+    /// Pickled as its constructor's arguments (it crosses from a worker to the merge).
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (
+        Bound<'py, PyType>,
+        ((usize, usize), Py<PyBytes>, Py<PyBytes>, Py<PyBytes>),
+    ) {
+        let py = slf.py();
+        let d = slf.get();
+        let args = (
+            d.upcards,
+            d.every.clone_ref(py),
+            d.index.clone_ref(py),
+            d.bits.clone_ref(py),
+        );
+        (slf.get_type(), args)
+    }
+
+    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> PyObject {
+        let py = other.py();
+        let Ok(other) = other.downcast::<CompactDecisions>() else {
+            return py.NotImplemented();
+        };
+        let o = other.get();
+        let same = self.upcards == o.upcards
+            && self.every.as_bytes(py) == o.every.as_bytes(py)
+            && self.index.as_bytes(py) == o.index.as_bytes(py)
+            && self.bits.as_bytes(py) == o.bits.as_bytes(py);
+        equality(py, op, same)
+    }
+}
+
+/// `==` and `!=` of two values found `same` or not; no order.
+fn equality(py: Python<'_>, op: CompareOp, same: bool) -> PyObject {
+    match op {
+        CompareOp::Eq => same.into_py(py),
+        CompareOp::Ne => (!same).into_py(py),
+        _ => py.NotImplemented(),
+    }
+}
+
+/// One `caribbean_analyze` run: the totals of each player category (lowest first) and the
+/// decisions, as the table (`bytes`, LE u64 per hand in colex order, bit `u` = raise against
+/// upcard `u`) or compact (`CompactDecisions`).
+#[pyclass(frozen, get_all, module = "tablecert._core")]
+pub struct CaribbeanRun {
+    categories: Vec<CategoryRow>,
+    decisions: PyObject,
+}
+
+#[pymethods]
+impl CaribbeanRun {
+    #[new]
+    fn new(categories: Vec<CategoryRow>, decisions: &Bound<'_, PyAny>) -> PyResult<Self> {
+        if !(decisions.is_instance_of::<PyBytes>()
+            || decisions.is_instance_of::<CompactDecisions>())
+        {
+            return Err(CoreError::Type(
+                "decisions must be the table (bytes) or CompactDecisions".into(),
+            )
+            .into());
+        }
+        Ok(CaribbeanRun {
+            categories,
+            decisions: decisions.clone().unbind(),
+        })
+    }
+
+    /// Pickled as its constructor's arguments.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (Bound<'py, PyType>, (Vec<CategoryRow>, PyObject)) {
+        let r = slf.get();
+        (
+            slf.get_type(),
+            (r.categories.clone(), r.decisions.clone_ref(slf.py())),
+        )
+    }
+
+    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> PyResult<PyObject> {
+        let py = other.py();
+        let Ok(other) = other.downcast::<CaribbeanRun>() else {
+            return Ok(py.NotImplemented());
+        };
+        let o = other.get();
+        let same =
+            self.categories == o.categories && self.decisions.bind(py).eq(o.decisions.bind(py))?;
+        Ok(equality(py, op, same))
+    }
+}
+
+/// Caribbean Stud: optimal raise/fold for every (player hand, upcard) under `payouts`: the
+/// totals of each player category and the decisions. `upcards = (first, end)` limits the
+/// analysis to the situations whose upcard is a card id in that range, `part = (k, n)` to the
+/// player hands of part `k` of `n` parts of about equal work (a shard: disjoint shards' rows
+/// merge with `CategoryRow.merged`, their decisions with `caribbean_decision_table`).
+/// `chunks` threads each sweep a part of the shard's hands; `progress` counts the hands
+/// finished. `compact=True` returns the decisions as a shard sends them back
+/// (`CompactDecisions`) instead of the table.
 #[pyfunction]
-#[pyo3(signature = (tie_breaks, qualifier_ranks, fold, not_qualifying, win, tie, loss, win_floor, chunks = 0, progress = None, upcards = None, part = None, compact = false))]
+#[pyo3(signature = (tie_breaks, qualifier_ranks, payouts, chunks = 0, progress = None, upcards = None, part = None, compact = false))]
 #[allow(clippy::too_many_arguments)]
 fn caribbean_analyze(
     py: Python<'_>,
     tie_breaks: &TieBreaks,
     qualifier_ranks: Vec<u8>,
-    fold: i64,
-    not_qualifying: i64,
-    win: Vec<i64>,
-    tie: i64,
-    loss: i64,
-    win_floor: i64,
+    payouts: &CaribbeanPayouts,
     chunks: usize,
     progress: Option<Progress>,
     upcards: Option<(usize, usize)>,
     part: Option<(usize, usize)>,
     compact: bool,
-) -> PyResult<(Vec<CategoryRow>, PyObject)> {
+) -> PyResult<CaribbeanRun> {
     check_ranks(&qualifier_ranks)?;
     let upcards = upcards.unwrap_or((0, crate::cards::DECK_SIZE));
     check_range("upcards", upcards, crate::cards::DECK_SIZE, false)?;
@@ -126,21 +448,7 @@ fn caribbean_analyze(
         ))
         .into());
     }
-    let win: [i64; rank5::CATEGORIES] = win.try_into().map_err(|w: Vec<i64>| {
-        PyErr::from(CoreError::Rules(format!(
-            "expected {} win payouts (one per category), got {}",
-            rank5::CATEGORIES,
-            w.len()
-        )))
-    })?;
-    let pay = caribbean::Payouts {
-        fold,
-        not_qualifying,
-        win,
-        tie,
-        loss,
-        win_floor,
-    };
+    let pay = payouts.core();
     let tb = tie_breaks.0;
     let chunks = if chunks == 0 {
         rayon::current_num_threads()
@@ -157,39 +465,30 @@ fn caribbean_analyze(
             progress.as_ref().map(|p| p.0.as_ref()),
         )
     });
-    let rows = analysis
-        .categories
-        .iter()
-        .map(|t| {
-            (
-                t.situations,
-                t.raised,
-                t.indifferent,
-                t.not_qualifying,
-                t.won,
-                t.tied,
-                t.lost,
-                t.equal_ranks,
-                t.won_on_suit,
-                t.min_margin_at_floor,
-            )
-        })
-        .collect();
+    let categories = analysis.categories.iter().map(CategoryRow::from).collect();
     let d = &analysis.decisions;
-    if compact {
-        let index: Vec<u32> = d.some.iter().map(|&(i, _)| i).collect();
-        let bits: Vec<u64> = d.some.iter().map(|&(_, b)| b).collect();
-        let parts = (
-            u64_bytes(py, &d.every),
-            u32_bytes(py, &index),
-            u64_bytes(py, &bits),
-        );
-        return Ok((rows, parts.into_py(py)));
-    }
-    Ok((
-        rows,
-        decision_table(py, std::slice::from_ref(d))?.into_py(py),
-    ))
+    let decisions = if compact {
+        let wire = d.to_le_bytes();
+        let bytes = |b: &[u8]| PyBytes::new_bound(py, b).unbind();
+        Py::new(
+            py,
+            CompactDecisions::new(
+                d.upcards,
+                bytes(&wire.every),
+                bytes(&wire.index),
+                bytes(&wire.bits),
+            ),
+        )?
+        .into_any()
+    } else {
+        decision_table(py, std::slice::from_ref(d))?
+            .into_any()
+            .unbind()
+    };
+    Ok(CaribbeanRun {
+        categories,
+        decisions,
+    })
 }
 
 /// The decision table of disjoint shards' decisions as Python bytes (written in place).
@@ -203,69 +502,41 @@ fn decision_table<'py>(
     })
 }
 
-/// A shard's compact decisions: (upcards, every, index, bits) as `caribbean_analyze` with
-/// `compact=True` returns them.
-type CompactDecisions<'py> = (
-    (usize, usize),
-    Bound<'py, PyBytes>,
-    Bound<'py, PyBytes>,
-    Bound<'py, PyBytes>,
-);
-
 /// Caribbean Stud: the decision table (LE u64 per hand in colex order) of shards' compact
-/// decisions put together (disjoint shards' tables combine by OR).
+/// decisions put together (disjoint shards' tables combine by OR); parts that do not fit
+/// are refused, naming the part.
 #[pyfunction]
 fn caribbean_decision_table<'py>(
     py: Python<'py>,
-    parts: Vec<CompactDecisions<'py>>,
+    parts: Vec<PyRef<'py, CompactDecisions>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let bad = |what: String| PyErr::from(CoreError::Argument(what));
-    let mut shards = Vec::with_capacity(parts.len());
-    for (k, (upcards, every, index, bits)) in parts.iter().enumerate() {
-        check_range("upcards", *upcards, crate::cards::DECK_SIZE, false)?;
-        let words = caribbean::HANDS.div_ceil(64);
-        let (every, index, bits) = (every.as_bytes(), index.as_bytes(), bits.as_bytes());
-        if every.len() != words * 8 || index.len() % 4 != 0 || bits.len() != index.len() * 2 {
-            return Err(bad(format!(
-                "part {k}: expected {} bytes of bits and 4 + 8 bytes per other hand, got {}, \
-                 {} and {}",
-                words * 8,
-                every.len(),
-                index.len(),
-                bits.len()
-            )));
-        }
-        let le64 = |b: &[u8]| u64::from_le_bytes(b.try_into().expect("8 bytes"));
-        let mut some = Vec::with_capacity(index.len() / 4);
-        for (i, b) in index.chunks_exact(4).zip(bits.chunks_exact(8)) {
-            let i = u32::from_le_bytes(i.try_into().expect("4 bytes"));
-            if i as usize >= caribbean::HANDS {
-                return Err(bad(format!(
-                    "part {k}: hand {i} is not below {}",
-                    caribbean::HANDS
-                )));
-            }
-            some.push((i, le64(b)));
-        }
-        shards.push(caribbean::Decisions {
-            upcards: *upcards,
-            every: every.chunks_exact(8).map(le64).collect(),
-            some,
-        });
-    }
-    // Parts over the same upcards put together first: fewer to look up per hand.
-    let mut merged: Vec<caribbean::Decisions> = Vec::new();
-    for shard in shards {
-        match merged.iter_mut().find(|m| m.upcards == shard.upcards) {
-            Some(m) => m.merge(&shard),
-            None => merged.push(shard),
-        }
-    }
+    let merged = wire::merge_parts(parts.iter().map(|d| {
+        (
+            d.upcards,
+            d.every.as_bytes(py),
+            d.index.as_bytes(py),
+            d.bits.as_bytes(py),
+        )
+    }))
+    .map_err(|e| PyErr::from(CoreError::Argument(e.to_string())))?;
     decision_table(py, &merged)
 }
 
-/// Caribbean Stud, one situation by direct enumeration of its 163,185 dealer completions:
-/// (not qualifying, won, tied, lost, equal ranks, won on suit).
+/// One Caribbean Stud situation's 163,185 dealer completions by outcome, by direct
+/// enumeration (`caribbean_situation`).
+#[pyclass(frozen, get_all, module = "tablecert._core")]
+pub struct SituationCounts {
+    not_qualifying: u64,
+    won: u64,
+    tied: u64,
+    lost: u64,
+    /// Showdowns of equal ranks (decided by suit or pushed).
+    equal_ranks: u64,
+    /// Of those, won by the player on suit.
+    won_on_suit: u64,
+}
+
+/// Caribbean Stud, one situation by direct enumeration of its 163,185 dealer completions.
 #[pyfunction]
 fn caribbean_situation(
     py: Python<'_>,
@@ -273,25 +544,38 @@ fn caribbean_situation(
     qualifier_ranks: Vec<u8>,
     hand: Vec<u8>,
     upcard: u8,
-) -> PyResult<[u64; 6]> {
+) -> PyResult<SituationCounts> {
     check_ranks(&qualifier_ranks)?;
     let mut all = hand.clone();
     all.push(upcard);
     crate::cards::check_distinct(&all)?;
     let hand: [u8; 5] = crate::cards::sorted_hand::<5>(&hand)?;
     let tb = tie_breaks.0;
-    Ok(py.allow_threads(|| {
+    let [not_qualifying, won, tied, lost, equal_ranks, won_on_suit] = py.allow_threads(|| {
         caribbean::situation(
             &tb,
             caribbean::qualifier_key(&qualifier_ranks),
             &hand,
             upcard,
         )
-    }))
+    });
+    Ok(SituationCounts {
+        not_qualifying,
+        won,
+        tied,
+        lost,
+        equal_ranks,
+        won_on_suit,
+    })
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Progress>()?;
+    m.add_class::<CategoryRow>()?;
+    m.add_class::<CaribbeanPayouts>()?;
+    m.add_class::<CompactDecisions>()?;
+    m.add_class::<CaribbeanRun>()?;
+    m.add_class::<SituationCounts>()?;
     m.add_function(wrap_pyfunction!(q_poker_hand_counts, m)?)?;
     m.add_function(wrap_pyfunction!(caribbean_analyze, m)?)?;
     m.add_function(wrap_pyfunction!(caribbean_decision_table, m)?)?;

@@ -4,17 +4,44 @@ use pyo3::buffer::PyBuffer;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+use super::bytes::le_bytes;
 use super::cards::TieBreaks;
 use super::errors::CoreError;
-use super::u32_bytes;
 use crate::games::completions;
 use crate::lookup;
 use crate::order_check;
 
-/// Per category: (checked, reversed, pushed, split, example pairs).
-type WithinTally = (u64, u64, u64, u64, Vec<(u32, u32)>);
-/// (per-category tallies, rank classes, failing boundaries as (lower, upper, disjoint)).
-type OrderCheckResult = (Vec<WithinTally>, u64, Vec<(u32, u32, bool)>);
+/// One category's pairs of hands within rank classes (`order_check::CategoryTally`): the
+/// disjoint pairs checked and those the scores reverse, push or split, with up to `keep`
+/// wrongly answered pairs (colex indices; the first is the winner by rule, or either one for
+/// a push).
+#[pyclass(frozen, get_all, module = "tablecert._core")]
+pub struct CategoryTally {
+    checked: u64,
+    reversed: u64,
+    pushed: u64,
+    split: u64,
+    examples: Vec<(u32, u32)>,
+}
+
+/// A pair of adjacent rank classes whose scores overlap (`order_check::Boundary`): a hand of
+/// the lower class and one of the upper (colex indices), and whether the pair shares no card
+/// (`false` when the scores overlap only between hands that share a card).
+#[pyclass(frozen, get_all, module = "tablecert._core")]
+pub struct ClassBoundary {
+    lower: u32,
+    upper: u32,
+    disjoint: bool,
+}
+
+/// What `KeyTable.check_scores` found: the tallies per category (lowest first), the number
+/// of rank classes, and the failing boundaries.
+#[pyclass(frozen, get_all, module = "tablecert._core")]
+pub struct ScoreCheck {
+    within: Vec<Py<CategoryTally>>,
+    classes: u64,
+    boundaries: Vec<Py<ClassBoundary>>,
+}
 
 /// Every hand's key of one ordering, indexed by colex index; evaluates arrays of hands by
 /// perfect hash (no per-hand Python work, the GIL released, rayon across cores).
@@ -81,7 +108,7 @@ impl KeyTable {
         let mut out = vec![0u32; data.len() / n];
         py.allow_threads(|| self.0.keys_into(data, &mut out))
             .map_err(|e| bad_hand(&e))?;
-        Ok(u32_bytes(py, &out))
+        Ok(le_bytes(py, &out))
     }
 
     /// Write the keys of the hands in `cards` (uint8 buffer, `n * hand_size` ids) into `out`
@@ -137,7 +164,7 @@ impl KeyTable {
         py: Python<'_>,
         scores: &Bound<'_, PyAny>,
         keep: usize,
-    ) -> PyResult<OrderCheckResult> {
+    ) -> PyResult<ScoreCheck> {
         let buffer = PyBuffer::<i32>::get_bound(scores)?;
         let scores = contiguous(&buffer, "scores")?;
         let keys = self.0.keys();
@@ -156,14 +183,34 @@ impl KeyTable {
         let within = result
             .within
             .into_iter()
-            .map(|t| (t.checked, t.reversed, t.pushed, t.split, t.examples))
-            .collect();
+            .map(|t| {
+                let tally = CategoryTally {
+                    checked: t.checked,
+                    reversed: t.reversed,
+                    pushed: t.pushed,
+                    split: t.split,
+                    examples: t.examples,
+                };
+                Py::new(py, tally)
+            })
+            .collect::<PyResult<_>>()?;
         let boundaries = result
             .boundaries
             .into_iter()
-            .map(|b| (b.lower, b.upper, b.disjoint))
-            .collect();
-        Ok((within, result.classes, boundaries))
+            .map(|b| {
+                let boundary = ClassBoundary {
+                    lower: b.lower,
+                    upper: b.upper,
+                    disjoint: b.disjoint,
+                };
+                Py::new(py, boundary)
+            })
+            .collect::<PyResult<_>>()?;
+        Ok(ScoreCheck {
+            within,
+            classes: result.classes,
+            boundaries,
+        })
     }
 
     /// The number of disjoint pairs of hands equal but for suits whose keys differ: the
@@ -268,11 +315,14 @@ impl KeyTable {
 
     /// The whole table as little-endian u32 bytes (colex order).
     fn table<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        u32_bytes(py, self.0.keys())
+        le_bytes(py, self.0.keys())
     }
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<KeyTable>()?;
+    m.add_class::<CategoryTally>()?;
+    m.add_class::<ClassBoundary>()?;
+    m.add_class::<ScoreCheck>()?;
     Ok(())
 }

@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use rayon::prelude::*;
 
+use super::bytes::le_bytes;
 use super::errors::CoreError;
 use crate::nist::spectral::{DftPlan, Transform};
 use crate::nist::{self, Battery, Params, TestKind};
@@ -123,13 +124,7 @@ fn nist_run<'py>(
         .iter()
         .map(|(t, l)| (t.name().to_owned(), l.clone()))
         .collect();
-    let out = PyBytes::new_bound_with(py, values.len() * 8, |buf| {
-        for (chunk, v) in buf.chunks_exact_mut(8).zip(&values) {
-            chunk.copy_from_slice(&v.to_le_bytes());
-        }
-        Ok(())
-    })?;
-    Ok((columns, battery.min_cycles(), out))
+    Ok((columns, battery.min_cycles(), le_bytes(py, &values)))
 }
 
 /// The parameters chosen from n (longest-run M, universal L and Q, minimum cycles) as the

@@ -92,7 +92,7 @@ def class_order_check(
 ) -> tuple[CheckResult, CheckResult]:
     """The rank-class order and the suit-decided (within-class) pairs, exhaustively."""
     started = time.perf_counter()
-    within, _, _ = t.table.check_scores(scores, keep)
+    within = t.table.check_scores(scores, keep).within
     found = check_class_order(RankClasses.of(t.keys, t.masks()), scores)
     seconds = time.perf_counter() - started
     order = t.order
@@ -124,18 +124,19 @@ def class_order_check(
     pair_groups: list[DefectGroup] = []
     pair_first: list[Mismatch] = []
     checked = wrong = 0
-    for category, (n, reversed_, pushed, split, examples) in enumerate(within):
+    for category, tally in enumerate(within):
+        n = tally.checked
         checked += n
-        wrong += reversed_ + pushed + split
+        wrong += tally.reversed + tally.pushed + tally.split
         if not n:
             continue
         name = order.categories[category]
         step = order.steps[category][-1] if order.suit_decides else "ranks"
         article = order.articles[category]
-        for kind, count in enumerate((reversed_, pushed, split)):
+        for kind, count in enumerate((tally.reversed, tally.pushed, tally.split)):
             if count:
                 pair_groups.append(DefectGroup(name, step, article, _KIND[kind], count, n, ()))
-        for a, b in examples:
+        for a, b in tally.examples:
             if len(pair_first) < keep:
                 pair_first.append(_mismatch(t, a, b, scores))
     label = "suit-decided pairs" if order.suit_decides else "equal-rank pairs (must push)"

@@ -346,8 +346,8 @@ def suit_pair_populations(tables: _Tables) -> dict[int, int]:
     ordering, counted exactly by the core."""
     table = key_table(tables.order.game, tables.order.rules)
     keys = np.frombuffer(table.table(), dtype="<u4").astype(np.int32)
-    within, _, _ = table.check_scores(keys, 0)
-    return {category: int(tally[0]) for category, tally in enumerate(within) if tally[0]}
+    within = table.check_scores(keys, 0).within
+    return {category: tally.checked for category, tally in enumerate(within) if tally.checked}
 
 
 def allocate(populations: dict[int, int], total: int) -> dict[int, int]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from math import comb
 from pathlib import Path
@@ -371,27 +371,30 @@ class CaribbeanAnalysis(ParSheet):
         up = parse_hand([upcard] if isinstance(upcard, int) else upcard, 1)[0]
         if up in cards:
             raise AnalysisError(f"the upcard {_core.card_code(up)} is in the player's hand")
-        nq, won, tied, lost, equal, suit = _core.caribbean_situation(
+        n = _core.caribbean_situation(
             order.tie_breaks, qualifier_ranks(order.rules, "play.dealer_qualifier"), cards, up
         )
         cat = _core.key_fields(_core.strength_key(cards, order.tie_breaks))[0]
         p = self.payouts
-        value = (nq * p.not_qualifying + won * p.win[cat] + tied * p.tie + lost * p.loss) / (
-            COMPLETIONS
-        )
+        value = (
+            n.not_qualifying * p.not_qualifying
+            + n.won * p.win[cat]
+            + n.tied * p.tie
+            + n.lost * p.loss
+        ) / COMPLETIONS
         return Situation(
-            format_hand(cards),
-            _core.card_code(up),
-            order.categories[cat],
-            nq,
-            won,
-            tied,
-            lost,
-            equal,
-            suit,
-            Fraction(value),
-            p.fold,
-            self.raises(cards, up),
+            hand=format_hand(cards),
+            upcard=_core.card_code(up),
+            category=order.categories[cat],
+            not_qualifying=n.not_qualifying,
+            won=n.won,
+            tied=n.tied,
+            lost=n.lost,
+            equal_ranks=n.equal_ranks,
+            won_on_suit=n.won_on_suit,
+            raise_value=Fraction(value),
+            fold_value=p.fold,
+            table_raises=self.raises(cards, up),
         )
 
     def strategy_summary(self) -> list[str]:
@@ -529,88 +532,92 @@ class CaribbeanAnalysis(ParSheet):
 class UpcardShard:
     """One shard of the analysis: the situations whose dealer upcard is a card id in
     ``upcards`` (first, end) and whose player hand is in part ``part`` (k, n) of the core's
-    cut of the hands into n parts of about equal work. Plain values only, so it travels to
-    any worker."""
+    cut of the hands into n parts of about equal work. Picklable values only, so it travels
+    to any worker."""
 
     tie_breaks: TieBreakSpec
     qualifier: tuple[int, ...]
-    values: tuple[int, ...]  # fold, not qualifying, tie, loss, win floor, wins by category
+    payouts: _core.CaribbeanPayouts
     upcards: tuple[int, int]
     part: tuple[int, int] = (0, 1)
 
 
-def _core_values(order: Ordering, p: Payouts) -> tuple[tuple[int, ...], list[int]]:
+def _core_payouts(order: Ordering, p: Payouts) -> tuple[_core.CaribbeanPayouts, list[int]]:
     """The payouts as integer numerators over their common denominator, and the qualifier."""
-    win = p.win
-    den = common_denominator([p.fold, p.not_qualifying, p.tie, p.loss, *win])
-    values = [p.fold, p.not_qualifying, p.tie, p.loss, min(win), *win]
-    return tuple(int(v * den) for v in values), qualifier_ranks(
-        order.rules, "play.dealer_qualifier"
+    den = common_denominator([p.fold, p.not_qualifying, p.tie, p.loss, *p.win])
+    payouts = _core.CaribbeanPayouts(
+        fold=int(p.fold * den),
+        not_qualifying=int(p.not_qualifying * den),
+        win=[int(w * den) for w in p.win],
+        tie=int(p.tie * den),
+        loss=int(p.loss * den),
+        win_floor=int(min(p.win) * den),
     )
+    return payouts, qualifier_ranks(order.rules, "play.dealer_qualifier")
 
 
-CoreArgs = tuple[_core.TieBreaks, list[int], int, int, list[int], int, int, int]
+CoreArgs = tuple[_core.TieBreaks, list[int], _core.CaribbeanPayouts]
 
 
 def _core_args(shard: UpcardShard) -> CoreArgs:
     """``_core.caribbean_analyze``'s leading arguments for a shard."""
-    fold, nq, tie, loss, floor, *win = shard.values
-    tb = _core.TieBreaks(*shard.tie_breaks)
-    return (tb, list(shard.qualifier), fold, nq, win, tie, loss, floor)
+    return (_core.TieBreaks(*shard.tie_breaks), list(shard.qualifier), shard.payouts)
 
 
 def upcard_shards(order: Ordering, p: Payouts, shards: int) -> list[UpcardShard]:
     """The whole analysis cut into ``shards`` contiguous upcard ranges (every player hand)."""
-    values, qual = _core_values(order, p)
+    payouts, qual = _core_payouts(order, p)
     spec = tie_break_spec(order.tie_breaks)
-    return [UpcardShard(spec, tuple(qual), values, r) for r in split_range(0, 52, shards)]
+    return [UpcardShard(spec, tuple(qual), payouts, r) for r in split_range(0, 52, shards)]
 
 
 def hand_shards(order: Ordering, p: Payouts, shards: int) -> list[UpcardShard]:
     """The whole analysis cut into ``shards`` parts of the player hands (every upcard): the
     way to split it over workers. Every sweep visits all hands, so a cut by upcards repeats
     most of the work in each shard; a part of the hands costs only its hands (BENCHMARKS.md)."""
-    values, qual = _core_values(order, p)
+    payouts, qual = _core_payouts(order, p)
     spec = tie_break_spec(order.tie_breaks)
     count = max(1, min(shards, HANDS))
-    return [UpcardShard(spec, tuple(qual), values, (0, 52), (k, count)) for k in range(count)]
+    return [UpcardShard(spec, tuple(qual), payouts, (0, 52), (k, count)) for k in range(count)]
 
 
-CompactDecisions = tuple[bytes, bytes, bytes]
-"""A shard's decisions as the core returns them with ``compact=True`` (about 1 MB for half
-the hands instead of the 21 MB table): bits of the hands raising against every upcard of the
-shard they do not hold, the colex indices of the others raising somewhere, their upcard bits."""
+ShardAnswer = _core.CaribbeanRun
+"""What a shard sends back: its category rows and its compact decisions (about 1 MB for half
+the hands instead of the 21 MB table), both picklable."""
+
+Rows = list[tuple[int, ...]]
+"""Category rows as the cache stores them: each ``CategoryLine``'s counts in field order."""
 
 
-def run_upcard_shard(shard: UpcardShard) -> tuple[list[tuple[int, ...]], CompactDecisions]:
+def row_values(row: _core.CategoryRow) -> tuple[int, ...]:
+    """A core row as the cache stores it, read by name (``CategoryLine``'s fields)."""
+    return tuple(getattr(row, f.name) for f in fields(CategoryLine)[1:])
+
+
+def run_upcard_shard(shard: UpcardShard) -> ShardAnswer:
     """Run one shard on this machine: its category rows and its compact decisions."""
-    rows, decisions = _core.caribbean_analyze(
+    return _core.caribbean_analyze(
         *_core_args(shard), chunks=1, upcards=shard.upcards, part=shard.part, compact=True
     )
-    if isinstance(decisions, bytes):  # pragma: no cover - compact was asked for
-        raise AnalysisError("the core returned the decision table, not compact decisions")
-    return [tuple(r) for r in rows], decisions
 
 
 def merge_upcard_shards(
-    shards: Sequence[UpcardShard], parts: Sequence[tuple[list[tuple[int, ...]], CompactDecisions]]
-) -> tuple[list[tuple[int, ...]], bytes]:
-    """Put shards' answers together, in shard order: counts add, the smallest margin wins,
-    the decision tables of disjoint shards combine by OR. Equal to one whole run."""
-    rows: list[list[int]] | None = None
-    for part_rows, _ in parts:
-        if rows is None:
-            rows = [list(r) for r in part_rows]
-            continue
-        for row, part in zip(rows, part_rows, strict=True):
-            row[:-1] = [a + b for a, b in zip(row[:-1], part[:-1], strict=True)]
-            row[-1] = min(row[-1], part[-1])
-    if rows is None:
+    shards: Sequence[UpcardShard], parts: Sequence[ShardAnswer]
+) -> tuple[Rows, bytes]:
+    """Put shards' answers together, in shard order: rows merge in the core (counts add, the
+    smallest margin wins), the decision tables of disjoint shards combine by OR. Equal to one
+    whole run."""
+    if not parts:
         raise AnalysisError("no shards to merge")
-    table = _core.caribbean_decision_table(
-        [(shard.upcards, *decisions) for shard, (_, decisions) in zip(shards, parts, strict=True)]
-    )
-    return [tuple(r) for r in rows], table
+    rows = list(parts[0].categories)
+    for part in parts[1:]:
+        rows = [a.merged(b) for a, b in zip(rows, part.categories, strict=True)]
+    compact = []
+    for _, part in zip(shards, parts, strict=True):
+        if not isinstance(part.decisions, _core.CompactDecisions):
+            raise AnalysisError("a shard sent back the decision table, not compact decisions")
+        compact.append(part.decisions)
+    return [row_values(r) for r in rows], _core.caribbean_decision_table(compact)
 
 
 def _run_core(
@@ -619,7 +626,7 @@ def _run_core(
     progress: ProgressCallback | None,
     executor: Executor | None = None,
     shards: int | None = None,
-) -> tuple[list[tuple[int, ...]], bytes]:
+) -> tuple[Rows, bytes]:
     if executor is not None:
         plan = hand_shards(order, p, shards or SHARDS_PER_THREAD * executor.parallelism)
         return merge_upcard_shards(plan, executor.map(run_upcard_shard, plan, progress))
@@ -629,7 +636,7 @@ def _run_core(
     args = (*_core_args(whole), chunks, counter)
     if progress is None:
         return _core_table(args)
-    result: list[tuple[list[tuple[int, ...]], bytes]] = []
+    result: list[tuple[Rows, bytes]] = []
     worker = threading.Thread(target=lambda: result.append(_core_table(args)))
     worker.start()
     total = HANDS
@@ -642,14 +649,12 @@ def _run_core(
     return result[0]
 
 
-def _core_table(
-    args: tuple[*CoreArgs, int, _core.Progress],
-) -> tuple[list[tuple[int, ...]], bytes]:
+def _core_table(args: tuple[*CoreArgs, int, _core.Progress]) -> tuple[Rows, bytes]:
     """One core run on this machine, with its decision table."""
-    rows, table = _core.caribbean_analyze(*args)
-    if not isinstance(table, bytes):  # pragma: no cover - the table is the default
+    run = _core.caribbean_analyze(*args)
+    if not isinstance(run.decisions, bytes):  # pragma: no cover - the table is the default
         raise AnalysisError("the core returned compact decisions, not the table")
-    return rows, table
+    return [row_values(r) for r in run.categories], run.decisions
 
 
 def analyze(

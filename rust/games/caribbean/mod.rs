@@ -21,6 +21,8 @@ use crate::games::showdown::{
 use crate::rank5::CATEGORIES;
 use crate::ranking::{category, TieBreaks};
 
+pub mod wire;
+
 /// Dealer completions of one situation (player hand + upcard): C(46, 4).
 pub const DEALER_COMPLETIONS: u64 = 163_185;
 const COMPLETIONS_I64: i64 = 163_185;
@@ -87,7 +89,8 @@ impl Default for CategoryTotals {
 }
 
 impl CategoryTotals {
-    fn merge(&mut self, o: &CategoryTotals) {
+    /// Add a disjoint shard's totals: counts add, the smallest margin is kept.
+    pub fn merge(&mut self, o: &CategoryTotals) {
         self.situations += o.situations;
         self.raised += o.raised;
         self.indifferent += o.indifferent;
