@@ -219,11 +219,7 @@ impl RoundReader {
     pub(super) fn add_round(&mut self, f: &[In; 8], line: u64) -> Result<(), ReadError> {
         let table = self.text(f[0], line, "table_id")?;
         let round_id = self.text(f[1], line, "round_id")?;
-        let mut id = Vec::with_capacity(table.len() + round_id.len() + 8);
-        id.extend_from_slice(&(table.len() as u64).to_le_bytes());
-        id.extend_from_slice(table.as_bytes());
-        id.extend_from_slice(round_id.as_bytes());
-        if !self.seen.insert(id) {
+        if !self.seen.insert(&table, &round_id) {
             return Err(self.error(
                 line,
                 "round_id",

@@ -7,8 +7,6 @@
 //! Lines end at `\n`, `\r\n` or `\r`, and CSV follows Python's `csv` module (strict): a quoted
 //! field may span lines, and a row is numbered by its last line.
 
-use std::collections::HashSet;
-
 /// The longest CSV field, in characters (Python's `csv.field_size_limit()`).
 const FIELD_LIMIT: usize = 131_072;
 /// Amounts are exact decimals with at most this many places, held as integers of 1/10^PLACES.
@@ -88,10 +86,12 @@ impl Columns {
 
 mod csv;
 mod fields;
+pub mod ids;
 mod json_lines;
 mod python;
 
 use csv::{CsvLayout, CsvState};
+use ids::RoundIds;
 
 #[derive(Clone, Copy, Debug)]
 enum Format {
@@ -123,10 +123,9 @@ pub struct RoundReader {
     current: Vec<u8>,
     row_key: Vec<u8>,
     row_key_split: usize,
-    /// Every (table id, round id) read, length-prefixed: a round is logged once. The set
-    /// hashes with std's keyed `SipHash` (a random key per reader), so a log whose ids are
-    /// chosen to collide cannot slow the reading down.
-    seen: HashSet<Vec<u8>>,
+    /// Every (table id, round id) read, as a 16-byte keyed hash: a round is logged once.
+    /// The reader's one state that grows with the log (`ids`).
+    seen: RoundIds,
     round_seats: [u64; 2],
     pub rounds: u64,
     chunk: Columns,
@@ -160,7 +159,7 @@ impl RoundReader {
             current: Vec::new(),
             row_key: Vec::new(),
             row_key_split: 0,
-            seen: HashSet::new(),
+            seen: RoundIds::default(),
             round_seats: [0; 2],
             rounds: 0,
             chunk: Columns::default(),

@@ -107,3 +107,35 @@ fn python_spellings() {
     assert_eq!(amount_units("-0.5"), Ok(-5000));
     assert_eq!(amount_units("01"), Err(true));
 }
+
+/// What the reader keeps of the rounds it has read and handed on: one 16-byte hash per
+/// (table, round) pair, whatever the ids' lengths, and no chunk or line once taken.
+#[test]
+fn what_is_kept_per_round_is_one_hash() {
+    let long = "x".repeat(200);
+    let mut r = RoundReader::new(q_poker(), "q.csv");
+    r.feed(HEADER.as_bytes()).unwrap();
+    let mut taken = 0;
+    for round in 0..5000 {
+        let table = if round % 2 == 0 { "T" } else { &long };
+        let row = format!("{table},{long}{round},t,Qs 7d 3c,,,,,1,9h 9d 4s,follow,10,20,10,20\n");
+        r.feed(row.as_bytes()).unwrap();
+        if round % 100 == 99 {
+            taken += r.take().iter().map(Columns::rounds).sum::<usize>();
+            assert!(!r.has_ready());
+            assert!(r.pending.is_empty(), "no line kept once read");
+        }
+    }
+    r.finish().unwrap();
+    taken += r.take().iter().map(Columns::rounds).sum::<usize>();
+    assert_eq!(taken, 5000);
+    assert_eq!((r.rounds, r.seen.len()), (5000, 5000));
+    assert_eq!(RoundIds::BYTES_PER_ROUND, 16);
+    // The same ids again are found by their hashes.
+    let mut again = RoundReader::new(q_poker(), "q.csv");
+    let row = |id: u32| format!("{long},{long}{id},t,Qs 7d 3c,,,,,1,9h 9d 4s,follow,10,20,10,20\n");
+    let err = read(&format!("{HEADER}{}{}{}", row(7), row(8), row(7)), 1 << 20).unwrap_err();
+    assert!(err.ends_with("is logged twice"), "{err}");
+    again.feed(HEADER.as_bytes()).unwrap();
+    assert!(again.seen.is_empty());
+}
