@@ -1,8 +1,11 @@
 """Shuffler audit of a gzip log: the streaming core (parse, check, tally, full battery) against
 a pure NumPy baseline that reads the same log in chunks and computes the same tallies; and,
-side by side in one run, the audit against ``gzip -dc LOG | wc -l`` on the same file (in the
-process and as a whole CLI process), and the core's read of the uncompressed log (parse, check,
-tally; no battery) against ``wc -l`` on it, in bytes of log text per second.
+side by side in one run, the audit against ``gzip -dc LOG | wc -l`` and ``pigz -dc LOG | wc -l``
+(when pigz is installed) on the same file (in the process and as a whole CLI process; the log
+is written by ``simulate``, one gzip member per 4,096 shuffles, so the core decodes members on
+several threads), and the core's read of the uncompressed log (parse, check, tally; no
+battery) and the whole ``audit shuffler`` process on it against ``wc -l``, in bytes of log
+text per second.
 
 Run: .venv/bin/python -m pytest benches/bench_audit.py --benchmark-enable -s
 (``TABLECERT_BENCH_DECKS=1000000`` for the one-million-shuffle figure; default 100,000;
@@ -153,11 +156,25 @@ def _shell(command: str) -> Callable[[], object]:
     return lambda: subprocess.run(command, shell=True, check=True, stdout=subprocess.DEVNULL)
 
 
+def _pigz(log: Path) -> dict[str, Callable[[], object]]:
+    """``pigz -dc LOG | wc -l`` when pigz is installed (pigz inflates on one thread, with
+    reading, writing and the check on others), else nothing."""
+    if shutil.which("pigz") is None:
+        print("\n  (pigz not installed: its row is left out)")
+        return {}
+    return {"pigz -dc LOG | wc -l": _shell(f"pigz -dc {shlex.quote(str(log))} | wc -l")}
+
+
+def _whole_audit(log: Path, *extra: str) -> Callable[[], object]:
+    """``tablecert audit shuffler LOG --json --input-order logged`` as a whole process."""
+    cli = [sys.executable, "-m", "tablecert", "audit", "shuffler", str(log), "--json"]
+    cli += ["--input-order", "logged", *extra]
+    return lambda: subprocess.run(cli, check=False, stdout=subprocess.DEVNULL)
+
+
 def test_side_by_side_gzip_audit(log: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The whole audit (read in the core, full battery) against ``gzip -dc LOG | wc -l``."""
     q = shlex.quote(str(log))
-    cli = [sys.executable, "-m", "tablecert", "audit", "shuffler", str(log), "--json"]
-    cli += ["--input-order", "logged", "--game", "caribbean-stud", "--seats", "6"]
     records: list[int] = []
 
     def audit() -> None:
@@ -167,10 +184,12 @@ def test_side_by_side_gzip_audit(log: Path, capsys: pytest.CaptureFixture[str]) 
     best = _side_by_side(
         {
             "gzip -dc LOG | wc -l": _shell(f"gzip -dc {q} | wc -l"),
+            **_pigz(log),
             "audit_shuffler (in process)": audit,
-            "tablecert audit shuffler (whole process)": lambda: subprocess.run(
-                cli, check=False, stdout=subprocess.DEVNULL
+            "tablecert audit shuffler (whole process)": _whole_audit(
+                log, "--game", "caribbean-stud", "--seats", "6"
             ),
+            "same, tallies only (whole process)": _whole_audit(log),
         }
     )
     assert set(records) == {DECKS}
@@ -209,6 +228,7 @@ def test_side_by_side_plain_read(
             "core read, tallies + Caribbean dealt hands": read(
                 hand_size=5, hands=7, tie_breaks=ties
             ),
+            "tablecert audit shuffler (whole process)": _whole_audit(plain),
         }
     )
     yard = best["wc -l LOG"]

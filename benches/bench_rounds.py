@@ -9,6 +9,12 @@ line splitting, and Python's csv module over every row. The strict reading is th
 TABLECERT_BENCH_BEFORE=1 the Python reader it replaced (tests/rounds/reference_log.py) reads
 the same file too: before and after in one run. The machine is shared: compare ratios, not
 seconds (BENCHMARKS.md).
+
+``-k whole_process -s``: whole processes side by side in one run, interleaved, best of
+``TABLECERT_BENCH_REPEAT`` (default 3): ``tablecert audit rounds LOG --game q-poker --json``
+against ``gzip -dc LOG | wc -l`` (and ``pigz -dc``, when installed), each with its peak
+resident memory; run it at two sizes (e.g. 10^5 and 10^6 rounds) to see memory flat in the
+log's size.
 """
 
 from __future__ import annotations
@@ -17,12 +23,17 @@ import csv
 import gzip
 import io
 import os
+import shlex
+import shutil
 import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 from pytest_benchmark.fixture import BenchmarkFixture
 
+from benches.bench_audit import _load
 from tablecert.poker import ordering
 from tablecert.rounds.audit import audit_rounds
 from tablecert.rounds.log import read_rounds
@@ -108,3 +119,57 @@ def test_round_audit(benchmark: BenchmarkFixture, log: Path, name: str) -> None:
         "before: the Python reader": _reference,
     }[name]
     benchmark.pedantic(run, args=(log,), rounds=1, warmup_rounds=0)
+
+
+REPEAT = int(os.environ.get("TABLECERT_BENCH_REPEAT", "3"))
+
+
+def _timed(command: list[str], tmp: Path) -> tuple[float, int]:
+    """Wall seconds and peak resident kilobytes of one whole process, measured by GNU time (a
+    child of this process would count the pages it shared with it before its exec)."""
+    report = tmp / "rss"
+    start = time.perf_counter()
+    subprocess.run(
+        ["/usr/bin/time", "-f", "%M", "-o", str(report), *command],
+        check=False,
+        stdout=subprocess.DEVNULL,
+    )
+    seconds = time.perf_counter() - start
+    return seconds, int(report.read_text().split()[-1])
+
+
+def test_whole_process_side_by_side(
+    log: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``audit rounds`` as a whole process against ``gzip -dc | wc -l`` on the same file."""
+    q = shlex.quote(str(log))
+    runs = {
+        "gzip -dc LOG | wc -l": ["sh", "-c", f"gzip -dc {q} | wc -l"],
+        "tablecert audit rounds (whole process)": [
+            sys.executable,
+            "-m",
+            "tablecert",
+            "audit",
+            "rounds",
+            str(log),
+            "--game",
+            "q-poker",
+            "--json",
+        ],
+    }
+    if shutil.which("pigz") is not None:
+        runs["pigz -dc LOG | wc -l"] = ["sh", "-c", f"pigz -dc {q} | wc -l"]
+    best = dict.fromkeys(runs, (float("inf"), 0))
+    before = _load()
+    for _ in range(REPEAT):
+        for name, command in runs.items():
+            seconds, rss = _timed(command, tmp_path)
+            best[name] = (min(best[name][0], seconds), max(best[name][1], rss))
+    yard = best["gzip -dc LOG | wc -l"][0]
+    with capsys.disabled():
+        print(f"\n{ROUNDS:,} rounds, {log.stat().st_size:,} bytes gzip; load {before} -> {_load()}")
+        for name, (seconds, rss) in best.items():
+            print(
+                f"  {name:42s} {seconds:7.3f} s  {seconds / yard:5.2f}x the yardstick  "
+                f"peak {rss / 1024:7.1f} MB"
+            )
