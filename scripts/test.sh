@@ -16,7 +16,7 @@ step "cargo test"; cargo test --release --quiet
 step "ruff";     ruff check python tests benches && ruff format --check python tests benches
 step "mypy";     mypy
 step "imports";  lint-imports --no-cache   # the layers contract in pyproject.toml: data flows one way
-step "stubtest"; python -m mypy.stubtest tablecert._core --concise --allowlist scripts/stubtest-allowlist.txt
+step "stubtest"; python -m mypy.stubtest tablecert._core tablecert._core._testing --concise --allowlist scripts/stubtest-allowlist.txt
 step "docs";     NO_MKDOCS_2_WARNING=1 mkdocs build --strict   # not --quiet: it hides the warnings strict counts; the site, into site/ (git-ignored)
 step "pytest";   python -m pytest "$@"
 step "wheel";    bash scripts/wheel-smoke.sh   # a user's install: the wheel alone, outside the tree

@@ -3,6 +3,7 @@ ones that travel between processes pickled whole, bad values refused with a core
 
 from __future__ import annotations
 
+import importlib
 import pickle
 from math import comb
 
@@ -10,6 +11,7 @@ import numpy as np
 import pytest
 
 from tablecert import _core
+from tablecert._core import _testing
 from tablecert.errors import RulesError
 from tablecert.games import caribbean_stud
 from tablecert.poker import ordering
@@ -123,3 +125,23 @@ def test_score_checks_are_named_tallies() -> None:
     assert all(b.disjoint for b in wrong.boundaries)
     lower, upper = wrong.boundaries[0].lower, wrong.boundaries[0].upper
     assert keys[lower] < keys[upper]
+
+
+TEST_ONLY = {
+    "aperiodic_templates",
+    "count_complete_hands",
+    "dft_magnitudes",
+    "dft_peak_counts",
+    "erfc",
+    "linear_complexity_of",
+}
+
+
+def test_test_only_functions_are_in_the_testing_submodule() -> None:
+    """The public module lists only the API; the inner steps only the tests call are in
+    ``tablecert._core._testing``, importable by its full name."""
+    assert set(_testing.__all__) == TEST_ONLY
+    assert not TEST_ONLY & set(dir(_core))
+    assert importlib.import_module("tablecert._core._testing") is _core._testing
+    assert _testing.__name__ == "tablecert._core._testing"
+    assert _testing.count_complete_hands([0, 1, 2, 3], 1)[0] == 20

@@ -17,6 +17,7 @@ import pytest
 import typer
 
 from tablecert import _core, errors
+from tablecert._core import _testing
 from tablecert.cli.common import run_app
 from tablecert.errors import (
     CardError,
@@ -48,7 +49,11 @@ CORE_FAILURES: list[tuple[str, Callable[[Path], object], type[TableCertError]]] 
     ("a bad deck", lambda _: _core.ShuffleAudit("tarot78"), RulesError),
     ("a bad shuffle model", lambda _: _core.ShuffleSimulator("no-such-model"), RulesError),
     ("an unreadable log", _unreadable_log, LogError),
-    ("a bad NIST parameter", lambda _: _core.dft_peak_counts(b"\0" * 8, 1, 1, "test"), NistError),
+    (
+        "a bad NIST parameter",
+        lambda _: _testing.dft_peak_counts(b"\0" * 8, 1, 1, "test"),
+        NistError,
+    ),
     ("a bad NIST test", lambda _: _core.nist_run(b"\0", 8, 1, ["no-such-test"], {}), NistError),
     (
         "a wrongly shaped buffer",

@@ -19,20 +19,21 @@ from math import comb
 import pytest
 
 from tablecert import _core, mahjong
+from tablecert._core import _testing
 from tests.reference import mahjong_reference as ref
 
 
 def test_project_euler_696_small_case() -> None:
-    assert _core.count_complete_hands([0, 1, 2, 3], 1)[0] == 20
+    assert _testing.count_complete_hands([0, 1, 2, 3], 1)[0] == 20
 
 
 def test_one_suit_fourteen_tiles() -> None:
-    assert _core.count_complete_hands(list(range(9)), 4)[0] == 13_259
+    assert _testing.count_complete_hands(list(range(9)), 4)[0] == 13_259
 
 
 @pytest.mark.slow
 def test_three_suits_no_honours() -> None:
-    assert _core.count_complete_hands(list(range(27)), 4)[0] == 5_237_550
+    assert _testing.count_complete_hands(list(range(27)), 4)[0] == 5_237_550
 
 
 def test_simple_game_against_brute_force() -> None:

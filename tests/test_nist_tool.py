@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from tablecert import _core
+from tablecert._core import _testing
 from tablecert.audit import nist_tool
 from tablecert.audit.rng import TEST_NAMES, run_nist, second_level
 from tablecert.cli import app
@@ -144,9 +144,9 @@ def check_spectral_transforms(reference: Path, name: str, sequences: int, folder
     data = regenerate(reference, name, sequences * 125_000, folder).read_bytes()
     want = tool_peak_counts(reference, name)[:sequences]
     assert len(want) == sequences
-    hand = _core.dft_peak_counts(data, 1_000_000, sequences, "hand")
-    fast = _core.dft_peak_counts(data, 1_000_000, sequences, "crate")
-    test = _core.dft_peak_counts(data, 1_000_000, sequences, "test")
+    hand = _testing.dft_peak_counts(data, 1_000_000, sequences, "hand")
+    fast = _testing.dft_peak_counts(data, 1_000_000, sequences, "crate")
+    test = _testing.dft_peak_counts(data, 1_000_000, sequences, "test")
     assert [c for c, _ in hand] == want
     assert [c for c, _ in fast] == want
     assert test == [(c, "crate") for c in want]

@@ -1,7 +1,10 @@
 """Type stubs of the Rust core, ``tablecert._core`` (rust/bindings/)."""
 
 from collections.abc import Callable
-from typing import Any, Final, Literal, final
+from typing import Any, Final, final
+
+# The functions only the tests call are in the submodule (rust/bindings/testing.rs).
+from tablecert._core import _testing as _testing
 
 # The core raises tablecert.errors' classes (rust/bindings/errors.rs) and lists five here too.
 from tablecert.errors import CardError as CardError
@@ -289,7 +292,6 @@ def thirteen_orphans_signature() -> int: ...
 def enumerate_complete_hands(
     tile_set: str,
 ) -> tuple[int, int, int, int, list[tuple[list[int], int, int]]]: ...
-def count_complete_hands(types: list[int], sets: int) -> tuple[int, int]: ...
 
 # --- NIST SP 800-22 (rust/bindings/nist.rs) ---
 
@@ -308,14 +310,7 @@ def nist_run(
     params: dict[str, int],
     templates: list[int] | None = None,
 ) -> tuple[list[tuple[str, str]], int, bytes]: ...
-def aperiodic_templates(m: int) -> list[int]: ...
 def igamc(a: float, x: float) -> float: ...
-def erfc(x: float) -> float: ...
-def dft_magnitudes(values: list[float], fft: Literal["hand", "crate"] = "hand") -> list[float]: ...
-def dft_peak_counts(
-    data: bytes, bits: int, sequences: int, fft: Literal["hand", "crate", "test"]
-) -> list[tuple[int, Literal["hand", "crate"]]]: ...
-def linear_complexity_of(bits: bytes) -> int: ...
 
 # --- shuffler audit (rust/bindings/audit.rs) ---
 

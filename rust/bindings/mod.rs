@@ -16,6 +16,7 @@ mod lookup;
 mod mahjong;
 mod nist;
 mod rounds;
+mod testing;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -28,5 +29,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     nist::register(m)?;
     audit::register(m)?;
     rounds::register(m)?;
+    testing::register(m)?;
     Ok(())
 }
