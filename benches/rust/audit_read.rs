@@ -43,7 +43,7 @@ fn main() {
     let (wall, cpu) = (Instant::now(), cpu_seconds());
     let mut audit = Audit::new(DeckKind::Cards52, InputMode::Logged, game, 10_000);
     audit
-        .read_file(path, |_, _, _| Ok::<(), ()>(()))
+        .read_file(path, |_, _, _| (), |()| Ok::<(), ()>(()))
         .unwrap_or_else(|_| panic!("{path}: not readable"));
     audit.finish();
     let (wall, cpu) = (wall.elapsed().as_secs_f64(), cpu_seconds() - cpu);

@@ -127,13 +127,24 @@ impl ShuffleAudit {
         on_batches: Option<PyObject>,
     ) -> PyResult<()> {
         let inner = &mut self.inner;
-        let between = |audit: &mut Audit, used: u64, size: Option<u64>| {
+        let draining = on_batches.is_some();
+        // The batches and orders taken while the pool reads on; handed to Python (the
+        // battery) while the next group is parsed.
+        let take = |audit: &mut Audit, used: u64, size: Option<u64>| {
+            let orders = audit.kept.as_mut().map(std::mem::take).unwrap_or_default();
+            let batches = if draining {
+                std::mem::take(&mut audit.finished_batches)
+            } else {
+                Vec::new()
+            };
+            (batches, orders, used, size)
+        };
+        let call = |(batches, orders, used, size): (Vec<Tally>, Vec<u8>, u64, Option<u64>)| {
             Python::with_gil(|py| -> PyResult<()> {
                 py.check_signals()?;
                 if let Some(hook) = &on_batches {
-                    let orders = audit.kept.as_mut().map(std::mem::take).unwrap_or_default();
-                    if !audit.finished_batches.is_empty() || !orders.is_empty() {
-                        let batches = std::mem::take(&mut audit.finished_batches)
+                    if !batches.is_empty() || !orders.is_empty() {
+                        let batches = batches
                             .iter()
                             .map(|t| tally_dict(py, t))
                             .collect::<PyResult<Vec<_>>>()?;
@@ -146,7 +157,7 @@ impl ShuffleAudit {
                 Ok(())
             })
         };
-        py.allow_threads(|| inner.read_file(path, between))
+        py.allow_threads(|| inner.read_file(path, take, call))
             .map_err(|e| match e {
                 ReadFailure::Read(e) => e.into(),
                 ReadFailure::Log(e) => e.into(),

@@ -218,20 +218,24 @@ impl Audit {
     }
 
     /// Read one whole file in the core (plain or gzip, a FIFO too): decompressed on a reader
-    /// thread while the lines already read are parsed and tallied in parallel; `between` is
-    /// called after each group of lines with the file bytes used so far and the size on disk
-    /// (`None` for a FIFO), for progress and for draining batches.
-    pub fn read_file<E>(
+    /// thread while the lines already read are parsed and tallied in parallel. After each
+    /// group of lines, `take` is given the audit with the file bytes used so far and the size
+    /// on disk (`None` for a FIFO), to take what the caller wants of it (finished batches,
+    /// kept orders, progress); `call` is then given what `take` took, on this thread, while
+    /// the next group is parsed and tallied on the pool: a caller's slow work on the batches
+    /// (the battery, in Python) does not hold the read up.
+    pub fn read_file<H, E>(
         &mut self,
         path: &str,
-        mut between: impl FnMut(&mut Audit, u64, Option<u64>) -> Result<(), E>,
+        mut take: impl FnMut(&mut Audit, u64, Option<u64>) -> H,
+        mut call: impl FnMut(H) -> Result<(), E>,
     ) -> Result<(), ReadFailure<E>> {
         let mut pieces =
             Pieces::open(path, PIECE.min(self.group), MAX_LINE).map_err(ReadFailure::Read)?;
         self.begin_file(path);
         // A group's lines are placed and tallied while the next group is parsed.
         let mut pending = Vec::new();
-        let result = self.read_groups(&mut pieces, &mut pending, &mut between);
+        let result = self.read_groups(&mut pieces, &mut pending, &mut take, &mut call);
         // Its own errors first: the last group's lines come before a read error's.
         self.place_and_tally(pending).map_err(ReadFailure::Log)?;
         result?;
@@ -239,12 +243,14 @@ impl Audit {
     }
 
     /// `read_file`'s groups of lines; the last group's lines are left in `pending`, parsed.
-    fn read_groups<E>(
+    fn read_groups<H, E>(
         &mut self,
         pieces: &mut Pieces,
         pending: &mut Vec<Parsed>,
-        between: &mut impl FnMut(&mut Audit, u64, Option<u64>) -> Result<(), E>,
+        take: &mut impl FnMut(&mut Audit, u64, Option<u64>) -> H,
+        call: &mut impl FnMut(H) -> Result<(), E>,
     ) -> Result<(), ReadFailure<E>> {
+        let mut taken = None;
         while let Some(first) = pieces.next_batch() {
             let mut group = first.map_err(ReadFailure::Read)?;
             let mut failed = None;
@@ -258,16 +264,24 @@ impl Audit {
                     None => break,
                 }
             }
-            // The lines before a read error are read first: their own errors come first.
-            self.process_after(&group, pending)
-                .map_err(ReadFailure::Log)?;
+            // The lines before a read error are read first: their own errors come first. The
+            // caller's work on the group before runs here meanwhile.
+            let (mut processed, mut called) = (Ok(()), Ok(()));
+            rayon::in_place_scope(|s| {
+                s.spawn(|_| processed = self.process_after(&group, pending));
+                if let Some(t) = taken.take() {
+                    called = call(t);
+                }
+            });
+            called.map_err(ReadFailure::Hook)?;
+            processed.map_err(ReadFailure::Log)?;
             pieces.recycle(group);
             if let Some(e) = failed {
                 return Err(ReadFailure::Read(e));
             }
-            between(self, pieces.consumed(), pieces.size).map_err(ReadFailure::Hook)?;
+            taken = Some(take(self, pieces.consumed(), pieces.size));
         }
-        Ok(())
+        taken.map_or(Ok(()), call).map_err(ReadFailure::Hook)
     }
 
     /// A line longer than `MAX_LINE` before the header is known: an unreadable file.

@@ -455,10 +455,14 @@ fn a_file_read_in_the_core_is_read_as_fed() {
             let got = pool(threads).install(|| {
                 let mut a = Audit::new(DeckKind::Cards52, InputMode::Logged, Some(game()), 97);
                 a.group = group;
-                a.read_file(path.to_str().unwrap(), |_, used, size| {
-                    calls.push((used, size));
-                    Ok::<(), ()>(())
-                })
+                a.read_file(
+                    path.to_str().unwrap(),
+                    |_, used, size| (used, size),
+                    |taken| {
+                        calls.push(taken);
+                        Ok::<(), ()>(())
+                    },
+                )
                 .unwrap();
                 a.finish();
                 a
@@ -489,7 +493,7 @@ fn errors_of_a_file_read_in_the_core_name_it() {
         let path = dir.join(name);
         std::fs::write(&path, bytes).unwrap();
         let mut a = Audit::new(DeckKind::Cards52, InputMode::Logged, None, 0);
-        match a.read_file(path.to_str().unwrap(), |_, _, _| Ok::<(), ()>(())) {
+        match a.read_file(path.to_str().unwrap(), |_, _, _| (), |()| Ok::<(), ()>(())) {
             Ok(()) => "ok".to_string(),
             Err(ReadFailure::Read(e)) => e.0.replace(dir.to_str().unwrap(), "D"),
             Err(ReadFailure::Log(e)) => e.to_string().replace(dir.to_str().unwrap(), "D"),
@@ -534,7 +538,8 @@ fn errors_of_a_file_read_in_the_core_name_it() {
         "D/e.log: line 0 (byte 0): empty file: no header and no records"
     );
     let mut a = Audit::new(DeckKind::Cards52, InputMode::Logged, None, 0);
-    let Err(ReadFailure::Read(e)) = a.read_file(dir.to_str().unwrap(), |_, _, _| Ok::<(), ()>(()))
+    let Err(ReadFailure::Read(e)) =
+        a.read_file(dir.to_str().unwrap(), |_, _, _| (), |()| Ok::<(), ()>(()))
     else {
         panic!("a directory is refused")
     };
