@@ -145,3 +145,15 @@ def test_test_only_functions_are_in_the_testing_submodule() -> None:
     assert importlib.import_module("tablecert._core._testing") is _core._testing
     assert _testing.__name__ == "tablecert._core._testing"
     assert _testing.count_complete_hands([0, 1, 2, 3], 1)[0] == 20
+
+
+def test_q_poker_counts_are_read_by_the_names_the_core_gives_its_columns() -> None:
+    from tablecert.games.q_poker import _Showdowns
+
+    raw = np.array([[1, 2, 3, 4], [50, 60, 70, 80]], dtype="<u4").tobytes()
+    counts = _Showdowns.of(raw)
+    assert _core.Q_POKER_COUNT_FIELDS == ("not_qualifying", "beaten", "equal_ranks", "won_on_suit")
+    assert counts.not_qualifying.tolist() == [1, 50]
+    assert counts.beaten.tolist() == [2, 60]
+    assert counts.equal_ranks.tolist() == [3, 70]
+    assert counts.won_on_suit.tolist() == [4, 80]

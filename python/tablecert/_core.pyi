@@ -138,6 +138,9 @@ class Progress:
     @property
     def done(self) -> int: ...
 
+#: The columns of ``q_poker_hand_counts``'s table, in order.
+Q_POKER_COUNT_FIELDS: Final[tuple[str, ...]]
+
 def q_poker_hand_counts(
     tie_breaks: TieBreaks, qualifier_ranks: list[int], hands: tuple[int, int] | None = None
 ) -> bytes: ...

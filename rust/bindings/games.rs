@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
-use pyo3::types::{PyBytes, PyType};
+use pyo3::types::{PyBytes, PyTuple, PyType};
 
 use super::bytes::le_bytes;
 use super::cards::TieBreaks;
@@ -60,7 +60,8 @@ fn check_range(
 }
 
 /// Q Poker: for each player hand (colex order), counts over the 18,424 dealer hands it can
-/// meet: not qualifying, beaten on ranks, equal ranks, of those won on suit (4 LE u32 each).
+/// meet, one LE u32 per column named in `Q_POKER_COUNT_FIELDS` (not qualifying, beaten on
+/// ranks, equal ranks, of those won on suit).
 /// `hands = (first, end)` limits the answer to those colex indices (a shard).
 #[pyfunction]
 #[pyo3(signature = (tie_breaks, qualifier_ranks, hands = None))]
@@ -79,7 +80,7 @@ fn q_poker_hand_counts<'py>(
     });
     let flat: Vec<u32> = counts
         .iter()
-        .flat_map(|c| [c.not_qualifying, c.beaten, c.equal_ranks, c.won_on_suit])
+        .flat_map(q_poker::HandCounts::as_array)
         .collect();
     Ok(le_bytes(py, &flat))
 }
@@ -576,6 +577,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<CompactDecisions>()?;
     m.add_class::<CaribbeanRun>()?;
     m.add_class::<SituationCounts>()?;
+    let fields = PyTuple::new_bound(m.py(), q_poker::HandCounts::FIELDS);
+    m.add("Q_POKER_COUNT_FIELDS", fields)?;
     m.add_function(wrap_pyfunction!(q_poker_hand_counts, m)?)?;
     m.add_function(wrap_pyfunction!(caribbean_analyze, m)?)?;
     m.add_function(wrap_pyfunction!(caribbean_decision_table, m)?)?;

@@ -23,6 +23,24 @@ pub struct HandCounts {
     pub won_on_suit: u32,
 }
 
+impl HandCounts {
+    /// The names of the counts in the order of `as_array` (the columns of the table the
+    /// bindings hand to Python).
+    pub const FIELDS: [&'static str; 4] =
+        ["not_qualifying", "beaten", "equal_ranks", "won_on_suit"];
+
+    /// The counts in the order of `FIELDS`.
+    #[must_use]
+    pub fn as_array(&self) -> [u32; 4] {
+        [
+            self.not_qualifying,
+            self.beaten,
+            self.equal_ranks,
+            self.won_on_suit,
+        ]
+    }
+}
+
 /// Showdown counts of every player hand, in colex order. `tie_breaks` gives the statute's
 /// suit readings; suits are always resolved here, and `equal_ranks` / `won_on_suit` let the
 /// caller apply either ordering.
@@ -89,6 +107,27 @@ mod tests {
         let mut h = parse_hand(hand).unwrap();
         h.sort_unstable();
         all[colex_index(&h) as usize]
+    }
+
+    /// Each count sits in its named column.
+    #[test]
+    fn columns_are_in_the_order_of_their_names() {
+        let c = HandCounts {
+            not_qualifying: 1,
+            beaten: 2,
+            equal_ranks: 3,
+            won_on_suit: 4,
+        };
+        let named: Vec<(&str, u32)> = HandCounts::FIELDS.into_iter().zip(c.as_array()).collect();
+        assert_eq!(
+            named,
+            [
+                ("not_qualifying", 1),
+                ("beaten", 2),
+                ("equal_ranks", 3),
+                ("won_on_suit", 4)
+            ]
+        );
     }
 
     /// Shards of player hands put together are the whole table.

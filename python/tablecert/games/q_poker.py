@@ -251,17 +251,35 @@ def _play_values(order: Ordering) -> _PlayValues:
     )
 
 
-def _outcomes(counts: _Array, suit_wins: bool) -> tuple[_Array, _Array, _Array, _Array]:
-    nq, beaten, equal, won_on_suit = (counts[:, j] for j in range(4))
+@dataclass(frozen=True)
+class _Showdowns:
+    """Every player hand's counts over the dealer hands it can meet (colex order), one array
+    per column the core names (``_core.Q_POKER_COUNT_FIELDS``)."""
+
+    not_qualifying: _Array
+    beaten: _Array
+    equal_ranks: _Array
+    won_on_suit: _Array
+
+    @classmethod
+    def of(cls, raw: bytes) -> _Showdowns:
+        """The core's table (one LE u32 per column and hand), its columns read by name."""
+        names = _core.Q_POKER_COUNT_FIELDS
+        table = np.frombuffer(raw, dtype="<u4").reshape(-1, len(names)).astype(np.int64)
+        return cls(**{name: table[:, j] for j, name in enumerate(names)})
+
+
+def _outcomes(counts: _Showdowns, suit_wins: bool) -> tuple[_Array, _Array, _Array, _Array]:
+    nq, beaten = counts.not_qualifying, counts.beaten
     if suit_wins:
-        won, tied = beaten + won_on_suit, np.zeros_like(beaten)
+        won, tied = beaten + counts.won_on_suit, np.zeros_like(beaten)
     else:
-        won, tied = beaten, equal
+        won, tied = beaten, counts.equal_ranks
     return nq, won, tied, DEALER_HANDS - nq - won - tied
 
 
 def _decide(
-    counts: _Array, category: _Array, v: _PlayValues, suit_wins: bool
+    counts: _Showdowns, category: _Array, v: _PlayValues, suit_wins: bool
 ) -> tuple[_Array, int, int, npt.NDArray[np.bool_]]:
     den = common_denominator([v.fold, v.not_qualifying, v.loss, v.tie, *v.win, *v.bonus])
 
@@ -282,7 +300,7 @@ def _decide(
     return follow, fold, den * DEALER_HANDS, follow > fold
 
 
-def _house_edge(counts: _Array, category: _Array, v: _PlayValues, suit_wins: bool) -> Fraction:
+def _house_edge(counts: _Showdowns, category: _Array, v: _PlayValues, suit_wins: bool) -> Fraction:
     follow, fold, den, choose = _decide(counts, category, v, suit_wins)
     total = int(np.where(choose, follow, fold).sum())
     return -Fraction(total, den * HANDS) / v.initial
@@ -329,7 +347,8 @@ class HandShard:
 
 
 def run_hand_shard(shard: HandShard) -> bytes:
-    """The core's showdown counts of one shard's player hands (4 LE u32 per hand)."""
+    """The core's showdown counts of one shard's player hands (one LE u32 per column of
+    ``_core.Q_POKER_COUNT_FIELDS`` and hand)."""
     return _core.q_poker_hand_counts(
         _core.TieBreaks(*shard.tie_breaks), list(shard.qualifier), hands=shard.hands
     )
@@ -364,7 +383,7 @@ def analyze(
     keys = all_strength_keys("q-poker", rf)
     category = (keys >> 22).astype(np.int64)
     raw = showdown_counts(order, executor, shards)
-    counts = np.frombuffer(raw, dtype="<u4").reshape(-1, 4).astype(np.int64)
+    counts = _Showdowns.of(raw)
     v = _play_values(order)
     suit_wins = order.suit_decides
     follow, fold, den, choose = _decide(counts, category, v, suit_wins)
@@ -406,7 +425,7 @@ def analyze(
                     total,
                 )
             )
-    equal = counts[:, 2]
+    equal = counts.equal_ranks
     showdowns = int((DEALER_HANDS - nq)[choose].sum())
     play = PlayBet(
         rows=tuple(rows),
@@ -415,7 +434,7 @@ def analyze(
         follow_probability=Fraction(int(choose.sum()), HANDS),
         strategy=_strategy(keys, choose, category, cats),
         suit_decided=int(equal[choose].sum()) if suit_wins else 0,
-        suit_decided_won=int(counts[choose, 3].sum()) if suit_wins else 0,
+        suit_decided_won=int(counts.won_on_suit[choose].sum()) if suit_wins else 0,
         showdowns=showdowns,
         house_edge_if_suit_ties_pushed=(
             _house_edge(counts, category, v, False) if suit_wins else None
