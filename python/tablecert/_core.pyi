@@ -1,7 +1,10 @@
 """Type stubs of the Rust core, ``tablecert._core`` (rust/bindings/)."""
 
 from collections.abc import Callable
-from typing import Any, Final, final
+from typing import Any, Final, TypeAlias, final
+
+import numpy.typing as npt
+from typing_extensions import Buffer
 
 # The functions only the tests call are in the submodule (rust/bindings/testing.rs).
 from tablecert._core import _testing as _testing
@@ -14,6 +17,10 @@ from tablecert.errors import RulesError as RulesError
 from tablecert.errors import TileError as TileError
 
 __version__: Final[str]
+
+#: Any object with the buffer protocol (bytes, array.array, a NumPy array); the core checks its
+#: item type and layout.
+_Buffer: TypeAlias = Buffer | npt.NDArray[Any]
 
 # --- cards and the statute orderings (rust/bindings/cards.rs) ---
 
@@ -67,20 +74,20 @@ class KeyTable:
     def hand_size(self) -> int: ...
     def __len__(self) -> int: ...
     def key(self, hand: list[int]) -> int: ...
-    def keys(self, cards: object) -> bytes: ...
-    def keys_into(self, cards: object, out: object, threads: bool = True) -> None: ...
-    def check_scores(self, scores: object, keep: int = 20) -> ScoreCheck: ...
+    def keys(self, cards: _Buffer) -> bytes: ...
+    def keys_into(self, cards: _Buffer, out: _Buffer, threads: bool = True) -> None: ...
+    def check_scores(self, scores: _Buffer, keep: int = 20) -> ScoreCheck: ...
     def suit_decided_pairs(self) -> int: ...
     def hands(self) -> bytes: ...
     def table(self) -> bytes: ...
     def dealer_splits(
         self,
-        fixed: object,
-        dead: object,
-        offsets: object,
-        thresholds: object,
-        below: object,
-        equal: object,
+        fixed: _Buffer,
+        dead: _Buffer,
+        offsets: _Buffer,
+        thresholds: _Buffer,
+        below: _Buffer,
+        equal: _Buffer,
     ) -> None: ...
 
 @final
