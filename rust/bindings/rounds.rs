@@ -1,6 +1,8 @@
 //! Bindings for the round-log reader: bytes in, chunks of columns out (lists of text, arrays
 //! as little-endian bytes for `numpy.frombuffer`).
 
+use std::sync::mpsc::{sync_channel, Receiver};
+
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
 
@@ -12,9 +14,56 @@ use crate::rounds::{Columns, RoundReader as Reader, Spec, MAX_SPOTS, ROUND_FIELD
 #[pyclass(module = "tablecert._core")]
 pub struct RoundReader {
     inner: Reader,
+    /// What the reader was made with, for the one that reads an opened file.
+    spec: Spec,
+    path: String,
     events: Vec<String>,
-    /// The file being read in the core (`open`), until its end.
-    pieces: Option<Pieces>,
+    /// The file being read in the core (`open`), parsed on a thread of its own, until its end.
+    parsed: Option<Receiver<Parsed>>,
+}
+
+/// What the parsing thread of an opened file hands on, in order.
+enum Parsed {
+    /// Chunks completed.
+    Chunks(Vec<Columns>),
+    /// The file is read (its last chunks came before): the reader, back.
+    Done(Box<Reader>),
+    /// The first failure, and the reader.
+    Failed(String, Box<Reader>),
+}
+
+/// Parse the pieces of an opened file with `reader`, handing on each group of completed
+/// chunks as it is made (at most one group waiting: memory stays at a few chunks).
+fn parse_pieces(mut reader: Reader, mut pieces: Pieces) -> Receiver<Parsed> {
+    let (tx, rx) = sync_channel(1);
+    std::thread::Builder::new()
+        .name("round-parser".into())
+        .spawn(move || {
+            let mut run = || -> Result<(), String> {
+                while let Some(batch) = pieces.next_batch() {
+                    for piece in batch.map_err(|e| e.0)? {
+                        match piece {
+                            Piece::Lines { data, .. } => reader.feed(&data)?,
+                            Piece::Overlong { .. } => return Err(reader.overlong(MAX_LINE)),
+                        }
+                    }
+                    if reader.has_ready() && tx.send(Parsed::Chunks(reader.take())).is_err() {
+                        return Ok(()); // the caller stopped reading
+                    }
+                }
+                reader.finish()?;
+                let _ = tx.send(Parsed::Chunks(reader.take()));
+                Ok(())
+            };
+            let outcome = run();
+            let reader = Box::new(reader);
+            let _ = tx.send(match outcome {
+                Ok(()) => Parsed::Done(reader),
+                Err(e) => Parsed::Failed(e, reader),
+            });
+        })
+        .expect("starting the round log's parsing thread");
+    rx
 }
 
 /// Bytes of whole lines handed from the reader thread at a time.
@@ -125,9 +174,11 @@ impl RoundReader {
             rounds_per_chunk,
         };
         Ok(RoundReader {
-            inner: Reader::new(spec, path),
+            inner: Reader::new(spec.clone(), path),
+            spec,
+            path: path.to_string(),
             events,
-            pieces: None,
+            parsed: None,
         })
     }
 
@@ -145,48 +196,48 @@ impl RoundReader {
     }
 
     /// Start reading the file at `path` in the core: decompressed (gzip by its magic bytes)
-    /// and cut into whole lines on a reader thread while `next_chunks` parses.
+    /// and cut into whole lines on a reader thread, parsed on another while the caller works
+    /// on the chunks `next_chunks` gives.
     fn open(&mut self, path: &str) -> PyResult<()> {
-        self.pieces = Some(Pieces::open(path, PIECE_BYTES, MAX_LINE)?);
+        let pieces = Pieces::open(path, PIECE_BYTES, MAX_LINE)?;
+        let fresh = Reader::new(self.spec.clone(), &self.path);
+        let reader = std::mem::replace(&mut self.inner, fresh);
+        self.parsed = Some(parse_pieces(reader, pieces));
         Ok(())
     }
 
-    /// The next chunks of the opened file (the GIL released while reading and parsing), the
-    /// last ones at its end; None once it is read.
+    /// The next chunks of the opened file (waiting for them with the GIL released), the last
+    /// ones at its end; None once it is read.
     fn next_chunks<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyList>>> {
-        let Some(pieces) = self.pieces.as_mut() else {
+        let Some(parsed) = self.parsed.take() else {
             return Ok(None);
         };
-        let inner = &mut self.inner;
-        let ended = py
-            .allow_threads(|| -> Result<bool, String> {
-                loop {
-                    match pieces.next_batch() {
-                        None => {
-                            inner.finish()?;
-                            return Ok(true);
-                        }
-                        Some(Err(e)) => return Err(e.0),
-                        Some(Ok(batch)) => {
-                            for piece in batch {
-                                match piece {
-                                    Piece::Lines { data, .. } => inner.feed(&data)?,
-                                    Piece::Overlong { .. } => return Err(inner.overlong(MAX_LINE)),
-                                }
-                            }
-                            if inner.has_ready() {
-                                return Ok(false);
-                            }
-                        }
-                    }
-                }
-            })
-            .map_err(CoreError::Log);
-        if !matches!(ended, Ok(false)) {
-            self.pieces = None; // read to its end, or failed: the reader thread ends
+        let (parsed, got) = py.allow_threads(move || {
+            let got = parsed.recv();
+            (parsed, got)
+        });
+        let chunks = match got {
+            Ok(Parsed::Chunks(chunks)) => {
+                self.parsed = Some(parsed);
+                chunks
+            }
+            Ok(Parsed::Done(reader)) => {
+                self.inner = *reader;
+                return Ok(None);
+            }
+            Ok(Parsed::Failed(e, reader)) => {
+                self.inner = *reader;
+                return Err(CoreError::Log(e).into());
+            }
+            Err(_) => {
+                return Err(CoreError::Log("the round log's parsing thread stopped".into()).into());
+            }
+        };
+        let out = PyList::empty_bound(py);
+        for c in &chunks {
+            out.append(chunk_dict(py, c, &self.events)?)?;
         }
-        ended?;
-        Ok(Some(self.chunks(py)?))
+        Ok(Some(out))
     }
 
     /// The end of the file: the last chunks.
