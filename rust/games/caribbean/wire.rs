@@ -99,7 +99,10 @@ impl Decisions {
         if first >= end || end > DECK_SIZE {
             return Err(Fault::Upcards(upcards));
         }
-        if every.len() != WORDS * 8 || index.len() % 4 != 0 || bits.len() != index.len() * 2 {
+        if every.len() != WORDS * 8
+            || !index.len().is_multiple_of(4)
+            || bits.len() != index.len() * 2
+        {
             return Err(Fault::Sizes(every.len(), index.len(), bits.len()));
         }
         let mut some = Vec::with_capacity(index.len() / 4);
@@ -186,6 +189,9 @@ mod tests {
         assert_eq!(back, d);
     }
 
+    /// A part's upcards and bytes, and the fault they should be refused with.
+    type Case<'a> = ((usize, usize), &'a [u8], &'a [u8], &'a [u8], Fault);
+
     #[test]
     fn faults_are_named_with_their_part() {
         let good = sample((0, 52), &[], &[]).to_le_bytes();
@@ -193,7 +199,7 @@ mod tests {
         let seven = 7u32.to_le_bytes();
         let past = (HANDS as u32).to_le_bytes();
         let eight = [0u8; 8];
-        let cases: [((usize, usize), &[u8], &[u8], &[u8], Fault); 6] = [
+        let cases: [Case<'_>; 6] = [
             (
                 (0, 52),
                 &words[8..],
