@@ -382,6 +382,63 @@ class ShuffleSimulator:
     def orders(self, count: int) -> bytes: ...
 
 @final
+class RoundMeter:
+    """A simulated table's progressive bet and meter (amounts in 1/10,000 units)."""
+
+    def __new__(
+        cls,
+        *,
+        bet: int,
+        start: int,
+        seed: int,
+        contribution: tuple[int, int],
+        before_prizes: bool,
+        descending: bool,
+        straight_flush_on_meter_before: bool,
+        pays_royal: bool,
+        pays_straight_flush: bool,
+        unit: int,
+        prizes: list[tuple[int, int, int] | None],
+        royal: int,
+        straight_flush: int,
+        royals: list[int],
+        straight_flushes: list[int],
+        multi_deals: list[list[bool]],
+        multi_ppm: int,
+    ) -> RoundMeter: ...
+
+@final
+class RoundSimulator:
+    """A seeded table's round log of clean play, made in the core a block of rounds at a
+    time (gzip: one member per 4,096 rounds)."""
+
+    def __new__(
+        cls,
+        *,
+        hand_size: int,
+        players: int,
+        threshold: int,
+        keys: bytes,
+        strategy: bytes,
+        caribbean: bool,
+        spots: tuple[tuple[list[int], int], tuple[list[int], int]] | list[tuple[list[int], int]],
+        menus: tuple[list[int], list[int]],
+        raise_multiple: tuple[int, int],
+        maximum_payout: int,
+        capped: list[bool],
+        meter: RoundMeter | None,
+        void_ppm: int,
+        table_id: str,
+        json_lines: bool,
+        start: int,
+        step: int,
+        seed: int,
+    ) -> RoundSimulator: ...
+    def block(self, rounds: int, gzip: int | None = None) -> bytes: ...
+    @property
+    def done(self) -> int: ...
+
+@final
 class ShuffleLogWriter:
     """A simulated device's log (CSV or JSON Lines, optionally gzip), made in the core a block
     of chunks at a time; each chunk of ``chunk`` shuffles is one gzip member, and the bytes

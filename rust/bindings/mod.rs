@@ -15,6 +15,7 @@ mod games;
 mod lookup;
 mod mahjong;
 mod nist;
+mod round_simulation;
 mod rounds;
 mod testing;
 
@@ -30,5 +31,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     audit::register(m)?;
     rounds::register(m)?;
     testing::register(m)?;
+    round_simulation::register(m)?;
     Ok(())
 }

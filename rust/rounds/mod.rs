@@ -89,6 +89,7 @@ mod fields;
 pub mod ids;
 mod json_lines;
 mod python;
+pub mod simulate;
 
 use csv::{CsvLayout, CsvState};
 use ids::RoundIds;

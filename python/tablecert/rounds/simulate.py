@@ -26,7 +26,7 @@ from tablecert.errors import AuditError
 from tablecert.games.progressive import RoundPayment, meter_hands
 from tablecert.games.settle import CATEGORY_SHIFT, SettlementTable, per_unit, settlement_table
 from tablecert.hand_arrays import key_table
-from tablecert.io.outputs import write_atomic
+from tablecert.io.outputs import atomic_file, write_atomic
 from tablecert.poker import Ordering
 from tablecert.rounds.log import SCALE, SPOTS, amount_text, csv_columns
 
@@ -591,15 +591,18 @@ def write_rounds(
         raise AuditError(
             f"the share of rounds with several meter winners {multi_share} must be within 0..0.5"
         )
-    sim = _Simulator(order, seed, share if chosen else 0.0, chosen, multi_share)
     jsonl = ".jsonl" in path.name
-    buffer = io.StringIO()
     planted: list[Planted] = []
-    _write(buffer, sim, rounds, table_id, jsonl, planted, progress)
-    data = buffer.getvalue().encode()
-    if path.name.endswith(".gz"):
-        data = gzip.compress(data, mtime=0)
-    write_atomic(path, data)
+    if share == 0 or not chosen:
+        _write_in_core(path, order, rounds, seed, multi_share, table_id, jsonl, progress)
+    else:
+        sim = _Simulator(order, seed, share, chosen, multi_share)
+        buffer = io.StringIO()
+        _write(buffer, sim, rounds, table_id, jsonl, planted, progress)
+        data = buffer.getvalue().encode()
+        if path.name.endswith(".gz"):
+            data = gzip.compress(data, mtime=0)
+        write_atomic(path, data)
     side = path.with_name(path.name + ".planted.json")
     side_doc = {
         "game": order.game,
@@ -612,6 +615,134 @@ def write_rounds(
     }
     write_atomic(side, (json.dumps(side_doc, indent=1, ensure_ascii=False) + "\n").encode())
     return side
+
+
+#: Rounds per block the core writes at a time (progress is reported per block).
+CORE_BLOCK = 65_536
+#: The gzip level of the core's members: miniz_oxide's fastest, as `simulate shuffler` writes.
+CORE_GZIP_LEVEL = 1
+
+
+def _units(value: Fraction, what: str) -> int:
+    units = value * SCALE
+    if units.denominator != 1:
+        raise AuditError(f"{what} {value} has more than the log's decimal places")
+    return int(units)
+
+
+def core_simulator(
+    order: Ordering,
+    seed: int,
+    *,
+    multi_share: float = MULTI_SHARE,
+    table_id: str = "T1",
+    jsonl: bool = False,
+) -> _core.RoundSimulator:
+    """The core's simulator of clean play under ``order``'s rule file: the key table, the
+    optimal strategy, the settlement table, the cap and the progressive handed over as data."""
+    table = settlement_table(order)
+    caribbean = order.game == "caribbean-stud"
+    keys = key_table(order.game, order.rules).table()
+    if caribbean:
+        from tablecert.games import caribbean_stud
+
+        strategy = caribbean_stud.analyze(order.rules).decisions
+    else:
+        hands = np.frombuffer(_core.all_hands(3), dtype=np.uint8).reshape(-1, 3).astype(np.int64)
+        follows = optimal_decider(order)(hands, np.zeros(len(hands), dtype=np.int64))
+        strategy = follows.astype(np.uint8).tobytes()
+    spot_names = ("ante", "raise") if caribbean else ("pair_plus", "play")
+    spots = [
+        (
+            [int(v) for v in table.spots[name].numerators.reshape(-1)],
+            int(table.spots[name].denominator),
+        )
+        for name in spot_names
+    ]
+    menus = (
+        ([u * SCALE for u in (10, 25, 50, 100)], [])
+        if caribbean
+        else ([u * SCALE for u in (0, 5, 10, 25)], [u * SCALE for u in (0, 10, 15, 20, 50, 100)])
+    )
+    meter = None
+    prog = table.progressive
+    if prog is not None:
+        cats = order.categories
+        royals, flushes = meter_hands()
+        prizes: list[tuple[int, int, int] | None] = []
+        for category in cats:
+            prize = prog.prize_of(category)
+            prizes.append(
+                None
+                if prize is None
+                else (
+                    _units(prize.fixed, "a fixed prize"),
+                    prize.meter_share.numerator,
+                    prize.meter_share.denominator,
+                )
+            )
+        meter = _core.RoundMeter(
+            bet=_units(table.progressive_bet, "the progressive bet"),
+            start=_units(prog.meter, "the meter"),
+            seed=_units(prog.seed, "the meter's seed"),
+            contribution=(prog.contribution.numerator, prog.contribution.denominator),
+            before_prizes=prog.contribution_timing == "before-prizes",
+            descending=prog.payment_order == "descending-seat",
+            straight_flush_on_meter_before=prog.straight_flush_base == "meter-before",
+            pays_royal="royal flush" in prog.meter_pays,
+            pays_straight_flush="straight flush" in prog.meter_pays,
+            unit=_units(prog.prize_unit, "the prize unit"),
+            prizes=prizes,
+            royal=cats.index("royal flush"),
+            straight_flush=cats.index("straight flush"),
+            royals=royals,
+            straight_flushes=flushes,
+            multi_deals=[[c == "royal flush" for c in deal] for deal in MULTI_DEALS],
+            multi_ppm=round(multi_share * 1_000_000),
+        )
+    return _core.RoundSimulator(
+        hand_size=order.hand_size,
+        players=order.rules.value_of("table.seats", int) - 1,
+        threshold=table.threshold,
+        keys=keys,
+        strategy=strategy,
+        caribbean=caribbean,
+        spots=spots,
+        menus=menus,
+        raise_multiple=(table.raise_multiple.numerator, table.raise_multiple.denominator),
+        maximum_payout=_units(table.maximum_payout, "the maximum payout"),
+        capped=[bool(c) for c in table.capped],
+        meter=meter,
+        void_ppm=round(VOID_SHARE * 1_000_000),
+        table_id=table_id,
+        json_lines=jsonl,
+        start=int(START.timestamp()),
+        step=45,
+        seed=seed,
+    )
+
+
+def _write_in_core(
+    path: Path,
+    order: Ordering,
+    rounds: int,
+    seed: int,
+    multi_share: float,
+    table_id: str,
+    jsonl: bool,
+    progress: Callable[[int], None] | None,
+) -> None:
+    """A log of clean play written by the core, block by block, atomically."""
+    sim = core_simulator(order, seed, multi_share=multi_share, table_id=table_id, jsonl=jsonl)
+    level = CORE_GZIP_LEVEL if path.name.endswith(".gz") else None
+    with atomic_file(path) as out:
+        left = rounds
+        while left:
+            take = min(left, CORE_BLOCK)
+            out.write(sim.block(take, level))
+            left -= take
+            if progress is not None:
+                progress(take)
 
 
 def _write(

@@ -18,7 +18,7 @@ from tablecert.cli.progress import progress
 from tablecert.cli.round_options import ConfigOption, GameOption, RulesOpt, round_ordering
 from tablecert.rounds.simulate import MULTI_SHARE, write_rounds
 
-#: The largest log simulate rounds makes (in memory, then written atomically).
+#: The largest log simulate rounds makes (one table's; larger logs are several tables').
 MAX_SIMULATED_ROUNDS = 1_000_000
 
 
@@ -55,8 +55,8 @@ def simulate_rounds_command(
     ] = MULTI_SHARE,
 ) -> None:
     """Write a seeded round log (optimal play, statute settlement, planted errors) and the
-    list of planted rounds to OUTPUT.planted.json (at most 1,000,000 rounds: the log is made
-    in memory and written atomically; larger logs are seeded logs of several tables)."""
+    list of planted rounds to OUTPUT.planted.json (at most 1,000,000 rounds, written
+    atomically; larger logs are seeded logs of several tables)."""
     values.whole(rounds, "--rounds", 1, MAX_SIMULATED_ROUNDS)
     values.seed(seed)
     for flag, share, top in (
