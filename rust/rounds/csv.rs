@@ -56,7 +56,7 @@ impl RoundReader {
     pub(super) fn csv_line(&mut self, text: &str) -> Result<(), ReadError> {
         let body = text.trim_end_matches(['\n', '\r']);
         if self.state == CsvState::StartRecord
-            && !body.contains(['"', '\n', '\r'])
+            && memchr::memchr3(b'"', b'\n', b'\r', body.as_bytes()).is_none()
             && body.len() <= FIELD_LIMIT
         {
             // The common line: no quotes, one record; fields split at commas.

@@ -41,6 +41,25 @@ pub(super) fn amount_units(text: &str) -> Result<i64, bool> {
     Ok(if negative { -units } else { units })
 }
 
+/// Not a rank or suit letter.
+const NOT: u8 = u8::MAX;
+
+/// `table[b]`: the index of byte `b` in `letters`, either case; `NOT` for any other byte.
+const fn letter_table(letters: &[u8]) -> [u8; 256] {
+    let mut t = [NOT; 256];
+    let mut k = 0;
+    while k < letters.len() {
+        t[letters[k] as usize] = k as u8;
+        t[letters[k].to_ascii_lowercase() as usize] = k as u8;
+        k += 1;
+    }
+    t
+}
+
+/// A two-letter card code's rank and suit, as the card read takes them.
+const RANK_OF: [u8; 256] = letter_table(b"23456789TJQKA");
+const SUIT_OF: [u8; 256] = letter_table(b"DCHS");
+
 impl RoundReader {
     pub(super) fn text(&self, value: In, line: u64, name: &str) -> Result<String, ReadError> {
         let text = match value {
@@ -100,12 +119,9 @@ impl RoundReader {
 
     pub(super) fn card(&self, token: &str, line: u64, name: Name) -> Result<i16, ReadError> {
         if let [r, s] = token.as_bytes() {
-            let rank = b"23456789TJQKA"
-                .iter()
-                .position(|x| *x == r.to_ascii_uppercase());
-            let suit = b"DCHS".iter().position(|x| *x == s.to_ascii_uppercase());
-            if let (Some(rank), Some(suit)) = (rank, suit) {
-                return Ok(i16::from(cards::card(rank as u8, suit as u8)));
+            let (rank, suit) = (RANK_OF[usize::from(*r)], SUIT_OF[usize::from(*s)]);
+            if rank != NOT && suit != NOT {
+                return Ok(i16::from(cards::card(rank, suit)));
             }
         }
         match cards::parse_hand(token) {

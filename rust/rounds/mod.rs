@@ -204,32 +204,37 @@ impl RoundReader {
 
     /// Read the next bytes of the file.
     pub fn feed(&mut self, data: &[u8]) -> Result<(), ReadError> {
+        if self.pending.is_empty() {
+            // The usual feed, whole lines: read where they lie, only a part line kept.
+            let used = self.lines(data)?;
+            self.pending.extend_from_slice(&data[used..]);
+            return Ok(());
+        }
         let mut buf = std::mem::take(&mut self.pending);
         buf.extend_from_slice(data);
-        let mut start = 0;
-        let mut i = 0;
-        while i < buf.len() {
-            match buf[i] {
-                b'\n' => {
-                    self.physical_line(&buf[start..=i])?;
-                    start = i + 1;
-                }
-                b'\r' => {
-                    if i + 1 == buf.len() {
-                        break; // a \r\n may be split across feeds
-                    }
-                    let end = if buf[i + 1] == b'\n' { i + 1 } else { i };
-                    self.physical_line(&buf[start..=end])?;
-                    start = end + 1;
-                    i = end;
-                }
-                _ => {}
-            }
-            i += 1;
-        }
-        buf.drain(..start);
+        let used = self.lines(&buf)?;
+        buf.drain(..used);
         self.pending = buf;
         Ok(())
+    }
+
+    /// Read the complete lines at the start of `buf`: the bytes they take.
+    fn lines(&mut self, buf: &[u8]) -> Result<usize, ReadError> {
+        let mut start = 0;
+        while let Some(k) = memchr::memchr2(b'\n', b'\r', &buf[start..]) {
+            let mut end = start + k;
+            if buf[end] == b'\r' {
+                if end + 1 == buf.len() {
+                    break; // a \r\n may be split across feeds
+                }
+                if buf[end + 1] == b'\n' {
+                    end += 1;
+                }
+            }
+            self.physical_line(&buf[start..=end])?;
+            start = end + 1;
+        }
+        Ok(start)
     }
 
     /// The end of the file: the last line, the last chunk, and the checks on the whole.
