@@ -645,13 +645,14 @@ fn push_amount(out: &mut Vec<u8>, units: i64) {
     }
 }
 
-/// Card codes separated by spaces (`As Kd Qh`).
+/// Card codes separated by spaces (`As Kd Qh`), as `cards::code` writes each.
 fn push_cards(out: &mut Vec<u8>, hand: &[u8]) {
     for (i, &card) in hand.iter().enumerate() {
         if i > 0 {
             out.push(b' ');
         }
-        out.extend_from_slice(cards::code(card).as_bytes());
+        out.push(cards::RANK_CHARS[usize::from(cards::rank(card))] as u8);
+        out.push(cards::SUIT_CHARS[usize::from(cards::suit(card))] as u8);
     }
 }
 
@@ -781,6 +782,15 @@ mod tests {
             push_amount(&mut out, units);
             assert_eq!(String::from_utf8(out).unwrap(), text);
         }
+    }
+
+    #[test]
+    fn cards_are_written_as_their_codes() {
+        let mut out = Vec::new();
+        let hand: Vec<u8> = (0..52).collect();
+        push_cards(&mut out, &hand);
+        let want: Vec<String> = hand.iter().map(|&c| cards::code(c)).collect();
+        assert_eq!(String::from_utf8(out).unwrap(), want.join(" "));
     }
 
     #[test]
