@@ -90,22 +90,22 @@ fn q_poker_hand_counts<'py>(
 #[pyclass(frozen, get_all, eq, module = "tablecert._core")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CategoryRow {
-    /// (Player hand, upcard) situations of the category.
+    /// Situations (player hand, upcard).
     situations: u64,
-    /// Situations where raising is optimal.
+    /// Situations where raising is strictly better than folding.
     raised: u64,
-    /// Situations where raising and folding are worth the same.
+    /// Situations where raising and folding are worth exactly the same (counted as folds).
     indifferent: u64,
-    /// Deals (situation, dealer completion) of the optimal decision, by outcome.
+    /// Over raised situations, dealer completions by outcome.
     not_qualifying: u64,
     won: u64,
     tied: u64,
     lost: u64,
-    /// Raised showdowns of equal ranks (decided by suit or pushed).
+    /// Of the raised showdowns, those between equal ranks, and how many the player won.
     equal_ranks: u64,
-    /// Of those, won by the player on suit.
     won_on_suit: u64,
-    /// The smallest margin of raising over folding at the floor payout.
+    /// Smallest `(EV(raise) - EV(fold)) * 163,185` over the category's situations with wins
+    /// valued at `win_floor`.
     min_margin_at_floor: i64,
 }
 
