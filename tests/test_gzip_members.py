@@ -1,6 +1,6 @@
 """A gzip log of several members is decoded on several threads (rust/logs/members.rs) with the
 bytes of the sequential decoder: the audit of such a log, false member starts planted in it, is
-the audit of its plain text."""
+the audit of its plain text, for shuffler logs and for round logs."""
 
 from __future__ import annotations
 
@@ -9,8 +9,12 @@ import struct
 import zlib
 from pathlib import Path
 
-from tablecert import _core
+import numpy as np
 
+from tablecert import _core
+from tablecert.rounds.log import read_rounds
+
+ROUNDS = Path(__file__).parent.parent / "fixtures" / "rounds"
 HEADER = "device_id,timestamp,shuffle_id,output,input\n"
 RANKS = "23456789TJQKA"
 
@@ -68,3 +72,33 @@ def test_members_decoded_in_parallel_read_as_the_plain_text(tmp_path: Path) -> N
     assert read.device_ids() == ["D0"]
     assert fed.tally() == read.tally()
     assert fed.take_batches() == read.take_batches()
+
+
+def test_round_log_members_read_as_the_plain_text(tmp_path: Path) -> None:
+    """The round reader (its own parsing thread, the same member decoder) reads a gzip log of
+    members cut mid-line, false starts planted, as it reads the plain text."""
+    header, *rows = (ROUNDS / "q-poker-clean.csv").read_text(encoding="utf-8").splitlines()
+    copies = [f"C{k}{row}" for k in range(40) for row in rows]
+    data = (header + "\n" + "\n".join(copies) + "\n").encode()
+    fake = gzip.compress(f"X{rows[0]}\n".encode())  # a round of a table not in the log
+    cuts = range(0, len(data), 40_003)
+    members = [
+        _with_extra(data[a : a + 40_003], fake) if k % 2 else gzip.compress(data[a : a + 40_003])
+        for k, a in enumerate(cuts)
+    ]
+    plain = tmp_path / "rounds.csv"
+    plain.write_bytes(data)
+    gz = tmp_path / "rounds.csv.gz"
+    gz.write_bytes(b"".join(members))
+    want = list(read_rounds(plain, "q-poker"))
+    got = list(read_rounds(gz, "q-poker"))
+    assert sum(len(c) for c in got) == sum(len(c) for c in want) > 1000
+    for a, b in zip(want, got, strict=True):
+        assert (a.table_id, a.round_id, a.timestamp, a.events) == (
+            b.table_id,
+            b.round_id,
+            b.timestamp,
+            b.events,
+        )
+        for name in vars(a.arrays):
+            assert np.array_equal(getattr(a.arrays, name), getattr(b.arrays, name)), name
