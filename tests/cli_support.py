@@ -1,8 +1,10 @@
 """Running ``tablecert`` in-process exactly as the installed script does (through ``run_app``,
-so handled errors get their exit status and one-line message), with stdout and stderr apart."""
+so handled errors get their exit status and one-line message), with stdout and stderr apart;
+or in a child process (``python -m tablecert``), for what only a real process shows."""
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -45,6 +47,21 @@ def tablecert(args: Sequence[str], env: Mapping[str, str] | None = None, stdin: 
         stderr += code + "\n"
         code = 1
     return Run(code, stdout, stderr)
+
+
+def tablecert_process(
+    args: Sequence[str], env: Mapping[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``python -m tablecert ARGS`` in a child process, its output as text: the interpreter's
+    start, the module's entry point and the bytes a shell would see, none of it shared with
+    the test's process. ``env`` replaces the environment when given."""
+    return subprocess.run(
+        [sys.executable, "-m", "tablecert", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=None if env is None else dict(env),
+    )
 
 
 def certify_small_plan(folder: Path) -> Path:

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 from typer.testing import CliRunner
 
 from tablecert.cli import app
+from tests.cli_support import tablecert_process
 from tests.games_support import CACHE, caribbean
 
 runner = CliRunner()
@@ -52,11 +51,8 @@ def test_caribbean_json_and_export(tmp_path: Path) -> None:
 
 
 def test_royal_outside_the_statute_is_one_line_exit_2() -> None:
-    proc = subprocess.run(
-        [sys.executable, "-m", "tablecert", "analyze", "caribbean-stud", "--royal", "120"],
-        capture_output=True,
-        text=True,
-        check=False,
+    proc = tablecert_process(
+        ["analyze", "caribbean-stud", "--royal", "120"],
         env={"TABLECERT_CACHE": str(CACHE), "PATH": ""},
     )
     assert proc.returncode == 2

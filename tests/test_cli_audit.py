@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import gzip
 import json
-import subprocess
-import sys
 from pathlib import Path
 from xml.etree import ElementTree
 
 from typer.testing import CliRunner
 
 from tablecert.cli import app
+from tests.cli_support import tablecert_process
 
 runner = CliRunner()
 LOGS = Path(__file__).resolve().parent.parent / "fixtures" / "logs"
@@ -99,12 +98,7 @@ def test_unreadable_log_is_one_line_exit_2(tmp_path: Path) -> None:
     data = gzip.compress((LOGS / "shuffler-sample.csv").read_bytes())
     cut = tmp_path / "cut.csv.gz"
     cut.write_bytes(data[:-30])
-    proc = subprocess.run(
-        [sys.executable, "-m", "tablecert", "audit", "shuffler", str(cut)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    proc = tablecert_process(["audit", "shuffler", str(cut)])
     assert proc.returncode == 2
     assert "cut.csv.gz: corrupt or truncated gzip" in " ".join(proc.stderr.split())
     assert proc.stdout == ""

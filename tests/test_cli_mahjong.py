@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +11,7 @@ from typer.testing import CliRunner
 
 from tablecert.cli import app
 from tablecert.errors import MahjongError
+from tests.cli_support import tablecert_process
 
 runner = CliRunner()
 TRAD = "mahjong-traditional"
@@ -97,12 +96,7 @@ def test_analyze_traditional_table() -> None:
     ],
 )
 def test_bad_hands_one_line_exit_2(hand: str, message: str) -> None:
-    proc = subprocess.run(
-        [sys.executable, "-m", "tablecert", "mahjong", "score", "mahjong-traditional", hand],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    proc = tablecert_process(["mahjong", "score", "mahjong-traditional", hand])
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert "Traceback" not in proc.stderr
@@ -110,12 +104,7 @@ def test_bad_hands_one_line_exit_2(hand: str, message: str) -> None:
 
 
 def test_unknown_game_exit_2() -> None:
-    proc = subprocess.run(
-        [sys.executable, "-m", "tablecert", "mahjong", "score", "mahjong-fast", "1m 1m"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    proc = tablecert_process(["mahjong", "score", "mahjong-fast", "1m 1m"])
     assert proc.returncode == 2
     assert "unknown game 'mahjong-fast'; known: mahjong-traditional, mahjong-simple" in proc.stderr
 
@@ -205,12 +194,7 @@ def test_settle_malformed_record_exits_2_with_one_line(tmp_path: Path) -> None:
         ' "stake": [1]}\n',
         encoding="utf-8",
     )
-    done = subprocess.run(
-        [sys.executable, "-m", "tablecert", "mahjong", "settle", str(path)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = tablecert_process(["mahjong", "settle", str(path)])
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
         f"error: {path}:3: stake: expected a positive number, got a list"

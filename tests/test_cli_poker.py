@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 from typer.testing import CliRunner
 
 from tablecert.cli import app
+from tests.cli_support import tablecert_process
 
 runner = CliRunner()
 
@@ -56,12 +55,7 @@ def test_bad_card_is_one_line_exit_2() -> None:
     from tablecert.cli import main
 
     del main
-    proc = subprocess.run(
-        [sys.executable, "-m", "tablecert", "compare", "q-poker", "1x As Kd", "2s 3h 4d"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    proc = tablecert_process(["compare", "q-poker", "1x As Kd", "2s 3h 4d"])
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert 'unknown card code "1x"' in proc.stderr

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 from typer.testing import CliRunner
 
 from tablecert.cli import app
 from tablecert.errors import RngAuditError
+from tests.cli_support import tablecert_process
 
 runner = CliRunner()
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "nist"
@@ -62,12 +61,7 @@ def test_errors_are_handled_failures(tmp_path: Path) -> None:
         assert isinstance(result.exception, RngAuditError)
         assert message in str(result.exception)
     # Through the entry point: the message on stderr (rich may wrap it), exit 2.
-    proc = subprocess.run(
-        [sys.executable, "-m", "tablecert", "audit", "rng", str(empty)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    proc = tablecert_process(["audit", "rng", str(empty)])
     assert proc.returncode == 2
     assert "the file is empty" in " ".join(proc.stderr.split())
     result = runner.invoke(app, ["audit", "rng", str(short), "--format", "hex"])

@@ -6,8 +6,6 @@ rule the corpus does not reach."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -20,6 +18,7 @@ from tablecert.cli import app
 from tablecert.errors import MahjongError
 from tablecert.mahjong.corpus import SIMPLE, TRAD, corpus, legal_game
 from tablecert.mahjong.replay import Replay, replay
+from tests.cli_support import tablecert_process
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "mahjong"
 runner = CliRunner()
@@ -325,12 +324,7 @@ def test_cli_replay_exit_codes(tmp_path: Path) -> None:
     assert "violation: event " in result.stdout
     broken = tmp_path / "broken.json"
     broken.write_text('{"game": "mahjong-traditional", "play": [], "play": []}', "utf-8")
-    done = subprocess.run(
-        [sys.executable, "-m", "tablecert", "mahjong", "replay", str(broken)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = tablecert_process(["mahjong", "replay", str(broken)])
     assert done.returncode == 2
     assert f"{broken}:1: duplicate key 'play'" in done.stderr
 
