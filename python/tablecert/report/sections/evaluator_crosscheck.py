@@ -41,6 +41,7 @@ from tablecert.poker import ordering as ordering_of
 from tablecert.report.entry import Context, Field, PlanEntry, Sample, Scope, Section
 from tablecert.report.html import HtmlCell, badge, esc, table
 from tablecert.report.registry import register_section
+from tablecert.report.sections.fields import POKER_GAME
 from tablecert.rules import RuleFile
 
 NATIVE_RANDOM_PAIRS = 1_000_000
@@ -52,7 +53,7 @@ _LINE_ONLY = ("hands", "suit_pairs", "settlements", "function", "command")
     "evaluator-crosscheck",
     title="Evaluator crosscheck",
     fields={
-        "game": Field("text", help="q-poker or caribbean-stud"),
+        "game": POKER_GAME,
         "rules": Field("rules", help="the rule file whose ordering is the reference"),
         "evaluator": Field(
             "file", required=False, help="the vendor's evaluator (a program or a .py file)"

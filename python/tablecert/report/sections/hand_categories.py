@@ -16,9 +16,10 @@ from tablecert.hand_tables import CategoryTable, category_table
 from tablecert.judgement import Outcome, Verdict
 from tablecert.poker import GAMES
 from tablecert.report.display import grouped
-from tablecert.report.entry import Context, Field, PlanEntry, Scope, Section
+from tablecert.report.entry import Context, PlanEntry, Scope, Section
 from tablecert.report.html import bar_chart, table
 from tablecert.report.registry import register_section
+from tablecert.report.sections.fields import POKER_GAME, RULE_FILE
 
 
 def closed_form_counts(hand_size: int) -> dict[str, int]:
@@ -52,8 +53,8 @@ def closed_form_counts(hand_size: int) -> dict[str, int]:
     "hand-categories",
     title="Hand categories",
     fields={
-        "game": Field("text", help="q-poker or caribbean-stud"),
-        "rules": Field("rules", help="the rule file (path or bundled name)"),
+        "game": POKER_GAME,
+        "rules": RULE_FILE,
     },
 )
 def hand_categories_section(entry: PlanEntry, context: Context) -> Section:

@@ -20,6 +20,7 @@ from tablecert.report.display import grouped
 from tablecert.report.entry import Context, Field, PlanEntry, Scope, Section
 from tablecert.report.html import esc, table
 from tablecert.report.registry import register_section
+from tablecert.report.sections.fields import RULE_FILE
 
 
 @register_section(
@@ -27,7 +28,7 @@ from tablecert.report.registry import register_section
     title="Mahjong hand tables",
     fields={
         "game": Field("text", help="mahjong-traditional or mahjong-simple"),
-        "rules": Field("rules", help="the rule file (path or bundled name)"),
+        "rules": RULE_FILE,
     },
 )
 def mahjong_tables_section(entry: PlanEntry, context: Context) -> Section:

@@ -29,6 +29,7 @@ from tablecert.poker import GAMES
 from tablecert.report.entry import Appendix, Context, Field, PlanEntry, Scope, Section
 from tablecert.report.html import esc, table
 from tablecert.report.registry import register_section
+from tablecert.report.sections.fields import POKER_GAME, RULE_FILE
 from tablecert.rules import RuleFile
 
 
@@ -274,8 +275,8 @@ EXPORT_NAMES = tuple(f"par-{game}.{ext}" for game in GAMES for ext in ("xlsx", "
     "par-sheet",
     title="Par sheet",
     fields={
-        "game": Field("text", help="q-poker or caribbean-stud"),
-        "rules": Field("rules", help="the rule file (path or bundled name)"),
+        "game": POKER_GAME,
+        "rules": RULE_FILE,
         "export": Field(
             "text",
             required=False,

@@ -26,6 +26,7 @@ from tablecert.judgement import Verdict
 from tablecert.report.entry import Appendix, Context, Field, PlanEntry, Sample, Scope, Section
 from tablecert.report.html import esc, table
 from tablecert.report.registry import register_section
+from tablecert.report.sections.fields import EQUIPMENT_RULES
 from tablecert.report.sections.shuffler_audit import EQUIPMENT_KEYS, equipment_article
 
 
@@ -34,7 +35,7 @@ from tablecert.report.sections.shuffler_audit import EQUIPMENT_KEYS, equipment_a
     title="RNG audit (NIST SP 800-22)",
     fields={
         "files": Field("files", help="raw RNG output: binary or ASCII 0/1"),
-        "rules": Field("rules", help="the game's rule file (its equipment article)"),
+        "rules": EQUIPMENT_RULES,
         "bits": Field(
             "integer",
             required=False,

@@ -21,6 +21,7 @@ from tablecert.report.display import named
 from tablecert.report.entry import Context, Field, PlanEntry, Sample, Scope, Section
 from tablecert.report.html import esc, table
 from tablecert.report.registry import register_section
+from tablecert.report.sections.fields import POKER_GAME
 from tablecert.rounds.audit import RoundAudit, audit_rounds
 from tablecert.rounds.hold import HoldParameters
 from tablecert.rules import RuleFile
@@ -112,7 +113,7 @@ def section_data(result: RoundAudit) -> dict[str, Any]:
     fields={
         "logs": Field("files", help="the table's round logs (CSV or JSON Lines, .gz ok)"),
         "rules": Field("rules", help="the game's rule file (the statute)"),
-        "game": Field("text", help="q-poker or caribbean-stud"),
+        "game": POKER_GAME,
         "config": Field(
             "file", required=False, help="a submitted configuration: settle under its values"
         ),

@@ -27,6 +27,7 @@ from tablecert.report.display import named
 from tablecert.report.entry import Context, Field, PlanEntry, Sample, Scope, Section
 from tablecert.report.html import HtmlCell, badge, esc, table
 from tablecert.report.registry import register_section
+from tablecert.report.sections.fields import EQUIPMENT_RULES
 from tablecert.rules import RuleFile
 from tablecert.stats import EFFECT_MEANING
 
@@ -49,7 +50,7 @@ def equipment_article(rules: RuleFile) -> str:
     title="Shuffler audit",
     fields={
         "logs": Field("files", help="the device's logs (CSV/TSV or JSON Lines, .gz ok)"),
-        "rules": Field("rules", help="the game's rule file (its equipment article)"),
+        "rules": EQUIPMENT_RULES,
         "deck": Field("text", required=False, help="cards52 (default), mahjong136, mahjong112"),
         "input_order": Field(
             "text", required=False, help="auto (default), logged, previous or none"
