@@ -1,18 +1,8 @@
 """A casino's submitted game configuration judged against the statute, article by article.
 
-A configuration is written in the rule files' own terms: the same tables and keys as the
-game's statute rule file (``fixtures/rules/<game>.macau.toml``), with plain values instead of
-``{ value, article }`` tables, plus a ``[submission]`` table naming the game:
-
-    [submission]
-    game = "caribbean-stud"
-    casino = "Example Casino"
-
-    [play.raise_pays]
-    royal-flush = 80          # the house's option, 50..100 (第九条(五)(9), 第十三条)
-
-    [play.cap]
-    maximum_payout = 50000
+A configuration is written in the rule files' own terms, read strictly by
+:mod:`tablecert.rules.submission` (its module text shows the format): the statute rule file's
+tables and keys with plain values, plus a ``[submission]`` table naming the game.
 
 Every statute value gives one line: ``conforms``, ``deviates`` (expected and submitted; also
 every value outside the statute's range or outside what the value can be, such as a
@@ -25,8 +15,8 @@ judges is ``inconclusive``.
 What the statute allows in place of each value is written beside it in the rule file
 (``house_choice``, ``range`` and ``duty``, ``kind``, ``at_least``, ``one_of``:
 :mod:`tablecert.rules.constraints`); this module only judges. Reading the submission (a
-``ConfigurationError`` naming the file, line and key) is :mod:`tablecert.rules.submission`'s,
-the self-consistency checks :mod:`tablecert.conformance.consistency`'s, the bets' exact
+``ConfigurationError`` naming the file, line and key) is the submission module's, the
+self-consistency checks :mod:`tablecert.conformance.consistency`'s, the bets' exact
 returns :mod:`tablecert.games.returns`'s.
 """
 
