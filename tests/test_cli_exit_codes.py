@@ -15,6 +15,7 @@ import pytest
 
 from tablecert.cli import app
 from tablecert.cli.common import run_app
+from tests.mahjong_support import CHICKEN_RECORD
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures"
@@ -439,17 +440,7 @@ def test_mahjong_settle(
     tablecert: Callable[..., Run], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     record = tmp_path / "game.json"
-    record.write_text(
-        json.dumps(
-            {
-                "game": "mahjong-traditional",
-                "limit": "25/50",
-                "winner": "S",
-                "hand": "1m 2m 3m 4p 5p 6p 7s 8s 9s 2m 2m 2m 5s 5s",
-                "context": {"win_by": "discard"},
-            }
-        )
-    )
+    record.write_text(json.dumps(CHICKEN_RECORD))
     assert tablecert("mahjong", "settle", record, "--json").code == 0
     broken = tmp_path / "broken.json"
     broken.write_text('{"game": "mahjong-traditional", "game": "x"}')

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from tablecert.cli import app
 from tablecert.errors import MahjongError
 from tests.cli_support import tablecert_process
+from tests.mahjong_support import CHICKEN_RECORD, NO_KONG
 
 runner = CliRunner()
 TRAD = "mahjong-traditional"
@@ -26,7 +27,7 @@ def test_score_json_lists_items_with_articles() -> None:
             "mahjong",
             "score",
             "mahjong-traditional",
-            "1m 2m 3m 4p 5p 6p 9s 9s [E E E] [Rd Rd Rd]",
+            NO_KONG,
             "--seat",
             "S",
             "--round",
@@ -125,15 +126,7 @@ def test_settle_a_record(tmp_path: Path) -> None:
     """South's chicken hand on West's discard at 25/50: E pays 50, W and N 25; commission 10."""
     record = tmp_path / "game.json"
     record.write_text(
-        json.dumps(
-            {
-                "game": "mahjong-traditional",
-                "limit": "25/50",
-                "winner": "S",
-                "hand": "1m 2m 3m 4p 5p 6p 7s 8s 9s 2m 2m 2m 5s 5s",
-                "context": {"win_by": "discard"},
-            }
-        ),
+        json.dumps(CHICKEN_RECORD),
         encoding="utf-8",
     )
     result = runner.invoke(app, ["mahjong", "settle", str(record), "--json"])
@@ -147,11 +140,10 @@ def test_settle_a_record(tmp_path: Path) -> None:
 
 def test_score_refuses_kong_replacements_without_kongs() -> None:
     """The issue's case: 槓上槓 on a hand with no kong; the option's help says what it needs."""
-    hand = "1m 2m 3m 4p 5p 6p 9s 9s [E E E] [Rd Rd Rd]"
-    too_many = runner.invoke(app, ["mahjong", "score", TRAD, hand, "--kong-replacements", "5"])
+    too_many = runner.invoke(app, ["mahjong", "score", TRAD, NO_KONG, "--kong-replacements", "5"])
     assert too_many.exit_code == 2
     result = runner.invoke(
-        app, ["mahjong", "score", TRAD, hand, "--kong-replacements", "2", "--self-drawn"]
+        app, ["mahjong", "score", TRAD, NO_KONG, "--kong-replacements", "2", "--self-drawn"]
     )
     assert result.exit_code != 0
     assert "槓上槓 needs as many kongs, the hand declares 0" in str(result.exception)

@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 
 from tablecert.cli import app
 from tablecert.report.display import display
+from tests.mahjong_support import NO_KONG
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures"
@@ -86,7 +87,7 @@ CASES: dict[str, tuple[list[str], Values]] = {
             "mahjong",
             "score",
             "mahjong-traditional",
-            "1m 2m 3m 4p 5p 6p 9s 9s [E E E] [Rd Rd Rd]",
+            NO_KONG,
             "--seat",
             "S",
             "--limit",

@@ -17,10 +17,10 @@ from tablecert import mahjong
 from tablecert.errors import MahjongError
 from tablecert.mahjong import Context
 from tests.mahjong_strategies import variant_rules
+from tests.mahjong_support import CHICKEN
 
 TRAD = "mahjong-traditional"
 SIMPLE = "mahjong-simple"
-CHICKEN = "1m 2m 3m 4p 5p 6p 7s 8s 9s 2m 2m 2m 5s 5s"
 
 
 def scored(hand: str, seat: str, game: str = TRAD, **context: Any) -> mahjong.FanResult:

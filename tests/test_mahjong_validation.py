@@ -13,13 +13,12 @@ import pytest
 from tablecert import mahjong
 from tablecert.errors import MahjongError
 from tablecert.mahjong import Context
+from tests.mahjong_support import CHICKEN, NO_KONG
 
 TRAD = "mahjong-traditional"
 SIMPLE = "mahjong-simple"
-NO_KONG = "1m 2m 3m 4p 5p 6p 9s 9s [E E E] [Rd Rd Rd]"
 ONE_KONG = "1m 2m 3m 4p 5p 6p 9s 9s [E E E] [Rd Rd Rd Rd]"
 TWO_KONGS = "1m 2m 3m 4p 5p 6p 9s 9s [E E E E] (Rd Rd Rd Rd)"
-CHICKEN = "1m 2m 3m 4p 5p 6p 7s 8s 9s 2m 2m 2m 5s 5s"
 
 
 def fan(hand: str, game: str = TRAD, tile: str | None = None, **context: Any) -> mahjong.FanResult:
