@@ -135,7 +135,7 @@ struct Round {
 /// The simulator: a game, its generator, the meter and the next round's number.
 pub struct RoundSimulator {
     game: Game,
-    rng: Rng,
+    seed: u64,
     meter: i64,
     next: u64,
 }
@@ -187,6 +187,17 @@ pub fn timestamp(seconds: i64) -> String {
     )
 }
 
+/// The seed of round `number`'s generator: the simulator's seed and the number mixed by
+/// splitmix64's finaliser, so neighbouring rounds draw unrelated streams.
+fn round_seed(seed: u64, number: u64) -> u64 {
+    let mix = |mut z: u64| {
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    mix(seed ^ mix(number.wrapping_mul(0x9e37_79b9_7f4a_7c15)))
+}
+
 impl RoundSimulator {
     /// # Errors
     /// When the game's tables do not fit its hand size.
@@ -220,7 +231,7 @@ impl RoundSimulator {
         let meter = game.meter.as_ref().map_or(0, |m| m.start);
         Ok(RoundSimulator {
             game,
-            rng: Rng::new(seed),
+            seed,
             meter,
             next: 1,
         })
@@ -240,44 +251,48 @@ impl RoundSimulator {
     /// An amount that is not a whole number of log units.
     pub fn block(&mut self, rounds: usize, gzip: Option<u32>) -> Result<Vec<u8>, String> {
         let header = (self.next == 1 && !self.game.json_lines).then(|| self.header());
-        // Dealt and settled in order (one generator, one meter), then written and compressed
-        // a chunk per core.
-        let mut chunks: Vec<Vec<Round>> = Vec::new();
-        let mut left = rounds;
-        while left > 0 {
-            let take = left.min(ROUNDS_PER_MEMBER);
-            let mut chunk = Vec::with_capacity(take);
-            for _ in 0..take {
-                chunk.push(self.round()?);
+        // Dealt and settled a round per task (each round its own generator), the meter
+        // settled in order, then written and compressed a chunk per core.
+        let first = self.next;
+        let last = first + rounds as u64;
+        self.next = last;
+        let mut dealt: Vec<Round> = (first..last)
+            .into_par_iter()
+            .map(|number| self.round(number))
+            .collect::<Result<_, _>>()?;
+        if let Some(meter) = &self.game.meter {
+            for round in &mut dealt {
+                round.before = self.meter;
+                if !round.void {
+                    self.meter = progressive(meter, self.meter, &mut round.seats)?;
+                }
+                round.after = self.meter;
             }
-            chunks.push(chunk);
-            left -= take;
         }
         let game = &self.game;
-        let mut texts: Vec<Vec<u8>> = chunks
-            .par_iter()
-            .map(|chunk| {
-                let mut text = Vec::with_capacity(chunk.len() * 480);
+        let header = header.unwrap_or_default();
+        let parts: Vec<Vec<u8>> = dealt
+            .par_chunks(ROUNDS_PER_MEMBER)
+            .enumerate()
+            .map(|(k, chunk)| {
+                let mut text = Vec::with_capacity(chunk.len() * 480 + header.len());
+                if k == 0 {
+                    text.extend_from_slice(header.as_bytes());
+                }
                 for round in chunk {
                     write_round(game, round, &mut text);
                 }
-                text
+                match gzip {
+                    Some(level) => gzip_member(&text, level),
+                    None => text,
+                }
             })
             .collect();
-        if let Some(header) = header {
-            match texts.first_mut() {
-                Some(first) => first.splice(0..0, header.into_bytes()).for_each(drop),
-                None => texts.push(header.into_bytes()),
-            }
+        if parts.is_empty() && !header.is_empty() {
+            let text = header.into_bytes();
+            return Ok(gzip.map_or_else(|| text.clone(), |level| gzip_member(&text, level)));
         }
-        Ok(match gzip {
-            None => texts.concat(),
-            Some(level) => texts
-                .par_iter()
-                .map(|t| gzip_member(t, level))
-                .collect::<Vec<_>>()
-                .concat(),
-        })
+        Ok(parts.concat())
     }
 
     fn header(&self) -> String {
@@ -301,19 +316,19 @@ impl RoundSimulator {
         self.game.keys[index]
     }
 
-    fn shuffled(&mut self, count: usize) -> Vec<u8> {
+    fn shuffled(rng: &mut Rng, count: usize) -> Vec<u8> {
         let mut deck: Vec<u8> = (0..52).collect();
         for i in 0..count {
-            let j = i + self.rng.below((52 - i) as u64) as usize;
+            let j = i + rng.below((52 - i) as u64) as usize;
             deck.swap(i, j);
         }
         deck
     }
 
-    fn seat_numbers(&mut self, count: usize) -> Vec<usize> {
+    fn seat_numbers(&self, rng: &mut Rng, count: usize) -> Vec<usize> {
         let mut seats: Vec<usize> = (1..=self.game.players).collect();
         for i in 0..count {
-            let j = i + self.rng.below((seats.len() - i) as u64) as usize;
+            let j = i + rng.below((seats.len() - i) as u64) as usize;
             seats.swap(i, j);
         }
         let mut chosen = seats[..count].to_vec();
@@ -322,10 +337,15 @@ impl RoundSimulator {
     }
 
     /// (dealer, hands, rows dealt meter hands).
-    fn deal(&mut self, players: usize, multi: bool) -> (Vec<u8>, Vec<Vec<u8>>, Vec<usize>) {
+    fn deal(
+        &self,
+        rng: &mut Rng,
+        players: usize,
+        multi: bool,
+    ) -> (Vec<u8>, Vec<Vec<u8>>, Vec<usize>) {
         let size = self.game.hand_size;
         if !multi {
-            let deck = self.shuffled(size * (players + 1));
+            let deck = Self::shuffled(rng, size * (players + 1));
             let hands = (0..players)
                 .map(|i| deck[size * (i + 1)..size * (i + 2)].to_vec())
                 .collect();
@@ -336,15 +356,14 @@ impl RoundSimulator {
             .meter
             .as_ref()
             .expect("multi-prize deals need the meter");
-        let deal =
-            meter.multi_deals[self.rng.below(meter.multi_deals.len() as u64) as usize].clone();
+        let deal = meter.multi_deals[rng.below(meter.multi_deals.len() as u64) as usize].clone();
         let (royals, flushes) = (meter.royals.clone(), meter.straight_flushes.clone());
         let (used, mut chosen) = loop {
             let mut used = 0u64;
             let mut chosen = Vec::new();
             for &royal in &deal {
                 let pool = if royal { &royals } else { &flushes };
-                let mask = pool[self.rng.below(pool.len() as u64) as usize];
+                let mask = pool[rng.below(pool.len() as u64) as usize];
                 if mask & used != 0 {
                     break;
                 }
@@ -360,11 +379,11 @@ impl RoundSimulator {
             }
         };
         let players = players.max(chosen.len());
-        let deck = self.shuffled(52);
+        let deck = Self::shuffled(rng, 52);
         let rest: Vec<u8> = deck.into_iter().filter(|&c| used >> c & 1 == 0).collect();
         let mut rows: Vec<usize> = (0..players).collect();
         for i in 0..chosen.len() {
-            let j = i + self.rng.below((players - i) as u64) as usize;
+            let j = i + rng.below((players - i) as u64) as usize;
             rows.swap(i, j);
         }
         let mut rows = rows[..chosen.len()].to_vec();
@@ -375,7 +394,7 @@ impl RoundSimulator {
             if rows.contains(&i) {
                 let mut hand = chosen.remove(0);
                 for k in 0..hand.len() {
-                    let j = k + self.rng.below((hand.len() - k) as u64) as usize;
+                    let j = k + rng.below((hand.len() - k) as u64) as usize;
                     hand.swap(k, j);
                 }
                 hands.push(hand);
@@ -391,10 +410,13 @@ impl RoundSimulator {
         (rest[..size].to_vec(), hands, rows)
     }
 
-    fn round(&mut self) -> Result<Round, String> {
-        let number = self.next;
-        self.next += 1;
-        let draw = self.rng.below(1_000_000);
+    /// Round `number`, dealt and settled from its own generator (seeded by the simulator's
+    /// seed and the number, so rounds are made in any order, on any core); the meter is
+    /// settled after, in order.
+    fn round(&self, number: u64) -> Result<Round, String> {
+        let mut rng = Rng::new(round_seed(self.seed, number));
+        let rng = &mut rng;
+        let draw = rng.below(1_000_000);
         let void = draw < self.game.void_ppm;
         let multi = !void
             && self
@@ -402,14 +424,15 @@ impl RoundSimulator {
                 .meter
                 .as_ref()
                 .is_some_and(|m| draw < self.game.void_ppm + m.multi_ppm);
-        let players = 1 + self.rng.below(self.game.players as u64) as usize;
-        let (dealer, hands, forced) = self.deal(players, multi);
-        let numbers = self.seat_numbers(hands.len());
+        let players = 1 + rng.below(self.game.players as u64) as usize;
+        let (dealer, hands, forced) = self.deal(rng, players, multi);
+        let numbers = self.seat_numbers(rng, hands.len());
         let dealer_key = self.key(&dealer);
         let upcard = dealer[0];
         let mut seats = Vec::with_capacity(hands.len());
         for (row, hand) in hands.into_iter().enumerate() {
             let seat = self.seat(
+                rng,
                 numbers[row],
                 hand,
                 forced.contains(&row),
@@ -419,22 +442,20 @@ impl RoundSimulator {
             )?;
             seats.push(seat);
         }
-        let before = self.meter;
-        if let (Some(meter), false) = (&self.game.meter, void) {
-            self.meter = progressive(meter, self.meter, &mut seats)?;
-        }
         Ok(Round {
             number,
             dealer,
-            before,
-            after: self.meter,
+            before: 0,
+            after: 0,
             void,
             seats,
         })
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn seat(
-        &mut self,
+        &self,
+        rng: &mut Rng,
         number: usize,
         cards: Vec<u8>,
         forced: bool,
@@ -447,16 +468,16 @@ impl RoundSimulator {
         let key = game.keys[index];
         let mut bets = [0i64; 3];
         if game.caribbean {
-            bets[0] = game.menus[0][self.rng.below(game.menus[0].len() as u64) as usize];
+            bets[0] = game.menus[0][rng.below(game.menus[0].len() as u64) as usize];
             let meter_bet = game.meter.as_ref().map_or(0, |m| m.bet);
-            bets[2] = if self.rng.below(2) == 0 || forced {
+            bets[2] = if rng.below(2) == 0 || forced {
                 meter_bet
             } else {
                 0
             };
         } else {
-            bets[0] = game.menus[0][self.rng.below(game.menus[0].len() as u64) as usize];
-            bets[1] = game.menus[1][self.rng.below(game.menus[1].len() as u64) as usize];
+            bets[0] = game.menus[0][rng.below(game.menus[0].len() as u64) as usize];
+            bets[1] = game.menus[1][rng.below(game.menus[1].len() as u64) as usize];
         }
         let stake = usize::from(!game.caribbean); // play (Q Poker) or ante (Caribbean Stud)
         let mut decision = "";
