@@ -5,24 +5,18 @@ the fourth exposed set (第五条(甲)(5))."""
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 import pytest
 
-from tablecert.mahjong.replay import Replay, replay
-from tests.test_mahjong_replay import FED
+from tablecert.mahjong.replay import replay
+from tests.mahjong_support import FED, FILLER, FLUSH, SOUTH_WAITS_5P, game_record, paid, turns
 
 TRAD = "mahjong-traditional"
 
 # South collects three exposed pungs of 萬子 (1m 2m 3m) and waits on 4m 9m with 4m 4m 9m 9m.
-FLUSH_DEAL = {
-    "E": "1m 4m 1p 1p 1p 2p 2p 2p 3p 3p 3p 5s 5s 5s",
-    "S": "1m 1m 2m 2m 3m 3m 4m 4m 9m 9m E S W",
-    "W": "2m Rd Rd Rd Gd Gd Gd Wd Wd Wd 6s 6s 6s",
-    "N": "3m 7p 7p 7p 8p 8p 8p 9p 9p 9p 7s 7s 7s",
-}
-#: The first 13 events of test_mahjong_replay's fed full flush: South's three pungs of 萬子.
+FLUSH_DEAL = {**FLUSH, "S": "1m 1m 2m 2m 3m 3m 4m 4m 9m 9m E S W"}
+#: The first 13 events of the fed full flush: South's three pungs of 萬子.
 THREE_PUNGS: list[dict[str, Any]] = FED[:13]
 
 #: The issue's first record: South wins on West's 9m holding nine exposed tiles of 萬子, and
@@ -33,8 +27,7 @@ NINE_EXPOSED: dict[str, Any] = {
     "deal": FLUSH_DEAL,
     "play": [
         *THREE_PUNGS,
-        {"seat": "W", "draw": "9m"},
-        {"seat": "W", "discard": "9m"},
+        *turns("W 9m 9m"),
         {"seat": "S", "win": {}},
     ],
 }
@@ -46,25 +39,16 @@ NO_HONOUR: dict[str, Any] = {
     "limit": "100/200",
     "deal": {
         "E": "1s 1s 1s 3s 3s 3s 6m 6m 6m E E E Wd 7p",
-        "S": "1m 2m 3m 4m 5m 6m 7m 8m 9m 2s 2s 4p 6p",
+        "S": SOUTH_WAITS_5P,
         "W": "1p 2p 3p 5s 6s 7s 8s 8s 8s 9p 9p 5p 5p",
-        "N": "Rd Rd Rd Gd Gd Gd Wd Wd Wd S S S W",
+        "N": FILLER,
     },
     "play": [
         {"seat": "E", "discard": "Wd"},
-        {"seat": "S", "draw": "2p"},
-        {"seat": "S", "discard": "2p"},
-        {"seat": "W", "draw": "4s"},
-        {"seat": "W", "discard": "5p"},
+        *turns("S 2p 2p", "W 4s 5p"),
         {"seat": "S", "win": {"liability": "held_last_honour"}},
     ],
 }
-
-
-def paid(played: Replay) -> dict[tuple[str, str], Fraction]:
-    assert played.valid, [v.text for v in played.violations]
-    assert played.settlement is not None
-    return {(p.payer, p.payee): p.amount for p in played.settlement.payments}
 
 
 def with_liability(record: dict[str, Any], liability: Any) -> dict[str, Any]:
@@ -124,24 +108,14 @@ def test_a_kong_called_from_a_discard_is_the_fourth_set_of_bao_mo_yi_lun() -> No
     deal = {**FLUSH_DEAL, "S": "1m 1m 2m 2m 3m 3m 4m 4m 4m 9m E S W"}
     events: list[dict[str, Any]] = [
         *THREE_PUNGS,
-        {"seat": "W", "draw": "2s"},
-        {"seat": "W", "discard": "2s"},
-        {"seat": "N", "draw": "4s"},
-        {"seat": "N", "discard": "4s"},
-        {"seat": "E", "draw": "4p"},
-        {"seat": "E", "discard": "4m"},
+        *turns("W 2s 2s", "N 4s 4s", "E 4p 4m"),
         {"seat": "S", "kong": "4m", "from": "discard"},
         {"seat": "S", "replacement": "5p"},
         {"seat": "S", "discard": "5p"},
-        {"seat": "W", "draw": "3s"},
-        {"seat": "W", "discard": "3s"},
-        {"seat": "N", "draw": "6p"},
-        {"seat": "N", "discard": "6p"},
-        {"seat": "E", "draw": "7s"},
-        {"seat": "E", "discard": "7s"},
+        *turns("W 3s 3s", "N 6p 6p", "E 7s 7s"),
         {"seat": "S", "draw": "9m"},
     ]
-    record = {"game": TRAD, "limit": "100/200", "deal": deal, "play": events}
+    record = game_record(deal, events)
     derived = replay({**record, "play": [*events, {"seat": "S", "win": {}}]})
     assert paid(derived) == {("E", "S"): 800}
     assert derived.settlement is not None
@@ -150,42 +124,27 @@ def test_a_kong_called_from_a_discard_is_the_fourth_set_of_bao_mo_yi_lun() -> No
     assert paid(replay({**record, "play": [*events, stated]})) == {("E", "S"): 800}
 
 
-def _ordinary(deal: dict[str, str], play: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"game": TRAD, "limit": "100/200", "deal": deal, "play": play}
-
-
 def test_holding_back_the_last_honour_is_derived() -> None:
     """第十条(甲)(4): three Rd are seen (East's, South's and North's discards) and West keeps
     the fourth, discarding 5p instead: South wins on it and West pays for everyone."""
     deal = {
         "E": "1s 1s 1s 3s 3s 3s 6m 6m 6m E E E Rd 7p",
-        "S": "1m 2m 3m 4m 5m 6m 7m 8m 9m 2s 2s 4p 6p",
+        "S": SOUTH_WAITS_5P,
         "W": "1p 2p 3p 5s 6s 7s 8s 8s 8s 9p Rd 5p 5p",
         "N": "Rd Gd Gd Gd Wd Wd Wd S S S W N N",
     }
     play: list[dict[str, Any]] = [
         {"seat": "E", "discard": "Rd"},
-        {"seat": "S", "draw": "Rd"},
-        {"seat": "S", "discard": "Rd"},
-        {"seat": "W", "draw": "4s"},
-        {"seat": "W", "discard": "4s"},
-        {"seat": "N", "draw": "1m"},
-        {"seat": "N", "discard": "Rd"},
-        {"seat": "E", "draw": "2s"},
-        {"seat": "E", "discard": "2s"},
-        {"seat": "S", "draw": "2p"},
-        {"seat": "S", "discard": "2p"},
-        {"seat": "W", "draw": "7p"},
-        {"seat": "W", "discard": "5p"},
+        *turns("S Rd Rd", "W 4s 4s", "N 1m Rd", "E 2s 2s", "S 2p 2p", "W 7p 5p"),
         {"seat": "S", "win": {}},
     ]
-    played = replay(_ordinary(deal, play))
+    played = replay(game_record(deal, play))
     assert paid(played) == {("W", "S"): 400}
     assert played.settlement is not None
     assert played.settlement.payments[0].article == "第十条(甲)(4)"
     # The record that states no case but another one is refused for leaving this one out.
     stated = [*play[:-1], {"seat": "S", "win": {"liability": "broke_pung"}}]
-    (v,) = replay(_ordinary(deal, stated)).violations
+    (v,) = replay(game_record(deal, stated)).violations
     assert (v.event, v.article) == (14, "第十条(甲)(5)")
 
 
@@ -194,19 +153,16 @@ def test_a_missed_win_then_a_fatal_discard_is_derived() -> None:
     5p South wins on: West pays for everyone."""
     deal = {
         "E": "1s 1s 1s 3s 3s 3s 6m 6m 6m E E E 9p 7p",
-        "S": "1m 2m 3m 4m 5m 6m 7m 8m 9m 2s 2s 4p 6p",
+        "S": SOUTH_WAITS_5P,
         "W": "1p 2p 3p 5s 6s 7s 8s 8s 8s 9p 9p 5p 5p",
-        "N": "Rd Rd Rd Gd Gd Gd Wd Wd Wd S S S W",
+        "N": FILLER,
     }
     play: list[dict[str, Any]] = [
         {"seat": "E", "discard": "9p"},
-        {"seat": "S", "draw": "2p"},
-        {"seat": "S", "discard": "2p"},
-        {"seat": "W", "draw": "4s"},
-        {"seat": "W", "discard": "5p"},
+        *turns("S 2p 2p", "W 4s 5p"),
         {"seat": "S", "win": {}},
     ]
-    played = replay(_ordinary(deal, play))
+    played = replay(game_record(deal, play))
     assert paid(played) == {("W", "S"): 400}
     assert played.settlement is not None
     assert played.settlement.payments[0].article == "第十条(甲)(6)"
@@ -216,12 +172,7 @@ SIMPLE_DEAL = {"E": "Gd 1m 1m 1m 9s", "S": "2m 3m 4m 5p", "N": "Gd 1p 1p 1p"}
 
 
 def _simple(west: str, play: list[dict[str, Any]]) -> dict[str, Any]:
-    return {
-        "game": "mahjong-simple",
-        "limit": "100/200",
-        "deal": {**SIMPLE_DEAL, "W": west},
-        "play": play,
-    }
+    return game_record({**SIMPLE_DEAL, "W": west}, play, game="mahjong-simple")
 
 
 def test_the_simple_game_holds_back_only_the_green_dragon() -> None:
@@ -229,18 +180,7 @@ def test_the_simple_game_holds_back_only_the_green_dragon() -> None:
     West pays what the three would have paid (E 200, W 100, N 100)."""
     play: list[dict[str, Any]] = [
         {"seat": "E", "discard": "Gd"},
-        {"seat": "S", "draw": "Gd"},
-        {"seat": "S", "discard": "Gd"},
-        {"seat": "W", "draw": "9p"},
-        {"seat": "W", "discard": "9p"},
-        {"seat": "N", "draw": "2p"},
-        {"seat": "N", "discard": "Gd"},
-        {"seat": "E", "draw": "3s"},
-        {"seat": "E", "discard": "3s"},
-        {"seat": "S", "draw": "6p"},
-        {"seat": "S", "discard": "6p"},
-        {"seat": "W", "draw": "4s"},
-        {"seat": "W", "discard": "5p"},
+        *turns("S Gd Gd", "W 9p 9p", "N 2p Gd", "E 3s 3s", "S 6p 6p", "W 4s 5p"),
         {"seat": "S", "win": {}},
     ]
     played = replay(_simple("Gd 5p 7s 8s", play))
@@ -254,10 +194,7 @@ def test_the_simple_game_needs_both_a_missed_win_and_a_broken_pung() -> None:
     three 5p but never had a win, so no one is liable, and a record charging it is refused."""
     play: list[dict[str, Any]] = [
         {"seat": "E", "discard": "9s"},
-        {"seat": "S", "draw": "6p"},
-        {"seat": "S", "discard": "6p"},
-        {"seat": "W", "draw": "4s"},
-        {"seat": "W", "discard": "5p"},
+        *turns("S 6p 6p", "W 4s 5p"),
         {"seat": "S", "win": {}},
     ]
     assert paid(replay(_simple("5p 5p 5p 7s", play))) == {

@@ -6,7 +6,6 @@ rule the corpus does not reach."""
 from __future__ import annotations
 
 import json
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ from tablecert.errors import MahjongError
 from tablecert.mahjong.corpus import SIMPLE, TRAD, corpus, legal_game
 from tablecert.mahjong.replay import Replay, replay
 from tests.cli_support import tablecert_process
+from tests.mahjong_support import FED, FILLER, FLUSH, SOUTH_WAITS_5P, game_record, paid, turns
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "mahjong"
 runner = CliRunner()
@@ -27,11 +27,6 @@ runner = CliRunner()
 def lines(name: str) -> list[dict[str, Any]]:
     text = (FIXTURES / name).read_text(encoding="utf-8")
     return [json.loads(line) for line in text.splitlines() if line.strip()]
-
-
-def paid(replayed: Replay) -> dict[tuple[str, str], Fraction]:
-    assert replayed.settlement is not None
-    return {(p.payer, p.payee): p.amount for p in replayed.settlement.payments}
 
 
 @pytest.mark.parametrize("name", ["traditional", "simple"])
@@ -80,12 +75,9 @@ def test_the_corpus_is_what_the_script_generates() -> None:
 
 # --- hand-made hands (a deal instead of a wall: every draw states its tile) ------------------
 
-FILLER_N = "Rd Rd Rd Gd Gd Gd Wd Wd Wd S S S W"
-
 
 def trad(events: list[dict[str, Any]], **deal: str) -> dict[str, Any]:
-    hands = {"N": FILLER_N, **deal}
-    return {"game": TRAD, "limit": "100/200", "deal": hands, "play": events}
+    return game_record({"N": FILLER, **deal}, events)
 
 
 def first(played: Replay) -> tuple[int, str]:
@@ -96,7 +88,7 @@ def first(played: Replay) -> tuple[int, str]:
 # E discards 5p first; South waits on 5p (chows) and so does West (pung of 5p).
 TWO_WAIT = {
     "E": "5p 1s 1s 1s 3s 3s 3s 9p 9p 9p E E E Wd",
-    "S": "1m 2m 3m 4m 5m 6m 7m 8m 9m 2s 2s 4p 6p",
+    "S": SOUTH_WAITS_5P,
     "W": "1p 2p 3p 5s 6s 7s 8s 8s 8s N N 5p 5p",
 }
 
@@ -181,8 +173,7 @@ def test_wrong_chow_corrected_within_a_round_then_a_valid_win() -> None:
         {"seat": "S", "chow": "3m 4m 6m"},
         {"seat": "S", "correct": "3m 4m 5m"},
         {"seat": "S", "discard": "6m"},
-        {"seat": "W", "draw": "N"},
-        {"seat": "W", "discard": "N"},
+        *turns("W N N"),
         {"seat": "S", "win": {}},
     ]
     played = replay(trad(events, **WRONG_CHOW))
@@ -198,8 +189,7 @@ def test_wrong_chow_never_corrected_makes_the_win_a_false_win() -> None:
         {"seat": "E", "discard": "3m"},
         {"seat": "S", "chow": "3m 4m 6m"},
         {"seat": "S", "discard": "N"},
-        {"seat": "W", "draw": "9m"},
-        {"seat": "W", "discard": "9m"},
+        *turns("W 9m 9m"),
         {"seat": "S", "win": {}},
     ]
     played = replay(trad(events, **WRONG_CHOW))
@@ -245,17 +235,12 @@ def test_robbing_only_a_kong_added_to_an_exposed_pung() -> None:
         {"seat": "E", "discard": "5s"},
         {"seat": "W", "pung": "5s 5s 5s"},
         {"seat": "W", "discard": "W"},
-        {"seat": "N", "draw": "Gd"},
-        {"seat": "N", "discard": "Gd"},
-        {"seat": "E", "draw": "Gd"},
-        {"seat": "E", "discard": "Gd"},
-        {"seat": "S", "draw": "Gd"},
-        {"seat": "S", "discard": "Gd"},
+        *turns("N Gd Gd", "E Gd Gd", "S Gd Gd"),
         {"seat": "W", "draw": "5s"},
         {"seat": "W", "kong": "5s", "from": "pung"},
         {"seat": "N", "win": {}},
     ]
-    played = replay({"game": TRAD, "limit": "100/200", "deal": hands, "play": events})
+    played = replay(game_record(hands, events))
     assert played.valid, [v.text for v in played.violations]
     assert played.fan is not None
     assert [i.name for i in played.fan.items] == ["robbing_kong"]
@@ -268,13 +253,12 @@ def test_robbing_only_a_kong_added_to_an_exposed_pung() -> None:
     }
     robbed = [
         {"seat": "E", "discard": "E"},
-        {"seat": "S", "draw": "Gd"},
-        {"seat": "S", "discard": "Gd"},
+        *turns("S Gd Gd"),
         {"seat": "W", "draw": "5s"},
         {"seat": "W", "kong": "5s", "from": "hand"},
         {"seat": "N", "win": {}},
     ]
-    refused = replay({"game": TRAD, "limit": "100/200", "deal": concealed, "play": robbed})
+    refused = replay(game_record(concealed, robbed))
     assert first(refused) == (6, "第六条(甲)(2)")
 
 
@@ -352,41 +336,6 @@ def test_crosscheck_takes_game_records(tmp_path: Path) -> None:
     assert "dealer's wins (第七条)" not in {d.kind for d in bad.defects}
 
 
-FLUSH = {
-    "E": "1m 4m 1p 1p 1p 2p 2p 2p 3p 3p 3p 5s 5s 5s",
-    "S": "1m 1m 2m 2m 3m 3m 4m 4m 9m E S W N",
-    "W": "2m Rd Rd Rd Gd Gd Gd Wd Wd Wd 6s 6s 6s",
-    "N": "3m 7p 7p 7p 8p 8p 8p 9p 9p 9p 7s 7s 7s",
-}
-FED: list[dict[str, Any]] = [
-    {"seat": "E", "discard": "1m"},
-    {"seat": "S", "pung": "1m 1m 1m"},
-    {"seat": "S", "discard": "E"},
-    {"seat": "W", "draw": "8s"},
-    {"seat": "W", "discard": "2m"},
-    {"seat": "S", "pung": "2m 2m 2m"},
-    {"seat": "S", "discard": "S"},
-    {"seat": "W", "draw": "9s"},
-    {"seat": "W", "discard": "9s"},
-    {"seat": "N", "draw": "1s"},
-    {"seat": "N", "discard": "3m"},
-    {"seat": "S", "pung": "3m 3m 3m"},
-    {"seat": "S", "discard": "W"},
-    {"seat": "W", "draw": "2s"},
-    {"seat": "W", "discard": "2s"},
-    {"seat": "N", "draw": "4s"},
-    {"seat": "N", "discard": "4s"},
-    {"seat": "E", "draw": "4p"},
-    {"seat": "E", "discard": "4m"},
-    {"seat": "S", "pung": "4m 4m 4m"},
-    {"seat": "S", "discard": "N"},
-    {"seat": "W", "draw": "3s"},
-    {"seat": "W", "discard": "3s"},
-    {"seat": "N", "draw": "6p"},
-    {"seat": "N", "discard": "6p"},
-    {"seat": "E", "draw": "5p"},
-    {"seat": "E", "discard": "5p"},
-]
 TWELFTH = {"liability": "fed_twelfth_full_flush_tile"}
 
 
@@ -400,14 +349,7 @@ def test_fed_twelfth_full_flush_tile_pays_for_one_round() -> None:
     assert paid(played) == {("E", "S"): 800}
     late = [
         *FED,
-        {"seat": "S", "draw": "8p"},
-        {"seat": "S", "discard": "8p"},
-        {"seat": "W", "draw": "1s"},
-        {"seat": "W", "discard": "1s"},
-        {"seat": "N", "draw": "2s"},
-        {"seat": "N", "discard": "2s"},
-        {"seat": "E", "draw": "3s"},
-        {"seat": "E", "discard": "3s"},
+        *turns("S 8p 8p", "W 1s 1s", "N 2s 2s", "E 3s 3s"),
         {"seat": "S", "draw": "9m"},
         {"seat": "S", "win": TWELFTH},
     ]
