@@ -203,20 +203,12 @@ def test_wrong_chow_corrected_after_a_round_is_refused() -> None:
         {"seat": "E", "discard": "3m"},
         {"seat": "S", "chow": "3m 4m 6m"},
         {"seat": "S", "discard": "N"},
+        # Two rounds and more pass before South corrects the chow.
+        *turns("W 2p 2p", "N 7s 7s", "E 8s 8s", "S 7p 7p", "W 1p 1p", "N 8p 8p", "E 9s 9s"),
+        *turns("S 3p 3p", "W 2m 2m", "N 1m 1m", "E 6s 6s"),
+        {"seat": "S", "draw": "5s"},
+        {"seat": "S", "correct": "3m 4m 5m"},
     ]
-    draws = ["2p", "7s", "8s", "7p", "1p", "8p", "9s", "3p"]
-    seat_cycle = ["W", "N", "E", "S"]
-    for k, tile in enumerate(draws):
-        seat = seat_cycle[k % 4]
-        events += [{"seat": seat, "draw": tile}, {"seat": seat, "discard": tile}]
-    events.append({"seat": "W", "draw": "2m"})
-    events.append({"seat": "W", "discard": "2m"})
-    events.append({"seat": "N", "draw": "1m"})
-    events.append({"seat": "N", "discard": "1m"})
-    events.append({"seat": "E", "draw": "6s"})
-    events.append({"seat": "E", "discard": "6s"})
-    events.append({"seat": "S", "draw": "5s"})
-    events.append({"seat": "S", "correct": "3m 4m 5m"})
     played = replay(trad(events, **WRONG_CHOW))
     assert first(played) == (len(events), "第十条(甲)(7)")
 
