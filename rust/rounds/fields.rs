@@ -56,6 +56,23 @@ const fn letter_table(letters: &[u8]) -> [u8; 256] {
     t
 }
 
+/// The ASCII bytes that separate card codes: a comma, a semicolon, or Python's white space
+/// (`py_space`).
+pub(super) const CARD_SEPARATOR: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        t[b] = c == b','
+            || c == b';'
+            || c.is_ascii_whitespace()
+            || c == 0x0b
+            || (c >= 0x1c && c <= 0x1f);
+        b += 1;
+    }
+    t
+};
+
 /// A two-letter card code's rank and suit, as the card read takes them.
 const RANK_OF: [u8; 256] = letter_table(b"23456789TJQKA");
 const SUIT_OF: [u8; 256] = letter_table(b"DCHS");
@@ -146,6 +163,22 @@ impl RoundReader {
     ) -> Result<(), ReadError> {
         out.clear();
         match value {
+            In::Text(s) if s.is_ascii() => {
+                // The usual text: separators found by table (each one byte, so every cut is a
+                // char boundary), as the split below finds them.
+                let mut start = 0;
+                for (i, &b) in s.as_bytes().iter().enumerate() {
+                    if CARD_SEPARATOR[usize::from(b)] {
+                        if i > start {
+                            out.push(self.card(&s[start..i], line, name)?);
+                        }
+                        start = i + 1;
+                    }
+                }
+                if s.len() > start {
+                    out.push(self.card(&s[start..], line, name)?);
+                }
+            }
             In::Text(s) => {
                 for token in s.split(|c: char| c == ',' || c == ';' || py_space(c)) {
                     if !token.is_empty() {

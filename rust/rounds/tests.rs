@@ -139,3 +139,17 @@ fn what_is_kept_per_round_is_one_hash() {
     again.feed(HEADER.as_bytes()).unwrap();
     assert!(again.seen.is_empty());
 }
+
+/// The card separators' table is `py_space`, a comma and a semicolon, on every ASCII byte.
+#[test]
+fn card_separators_are_python_spaces_commas_and_semicolons() {
+    for b in 0..128u8 {
+        let c = char::from(b);
+        let want = c == ',' || c == ';' || super::python::py_space(c);
+        assert_eq!(
+            super::fields::CARD_SEPARATOR[usize::from(b)],
+            want,
+            "{b:#04x}"
+        );
+    }
+}
