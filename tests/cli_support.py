@@ -13,6 +13,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from tablecert.cli import main
+from tests.plan_support import write_plan
 
 
 @dataclass(frozen=True)
@@ -67,10 +68,10 @@ def tablecert_process(
 def certify_small_plan(folder: Path) -> Path:
     """A one-section plan (Q Poker's hand categories) in ``folder``, certified unsigned into
     ``folder/report``; the plan's path."""
-    plan = folder / "plan.toml"
-    plan.write_text(
+    plan = write_plan(
+        folder,
         '[certification]\ntitle = "guard"\nlab = "guard"\n\n[[section]]\n'
-        'kind = "hand-categories"\ngame = "q-poker"\nrules = "q-poker.macau"\n'
+        'kind = "hand-categories"\ngame = "q-poker"\nrules = "q-poker.macau"\n',
     )
     run = tablecert(["certify", str(plan), "-o", str(folder / "report")])
     assert run.code == 0, run.stderr

@@ -17,6 +17,7 @@ from tablecert.errors import AuditError, PlanError
 from tablecert.report.certify import run_sections
 from tablecert.report.plan import load_plan
 from tests.hostile import run_cli
+from tests.plan_support import write_plan
 
 POWER_2000 = (
     "a fair cards52 log can pass from 260 shuffles; at 2,000 shuffles a device is failed with "
@@ -123,11 +124,10 @@ def test_power_statement_says_when_the_table_does_not_apply() -> None:
 def test_a_plan_with_a_contradicting_input_order_is_a_plan_error(
     logs: dict[str, Path], tmp_path: Path
 ) -> None:
-    plan = tmp_path / "plan.toml"
-    plan.write_text(
+    plan = write_plan(
+        tmp_path,
         '[certification]\ntitle = "t"\n\n[[section]]\nkind = "shuffler-audit"\n'
         f'logs = ["{logs["logged"]}"]\nrules = "q-poker.macau"\ninput_order = "previous"\n',
-        encoding="utf-8",
     )
     with pytest.raises(PlanError) as caught:
         run_sections(load_plan(plan))

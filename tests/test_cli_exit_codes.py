@@ -16,6 +16,7 @@ import pytest
 from tablecert.cli import app
 from tablecert.cli.common import run_app
 from tests.mahjong_support import CHICKEN_RECORD
+from tests.plan_support import write_plan
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures"
@@ -279,11 +280,10 @@ def test_audit_shuffler_all_bad_records_fail_with_their_report(
 
 
 def _plan(tmp_path: Path, sections: str) -> Path:
-    plan = tmp_path / "plan.toml"
-    plan.write_text(
-        '[certification]\ntitle = "exit codes"\nlab = "tests"\n\n' + sections, encoding="utf-8"
+    return write_plan(
+        tmp_path,
+        '[certification]\ntitle = "exit codes"\nlab = "tests"\n\n' + sections,
     )
-    return plan
 
 
 def _configuration_section(path: Path) -> str:

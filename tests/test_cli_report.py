@@ -23,6 +23,7 @@ from tablecert.report.signing import (
 )
 from tests import envelopes
 from tests.hostile import HOSTILE, CliRun, assert_inert, hostile, hostile_file_name, run_cli
+from tests.plan_support import write_plan
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "fixtures" / "rules"
@@ -35,16 +36,14 @@ def _plan(tmp_path: Path) -> Path:
     (tmp_path / "rules").mkdir()
     for name in ("q-poker.macau.toml", "q-poker.standard.toml"):
         shutil.copy(RULES / name, tmp_path / "rules" / name)
-    plan = tmp_path / "plan.toml"
-    plan.write_text(
+    return write_plan(
+        tmp_path,
         '[certification]\ntitle = "Q Poker orderings"\nlab = "Test lab"\n\n'
         '[[section]]\nkind = "hand-categories"\ngame = "q-poker"\n'
         'rules = "rules/q-poker.macau.toml"\n\n'
         '[[section]]\nkind = "hand-categories"\ngame = "q-poker"\n'
         'rules = "rules/q-poker.standard.toml"\n',
-        encoding="utf-8",
     )
-    return plan
 
 
 def _keys(tmp_path: Path, name: str) -> Path:
@@ -183,11 +182,10 @@ def test_certify_rejects_wrong_passphrase(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("game", ["caribbean-stud", "mahjong"])
 def test_section_errors_name_the_plan_line(tmp_path: Path, game: str) -> None:
-    plan = tmp_path / "plan.toml"
-    plan.write_text(
+    plan = write_plan(
+        tmp_path,
         '[certification]\ntitle = "t"\n[[section]]\nkind = "hand-categories"\n'
         f'game = "{game}"\nrules = "q-poker.macau"\n',
-        encoding="utf-8",
     )
     result = runner.invoke(app, ["certify", str(plan), "-o", str(tmp_path / "o")])
     assert result.exit_code == 1

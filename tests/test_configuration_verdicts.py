@@ -10,16 +10,16 @@ from tablecert.judgement import Outcome, overall
 from tablecert.report.certify import run_sections
 from tablecert.report.entry import Section
 from tablecert.report.plan import load_plan
+from tests.plan_support import write_plan
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 
 def _section(tmp_path: Path, config: str) -> Section:
-    plan = tmp_path / "plan.toml"
-    plan.write_text(
+    plan = write_plan(
+        tmp_path,
         '[certification]\ntitle = "t"\n\n[[section]]\nkind = "configuration"\nreturns = false\n'
         f'file = "{FIXTURES}/configs/{config}"\n',
-        encoding="utf-8",
     )
     (section,) = run_sections(load_plan(plan))
     return section
@@ -73,11 +73,10 @@ def test_page_one_lists_open_points_and_house_choices_never_as_deviations(
     from tablecert.report.certify import certify
     from tablecert.report.html import visible_text
 
-    plan = tmp_path / "plan.toml"
-    plan.write_text(
+    plan = write_plan(
+        tmp_path,
         '[certification]\ntitle = "t"\n\n[[section]]\nkind = "configuration"\nreturns = false\n'
         f'file = "{FIXTURES}/configs/caribbean-stud.casino-a.toml"\n',
-        encoding="utf-8",
     )
     run = certify(plan, Ed25519PrivateKey.generate(), tmp_path / "out")
     assert run.verdict is Outcome.PASS

@@ -42,6 +42,7 @@ from tablecert.rounds.audit import audit_rounds
 from tablecert.rounds.hold import HoldParameters
 from tablecert.rounds.simulate import write_rounds
 from tests.imports_probe import modules_imported
+from tests.plan_support import write_plan
 
 pytest.importorskip("distributed")
 
@@ -350,11 +351,10 @@ def test_certify_passes_the_cluster_to_every_section(
 
     monkeypatch.setitem(REGISTRY, kind.name, replace(kind, build=build))
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1790000000")
-    plan = tmp_path / "plan.toml"
-    plan.write_text(
+    plan = write_plan(
+        tmp_path,
         '[certification]\ntitle = "Q Poker"\nlab = "Test lab"\n\n'
         '[[section]]\nkind = "hand-categories"\ngame = "q-poker"\nrules = "q-poker.macau"\n',
-        encoding="utf-8",
     )
     runner = CliRunner()
     address = cluster.client.scheduler.address

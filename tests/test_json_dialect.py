@@ -21,6 +21,7 @@ from tablecert.cli.common import exit_for
 from tablecert.exact import MAX_EXACT_INT
 from tablecert.report.canonical import canonical_bytes
 from tablecert.report.certify import Certification, certify
+from tests.plan_support import write_plan
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures"
@@ -119,12 +120,11 @@ def test_smoke_plan_report_is_jcs(smoke: Certification) -> None:
 
 def test_report_with_an_integer_beyond_2_53_is_jcs(tmp_path: Path) -> None:
     """The main plan's mahjong-traditional tables, alone: dealt_hands = C(136, 14)."""
-    plan = tmp_path / "plan.toml"
-    plan.write_text(
+    plan = write_plan(
+        tmp_path,
         '[certification]\ntitle = "big integers"\nlab = "tests"\n\n[[section]]\n'
         'kind = "mahjong-tables"\ngame = "mahjong-traditional"\n'
         'rules = "mahjong-traditional.macau"\n',
-        encoding="utf-8",
     )
     run = certify(plan, Ed25519PrivateKey.generate(), tmp_path / "out")
     _assert_jcs(run)

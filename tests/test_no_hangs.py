@@ -16,6 +16,7 @@ import pytest
 from tablecert import distributed
 from tablecert.errors import ClusterError
 from tests.cli_support import tablecert
+from tests.plan_support import write_plan
 
 
 @pytest.fixture
@@ -146,11 +147,10 @@ def test_an_input_named_twice_is_an_input_error(
     run = tablecert(["audit", "rng", "pi.bin", second, "--sequences", "2"])
     assert run.code == 2, run.stderr
     assert f"RNG output file {shown} is pi.bin again ({how}" in run.stderr
-    plan = tmp_path / "plan.toml"
-    plan.write_text(
+    plan = write_plan(
+        tmp_path,
         '[certification]\ntitle = "t"\n[[section]]\nkind = "rng-audit"\n'
         f'files = ["pi.bin", "{second}"]\n',
-        encoding="utf-8",
     )
     run = tablecert(["certify", str(plan), "-o", str(tmp_path / "out")])
     assert run.code == 2, run.stderr

@@ -21,6 +21,7 @@ from tablecert.games.par_export import read_xlsx
 from tablecert.report import dsse
 from tablecert.report.certify import certify
 from tests.games_support import caribbean
+from tests.plan_support import write_plan
 
 runner = CliRunner()
 HEADER = [
@@ -215,11 +216,10 @@ def test_bad_export_target_is_refused_before_the_analysis(tmp_path: Path) -> Non
 
 
 def test_certify_attaches_the_par_sheet(tmp_path: Path) -> None:
-    plan = tmp_path / "plan.toml"
-    plan.write_text(
+    plan = write_plan(
+        tmp_path,
         '[certification]\ntitle = "t"\n[[section]]\nkind = "par-sheet"\ngame = "q-poker"\n'
         'rules = "q-poker.macau"\nexport = "xlsx"\n',
-        encoding="utf-8",
     )
     key = Ed25519PrivateKey.generate()
     run = certify(plan, key, tmp_path / "out")

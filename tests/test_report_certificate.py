@@ -17,6 +17,7 @@ from tablecert.report.certificate import signatory_check
 from tablecert.report.certify import certify
 from tablecert.report.plan import load_plan
 from tablecert.report.signing import key_id, public_pem
+from tests.plan_support import write_plan
 
 PLANS = Path(__file__).resolve().parents[1] / "fixtures" / "plans"
 SECTION = '\n[[section]]\nkind = "hand-categories"\ngame = "q-poker"\nrules = "q-poker.macau"\n'
@@ -50,9 +51,7 @@ version = "2.0"
 
 
 def _plan(tmp_path: Path, text: str) -> Path:
-    path = tmp_path / "plan.toml"
-    path.write_text(text + SECTION, encoding="utf-8")
-    return path
+    return write_plan(tmp_path, text + SECTION)
 
 
 def test_every_field_is_read(tmp_path: Path) -> None:

@@ -27,6 +27,7 @@ from tablecert.report.sections.hand_categories import _verdicts, closed_form_cou
 from tablecert.report.signing import load_public_key
 from tablecert.report.snapshot import InputChangedError, InputSnapshot
 from tablecert.rules import RULES_DIR
+from tests.plan_support import write_plan
 
 ROOT = Path(__file__).resolve().parents[1]
 MAIN_PLAN = ROOT / "fixtures" / "plans" / "main.toml"
@@ -232,11 +233,10 @@ def test_source_date_epoch_fixes_timestamps(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")
-    plan = tmp_path / "plan.toml"
-    plan.write_text(
+    plan = write_plan(
+        tmp_path,
         '[certification]\ntitle = "t"\n[[section]]\nkind = "hand-categories"\n'
         'game = "q-poker"\nrules = "q-poker.macau"\n',
-        encoding="utf-8",
     )
     run = certify(plan, Ed25519PrivateKey.generate(), tmp_path / "out")
     assert run.data["started_at"] == run.data["finished_at"] == "2026-01-01T00:00:00Z"
@@ -273,12 +273,11 @@ def _audit_plan(tmp_path: Path, log_text: str = "logs/day1.csv.gz") -> tuple[Pat
     log = tmp_path / "logs" / "day1.csv.gz"
     log.parent.mkdir(exist_ok=True)
     shutil.copy(FAIR_LOG, log)
-    plan = tmp_path / "plan.toml"
-    plan.write_text(
+    plan = write_plan(
+        tmp_path,
         '[certification]\ntitle = "Audit"\n[[section]]\nkind = "shuffler-audit"\n'
         f"logs = [{json.dumps(log_text)}]\n"
         'rules = "q-poker.macau"\ndeck = "cards52"\n',
-        encoding="utf-8",
     )
     return plan, log
 
@@ -441,11 +440,10 @@ def test_the_statute_a_configuration_is_judged_against_is_signed(tmp_path: Path)
     it is read through the snapshot and becomes a subject like the plan's own files."""
     config = tmp_path / "casino.toml"
     shutil.copy(ROOT / "fixtures" / "configs" / "q-poker.casino-c.toml", config)
-    plan = tmp_path / "plan.toml"
-    plan.write_text(
+    plan = write_plan(
+        tmp_path,
         '[certification]\ntitle = "t"\n[[section]]\nkind = "configuration"\n'
         'file = "casino.toml"\nreturns = false\n',
-        encoding="utf-8",
     )
     run = certify(plan, KEY, tmp_path / "out")
     statute = RULES_DIR / "q-poker.macau.toml"

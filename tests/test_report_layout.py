@@ -16,6 +16,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from tablecert.audit.simulate import write_log
 from tablecert.report.certify import Certification, certify
 from tests import browser
+from tests.plan_support import write_plan
 
 pytestmark = pytest.mark.skipif(
     not browser.available() or shutil.which("pdftotext") is None,
@@ -38,15 +39,14 @@ HEADING = 12
 
 
 def _certify(lab: Path, logs: list[str]) -> Certification:
-    plan = lab / "plan.toml"
-    plan.write_text(
+    plan = write_plan(
+        lab,
         '[certification]\ntitle = "Layout"\nlab = "tablecert tests"\nreport_id = "TC-L-1"\n'
         "revision = 0\n"
         + "".join(
             f'\n[[section]]\nkind = "shuffler-audit"\nlogs = ["{log}"]\nrules = "q-poker.macau"\n'
             for log in logs
         ),
-        encoding="utf-8",
     )
     return certify(plan, Ed25519PrivateKey.generate(), lab / "out", pdf=True)
 

@@ -9,15 +9,14 @@ import pytest
 from tablecert.errors import PlanError
 from tablecert.report.plan import load_plan
 from tablecert.rules import RULES_DIR
+from tests.plan_support import write_plan
 
 PLANS = Path(__file__).resolve().parents[1] / "fixtures" / "plans"
 HEADER = '[certification]\ntitle = "t"\n\n'
 
 
 def _plan(tmp_path: Path, body: str) -> Path:
-    path = tmp_path / "plan.toml"
-    path.write_text(HEADER + body, encoding="utf-8")
-    return path
+    return write_plan(tmp_path, HEADER + body)
 
 
 def test_bundled_main_plan() -> None:
@@ -99,8 +98,9 @@ def test_errors_name_file_line_and_key(tmp_path: Path, body: str, message: str) 
 
 
 def test_certification_table_checked(tmp_path: Path) -> None:
-    path = tmp_path / "plan.toml"
-    path.write_text('[certification]\nlab = "x"\n\n[[section]]\nkind = "hand-categories"\n')
+    path = write_plan(
+        tmp_path, '[certification]\nlab = "x"\n\n[[section]]\nkind = "hand-categories"\n'
+    )
     with pytest.raises(PlanError, match=r"plan\.toml:1: certification\.title: missing"):
         load_plan(path)
     path.write_text('[certification]\ntitle = "t"\nlabs = "x"\n')
@@ -122,11 +122,10 @@ def test_bad_rule_file_named(tmp_path: Path) -> None:
 
 def test_error_lines_skip_keys_written_inside_multiline_strings(tmp_path: Path) -> None:
     # A line inside a multi-line string is text, not a key: the error names the real key's line.
-    path = tmp_path / "plan.toml"
-    path.write_text(
+    path = write_plan(
+        tmp_path,
         '[certification]\nscope_notes = """\ntitle = "in the notes"\n"""\n'
         'title = "bad\\u001b"\n\n[[section]]\nkind = "hand-categories"\ngame = "q-poker"\n',
-        encoding="utf-8",
     )
     with pytest.raises(PlanError, match=r"plan\.toml:5: certification\.title: control"):
         load_plan(path)

@@ -19,6 +19,7 @@ from tablecert.report.entry import Context, Field, PlanEntry, Section
 from tablecert.report.html import table
 from tablecert.report.registry import REGISTRY, register_section
 from tablecert.report.signing import load_public_key
+from tests.plan_support import write_plan
 
 KIND = "test-log-count"
 
@@ -63,14 +64,12 @@ def log_kind() -> Iterator[None]:
 def _plan(tmp_path: Path, minimum: int) -> Path:
     (tmp_path / "logs").mkdir(exist_ok=True)
     (tmp_path / "logs" / "deal.log").write_text("a\nb\nc\n", encoding="utf-8")
-    plan = tmp_path / "plan.toml"
-    plan.write_text(
+    return write_plan(
+        tmp_path,
         '[certification]\ntitle = "toy"\n\n'
         f'[[section]]\nkind = "{KIND}"\nlog = "logs/deal.log"\nminimum = {minimum}\n\n'
         '[[section]]\nkind = "hand-categories"\ngame = "q-poker"\nrules = "q-poker.macau"\n',
-        encoding="utf-8",
     )
-    return plan
 
 
 @pytest.mark.usefixtures("log_kind")

@@ -17,13 +17,13 @@ from tablecert.report.certify import run_sections
 from tablecert.report.entry import Section
 from tablecert.report.plan import load_plan
 from tablecert.report.sections.par_sheet import table_verdicts
+from tests.plan_support import write_plan
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 
 def _sections(tmp_path: Path, body: str) -> list[Section]:
-    plan = tmp_path / "plan.toml"
-    plan.write_text('[certification]\ntitle = "t"\n\n' + body, encoding="utf-8")
+    plan = write_plan(tmp_path, '[certification]\ntitle = "t"\n\n' + body)
     sections = run_sections(load_plan(plan))
     for s in sections:
         canonical_bytes(s.data)  # exact data only: a float would raise here

@@ -34,6 +34,7 @@ from tablecert.report.signing import generate_key_pair, public_pem
 from tablecert.visible_text import plain
 from tests import envelopes
 from tests.cli_support import tablecert
+from tests.plan_support import write_plan
 
 ROOT = Path(__file__).resolve().parents[1]
 DEVIATING = ROOT / "fixtures" / "plans" / "deviating.toml"
@@ -345,13 +346,11 @@ def test_the_printer_fetches_nothing_and_runs_no_script(tmp_path: Path) -> None:
 
 
 def _config_plan(tmp_path: Path, file: str) -> Path:
-    plan = tmp_path / "plan.toml"
-    plan.write_text(
+    return write_plan(
+        tmp_path,
         '[certification]\ntitle = "t"\nlab = "l"\n'
         f'[[section]]\nkind = "configuration"\nfile = {json.dumps(file)}\n',
-        encoding="utf-8",
     )
-    return plan
 
 
 def test_an_input_inside_the_output_folder_is_refused(tmp_path: Path) -> None:
@@ -571,12 +570,11 @@ def test_file_names_with_direction_overrides_are_neutralised_in_the_report(
     ["\u200e", "\u200f", "\u061c", "\u0085", "\u2028", "\u2029", "\u200b", "\ufeff", "\u2066"],
 )
 def test_certificate_fields_refuse_hidden_characters(tmp_path: Path, char: str) -> None:
-    plan = tmp_path / "plan.toml"
-    plan.write_text(
+    plan = write_plan(
+        tmp_path,
         '[certification]\ntitle = "t"\nlab = "l"\n'
         f"applicant = {json.dumps('Casino' + char + 'C')}\n"
         f'[[section]]\nkind = "configuration"\nfile = {json.dumps(str(CONFIG))}\n',
-        encoding="utf-8",
     )
     with pytest.raises(
         PlanError, match=rf"applicant: control or direction character U\+{ord(char):04X}"

@@ -8,6 +8,7 @@ import pytest
 
 from tablecert.io import strict_json
 from tests.cli_support import tablecert
+from tests.plan_support import write_plan
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -44,11 +45,10 @@ def test_messages_show_values_in_the_input_s_notation(tmp_path: Path) -> None:
     ]
     assert written("it's") == '"it\'s"'
     assert written("x" * 200).endswith("...")
-    plan = tmp_path / "plan.toml"
-    plan.write_text(
+    plan = write_plan(
+        tmp_path,
         '[certification]\ntitle = "t"\n[[section]]\nkind = "rng-audit"\nfiles = ["a.bin"]\n'
         "bits = true\n",
-        encoding="utf-8",
     )
     (tmp_path / "a.bin").write_bytes(b"\x00" * 16)
     run = tablecert(["certify", str(plan), "-o", str(tmp_path / "out")])

@@ -37,6 +37,7 @@ from tablecert.conformance.native_crosscheck import HandTable
 from tablecert.conformance.native_evaluator import NativeEvaluator, NativeSpec
 from tablecert.errors import PlanError
 from tablecert.report.certify import certify
+from tests.plan_support import write_plan
 
 ROOT = Path(__file__).resolve().parents[2]
 NATIVE = ROOT / "fixtures" / "evaluators" / "native"
@@ -438,9 +439,7 @@ rules = "q-poker.macau"
 
 
 def plan_file(folder: Path, body: str) -> Path:
-    plan = folder / "plan.toml"
-    plan.write_text(CERTIFICATION + body, encoding="utf-8")
-    return plan
+    return write_plan(folder, CERTIFICATION + body)
 
 
 def run_certify(plan: Path, out: Path) -> subprocess.CompletedProcess[str]:
