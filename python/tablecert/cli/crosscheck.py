@@ -34,7 +34,7 @@ from tablecert.conformance import (
     poker_crosscheck,
     yardstick,
 )
-from tablecert.conformance.evaluator_protocol import open_evaluator, write_requests
+from tablecert.conformance.evaluator_protocol import Answerer, open_evaluator, write_requests
 from tablecert.io.outputs import write_text
 from tablecert.mahjong.hands import GAMES as MAHJONG_GAMES
 from tablecert.poker import GAMES
@@ -51,6 +51,22 @@ def _count_or_all(value: str, option: str) -> int | None:
         f"{value!r}: expected a whole number from 1 to {poker_crosscheck.MAX_SAMPLE:,} or 'all'",
         param_hint=option,
     )
+
+
+def _answerer(
+    spec: str | None, spec_option: str, write: Path | None, write_option: str, timeout: float
+) -> Answerer | None:
+    """The vendor's program named by ``spec``, started, or None for a run that only writes its
+    questions to ``write`` (which must be a new file); one of the two is required. Started
+    before anything is planned or asked, so one that cannot start is an input error."""
+    if write is not None:
+        values.new_file(write, write_option)
+        return None
+    if not spec:
+        raise typer.BadParameter(
+            f"give {spec_option} SPEC (or {write_option} FILE)", param_hint=spec_option
+        )
+    return open_evaluator(spec, timeout)
 
 
 @crosscheck_app.command("poker")
@@ -149,14 +165,7 @@ def poker(
     values.seconds(timeout, "--timeout")
     if game not in GAMES:
         raise typer.BadParameter(f"{game!r}: expected {' or '.join(GAMES)}", param_hint="GAME")
-    if write is not None:
-        values.new_file(write, "--write-requests")
-    if write is None and not evaluator:
-        raise typer.BadParameter(
-            "give --evaluator SPEC (or --write-requests FILE)", param_hint="--evaluator"
-        )
-    # Started before anything is planned or asked: one that cannot start is an input error.
-    answerer = open_evaluator(evaluator, timeout) if write is None and evaluator else None
+    answerer = _answerer(evaluator, "--evaluator", write, "--write-requests", timeout)
     stderr.print(f"planning the {game} crosscheck ...")
     plan = poker_crosscheck.plan(
         game, rules, hands=hand_count, suit_pairs=pairs, other_pairs=other_pairs, seed=seed
@@ -370,14 +379,7 @@ def mahjong(
     values.seconds(timeout, "--timeout")
     values.whole(generate, "--generate", 1, mahjong_crosscheck.MAX_RECORDS)
     values.whole(show, "--show", 0)
-    if write is not None:
-        values.new_file(write, "--write-corpus")
-    if write is None and not scorer:
-        raise typer.BadParameter(
-            "give --scorer SPEC (or --write-corpus FILE)", param_hint="--scorer"
-        )
-    # Started before anything is settled or asked: one that cannot start is an input error.
-    answerer = open_evaluator(scorer, timeout) if write is None and scorer else None
+    answerer = _answerer(scorer, "--scorer", write, "--write-corpus", timeout)
     records = (
         mahjong_crosscheck.load_corpus(corpus, game)
         if corpus is not None
