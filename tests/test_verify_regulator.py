@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -30,6 +31,13 @@ IDENTIFICATION = {
     "standards": [],
     "scope_notes": None,
 }
+
+
+def _verify_json(
+    args: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> Any:
+    """What ``tablecert verify ARGS --json`` prints, parsed."""
+    return json.loads(run_cli(["verify", *args, "--json"], monkeypatch, capsys).out)
 
 
 def _certified(tmp_path: Path) -> tuple[Path, Path, Path]:
@@ -65,9 +73,7 @@ def test_verify_prints_what_was_certified(
         f"  signatory: Ana Lei, Head of testing: bound to key id {kid}, which signed (verified)\n"
         "  verdict: PASS\n"
     ) in run.out
-    data = json.loads(
-        run_cli(["verify", str(env), "--pubkey", str(pub), "--json"], monkeypatch, capsys).out
-    )
+    data = _verify_json([str(env), "--pubkey", str(pub)], monkeypatch, capsys)
     assert data["certified"]["report number"] == "PRGL-2026-0317"
     assert data["certified"]["applicant"] == "Casino Lotus, Cotai"
 
@@ -83,13 +89,7 @@ def test_verify_shows_nothing_certified_when_invalid(
     assert run.code == 1
     assert "PRGL-2026-0317" not in run.out
     assert "Casino Lotus" not in run.out
-    data = json.loads(
-        run_cli(
-            ["verify", str(env), "--pubkey", str(pub), "--inputs", str(pdf), "--json"],
-            monkeypatch,
-            capsys,
-        ).out
-    )
+    data = _verify_json([str(env), "--pubkey", str(pub), "--inputs", str(pdf)], monkeypatch, capsys)
     assert data["certified"] is None
 
 
@@ -109,12 +109,8 @@ def test_a_renamed_copy_of_the_report_pdf_is_the_certified_report(
     assert (
         f"  note: {mailed} is the certified 'report.pdf' under another name: same SHA-256\n"
     ) in run.out
-    data = json.loads(
-        run_cli(
-            ["verify", str(env), "--pubkey", str(pub), "--inputs", str(mailed), "--json"],
-            monkeypatch,
-            capsys,
-        ).out
+    data = _verify_json(
+        [str(env), "--pubkey", str(pub), "--inputs", str(mailed)], monkeypatch, capsys
     )
     assert data["inputs"] == [
         {
