@@ -151,6 +151,26 @@ def _two_sided_normal(z: float) -> float:
     return float(2 * pvalues.norm_sf(abs(z)))
 
 
+def _fit_result(
+    key: str, name: str, cites: str, fit: tuple[float, int, float], count: int, detail: str
+) -> CheckResult:
+    """A goodness-of-fit test's result from :func:`gof`'s chi-square, degrees of freedom and
+    p-value; the effect size is Cohen's w over the ``count`` observations."""
+    x2, df, p = fit
+    w = sqrt(x2 / count) if np.isfinite(x2) else None
+    return CheckResult(key, name, cites, x2, df, p, w, "Cohen's w", detail)
+
+
+def _mean_shift_result(
+    key: str, name: str, cites: str, z: float, shift: float, detail: str
+) -> CheckResult:
+    """A two-sided z-test of a mean; the effect size is the mean's shift in standard
+    deviations of one observation."""
+    return CheckResult(
+        key, name, cites, z, None, _two_sided_normal(z), shift, "standardized mean shift", detail
+    )
+
+
 def _symbol_code(deck: str, s: int) -> str:
     if deck == "cards52":
         return _core.card_code(s)
@@ -298,20 +318,11 @@ def histogram_test(t: Tally, key: str) -> CheckResult:
     r = gof(h, probs)
     if r is None:
         return skipped(key, name, cites, "too few shuffles")
-    x2, df, p = r
     support = np.arange(len(h))
     mean = float(np.dot(support, h) / count)
     expected = float(np.dot(support, probs))
-    return CheckResult(
-        key,
-        name,
-        cites,
-        x2,
-        df,
-        p,
-        sqrt(x2 / count) if np.isfinite(x2) else None,
-        "Cohen's w",
-        f"mean {mean:.3f} per shuffle, {expected:.3f} expected",
+    return _fit_result(
+        key, name, cites, r, count, f"mean {mean:.3f} per shuffle, {expected:.3f} expected"
     )
 
 
@@ -355,15 +366,12 @@ def _moment_test(
         return skipped(key, name, cites, "no shuffle has an input order")
     mean, var = float(moments[0]), float(moments[1])
     observed, z = _mean_z(t.tables[table], mean, var, t.referenced)
-    return CheckResult(
+    return _mean_shift_result(
         key,
         name,
         cites,
         z,
-        None,
-        _two_sided_normal(z),
         (observed - mean) / sqrt(var),
-        "standardized mean shift",
         f"{describe} {observed:.3f} per shuffle, {mean:.3f} expected",
     )
 
@@ -427,15 +435,12 @@ def serial_correlation(t: Tally) -> CheckResult:
         return skipped(key, name, cites, "no shuffles")
     mean_f, var_f = exact.serial_moments(tuple(range(t.size)))
     z = float((Fraction(t.serial_sum) - n * mean_f) / Fraction(np.sqrt(float(n * var_f))))
-    return CheckResult(
+    return _mean_shift_result(
         key,
         name,
         cites,
         z,
-        None,
-        _two_sided_normal(z),
         float(Fraction(t.serial_sum, n) - mean_f) / sqrt(float(var_f)),
-        "standardized mean shift",
         f"lag-1 product sum {t.serial_sum / n:.1f} per deck, {float(mean_f):.1f} expected",
     )
 
@@ -509,18 +514,14 @@ def coupon_collector(t: Tally) -> CheckResult:
     r = gof(h, probs)
     if r is None:
         return skipped(key, name, cites, f"too few completed collections ({completed})")
-    x2, df, p = r
     mean = float(np.dot(np.arange(len(h)), h)) / completed
     expected = t.symbols * float(exact.harmonic(t.symbols))
-    return CheckResult(
+    return _fit_result(
         key,
         name,
         cites,
-        x2,
-        df,
-        p,
-        sqrt(x2 / completed) if np.isfinite(x2) else None,
-        "Cohen's w",
+        r,
+        completed,
         f"{completed} collections, mean {mean:.1f} shuffles, {expected:.1f} expected",
     )
 
