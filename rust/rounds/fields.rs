@@ -3,7 +3,8 @@
 
 use super::python::{is_int, py_int, py_number, py_space, py_str, py_value, wide, In};
 use super::{
-    Name, ReadError, RoundReader, MAX_AMOUNT, MAX_ID_BYTES, METER_NOT_LOGGED, PLACES, SCALE,
+    Name, ReadError, RoundReader, MAX_AMOUNT, MAX_ID_BYTES, MAX_SPOTS, METER_NOT_LOGGED, PLACES,
+    SCALE,
 };
 use crate::cards;
 use crate::logs::json::Value;
@@ -284,7 +285,7 @@ impl RoundReader {
         let void = events
             .iter()
             .any(|&e| usize::from(e) < self.spec.void_events);
-        let mut dealer = Vec::with_capacity(self.spec.hand_size);
+        let mut dealer = std::mem::take(&mut self.hand);
         self.cards(f[3], line, ("", "dealer"), !void, &mut dealer)?;
         let mut upcard = -1;
         if !f[4].absent() {
@@ -328,6 +329,7 @@ impl RoundReader {
         c.upcard.push(upcard);
         c.meter_before.push(meter_before);
         c.meter_after.push(meter_after);
+        self.hand = dealer;
         self.rounds += 1;
         Ok(())
     }
@@ -370,7 +372,7 @@ impl RoundReader {
         }
         let r = self.chunk.rounds() - 1;
         let void = self.chunk.void[r];
-        let mut hand = Vec::with_capacity(self.spec.hand_size);
+        let mut hand = std::mem::take(&mut self.hand);
         self.cards(f[1], line, (prefix, "cards"), !void, &mut hand)?;
         let decision = match f[2] {
             In::Text(s) => self.spec.decisions.iter().position(|d| d == s),
@@ -396,15 +398,19 @@ impl RoundReader {
                 ),
             ));
         };
-        let spots = self.spec.spots.len();
-        let mut bet_units = Vec::with_capacity(spots);
-        for (s, v) in self.bet_names.iter().zip(bets) {
-            bet_units.push(self.amount(*v, line, (prefix, s))?);
+        let (mut bet_units, mut paid_units) = ([0i64; MAX_SPOTS], [0i64; MAX_SPOTS]);
+        let mut spots = 0;
+        for ((s, v), slot) in self.bet_names.iter().zip(bets).zip(&mut bet_units) {
+            *slot = self.amount(*v, line, (prefix, s))?;
+            spots += 1;
         }
-        let mut paid_units = Vec::with_capacity(spots);
-        for (s, v) in self.paid_names.iter().zip(paid) {
-            paid_units.push(self.amount(*v, line, (prefix, s))?);
+        let bet_units = &bet_units[..spots];
+        let mut spots = 0;
+        for ((s, v), slot) in self.paid_names.iter().zip(paid).zip(&mut paid_units) {
+            *slot = self.amount(*v, line, (prefix, s))?;
+            spots += 1;
         }
+        let paid_units = &paid_units[..spots];
         if let Some(i) = bet_units.iter().position(|&b| b < 0) {
             return Err(self.error_in(
                 line,
@@ -420,8 +426,9 @@ impl RoundReader {
         hand.resize(self.spec.hand_size, -1);
         c.seat_cards.extend_from_slice(&hand);
         c.decision.push(wide(decision));
-        c.bets.extend_from_slice(&bet_units);
-        c.paid.extend_from_slice(&paid_units);
+        c.bets.extend_from_slice(bet_units);
+        c.paid.extend_from_slice(paid_units);
+        self.hand = hand;
         Ok(())
     }
 }

@@ -128,6 +128,8 @@ pub struct RoundReader {
     /// The reader's one state that grows with the log (`ids`).
     seen: RoundIds,
     round_seats: [u64; 2],
+    /// A hand being read (the dealer's, a seat's): one buffer for every round.
+    hand: Vec<i16>,
     pub rounds: u64,
     chunk: Columns,
     ready: Vec<Columns>,
@@ -162,6 +164,7 @@ impl RoundReader {
             row_key_split: 0,
             seen: RoundIds::default(),
             round_seats: [0; 2],
+            hand: Vec::new(),
             rounds: 0,
             chunk: Columns::default(),
             ready: Vec::new(),
