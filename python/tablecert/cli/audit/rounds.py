@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 from math import sqrt
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.text import Text
@@ -38,6 +38,12 @@ from tablecert.rounds.hold import (
 from tablecert.stats import DEFAULT_ALPHA
 
 
+def _hold_level(name: str, help: str) -> Any:
+    """The option ``name`` setting one level of the --hold analysis: optional, strictly
+    between 0 and 1, its help starting "With --hold:"."""
+    return typer.Option(name, callback=_level, help=f"With --hold: {help}")
+
+
 def audit_rounds_command(
     logs: Annotated[
         list[Path],
@@ -58,35 +64,24 @@ def audit_rounds_command(
     ] = False,
     hold_alpha: Annotated[
         float | None,
-        typer.Option(
-            "--hold-alpha",
-            callback=_level,
-            help=f"With --hold: family-wise level of the hold tests (Holm) [{DEFAULT_ALPHA}].",
+        _hold_level(
+            "--hold-alpha", f"family-wise level of the hold tests (Holm) [{DEFAULT_ALPHA}]."
         ),
     ] = None,
     hold_power: Annotated[
-        float | None,
-        typer.Option(
-            "--hold-power",
-            callback=_level,
-            help=f"With --hold: power required to pass [{DEFAULT_POWER}].",
-        ),
+        float | None, _hold_level("--hold-power", f"power required to pass [{DEFAULT_POWER}].")
     ] = None,
     hold_shift: Annotated[
         float | None,
-        typer.Option(
+        _hold_level(
             "--hold-shift",
-            callback=_level,
-            help="With --hold: hold shift to detect, a fraction of the amount wagered "
-            f"[{float(DEFAULT_SHIFT)}].",
+            f"hold shift to detect, a fraction of the amount wagered [{float(DEFAULT_SHIFT)}].",
         ),
     ] = None,
     hold_effect: Annotated[
         float | None,
-        typer.Option(
-            "--hold-effect",
-            callback=_level,
-            help=f"With --hold: Cohen's w the dealt-hand test must detect [{DEFAULT_EFFECT}].",
+        _hold_level(
+            "--hold-effect", f"Cohen's w the dealt-hand test must detect [{DEFAULT_EFFECT}]."
         ),
     ] = None,
     cluster: common.ClusterOption = None,
