@@ -10,7 +10,7 @@ yardstick measured in the same run (the machine is shared: compare ratios, not s
 Before and after in the same run: point TABLECERT_STARTUP_BEFORE at the ``python/`` folder of
 an older checkout with its core built in place (BENCHMARKS.md, "Start-up of light commands",
 says how); every command then also runs from there (first on PYTHONPATH), interleaved.
-What the light commands must not import is a normal test (tests/test_cli_startup.py).
+What the light commands must not import is a normal test (tests/cli/test_cli_startup.py).
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def signed_envelope() -> Iterator[None]:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     from tablecert.report.signing import public_pem
-    from tests import envelopes
+    from tests.support import envelopes
 
     WORK.mkdir()
     key = Ed25519PrivateKey.generate()

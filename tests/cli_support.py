@@ -13,7 +13,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from tablecert.cli import main
-from tests.plan_support import write_plan
+from tests.support.plan_support import write_plan
 
 
 @dataclass(frozen=True)

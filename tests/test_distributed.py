@@ -41,8 +41,8 @@ from tablecert.report.sections import section_kinds
 from tablecert.rounds.audit import audit_rounds
 from tablecert.rounds.hold import HoldParameters
 from tablecert.rounds.simulate import write_rounds
-from tests.imports_probe import modules_imported
-from tests.plan_support import write_plan
+from tests.support.imports_probe import modules_imported
+from tests.support.plan_support import write_plan
 
 pytest.importorskip("distributed")
 

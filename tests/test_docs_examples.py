@@ -1,6 +1,6 @@
-"""Every example in the documentation runs, and prints what the page shows (tests/docs_examples.py
-says how a page writes them). A page's examples run in order in a fresh folder; a block marked
-slow runs only in the slow suite."""
+"""Every example in the documentation runs, and prints what the page shows
+(tests/support/docs_examples.py says how a page writes them). A page's examples run in order in
+a fresh folder; a block marked slow runs only in the slow suite."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests import docs_examples as dx
+from tests.support import docs_examples as dx
 
 SLOW = bool(os.environ.get("TABLECERT_SLOW"))
 BIN = Path(sys.executable).parent

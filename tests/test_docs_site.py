@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests import browser, site_browser
+from tests.support import browser, site_browser
 
 ROOT = Path(__file__).resolve().parents[1]
 MKDOCS = Path(sys.executable).parent / "mkdocs"

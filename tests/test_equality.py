@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tablecert.equality import ContentEq, same
-from tests.imports_probe import modules_imported
+from tests.support.imports_probe import modules_imported
 
 
 @dataclass(frozen=True, eq=False)

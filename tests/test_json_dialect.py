@@ -21,7 +21,7 @@ from tablecert.cli.common import exit_for
 from tablecert.exact import MAX_EXACT_INT
 from tablecert.report.canonical import canonical_bytes
 from tablecert.report.certify import Certification, certify
-from tests.plan_support import write_plan
+from tests.support.plan_support import write_plan
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures"

@@ -16,7 +16,7 @@ import pytest
 from tablecert import distributed
 from tablecert.errors import ClusterError
 from tests.cli_support import tablecert
-from tests.plan_support import write_plan
+from tests.support.plan_support import write_plan
 
 
 @pytest.fixture

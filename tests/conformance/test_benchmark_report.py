@@ -20,7 +20,7 @@ from tablecert.cli.common import dialect_header
 from tablecert.conformance import native_bench, yardstick
 from tablecert.conformance.native_evaluator import NativeEvaluator, NativeSpec
 from tablecert.hand_arrays import key_table
-from tests.hostile import CliRun, run_cli
+from tests.support.hostile import CliRun, run_cli
 
 NATIVE = Path(__file__).parents[2] / "fixtures" / "evaluators" / "native"
 CONTENDERS = ("vendor", "yardstick", "core, 1 thread", "core, all threads")

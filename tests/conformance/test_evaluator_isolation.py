@@ -37,7 +37,7 @@ from tablecert.conformance.native_crosscheck import HandTable
 from tablecert.conformance.native_evaluator import NativeEvaluator, NativeSpec
 from tablecert.errors import PlanError
 from tablecert.report.certify import certify
-from tests.plan_support import write_plan
+from tests.support.plan_support import write_plan
 
 ROOT = Path(__file__).resolve().parents[2]
 NATIVE = ROOT / "fixtures" / "evaluators" / "native"

@@ -1,0 +1,186 @@
+"""Light commands start fast: they must not import the heavy libraries (SciPy, Dask,
+cryptography, jsonschema, Jinja2, pydantic) that only other commands need.
+
+Checked by what the process imported (``sys.modules`` at exit, in a fresh interpreter), not
+by a timing; the start-up times themselves are in benches/bench_startup.py and BENCHMARKS.md.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from tablecert.cli import app
+from tablecert.cli.app import COMMANDS
+from tablecert.cli.lazy import load_module
+
+HEAVY = ("scipy", "dask", "distributed", "cryptography", "jsonschema", "jinja2")
+
+# Runs the real entry point with the given arguments and, at exit, prints which of the heavy
+# top-level packages were imported (the command's own output goes to /dev/null).
+PROBE = """
+import atexit, json, os, sys
+heavy = set(sys.argv[1].split(","))
+real_out = os.fdopen(os.dup(1), "w")
+def report():
+    names = set(sys.modules)
+    loaded = sorted(({m.split(".")[0] for m in names} | names) & heavy)
+    real_out.write("LOADED " + json.dumps(loaded) + "\\n")
+    real_out.flush()
+atexit.register(report)
+devnull = os.open(os.devnull, os.O_WRONLY)
+os.dup2(devnull, 1)
+sys.argv = ["tablecert", *sys.argv[2:]]
+from tablecert.cli import main
+main()
+"""
+
+
+def loaded_heavy(*args: str, heavy: tuple[str, ...] = HEAVY) -> tuple[int, list[str]]:
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE, ",".join(heavy), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    line = next(x for x in proc.stdout.splitlines() if x.startswith("LOADED "))
+    loaded: list[str] = json.loads(line.removeprefix("LOADED "))
+    return proc.returncode, loaded
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("compare", "q-poker", "9s 9h 5d", "9c 9d 5s"),
+        ("hands", "caribbean-stud"),
+        ("--help",),
+        ("--version",),
+    ],
+    ids=["compare", "hands", "help", "version"],
+)
+def test_light_commands_import_no_heavy_library(args: tuple[str, ...]) -> None:
+    code, loaded = loaded_heavy(*args)
+    assert code == 0
+    assert loaded == []
+
+
+def test_simulate_and_audit_import_what_they_use(tmp_path: Path) -> None:
+    # `simulate shuffler` checks a deck name: not the battery, SciPy or the rounds commands;
+    # `audit shuffler` runs the battery with scipy.special alone (scipy.stats costs ~0.6 s).
+    watched = (
+        "scipy",
+        "scipy.stats",
+        "tablecert.audit.battery",
+        "tablecert.audit.shuffler",
+        "tablecert.audit.rng",
+        "tablecert.cli.audit.rng",
+        "tablecert.cli.audit.rounds",
+        "tablecert.cli.simulate.rounds",
+    )
+    log = tmp_path / "fair.csv.gz"
+    simulate = ("simulate", "shuffler", "--model", "fair", "--shuffles", "3000", "-o", str(log))
+    assert loaded_heavy(*simulate, heavy=watched) == (0, [])
+    audit = ("audit", "shuffler", str(log), "--input-order", "logged", "--batch-size", "300")
+    code, loaded = loaded_heavy(*audit, heavy=watched)
+    assert code == 0
+    assert loaded == ["scipy", "tablecert.audit.battery", "tablecert.audit.shuffler"]
+
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+
+
+def test_audit_rng_imports_no_scipy() -> None:
+    # The NIST decision's binomial tails come from tablecert.stats.pvalues (scipy.special's
+    # Boost CDF, what scipy.stats.binom returns), not from scipy.stats (about 0.5 s); with one
+    # sequence the only tail is 1 - alpha, computed without SciPy at all.
+    # Nor the other audits' machinery (the shuffler battery, the round logs).
+    watched = (
+        "scipy",
+        "dask",
+        "cryptography",
+        "jsonschema",
+        "jinja2",
+        "tablecert.audit.battery",
+        "tablecert.cli.audit.shuffler",
+        "tablecert.cli.audit.rounds",
+        "tablecert.rounds",
+    )
+    rng = ("audit", "rng", str(FIXTURES / "nist" / "e.bin"), "-N", "1", "-n", "100000")
+    assert loaded_heavy(*rng, "-t", "Frequency", heavy=watched) == (0, [])
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "heavy"),
+    [
+        # check's text formats values with report.display, a leaf: not the HTML renderer.
+        (("check", "configs/q-poker.casino-b.toml"), 1, (*HEAVY, "tablecert.report.html")),
+        (
+            ("audit", "rounds", "--game", "q-poker", "rounds/q-poker-clean.csv"),
+            0,
+            (*HEAVY, "tablecert.audit.battery", "tablecert.audit.rng", "tablecert.cli.audit.rng"),
+        ),
+    ],
+    ids=["check", "audit-rounds"],
+)
+def test_check_and_audit_rounds_import_no_heavy_library(
+    args: tuple[str, ...], code: int, heavy: tuple[str, ...]
+) -> None:
+    argv = [str(FIXTURES / a) if a.endswith((".toml", ".csv")) else a for a in args]
+    assert loaded_heavy(*argv, heavy=heavy) == (code, [])
+
+
+def test_verify_imports_no_certification_machinery(tmp_path: Path) -> None:
+    # `verify` needs cryptography (the signatures) and jsonschema (the statement), not the
+    # report sections, Jinja2, SciPy or the PDF printer that `certify` imports.
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from tablecert.report.signing import public_pem
+    from tests.support import envelopes
+
+    key = Ed25519PrivateKey.generate()
+    subjects = envelopes.files(tmp_path, {"log.csv": b"x\n"})
+    envelope = tmp_path / "env.json"
+    envelope.write_bytes(envelopes.certification(subjects, key).to_bytes())
+    pub = tmp_path / "k.pub"
+    pub.write_bytes(public_pem(key.public_key()))
+    watched = (*HEAVY, "tablecert.report.certify", "tablecert.report.sections")
+    args = ("verify", str(envelope), str(tmp_path / "log.csv"), "--pubkey", str(pub))
+    code, loaded = loaded_heavy(*args, heavy=watched)
+    assert code == 0
+    assert loaded == ["cryptography", "jsonschema"]
+
+
+def test_probe_sees_a_heavy_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The probe itself can fail: generating a key does import cryptography.
+    monkeypatch.setenv("TABLECERT_KEY_PASSPHRASE", "probe")
+    code, loaded = loaded_heavy("keys", "generate", "-o", str(tmp_path / "lab"))
+    assert code == 0
+    assert "cryptography" in loaded
+
+
+def test_listing_matches_the_real_commands() -> None:
+    # `tablecert --help` lists the commands from tablecert.cli.app without importing them;
+    # every module's real commands are exactly those names, with that first paragraph of help.
+    real: dict[str, Any] = {}
+    for module in dict.fromkeys(m for m, _ in COMMANDS.values()):
+        for name, command in load_module(module).items():
+            assert COMMANDS[name][0] == module, name
+            real[name] = command
+    assert sorted(real) == sorted(COMMANDS)
+    for name, command in real.items():
+        text = inspect.cleandoc(command.short_help or command.help or "")
+        assert text.split("\n\n")[0] == COMMANDS[name][1], name
+
+
+def test_unknown_command_is_a_usage_error() -> None:
+    result = CliRunner().invoke(app, ["no-such-command"])
+    assert result.exit_code == 2
+    assert "No such command" in result.output
