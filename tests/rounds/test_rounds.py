@@ -18,7 +18,7 @@ from tablecert.cli import app
 from tablecert.conformance.poker_crosscheck import expected_settlement
 from tablecert.errors import RoundLogError
 from tablecert.games.caribbean_stud import payouts
-from tablecert.games.q_poker import _play_values
+from tablecert.games.q_poker import play_values
 from tablecert.games.settle import per_unit
 from tablecert.poker import ordering
 from tablecert.rounds.audit import audit_rounds
@@ -273,7 +273,7 @@ def test_q_poker_follow_values_carry_the_play_bonus_like_the_game_analysis(rules
     (q-poker.standard: straight 1, trips 4, straight flush 5), as the game analysis values it;
     a fold never gets the bonus."""
     order = ordering("q-poker", rules)
-    v = _play_values(order)
+    v = play_values(order)
     outcomes = {
         "win": None,
         "tie": v.tie,

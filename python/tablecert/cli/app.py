@@ -30,6 +30,7 @@ ENTRIES: dict[str, Entry] = {
     "sign": ("certify", "sign"),
     "verify": ("certify", "verify"),
     "check": ("check", "check"),
+    "rules": ("rules", None),
     "keys": ("keys", None),
     "crosscheck": ("crosscheck", None),
     "analyze": ("analyze", None),

@@ -158,6 +158,7 @@ def emit_json(data: Any, *, dialect: bool = True) -> None:
     else:
         data = {**dialect_header(), "items": data}
     sys.stdout.write(json.dumps(i_json(data), ensure_ascii=False, sort_keys=True, indent=2) + "\n")
+    sys.stdout.flush()  # whole before anything after it (an error line, the exit)
 
 
 #: The version of every command's JSON schema; bump it when a field changes meaning or goes.

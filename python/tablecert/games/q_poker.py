@@ -227,7 +227,7 @@ class _PlayValues:
     articles: dict[str, str]
 
 
-def _play_values(order: Ordering) -> _PlayValues:
+def play_values(order: Ordering) -> _PlayValues:
     rules = order.rules
     cats = order.categories
     keys = ("fold", "dealer_not_qualifying", "loss", "tie", "initial_bet", "follow_bet")
@@ -384,7 +384,7 @@ def analyze(
     category = (keys >> 22).astype(np.int64)
     raw = showdown_counts(order, executor, shards)
     counts = _Showdowns.of(raw)
-    v = _play_values(order)
+    v = play_values(order)
     suit_wins = order.suit_decides
     follow, fold, den, choose = _decide(counts, category, v, suit_wins)
     nq, won, tied, lost = _outcomes(counts, suit_wins)
@@ -445,7 +445,7 @@ def analyze(
         rules_path=rf.path.name,
         rules_sha256=rf.sha256,
         suit_decides=suit_wins,
-        pair_plus=_pair_plus(order),
+        pair_plus=pair_plus_sheet(order),
         play=play,
         _follow_numerators=follow,
         _fold_numerator=fold,
@@ -455,7 +455,7 @@ def analyze(
     )
 
 
-def _pair_plus(order: Ordering) -> PairPlus:
+def pair_plus_sheet(order: Ordering) -> PairPlus:
     rules = order.rules
     counts = _core.category_counts(3, order.tie_breaks)
     pays = per_category(rules, "pair_plus", order.categories)
