@@ -38,12 +38,12 @@ from tablecert.games.settle import (
 from tablecert.hand_arrays import key_table
 from tablecert.judgement import Judged, Outcome, overall
 from tablecert.poker import Ordering, ordering
+from tablecert.rounds.clock import RoundClock
 from tablecert.rounds.hold import HoldAnalysis, HoldParameters, HoldResult, HoldState
 from tablecert.rounds.log import (
     SCALE,
     SPOTS,
     RoundChunk,
-    RoundClock,
     amount_text,
     read_rounds,
     void_article,

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,6 @@ import numpy.typing as npt
 
 from tablecert import _core
 from tablecert.errors import LogError, RoundLogError
-from tablecert.notation import written
 from tablecert.poker import check_game
 
 GZIP_MAGIC = b"\x1f\x8b"
@@ -264,37 +262,6 @@ def _chunk(game: str, path: str, columns: dict[str, Any]) -> RoundChunk:
             paid=array("paid", np.int64, spots),
         ),
     )
-
-
-class RoundClock:
-    """Each round's timestamp read as an ISO 8601 time with its UTC offset
-    (``2026-03-01T10:00:00Z``), and a table's rounds in the order they were played: a round
-    timestamped before the round logged before it at the same table is an input error (the
-    log is out of order, or its clock was set back), naming both lines."""
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self.last: dict[str, tuple[datetime, int, str]] = {}
-
-    def check(self, chunk: RoundChunk) -> None:
-        for table, stamp, line in zip(chunk.table_id, chunk.timestamp, chunk.line, strict=True):
-            try:
-                when = datetime.fromisoformat(stamp)
-            except ValueError:
-                when = None
-            if when is None or when.tzinfo is None:
-                raise RoundLogError(
-                    f"{self.path}:{line}: timestamp: {written(stamp)} is not an ISO 8601 time "
-                    "with its UTC offset (e.g. 2026-03-01T10:00:00Z)"
-                )
-            before = self.last.get(table)
-            if before is not None and when < before[0]:
-                raise RoundLogError(
-                    f"{self.path}:{line}: timestamp: {stamp} is before {before[2]}, the time of "
-                    f"table {written(table)}'s round logged before it (line {before[1]}): the "
-                    "rounds of a table are logged in the order played"
-                )
-            self.last[table] = (when, line, stamp)
 
 
 def read_rounds(path: str | Path, game: str) -> Iterator[RoundChunk]:
