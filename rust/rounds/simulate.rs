@@ -679,38 +679,53 @@ fn push_cards(out: &mut Vec<u8>, hand: &[u8]) {
 
 const SPOT_NAMES: [&[&str]; 2] = [&["pair_plus", "play"], &["ante", "raise", "progressive"]];
 
+/// A round's own fields in `ROUND_FIELDS` order, each as the log writes it (events: "void"
+/// or none; Q Poker has no upcard or meter).
+fn round_fields(game: &Game, round: &Round) -> [Vec<u8>; 8] {
+    let mut fields: [Vec<u8>; 8] = Default::default();
+    fields[0].extend_from_slice(game.table_id.as_bytes());
+    push_int(&mut fields[1], round.number);
+    let stamp = timestamp(game.start + game.step * round.number.cast_signed());
+    fields[2].extend_from_slice(stamp.as_bytes());
+    push_cards(&mut fields[3], &round.dealer);
+    if game.caribbean {
+        push_cards(&mut fields[4], &round.dealer[..1]);
+        push_amount(&mut fields[5], round.before);
+        push_amount(&mut fields[6], round.after);
+    }
+    if round.void {
+        fields[7].extend_from_slice(b"void");
+    }
+    fields
+}
+
 /// One round as log text: a CSV row per seat, or one JSON Lines record.
 fn write_round(game: &Game, round: &Round, out: &mut Vec<u8>) {
-    let mut head = Vec::with_capacity(160);
-    let stamp = timestamp(game.start + game.step * round.number.cast_signed());
+    let fields = round_fields(game, round);
     let names = SPOT_NAMES[usize::from(game.caribbean)];
     if game.json_lines {
-        head.extend_from_slice(b"{\"table_id\": ");
-        head.extend_from_slice(json_string(&game.table_id).as_bytes());
-        head.extend_from_slice(b", \"round_id\": \"");
-        push_int(&mut head, round.number);
-        head.extend_from_slice(b"\", \"timestamp\": \"");
-        head.extend_from_slice(stamp.as_bytes());
-        head.extend_from_slice(b"\", \"dealer\": \"");
-        push_cards(&mut head, &round.dealer);
-        head.extend_from_slice(b"\", \"upcard\": \"");
-        if game.caribbean {
-            push_cards(&mut head, &round.dealer[..1]);
+        out.push(b'{');
+        for (name, value) in crate::rounds::ROUND_FIELDS.iter().zip(&fields) {
+            out.push(b'"');
+            out.extend_from_slice(name.as_bytes());
+            out.extend_from_slice(b"\": ");
+            match *name {
+                "table_id" => out.extend_from_slice(json_string(&game.table_id).as_bytes()),
+                "events" if value.is_empty() => out.extend_from_slice(b"[]"),
+                "events" => {
+                    out.extend_from_slice(b"[\"");
+                    out.extend_from_slice(value);
+                    out.extend_from_slice(b"\"]");
+                }
+                _ => {
+                    out.push(b'"');
+                    out.extend_from_slice(value);
+                    out.push(b'"');
+                }
+            }
+            out.extend_from_slice(b", ");
         }
-        head.extend_from_slice(b"\", \"meter_before\": \"");
-        if game.caribbean {
-            push_amount(&mut head, round.before);
-        }
-        head.extend_from_slice(b"\", \"meter_after\": \"");
-        if game.caribbean {
-            push_amount(&mut head, round.after);
-        }
-        head.extend_from_slice(b"\", \"events\": [");
-        if round.void {
-            head.extend_from_slice(b"\"void\"");
-        }
-        head.extend_from_slice(b"], \"seats\": [");
-        out.extend_from_slice(&head);
+        out.extend_from_slice(b"\"seats\": [");
         for (k, seat) in round.seats.iter().enumerate() {
             if k > 0 {
                 out.extend_from_slice(b", ");
@@ -742,30 +757,10 @@ fn write_round(game: &Game, round: &Round, out: &mut Vec<u8>) {
         out.extend_from_slice(b"]}\n");
         return;
     }
-    head.extend_from_slice(game.table_id.as_bytes());
-    head.push(b',');
-    push_int(&mut head, round.number);
-    head.push(b',');
-    head.extend_from_slice(stamp.as_bytes());
-    head.push(b',');
-    push_cards(&mut head, &round.dealer);
-    head.push(b',');
-    if game.caribbean {
-        push_cards(&mut head, &round.dealer[..1]);
-        head.push(b',');
-        push_amount(&mut head, round.before);
-        head.push(b',');
-        push_amount(&mut head, round.after);
-        head.push(b',');
-    } else {
-        head.extend_from_slice(b",,,");
-    }
-    if round.void {
-        head.extend_from_slice(b"void");
-    }
-    head.push(b',');
+    let head = fields.join(&b","[..]);
     for seat in &round.seats {
         out.extend_from_slice(&head);
+        out.push(b',');
         push_int(out, seat.number as u64);
         out.push(b',');
         push_cards(out, &seat.cards);
