@@ -10,7 +10,7 @@ count() {
     TABLECERT_BENCH_DATA=$data TABLECERT_BENCH_RECORDS=$records TABLECERT_BENCH_ONLY=$1 valgrind --tool=callgrind \
         --callgrind-out-file=/dev/null "$bench" 2>&1 >/dev/null | sed -n 's/.*Collected : //p'
 }
-names=("owned reader before item 5 (yardstick)" "reader (rust/audit/json.rs), borrowed"
+names=("owned reader, the old allocating one (yardstick)" "reader (rust/logs/json), borrowed"
     "serde_json, same rules, borrowed" "serde_json::Value (duplicate keys kept)")
 for data in shuffles rounds; do
     base=$(count none)

@@ -1,4 +1,4 @@
-"""The strict JSON Lines reader (rust/audit/json.rs) under both logs that use it: shuffler logs
+"""The strict JSON Lines reader (rust/logs/json) under both logs that use it: shuffler logs
 (a bad line is a bad record with its reason) and round logs (a bad line stops the read, naming
 FILE:LINE: FIELD). Duplicate keys at any depth and however escaped, NaN and Infinity, deep
 nesting, lone surrogate escapes and invalid UTF-8 are refused; numbers are kept as written."""

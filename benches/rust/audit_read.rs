@@ -1,6 +1,6 @@
 //! The core's read of a shuffle log (parse, check, tally; no battery), alone in its process:
 //! for `valgrind --tool=callgrind` / `cachegrind` instruction and cache-miss counts, and CPU
-//! time, which stay repeatable on a loaded machine (issue 16, item 1: >= 1 GB/s on 2 cores).
+//! time, which stay repeatable on a loaded machine (the target: >= 1 GB/s on 2 cores).
 //!
 //! Run: `cargo bench --bench audit_read -- LOG [--game]` (a CSV or JSON Lines log, plain or
 //! gzip, e.g. one written by `tablecert simulate shuffler --model fair`); `--game` adds the

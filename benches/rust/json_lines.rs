@@ -279,10 +279,10 @@ fn main() {
         }
         let bytes: usize = data.iter().map(|l| l.len() + 1).sum();
         let runs: [(&str, &Reads); 4] = [
-            ("owned reader before item 5 (yardstick)", &|l| {
+            ("owned reader, the old allocating one (yardstick)", &|l| {
                 owned::parse(l).is_ok()
             }),
-            ("reader (rust/audit/json.rs), borrowed", &|l| {
+            ("reader (rust/logs/json), borrowed", &|l| {
                 json::parse(l).is_ok()
             }),
             ("serde_json, same rules, borrowed", &|l| strict(l).is_ok()),

@@ -49,7 +49,7 @@ DEFAULT_CONFIDENCE = 0.99
 
 @dataclass(frozen=True, eq=False)
 class Tally(ContentEq):
-    """The streamed tallies of a set of shuffles (see rust/audit/tally.rs)."""
+    """The streamed tallies of a set of shuffles (see rust/shuffler/tally.rs)."""
 
     deck: str
     shuffles: int

@@ -26,7 +26,7 @@ GZIP_MAGIC = b"\x1f\x8b"
 #: Amounts are exact decimals with at most this many places; held as integers of 1/SCALE.
 PLACES = 4
 SCALE = 10**PLACES
-#: What the core reader (rust/audit/rounds.rs) gives for a meter field left blank: the meter was
+#: What the core reader (rust/rounds) gives for a meter field left blank: the meter was
 #: not logged for the round (no amount is this low), so its accounting is left unexamined.
 METER_NOT_LOGGED = -(2**63)
 MAX_AMOUNT = 10**12  # currency units: anything larger is a typo, not a bet
