@@ -24,7 +24,7 @@ from tablecert.audit.simulate import write_log
 from tablecert.conformance.evaluator_protocol import MAX_ANSWER, EvaluatorError, open_evaluator
 from tablecert.errors import AuditError, OutputError
 from tablecert.io.outputs import atomic_file
-from tests.cli_support import Run, certify_small_plan, tablecert
+from tests.support.cli_support import Run, certify_small_plan, tablecert
 
 ROOT = Path(__file__).resolve().parent.parent
 LOGS = ROOT / "fixtures" / "logs"

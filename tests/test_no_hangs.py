@@ -15,7 +15,7 @@ import pytest
 
 from tablecert import distributed
 from tablecert.errors import ClusterError
-from tests.cli_support import tablecert
+from tests.support.cli_support import tablecert
 from tests.support.plan_support import write_plan
 
 

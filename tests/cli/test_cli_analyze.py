@@ -8,7 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from tablecert.cli import app
-from tests.cli_support import tablecert_process
+from tests.support.cli_support import tablecert_process
 from tests.support.games_support import CACHE, caribbean
 
 runner = CliRunner()

@@ -10,7 +10,7 @@ from xml.etree import ElementTree
 from typer.testing import CliRunner
 
 from tablecert.cli import app
-from tests.cli_support import tablecert_process
+from tests.support.cli_support import tablecert_process
 
 runner = CliRunner()
 LOGS = Path(__file__).resolve().parents[2] / "fixtures" / "logs"

@@ -40,7 +40,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from tablecert.cli import app
-from tests.cli_support import Run, certify_small_plan, tablecert
+from tests.support.cli_support import Run, certify_small_plan, tablecert
 
 ROOT = Path(__file__).resolve().parents[2]
 FIX = ROOT / "fixtures"

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from tablecert.cli import app
 from tablecert.errors import MahjongError
-from tests.cli_support import tablecert_process
+from tests.support.cli_support import tablecert_process
 from tests.support.mahjong_support import CHICKEN_RECORD, NO_KONG
 
 runner = CliRunner()

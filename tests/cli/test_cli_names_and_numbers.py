@@ -17,7 +17,7 @@ from tablecert.audit.shuffler import audit_shuffler
 from tablecert.cli import app
 from tablecert.figures import P_FLOOR_TEXT, measured, p_value
 from tablecert.stats import EFFECT_MEANING
-from tests.cli_support import tablecert
+from tests.support.cli_support import tablecert
 
 runner = CliRunner()
 NATIVE = Path(__file__).resolve().parents[2] / "fixtures" / "evaluators" / "native"

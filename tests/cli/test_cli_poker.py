@@ -7,7 +7,7 @@ import json
 from typer.testing import CliRunner
 
 from tablecert.cli import app
-from tests.cli_support import tablecert_process
+from tests.support.cli_support import tablecert_process
 
 runner = CliRunner()
 

@@ -11,7 +11,7 @@ import pytest
 from rich.console import Console
 
 from tablecert.cli.progress import HEARTBEAT, PLAIN_INTERVAL, PlainReporter, progress
-from tests.cli_support import tablecert
+from tests.support.cli_support import tablecert
 
 
 class Clock:

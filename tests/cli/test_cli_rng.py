@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from tablecert.cli import app
 from tablecert.errors import RngAuditError
-from tests.cli_support import tablecert_process
+from tests.support.cli_support import tablecert_process
 
 runner = CliRunner()
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "nist"

@@ -10,7 +10,7 @@ import pytest
 
 from tablecert.conformance.rule_file_check import check_rule_file
 from tablecert.rules import RULES_DIR, load_rules
-from tests.cli_support import tablecert
+from tests.support.cli_support import tablecert
 
 BUNDLED = sorted(p.stem for p in RULES_DIR.glob("*.toml"))
 

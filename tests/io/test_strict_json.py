@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tablecert.io import strict_json
-from tests.cli_support import tablecert
+from tests.support.cli_support import tablecert
 from tests.support.plan_support import write_plan
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"

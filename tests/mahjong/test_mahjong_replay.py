@@ -17,7 +17,7 @@ from tablecert.cli import app
 from tablecert.errors import MahjongError
 from tablecert.mahjong.corpus import SIMPLE, TRAD, corpus, legal_game
 from tablecert.mahjong.replay import Replay, replay
-from tests.cli_support import tablecert_process
+from tests.support.cli_support import tablecert_process
 from tests.support.mahjong_support import (
     FED,
     FILLER,

@@ -32,8 +32,8 @@ from tablecert.report.chromium import available, print_pdf
 from tablecert.report.html import esc
 from tablecert.report.signing import generate_key_pair, public_pem
 from tablecert.visible_text import plain
-from tests.cli_support import tablecert
 from tests.support import envelopes
+from tests.support.cli_support import tablecert
 from tests.support.plan_support import write_plan
 
 ROOT = Path(__file__).resolve().parents[2]

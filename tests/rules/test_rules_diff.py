@@ -10,7 +10,7 @@ from pathlib import Path
 from tablecert.games import q_poker
 from tablecert.games.rules_diff import diff_rules, figures
 from tablecert.rules import RULES_DIR, load_rules
-from tests.cli_support import tablecert
+from tests.support.cli_support import tablecert
 
 
 def _variant(tmp_path: Path, old: str, new: str) -> Path:
