@@ -271,10 +271,16 @@ class RoundAudit(Judged):
         }
 
 
+#: Each card's bit in a hand's 52-bit mask, and none for -1 (a card a void round did not log).
+_CARD_BITS = np.array([1 << card for card in range(52)] + [0], dtype=np.uint64)
+
+
 def _masks(cards: npt.NDArray[np.int16]) -> npt.NDArray[np.uint64]:
-    valid = cards >= 0
-    bits = np.where(valid, np.left_shift(np.uint64(1), np.maximum(cards, 0).astype(np.uint64)), 0)
-    out: npt.NDArray[np.uint64] = np.bitwise_or.reduce(bits.astype(np.uint64), axis=1)
+    """Each hand's cards as a 52-bit mask (a card dealt twice counted once)."""
+    bits = _CARD_BITS[cards]
+    out: npt.NDArray[np.uint64] = bits[:, 0].copy()
+    for i in range(1, bits.shape[1]):
+        out |= bits[:, i]
     return out
 
 
@@ -494,23 +500,53 @@ class _ChunkAudit:
         rows = np.flatnonzero(settled)
         if not len(rows):
             return
-        # group by deciding rule (few distinct values: a Python pass over the groups only);
-        # the rows of void rounds (rare) by the article their round's events void it under
+        # group by deciding rule (few distinct values: one stable sort, then a Python pass
+        # over the groups only); the rows of void rounds (rare) by the article their round's
+        # events void it under
         group = np.where(void_seat[rows], -1, codes[rows])
-        selections = [
-            (articles[code], rows[group == code]) for code in np.unique(group[group >= 0]).tolist()
+        order = np.argsort(group, kind="stable")
+        ranked = group[order]
+        starts = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]])
+        ends = np.r_[starts[1:], len(ranked)]
+        judged = ranked[starts] >= 0
+        sel_rows = rows[order]
+        sums = [
+            np.add.reduceat(values[sel_rows], starts[judged]) if judged.any() else []
+            for values in (paid, due_scaled, differs.astype(np.int64))
         ]
+        for code, start, end, paid_sum, due_sum, differ_sum in zip(
+            ranked[starts][judged].tolist(),
+            starts[judged].tolist(),
+            ends[judged].tolist(),
+            *(list(map(int, s)) for s in sums),
+            strict=True,
+        ):
+            self.add_total(
+                f"{articles[code]} {spot}", end - start, paid_sum, due_sum, den, differ_sum
+            )
         voided: dict[str, list[int]] = {}
         for i in rows[group < 0].tolist():
             voided.setdefault(self.void_article(int(self.seat_round[i])), []).append(i)
-        selections += [(article, np.array(sel)) for article, sel in voided.items()]
-        for article, sel in selections:
-            name = f"{article} {spot}"
-            total = self.a.by_article[name]
-            total.spots += len(sel)
-            total.paid += Fraction(int(paid[sel].sum()), SCALE)
-            total.due += Fraction(int(due_scaled[sel].sum()), den * SCALE)
-            total.differences += int(differs[sel].sum())
+        for article, listed in voided.items():
+            sel = np.array(listed)
+            self.add_total(
+                f"{article} {spot}",
+                len(sel),
+                int(paid[sel].sum()),
+                int(due_scaled[sel].sum()),
+                den,
+                int(differs[sel].sum()),
+            )
+
+    def add_total(
+        self, name: str, spots: int, paid: int, due_scaled: int, den: int, differences: int
+    ) -> None:
+        """Add a group of settled spots to the total of its article and spot."""
+        total = self.a.by_article[name]
+        total.spots += spots
+        total.paid += Fraction(paid, SCALE)
+        total.due += Fraction(due_scaled, den * SCALE)
+        total.differences += differences
 
     def against(self, spot: str, outcome: _Int, category: _Int) -> SeatDues:
         """Due amounts in 1/(den*SCALE) units of a spot settled by the player's category and

@@ -38,10 +38,11 @@ def _instant_us(when: datetime) -> int:
     return (when - _EPOCH) // _MICROSECOND
 
 
-def _number(digits: npt.NDArray[np.int64], start: int, width: int) -> npt.NDArray[np.int64]:
-    out = np.zeros(len(digits), dtype=np.int64)
-    for i in range(start, start + width):
-        out = out * 10 + digits[:, i]
+def _number(digits: npt.NDArray[np.uint8], start: int, width: int) -> npt.NDArray[np.int64]:
+    out = digits[:, start].astype(np.int64)
+    for i in range(start + 1, start + width):
+        out *= 10
+        out += digits[:, i]
     return out
 
 
@@ -86,11 +87,10 @@ def bulk_instants(stamps: list[str]) -> npt.NDArray[np.int64] | None:
     else:
         separators[zone_at] = b"Z"
     digit_at = [i for i in range(size) if i not in separators and not (zoned and i == zone_at)]
-    digits = text.astype(np.int64) - ord("0")
-    ok = np.ones(len(stamps), dtype=bool)
+    digits = text - np.uint8(ord("0"))  # a byte below "0" wraps round to above 9
+    ok = (digits[:, digit_at] <= 9).all(axis=1)
     for i, char in separators.items():
         ok &= text[:, i] == char[0]
-    ok &= ((digits[:, digit_at] >= 0) & (digits[:, digit_at] <= 9)).all(axis=1)
     sign: npt.NDArray[np.int64] | int = 0
     if zoned:
         plus, minus = text[:, zone_at] == ord("+"), text[:, zone_at] == ord("-")
