@@ -510,7 +510,7 @@ class _ChunkAudit:
         ends = np.r_[starts[1:], len(ranked)]
         judged = ranked[starts] >= 0
         sel_rows = rows[order]
-        sums = [
+        sums: list[Any] = [
             np.add.reduceat(values[sel_rows], starts[judged]) if judged.any() else []
             for values in (paid, due_scaled, differs.astype(np.int64))
         ]
