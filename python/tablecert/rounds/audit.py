@@ -504,7 +504,9 @@ class _ChunkAudit:
         # over the groups only); the rows of void rounds (rare) by the article their round's
         # events void it under
         group = np.where(void_seat[rows], -1, codes[rows])
-        order = np.argsort(group, kind="stable")
+        # a stable sort of 16-bit keys is a radix sort: the usual case, a few hundred rules
+        keys = group.astype(np.int16) if len(articles) < 2**15 else group
+        order = np.argsort(keys, kind="stable")
         ranked = group[order]
         starts = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]])
         ends = np.r_[starts[1:], len(ranked)]

@@ -145,10 +145,12 @@ class RoundClock:
         names = list(dict.fromkeys(tables))
         if len(names) == 1:
             code = np.zeros(len(tables), dtype=np.int64)
+            order = np.arange(len(tables))
         else:
             index = {name: i for i, name in enumerate(names)}
             code = np.fromiter(map(index.__getitem__, tables), dtype=np.int64, count=len(tables))
-        order = np.argsort(code, kind="stable")
+            # a stable sort of 16-bit keys is a radix sort (a log of up to 32,767 tables)
+            order = np.argsort(code.astype(np.int16) if len(names) < 2**15 else code, kind="stable")
         key, when = code[order], instants[order]
         if ((key[1:] == key[:-1]) & (when[1:] < when[:-1])).any():
             return False
