@@ -149,21 +149,6 @@ fn exact(num: i128, den: i128, what: &str) -> Result<i64, String> {
     i64::try_from(num / den).map_err(|_| format!("{what} is out of range"))
 }
 
-/// An amount in 1/SCALE units as the shortest exact decimal (`amount_text` of the reader).
-#[must_use]
-pub fn amount_text(units: i64) -> String {
-    let sign = if units < 0 { "-" } else { "" };
-    let (whole, frac) = (
-        units.unsigned_abs() / SCALE as u64,
-        units.unsigned_abs() % SCALE as u64,
-    );
-    if frac == 0 {
-        return format!("{sign}{whole}");
-    }
-    let digits = format!("{frac:04}");
-    format!("{sign}{whole}.{}", digits.trim_end_matches('0'))
-}
-
 /// `YYYY-MM-DDTHH:MM:SSZ` of seconds since the Unix epoch (proleptic Gregorian, UTC).
 #[must_use]
 pub fn timestamp(seconds: i64) -> String {
@@ -296,11 +281,7 @@ impl RoundSimulator {
     }
 
     fn header(&self) -> String {
-        let spots: &[&str] = if self.game.caribbean {
-            &["ante", "raise", "progressive"]
-        } else {
-            &["pair_plus", "play"]
-        };
+        let spots = SPOT_NAMES[usize::from(self.game.caribbean)];
         let mut columns: Vec<String> = crate::rounds::ROUND_FIELDS
             .iter()
             .chain(crate::rounds::SEAT_FIELDS.iter())
@@ -642,7 +623,8 @@ fn push_int(out: &mut Vec<u8>, value: u64) {
     out.extend_from_slice(&buf[at..]);
 }
 
-/// An amount in 1/SCALE units appended as the shortest exact decimal (as `amount_text`).
+/// An amount in 1/SCALE units appended as the shortest exact decimal (as the reader's
+/// `amount_text` in Python writes it).
 fn push_amount(out: &mut Vec<u8>, units: i64) {
     if units < 0 {
         out.push(b'-');
@@ -793,7 +775,6 @@ mod tests {
             (-250_000, "-25"),
             (1_050, "0.105"),
         ] {
-            assert_eq!(amount_text(units), text);
             let mut out = Vec::new();
             push_amount(&mut out, units);
             assert_eq!(String::from_utf8(out).unwrap(), text);

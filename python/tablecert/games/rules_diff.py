@@ -20,6 +20,7 @@ from typing import Any
 from tablecert.errors import TableCertError
 from tablecert.exact import exact_json
 from tablecert.rules import RuleFile, RuleValue
+from tablecert.rules.submission import rule_keys
 
 __all__ = [
     "ANALYSES",
@@ -143,20 +144,7 @@ class RulesDiff:
 
 def rule_values(rules: RuleFile) -> dict[str, RuleValue]:
     """Every rule value of a file by its dotted key, in the file's order."""
-    out: dict[str, RuleValue] = {}
-
-    def walk(node: Mapping[str, Any], prefix: str) -> None:
-        for name, child in node.items():
-            key = f"{prefix}{name}"
-            if isinstance(child, Mapping) and "value" in child:
-                found = rules.get(key)
-                if found is not None:
-                    out[key] = found
-            elif isinstance(child, Mapping):
-                walk(child, f"{key}.")
-
-    walk(rules.data, "")
-    return out
+    return {key: rules.require(key) for key in rule_keys(rules.data)}
 
 
 def _value_json(value: RuleValue | None) -> dict[str, Any] | None:

@@ -551,10 +551,7 @@ class _Simulator:
 
 
 def _amount(value: Fraction) -> str:
-    units = value * SCALE
-    if units.denominator != 1:
-        raise AuditError(f"amount {value} has more than the log's decimal places")
-    return amount_text(int(units))
+    return amount_text(_units(value, "amount"))
 
 
 def write_rounds(
