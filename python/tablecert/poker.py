@@ -19,6 +19,8 @@ from tablecert.notation import written
 from tablecert.rules import RuleFile, load_rules
 
 GAMES: dict[str, int] = {"q-poker": 3, "caribbean-stud": 5}
+# The deal each game's own engine implements: player cards, dealer cards, dealer upcards.
+DEALS: dict[str, tuple[int, int, int]] = {"q-poker": (3, 3, 0), "caribbean-stud": (5, 5, 1)}
 DEFAULT_RULES: dict[str, str] = {
     "q-poker": "q-poker.macau",
     "caribbean-stud": "caribbean-stud.macau",
@@ -105,6 +107,12 @@ def _ordering(rules: RuleFile) -> Ordering:
     hand_size = GAMES[rules.game]
     if rules.value_of("game.hand_size", int) != hand_size:
         raise rules.error("game.hand_size", f"{rules.game} hands have {hand_size} cards")
+    for key, dealt in zip(
+        ("player_cards", "dealer_cards", "upcards"), DEALS[rules.game], strict=True
+    ):
+        value = rules.value_of(f"deal.{key}", int)
+        if value != dealt:
+            raise rules.error(f"deal.{key}", f"{value}: the {rules.game} engine deals {dealt}")
     kind = rules.choice("ranking.ordering", ("statute", "rank-only"))
     rules.choice("ranking.ace_low_straight", ("lowest",))
     _check_rank_order(rules)
