@@ -214,3 +214,28 @@ def test_upcard_lanes_and_completions() -> None:
     assert 255 not in run.decisions[3:8]
     assert run.decisions.count(255) == 56 * 3
     assert sum(v.not_qualifying + v.won + v.tied + v.lost for v in run.rows.values()) == 56 * 30
+
+
+@pytest.mark.parametrize(
+    ("uses", "shape", "qualifier", "tie_breaks"),
+    [
+        (3, (3, 3), ("high-card", (10,)), STATUTE),
+        (3, (3, 3), None, RANK_ONLY),
+        (4, (5, 6), None, STATUTE),
+        (5, (5, 5), ("high-card", (12, 11)), RANK_ONLY),
+    ],
+)
+def test_the_array_count_equals_the_deal_by_deal_count(
+    uses: int,
+    shape: tuple[int, int],
+    qualifier: tuple[str, tuple[int, ...]] | None,
+    tie_breaks: ref.TieBreaks,
+) -> None:
+    # The whole-deck variant (NumPy counts per player hand) deals the same as the plain loop.
+    deck = tuple(cards("As Ah Ad 2s 2h 3s 3d 4h Qs Qh Kd Kc 5s"))
+    game = ref.Game(ranking(uses, tie_breaks), deck, *shape, 0, qualifier)
+    k = len(game.ranking.categories)
+    values = [[[-1] * k] * 4, [[1] * k, [1 + c for c in range(k)], [0] * k, [-2] * k]]
+    plain, arrays = ref.analyze(game, values), ref.analyze_hidden_dealer(game, values)
+    assert plain == arrays
+    assert len({d for _, d in plain.rows}) == 2

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from math import comb
 
+import numpy as np
+
 SUIT_LETTERS = "dchs"
 
 #: Every category a hand of ``uses`` cards can fall in, in the usual order (highest first).
@@ -179,14 +181,18 @@ class Ranking:
     def hand(self, cards: Sequence[int]) -> Hand:
         return classify(cards, self.tie_breaks, royal="royal-flush" in self.categories)
 
-    def key(self, cards: Iterable[int]) -> int:
+    def best_key(self, cards: Iterable[int]) -> int:
         """The key of the best ``uses`` cards among ``cards`` (any order, at least ``uses``)."""
+        hand = sorted(cards)
+        assert len(hand) >= self.uses, hand
+        return max(self._one_key(c) for c in combinations(hand, self.uses))
+
+    def key(self, cards: Iterable[int]) -> int:
+        """``best_key``, remembered per hand (a dealer hand is met by many player hands)."""
         hand = tuple(sorted(cards))
         known = self._keys.get(hand)
         if known is None:
-            assert len(hand) >= self.uses, hand
-            known = max(self._one_key(c) for c in combinations(hand, self.uses))
-            self._keys[hand] = known
+            known = self._keys[hand] = self.best_key(hand)
         return known
 
     def _one_key(self, cards: Sequence[int]) -> int:
@@ -207,7 +213,7 @@ def category_counts(ranking: Ranking, deck: Sequence[int], cards: int) -> list[l
     are in category ``position`` with first rank field ``r``."""
     counts = [[0] * 13 for _ in ranking.categories]
     for hand in combinations(sorted(deck), cards):
-        key = ranking.key(hand)
+        key = ranking.best_key(hand)
         counts[key >> 22][first_rank(key)] += 1
     return counts
 
@@ -293,12 +299,37 @@ def colex_hands(positions: int, k: int) -> list[tuple[int, ...]]:
     return sorted(combinations(range(positions), k), key=lambda h: h[::-1])
 
 
+def _decide(
+    values: Sequence[Sequence[Sequence[int]]], category: int, tally: _Tally
+) -> tuple[int, bool]:
+    """The decision of largest value (the lowest ``d`` among equals), and whether another
+    decision is worth exactly as much."""
+    worth = [sum(n * v[o][category] for o, n in enumerate(tally.outcomes)) for v in values]
+    best = max(worth)
+    return worth.index(best), worth.count(best) > 1
+
+
+def _record(rows: dict[tuple[int, int], Row], category: int, decision: int, tally: _Tally) -> None:
+    row = rows.setdefault((category, decision), Row(category, decision))
+    row.situations += 1
+    row.not_qualifying += tally.outcomes[NOT_QUALIFYING]
+    row.won += tally.outcomes[WON]
+    row.tied += tally.outcomes[TIED]
+    row.lost += tally.outcomes[LOST]
+    row.equal_ranks += tally.equal_ranks
+    row.won_on_suit += tally.won_on_suit
+
+
+def _threshold(game: Game) -> int | None:
+    return None if game.qualifier is None else game.ranking.threshold(*game.qualifier)
+
+
 def analyze(game: Game, values: Sequence[Sequence[Sequence[int]]]) -> Run:
     """Deal everything; in each situation take the decision of largest value (the lowest ``d``
     among equals); tally each (category, decision) row over its situations' completions."""
     deck = tuple(sorted(game.deck))
     size = len(deck)
-    threshold = None if game.qualifier is None else game.ranking.threshold(*game.qualifier)
+    threshold = _threshold(game)
     hidden = game.dealer_cards - game.upcards
     rows: dict[tuple[int, int], Row] = {}
     decisions = bytearray()
@@ -321,19 +352,58 @@ def analyze(game: Game, values: Sequence[Sequence[Sequence[int]]]) -> Run:
                 (up + dealt for dealt in combinations(unseen, hidden)),
                 threshold,
             )
-            worth = [sum(n * v[o][category] for o, n in enumerate(tally.outcomes)) for v in values]
-            best = max(worth)
-            decision = worth.index(best)  # the lowest d among equal values
+            decision, indifferent = _decide(values, category, tally)
             decisions.append(decision)
             situations += 1
-            row = rows.setdefault((category, decision), Row(category, decision))
-            row.situations += 1
-            row.indifferent += worth.count(best) > 1
-            row.not_qualifying += tally.outcomes[NOT_QUALIFYING]
-            row.won += tally.outcomes[WON]
-            row.tied += tally.outcomes[TIED]
-            row.lost += tally.outcomes[LOST]
-            row.equal_ranks += tally.equal_ranks
-            row.won_on_suit += tally.won_on_suit
+            _record(rows, category, decision, tally)
+            rows[(category, decision)].indifferent += indifferent
     completions = comb(size - game.player_cards - game.upcards, hidden)
+    return Run(completions, situations, rows, bytes(decisions))
+
+
+def analyze_hidden_dealer(game: Game, values: Sequence[Sequence[Sequence[int]]]) -> Run:
+    """``analyze`` for games with no upcard, fast enough for a whole deck: every dealer hand's
+    key computed once, a player hand's dealer hands picked as those holding none of its cards
+    and counted as arrays. The same deals, the same decisions, the same rows."""
+    assert game.upcards == 0, "the dealer's hand is one lane: no upcard"
+    deck = tuple(sorted(game.deck))
+    threshold = _threshold(game)
+    suits = game.ranking.tie_breaks.suit_decides
+
+    def mask(positions: tuple[int, ...]) -> int:
+        return sum(1 << p for p in positions)
+
+    dealer_hands = colex_hands(len(deck), game.dealer_cards)
+    dealer_masks = np.array([mask(h) for h in dealer_hands], dtype=np.uint64)
+    dealer_keys = np.array(
+        [game.ranking.key(deck[p] for p in h) for h in dealer_hands], dtype=np.int64
+    )
+    rows: dict[tuple[int, int], Row] = {}
+    decisions = bytearray()
+    situations = 0
+    for positions in colex_hands(len(deck), game.player_cards):
+        player_key = game.ranking.key(deck[p] for p in positions)
+        category = player_key >> 22
+        keys = dealer_keys[(dealer_masks & np.uint64(mask(positions))) == 0]
+        qualifies = np.ones(len(keys), dtype=bool) if threshold is None else keys >> 2 >= threshold
+        shown = keys[qualifies]
+        mine, theirs = (player_key, shown) if suits else (player_key >> 2, shown >> 2)
+        tally = _Tally(
+            [
+                int((~qualifies).sum()),
+                int((mine > theirs).sum()),
+                int((mine == theirs).sum()),
+                int((mine < theirs).sum()),
+            ]
+        )
+        if suits:
+            equal = shown >> 2 == player_key >> 2
+            tally.equal_ranks = int(equal.sum())
+            tally.won_on_suit = int((equal & (player_key > shown)).sum())
+        decision, indifferent = _decide(values, category, tally)
+        decisions.append(decision)
+        situations += 1
+        _record(rows, category, decision, tally)
+        rows[(category, decision)].indifferent += indifferent
+    completions = comb(len(deck) - game.player_cards, game.dealer_cards)
     return Run(completions, situations, rows, bytes(decisions))
