@@ -12,6 +12,7 @@ pub mod mahjong;
 pub mod nist;
 pub mod order_check;
 pub mod rank3;
+pub mod rank4;
 pub mod rank5;
 pub mod ranking;
 pub mod rounds;

@@ -288,6 +288,89 @@ def caribbean_situation(
     tie_breaks: TieBreaks, qualifier_ranks: list[int], hand: list[int], upcard: int
 ) -> SituationCounts: ...
 
+# --- the generic stud-poker engine (rust/bindings/stud.rs) ---
+
+@final
+class StudRanking:
+    """A game's ranking: cards that make a hand, categories highest first, tie-breaks."""
+
+    def __new__(cls, uses: int, categories: list[str], tie_breaks: TieBreaks) -> StudRanking: ...
+    @property
+    def uses(self) -> int: ...
+    @property
+    def categories(self) -> list[str]: ...
+
+def stud_key(ranking: StudRanking, cards: list[int]) -> int: ...
+def stud_category_counts(ranking: StudRanking, deck: list[int], cards: int) -> list[list[int]]: ...
+
+@final
+class StudGame:
+    """A game's deal: deck, cards to the player and to the dealer, upcards, qualifier."""
+
+    def __new__(
+        cls,
+        ranking: StudRanking,
+        deck: list[int],
+        player_cards: int,
+        dealer_cards: int,
+        upcards: int,
+        qualifier: tuple[str, list[int]] | None,
+    ) -> StudGame: ...
+    @property
+    def completions(self) -> int: ...
+    @property
+    def deck(self) -> list[int]: ...
+    @property
+    def lanes(self) -> int: ...
+
+@final
+class StudRow:
+    """One (category place, decision) over the situations where it was chosen."""
+
+    @property
+    def category(self) -> int: ...
+    @property
+    def decision(self) -> int: ...
+    @property
+    def situations(self) -> int: ...
+    @property
+    def indifferent(self) -> int: ...
+    @property
+    def not_qualifying(self) -> int: ...
+    @property
+    def won(self) -> int: ...
+    @property
+    def tied(self) -> int: ...
+    @property
+    def lost(self) -> int: ...
+    @property
+    def equal_ranks(self) -> int: ...
+    @property
+    def won_on_suit(self) -> int: ...
+    def __eq__(self, other: object, /) -> bool: ...
+
+@final
+class StudRun:
+    """The analysis: completions per situation, all situations, rows, decisions."""
+
+    @property
+    def completions(self) -> int: ...
+    @property
+    def situations(self) -> int: ...
+    @property
+    def rows(self) -> list[StudRow]: ...
+    @property
+    def decisions(self) -> bytes | None: ...
+
+def stud_analyze(
+    game: StudGame,
+    values: list[list[list[int]]],
+    *,
+    decisions: bool = False,
+    threads: int = 0,
+    progress: Progress | None = None,
+) -> StudRun: ...
+
 # --- mahjong hands (rust/bindings/mahjong.rs) ---
 # A meld crosses as (kind "chow" | "pung" | "kong", lowest tile id, exposed).
 # Signature bits: 0-2 suits present (m, p, s); 3 honours present; 4 only terminals and

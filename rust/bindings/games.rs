@@ -17,7 +17,7 @@ use crate::rank5;
 /// A counter the core advances while it works, for a progress bar in another thread.
 #[pyclass(frozen, module = "tablecert._core")]
 #[derive(Clone, Default)]
-pub struct Progress(Arc<AtomicU64>);
+pub struct Progress(pub(crate) Arc<AtomicU64>);
 
 #[pymethods]
 impl Progress {

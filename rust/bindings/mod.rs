@@ -17,6 +17,7 @@ mod mahjong;
 mod nist;
 mod round_simulation;
 mod rounds;
+mod stud;
 mod testing;
 
 #[pymodule]
@@ -32,5 +33,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     rounds::register(m)?;
     testing::register(m)?;
     round_simulation::register(m)?;
+    stud::register(m)?;
     Ok(())
 }

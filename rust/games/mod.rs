@@ -4,3 +4,4 @@ pub mod caribbean;
 pub mod completions;
 pub mod q_poker;
 pub mod showdown;
+pub mod stud;
