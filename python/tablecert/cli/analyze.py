@@ -1,8 +1,9 @@
 """Exact par sheets: every bet's return, optimal play.
 
 ``tablecert analyze q-poker|caribbean-stud|mahjong-traditional|mahjong-simple``: exact par
-sheets under optimal play, and the mahjong statute's complete-hand tables; ``analyze diff``:
-what changes from one rule file of a game to another.
+sheets under optimal play, and the mahjong statute's complete-hand tables; ``analyze game
+FILE``: the par sheet of any stud poker game its rule file describes; ``analyze diff``: what
+changes from one rule file of a game to another.
 """
 
 from __future__ import annotations
@@ -422,6 +423,44 @@ def _figure_text(value: Any) -> str:
 
 def _fraction_text(value: Fraction) -> str:
     return f"{decimal(value)} ({value.numerator}/{value.denominator})"
+
+
+@app.command("game")
+def analyze_game(
+    rules: Annotated[str, typer.Argument(help="Rule file path or bundled name of a stud game.")],
+    json_out: JsonOption = False,
+    wide: WideOption = False,
+) -> None:
+    """Any stud poker game its rule file describes: the par sheet under optimal play."""
+    from tablecert.cli.progress import progress
+    from tablecert.games import stud
+
+    with progress("analysing every situation", unit="hands") as report:
+        result = stud.analyze(rules, progress=report.update)
+    if json_out:
+        emit_json(result.as_json())
+        return
+    stdout.print(Text.assemble((result.title, "bold"), f" ({plain(result.rules_path)})"))
+    names = [d.decision for d in result.decisions]
+    print_table(
+        [Column("category", wrap=True), *(Column(n, "right") for n in names)],
+        ((plain(s.category), *(f"{k:,}" for k in s.situations)) for s in result.strategy),
+        title="optimal decisions: situations by the player's category",
+        wide=wide,
+    )
+    _return_table("the bet against the dealer, optimal strategy", result.rows, wide)
+    edge = result.house_edge
+    stdout.print(
+        f"house edge: {_percent(edge)} of the ante ({edge.numerator}/{edge.denominator}); "
+        f"element of risk: {_percent(result.element_of_risk)}"
+    )
+    stdout.print(
+        "decisions: "
+        + ", ".join(f"{d.decision} {_percent(d.probability)}" for d in result.decisions)
+    )
+    for bet in result.side_bets:
+        _return_table(f"{bet.name} ({bet.article})", bet.rows, wide)
+        stdout.print(f"{plain(bet.name)} house edge: {_percent(bet.house_edge)}")
 
 
 @app.command("mahjong-traditional")

@@ -1,0 +1,343 @@
+"""The exact par sheet of any stud poker game its rule file describes.
+
+The description (:func:`tablecert.rules.stud.describe`) gives the deal, the ranking, the
+qualifier, the decisions and every bet's settlement; the generic engine
+(``_core.stud_analyze``) counts every situation's dealer completions by outcome and chooses
+each situation's best decision from the exact values. Here the counts become the par sheet:
+every outcome's probability and value, the house edge and the element of risk, how often each
+decision is taken, the strategy by category, and every side bet's return from the category
+counts of its hands. Nothing here knows a game: a game is its rule file.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from tablecert import _core
+from tablecert.games.common import OutcomeRow, expected_value, fraction_json
+from tablecert.rules import RuleFile, load_rules
+from tablecert.rules.stud import SideBet, StudDescription, describe
+
+#: Progress: (finished player hands, all player hands).
+ProgressCallback = Callable[[int, int], None]
+
+_OUTCOMES = ("dealer does not qualify", "player wins", "tie", "dealer wins")
+
+
+@dataclass(frozen=True)
+class DecisionShare:
+    """How often one decision is taken under optimal play."""
+
+    decision: str
+    situations: int
+    total: int
+
+    @property
+    def probability(self) -> Fraction:
+        return Fraction(self.situations, self.total)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "decision": self.decision,
+            "situations": self.situations,
+            "probability": fraction_json(self.probability),
+        }
+
+
+@dataclass(frozen=True)
+class CategoryStrategy:
+    """The decisions taken with a hand of one category: situations per decision."""
+
+    category: str
+    situations: tuple[int, ...]
+    indifferent: int
+
+    def as_json(self, decisions: Sequence[str]) -> dict[str, Any]:
+        return {
+            "category": self.category,
+            "situations": dict(zip(decisions, self.situations, strict=True)),
+            "indifferent": self.indifferent,
+        }
+
+
+@dataclass(frozen=True)
+class SideBetSheet:
+    """A side bet's return: its paying events and the house edge per unit."""
+
+    id: str
+    name: str
+    article: str
+    hands: int
+    rows: tuple[OutcomeRow, ...]
+
+    @property
+    def expected_value(self) -> Fraction:
+        return expected_value(self.rows)
+
+    @property
+    def house_edge(self) -> Fraction:
+        return -self.expected_value
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "article": self.article,
+            "hands": self.hands,
+            "house_edge": fraction_json(self.house_edge),
+            "rows": [r.as_json() for r in self.rows],
+        }
+
+
+@dataclass(frozen=True)
+class StudAnalysis:
+    """A stud game's par sheet under optimal play, exact throughout."""
+
+    title: str
+    rules_path: str
+    rules_sha256: str
+    situations: int
+    completions: int
+    rows: tuple[OutcomeRow, ...]
+    decisions: tuple[DecisionShare, ...]
+    strategy: tuple[CategoryStrategy, ...]
+    raise_multiples: tuple[Fraction, ...]
+    side_bets: tuple[SideBetSheet, ...]
+    showdowns: int
+    equal_ranks: int
+    won_on_suit: int
+
+    @property
+    def expected_value(self) -> Fraction:
+        """The player's expected net result per unit ante."""
+        return expected_value(self.rows)
+
+    @property
+    def house_edge(self) -> Fraction:
+        """Expected loss per unit ante."""
+        return -self.expected_value
+
+    @property
+    def average_wager(self) -> Fraction:
+        """The ante plus the expected raise, per unit ante."""
+        raised = sum(
+            (
+                m * d.probability
+                for m, d in zip(self.raise_multiples, self.decisions[1:], strict=True)
+            ),
+            Fraction(0),
+        )
+        return 1 + raised
+
+    @property
+    def element_of_risk(self) -> Fraction:
+        """Expected loss per unit actually wagered."""
+        return self.house_edge / self.average_wager
+
+    def as_json(self) -> dict[str, Any]:
+        names = [d.decision for d in self.decisions]
+        return {
+            "schema": "tablecert.stud-analysis/1",
+            "title": self.title,
+            "rules": self.rules_path,
+            "rules_sha256": self.rules_sha256,
+            "situations": self.situations,
+            "completions_per_situation": self.completions,
+            "house_edge": fraction_json(self.house_edge),
+            "element_of_risk": fraction_json(self.element_of_risk),
+            "average_wager": fraction_json(self.average_wager),
+            "decisions": [d.as_json() for d in self.decisions],
+            "strategy": [s.as_json(names) for s in self.strategy],
+            "rows": [r.as_json() for r in self.rows],
+            "suit_tie_break": {
+                "showdowns": self.showdowns,
+                "equal_ranks": self.equal_ranks,
+                "decided_by_suit_won_by_player": self.won_on_suit,
+            },
+            "side_bets": [b.as_json() for b in self.side_bets],
+        }
+
+
+def engine_game(d: StudDescription) -> _core.StudGame:
+    """The engine's game for a description, on the full deck."""
+    return _core.StudGame(
+        ranking(d),
+        list(range(52)),
+        d.deal.player_cards.value,
+        d.deal.dealer_cards.value,
+        d.deal.upcards.value,
+        None if d.qualifier is None else d.qualifier.engine,
+    )
+
+
+def ranking(d: StudDescription) -> _core.StudRanking:
+    """The engine's ranking of a description's hands."""
+    r = d.ranking
+    return _core.StudRanking(r.uses, list(r.names), _core.TieBreaks(**r.tie_breaks))
+
+
+def _decision_names(d: StudDescription) -> tuple[str, ...]:
+    return ("fold", *(f"raise {_multiple(m.value)}" for m in d.raises))
+
+
+def _multiple(m: Fraction) -> str:
+    return f"{m}x"
+
+
+def _run(
+    game: _core.StudGame,
+    values: list[list[list[int]]],
+    hands: int,
+    progress: ProgressCallback | None,
+) -> _core.StudRun:
+    """The engine's run; with ``progress``, reported from this thread while the core works
+    (``hands``: the player hands it counts to)."""
+    if progress is None:
+        return _core.stud_analyze(game, values)
+    counter = _core.Progress()
+    result: list[_core.StudRun] = []
+    failure: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            result.append(_core.stud_analyze(game, values, progress=counter))
+        except BaseException as exc:  # re-raised in the caller's thread
+            failure.append(exc)
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    while worker.is_alive():
+        progress(min(counter.done, hands), hands)
+        worker.join(0.1)
+    if failure:
+        raise failure[0]
+    progress(hands, hands)
+    return result[0]
+
+
+def analyze(
+    rules: RuleFile | str | None = None,
+    *,
+    progress: ProgressCallback | None = None,
+) -> StudAnalysis:
+    """The exact par sheet of the stud game ``rules`` describes."""
+    rf = rules if isinstance(rules, RuleFile) else load_rules(rules or "four-card-poker.standard")
+    d = describe(rf)
+    game = engine_game(d)
+    den, values = d.values()
+    run = _run(game, values, math.comb(52, d.deal.player_cards.value), progress)
+    return _sheet(rf, d, run, den)
+
+
+def _sheet(rf: RuleFile, d: StudDescription, run: _core.StudRun, den: int) -> StudAnalysis:
+    names = d.ranking.names[::-1]  # by position, lowest first
+    decisions = _decision_names(d)
+    fractions = d.settlement.fractions()
+    total = run.situations * run.completions
+    counted: dict[tuple[str, Fraction], int] = {}
+    articles: dict[str, str] = {}
+    per_decision = [0] * len(decisions)
+    per_category: dict[int, list[int]] = {}
+    indifferent: dict[int, int] = {}
+    showdowns = equal = suit = 0
+    s = d.settlement
+    for row in run.rows:
+        per_decision[row.decision] += row.situations
+        per_category.setdefault(row.category, [0] * len(decisions))[row.decision] += row.situations
+        indifferent[row.category] = indifferent.get(row.category, 0) + row.indifferent
+        if row.decision == 0:
+            key = ("fold", fractions[0][0][row.category])
+            counted[key] = counted.get(key, 0) + row.situations * run.completions
+            articles["fold"] = s.fold.article
+            continue
+        showdowns += row.won + row.tied + row.lost
+        equal += row.equal_ranks
+        suit += row.won_on_suit
+        counts = (row.not_qualifying, row.won, row.tied, row.lost)
+        label_of = (
+            "dealer does not qualify",
+            f"player wins with {names[row.category]}",
+            "tie",
+            "dealer wins",
+        )
+        article_of = (
+            s.not_qualifying.ante.article,
+            s.win[row.category].per_raise.article,
+            s.loss.ante.article if s.tie is None else s.tie.ante.article,
+            s.loss.ante.article,
+        )
+        for o, n in enumerate(counts):
+            if n == 0:
+                continue
+            value = fractions[row.decision][o][row.category]
+            event = f"{decisions[row.decision]}: {label_of[o]}"
+            if o != 1 and _varies(fractions[row.decision][o]):
+                event += f" ({names[row.category]})"
+            key = (event, value)
+            counted[key] = counted.get(key, 0) + n
+            articles[event] = article_of[o]
+    rows = tuple(
+        OutcomeRow(event, articles[event], value, count, total)
+        for (event, value), count in counted.items()
+    )
+    strategy = tuple(
+        CategoryStrategy(names[c], tuple(per_category[c]), indifferent.get(c, 0))
+        for c in sorted(per_category, reverse=True)
+    )
+    shares = tuple(
+        DecisionShare(n, k, run.situations) for n, k in zip(decisions, per_decision, strict=True)
+    )
+    return StudAnalysis(
+        title=str(rf.require("game.title").value),
+        rules_path=rf.path.name,
+        rules_sha256=rf.sha256,
+        situations=run.situations,
+        completions=run.completions,
+        rows=rows,
+        decisions=shares,
+        strategy=strategy,
+        raise_multiples=tuple(m.value for m in d.raises),
+        side_bets=tuple(_side_bet(d, b) for b in d.side_bets),
+        showdowns=showdowns,
+        equal_ranks=equal,
+        won_on_suit=suit,
+    )
+
+
+def _varies(by_category: Sequence[Fraction]) -> bool:
+    return len(set(by_category)) > 1
+
+
+def _side_bet(d: StudDescription, bet: SideBet) -> SideBetSheet:
+    """A side bet's paying events from the category counts of its hands on the full deck."""
+    order = _core.StudRanking(
+        bet.uses.value, list(bet.categories), _core.TieBreaks(**d.ranking.tie_breaks)
+    )
+    counts = _core.stud_category_counts(order, list(range(52)), bet.card_count(d.deal))
+    hands = sum(sum(row) for row in counts)
+    names = bet.categories[::-1]
+    by_event: dict[tuple[str, Fraction], int] = {}
+    for position, row in enumerate(counts):
+        for rank, n in enumerate(row):
+            if n == 0:
+                continue
+            pay = bet.pay(position, rank)
+            event = "loses" if pay < 0 else names[position]
+            key = (event, pay)
+            by_event[key] = by_event.get(key, 0) + n
+    rows = tuple(
+        OutcomeRow(event, _bet_article(bet, event, names), value, n, hands)
+        for (event, value), n in sorted(by_event.items(), key=lambda kv: -kv[0][1])
+    )
+    return SideBetSheet(bet.id, bet.name.value, bet.name.article, hands, rows)
+
+
+def _bet_article(bet: SideBet, event: str, names: Sequence[str]) -> str:
+    if event in names:
+        return bet.pays[list(names).index(event)].article
+    return bet.name.article
