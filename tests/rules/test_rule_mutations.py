@@ -157,6 +157,7 @@ def poker_outcome(game: str, path: Path, full: bool) -> Any:
     from tablecert.games.progressive import progressive
     from tablecert.hand_tables import category_table
     from tablecert.poker import decide, ordering
+    from tablecert.rules.stud import describe
 
     order = ordering(game, path)
     table = category_table(game, path).as_json()
@@ -167,6 +168,7 @@ def poker_outcome(game: str, path: Path, full: bool) -> Any:
         ],
         "categories": {k: v for k, v in table.items() if k != "rules_sha256"},
         "variant": order.rules.variant,
+        "description": describe(order.rules),
     }
     if game == "q-poker":
         sheet = q_poker.analyze(path).as_json()
@@ -194,6 +196,17 @@ def poker_outcome(game: str, path: Path, full: bool) -> Any:
 
 
 _POKER_PAIRS = {game: _poker_pairs(game) for game in ("q-poker", "caribbean-stud")}
+
+
+def stud_outcome(game: str, path: Path, full: bool) -> Any:
+    """A game described by its file: the description the stud engine is fed (the deal, the
+    ranking, the qualifier, the settlement's values, the side bets), and its labels."""
+    from tablecert.rules.stud import describe
+
+    rules = load_rules(path)
+    description = describe(rules)
+    labels = [rules.require(f"game.{k}").value for k in ("variant", "title", "source")]
+    return {"labels": labels, "description": description, "values": description.values()}
 
 
 def mahjong_outcome(game: str, path: Path, full: bool) -> Any:
@@ -289,6 +302,7 @@ OUTCOMES: dict[str, Callable[[str, Path, bool], Any]] = {
     "caribbean-stud": poker_outcome,
     "mahjong-simple": mahjong_outcome,
     "mahjong-traditional": mahjong_outcome,
+    "stud": stud_outcome,
 }
 
 

@@ -80,6 +80,7 @@ def _poker(rules: RuleFile) -> list[tuple[str, str, Callable[[], object]]]:
     from tablecert.games.progressive import progressive
     from tablecert.games.settle import settlement_table
     from tablecert.poker import ordering
+    from tablecert.rules.stud import describe
 
     def order() -> Any:
         return ordering(rules.game, rules)
@@ -97,7 +98,11 @@ def _poker(rules: RuleFile) -> list[tuple[str, str, Callable[[], object]]]:
             (
                 "par sheet and strategy (analyze q-poker)",
                 "[play], [pair_plus]",
-                lambda: (q_poker.play_values(order()), q_poker.pair_plus_sheet(order())),
+                lambda: (
+                    q_poker.play_values(order()),
+                    q_poker.pair_plus_sheet(order()),
+                    describe(rules),
+                ),
             )
         )
     else:
@@ -105,7 +110,7 @@ def _poker(rules: RuleFile) -> list[tuple[str, str, Callable[[], object]]]:
             (
                 "par sheet and strategy (analyze caribbean-stud)",
                 "[play]",
-                lambda: caribbean_stud.payouts(order()),
+                lambda: (caribbean_stud.payouts(order()), describe(rules)),
             )
         )
         steps.append(
@@ -116,6 +121,23 @@ def _poker(rules: RuleFile) -> list[tuple[str, str, Callable[[], object]]]:
             )
         )
     return steps
+
+
+def _stud(rules: RuleFile) -> list[tuple[str, str, Callable[[], object]]]:
+    from tablecert.rules.stud import deal_and_ranking, describe
+
+    return [
+        (
+            "deal and hand ranking (the stud engine)",
+            "[deal], [ranking]",
+            lambda: deal_and_ranking(rules),
+        ),
+        (
+            "par sheet, strategy and side bets (the stud engine)",
+            "[qualifier], [decision], [settlement], [side_bets]",
+            lambda: describe(rules),
+        ),
+    ]
 
 
 def _mahjong(rules: RuleFile) -> list[tuple[str, str, Callable[[], object]]]:
@@ -140,6 +162,7 @@ ENGINES: dict[str, Callable[[RuleFile], list[tuple[str, str, Callable[[], object
     "caribbean-stud": _poker,
     "mahjong-traditional": _mahjong,
     "mahjong-simple": _mahjong,
+    "stud": _stud,
 }
 
 

@@ -374,13 +374,20 @@ def is_stud(rules: RuleFile) -> bool:
     return "deal" in rules.data
 
 
+def deal_and_ranking(rules: RuleFile) -> tuple[Deal, Ranking]:
+    """The deal and the hand ranking alone (what ranks hands, without any bet)."""
+    read = _Reader(rules)
+    deal = _deal(read)
+    return deal, _ranking(read, deal.uses)
+
+
 def describe(rules: RuleFile) -> StudDescription:
     """The game a rule file describes, validated completely: a value the engine cannot
     compute is a :class:`RuleFileError` naming its key and line."""
     read = _Reader(rules)
     qualifier: Qualifier | None
     deal = _deal(read)
-    ranking = _ranking(read, deal.uses.value)
+    ranking = _ranking(read, deal.uses)
     if "play" in rules.data and "initial_bet" in rules.table("play"):
         qualifier = _high_card_qualifier(read, "play.dealer_qualifier", ranking)
         settlement = _follow_settlement(read, ranking)
@@ -389,7 +396,7 @@ def describe(rules: RuleFile) -> StudDescription:
         settlement = _ante_raise_settlement(read, ranking)
     else:
         qualifier = _qualifier(read, ranking)
-        settlement = _settlement(read, ranking)
+        settlement = _settlement(read, ranking, qualifier)
     bets = []
     if "pair_plus" in rules.data:
         bets.append(_pair_plus(read, ranking, deal))
@@ -486,7 +493,7 @@ def _deal(read: _Reader) -> Deal:
     return Deal(player, dealer, uses, upcards)
 
 
-def _ranking(read: _Reader, uses: int) -> Ranking:
+def _ranking(read: _Reader, uses: Cited[int]) -> Ranking:
     kind = read.choice("ranking.ordering", ("statute", "rank-only"))
     read.choice("ranking.ace_low_straight", ("lowest",))
     order = read.get("ranking.rank_order", str)
@@ -512,7 +519,7 @@ def _ranking(read: _Reader, uses: int) -> Ranking:
                     'has no effect when ranking.ordering is "rank-only" (suits never decide): '
                     f"only {unused!r} is accepted",
                 )
-    if uses == 3 and pair.value != "higher":
+    if uses.value == 3 and pair.value != "higher":
         raise read.error(
             "ranking.pair_suit",
             "has no effect on 3-card hands (the kicker's suit decides between equal pairs): "
@@ -520,7 +527,7 @@ def _ranking(read: _Reader, uses: int) -> Ranking:
         )
     categories = _categories(read, "ranking.categories", uses, steps=True)
     return Ranking(
-        uses=uses,
+        uses=uses.value,
         categories=tuple(
             Category(name, tuple(value), article, key) for name, value, article, key in categories
         ),
@@ -532,31 +539,33 @@ def _ranking(read: _Reader, uses: int) -> Ranking:
 
 
 def _categories(
-    read: _Reader, table: str, uses: int, *, steps: bool
+    read: _Reader, table: str, uses: Cited[int], *, steps: bool
 ) -> list[tuple[str, Any, str, str]]:
     """The categories of a table, in the order written (highest first): exactly the
     engine's vocabulary for ``uses`` (``royal-flush`` optional in 5-card hands). With
     ``steps``, each value must be the steps the engine compares."""
     names = list(read.table(table))
-    vocabulary = VOCABULARY[uses]
+    size = f"{uses.value}-card hands (as {uses.key} says)"
+    vocabulary = VOCABULARY[uses.value]
     for name in names:
         if name not in vocabulary:
             raise read.error(
                 f"{table}.{name}",
-                f"unknown category for {uses}-card hands; the engine's: {', '.join(vocabulary)}",
+                f"unknown category for {size}; the engine's: {', '.join(vocabulary)}",
             )
-    missing = [n for n in vocabulary if n not in names and n not in OPTIONAL[uses]]
+    missing = [n for n in vocabulary if n not in names and n not in OPTIONAL[uses.value]]
     if missing:
-        raise read.error(f"{table}.{missing[0]}", f"missing: {uses}-card hands have this category")
+        raise read.error(f"{table}.{missing[0]}", f"missing: {size} have this category")
     out = []
     for name in names:
         dotted = f"{table}.{name}"
         if steps:
             found = read.get(dotted, list)
-            if tuple(found.value) != STEPS[uses][name]:
+            implemented = STEPS[uses.value][name]
+            if tuple(found.value) != implemented:
                 raise read.error(
                     dotted,
-                    f"the engine compares {name} hands by {list(STEPS[uses][name])!r} in that "
+                    f"the engine compares {name} hands by {list(implemented)!r} in that "
                     f"order; other tie-break steps ({found.value!r}) are not implemented",
                 )
             out.append((name, found.value, found.article, dotted))
@@ -689,7 +698,11 @@ def _by_position(read: _Reader, table: str, ranking: Ranking) -> tuple[Cited[Fra
     return tuple(read.number(f"{table}.{name}") for name in reversed(ranking.names))
 
 
-def _settlement(read: _Reader, ranking: Ranking) -> Settlement:
+def _settlement(read: _Reader, ranking: Ranking, qualifier: Qualifier | None) -> Settlement:
+    """The generic layout: ``[decision] raises``, ``[settlement]`` with the ante's and the
+    raise's net results by outcome (``ante``, ``raise``), ties, the ante bonus by category.
+    Without a qualifier the dealer always plays: a value for a dealer who does not qualify
+    cannot matter and is refused."""
     raises = read.get("decision.raises", list)
     multiples: list[Cited[Fraction]] = []
     for i, value in enumerate(raises.value):
@@ -713,22 +726,29 @@ def _settlement(read: _Reader, ranking: Ranking) -> Settlement:
         )
 
     ante_win = read.number("settlement.ante.win")
-    if _is_value(read.table("settlement.raise").get("win")):
-        raise_wins = tuple(read.number("settlement.raise.win") for _ in ranking.categories)
-    else:
-        raise_wins = _by_position(read, "settlement.raise.win", ranking)
+    raise_wins = _by_position(read, "settlement.raise.win", ranking)
     if "bonus" in read.table("settlement"):
         bonus = _by_position(read, "settlement.bonus", ranking)
     else:
         bonus = ()
     loss = part("loss")
+    if qualifier is not None:
+        not_qualifying = part("not_qualifying")
+    else:
+        for bet in ("ante", "raise"):
+            if "not_qualifying" in read.table(f"settlement.{bet}"):
+                raise read.error(
+                    f"settlement.{bet}.not_qualifying",
+                    "has no effect: the dealer always qualifies (qualifier.category = 'none')",
+                )
+        not_qualifying = Part(_zero(ties.article, "qualifier"), _zero(ties.article, "qualifier"))
     tie = {"player": None, "dealer": loss}.get(
         ties.value, Part(_zero(ties.article, ties.key), _zero(ties.article, ties.key))
     )
     return Settlement(
         stake=Cited(Fraction(1), raises.article, "decision.raises"),
         fold=read.number("settlement.fold"),
-        not_qualifying=part("not_qualifying"),
+        not_qualifying=not_qualifying,
         win=tuple(Part(ante_win, w) for w in raise_wins),
         tie=tie,
         loss=loss,
@@ -766,7 +786,7 @@ def _side_bet(read: _Reader, bet: str, deal: Deal) -> SideBet:
         raise read.error(
             uses.key, f"{uses.value} cards cannot be made from the {made_of} cards of the bet"
         )
-    pays = _categories(read, f"{prefix}.pays", uses.value, steps=False)
+    pays = _categories(read, f"{prefix}.pays", uses, steps=False)
     categories = tuple(name_ for name_, *_ in pays)
     positions = {n: len(categories) - 1 - i for i, n in enumerate(categories)}
     minimum: dict[int, Cited[int]] = {}
