@@ -22,6 +22,7 @@ ROOT = HERE.parents[1]
 MARKER = "<!-- generated: readings -->"
 ARTICLES = "<!-- generated: articles -->"
 SCHEMA = "<!-- generated: report-schema -->"
+GAMES = "<!-- generated: games -->"
 _ARTICLE = re.compile(r"^(第[^條条]+[條条]|批示[一二三四五六七八九十]+)")
 
 
@@ -83,6 +84,28 @@ def articles_tables() -> str:
     return "\n".join(out)
 
 
+def games_table() -> str:
+    """The bundled rule files that describe a stud poker game (a ``[deal]`` table): the deal,
+    the title and where the rules come from."""
+    rows = [
+        "| rule file | game | cards (player, dealer, hand, upcards) | title | rules from |",
+        "|---|---|---|---|---|",
+    ]
+    for path in sorted((ROOT / "fixtures" / "rules").glob("*.toml")):
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        if "deal" not in data:
+            continue
+        game, deal = data["game"], data["deal"]
+        cards = [deal[k]["value"] for k in ("player_cards", "dealer_cards")]
+        cards += [game["hand_size"]["value"], deal["upcards"]["value"]]
+        source = game.get("source", game.get("statute", {})).get("value", "")
+        rows.append(
+            f"| `{path.stem}` | `{game['id']['value']}` | {', '.join(map(str, cards))} "
+            f"| {_cell(game['title']['value'])} | {_cell(source)} |"
+        )
+    return "\n".join(rows)
+
+
 def schema_table() -> str:
     """report.json's top-level fields from its JSON Schema: name, required, type, description."""
     schema = json.loads(
@@ -115,4 +138,6 @@ def on_page_markdown(markdown: str, **_: Any) -> str:
         markdown = markdown.replace(SCHEMA, schema_table())
     if ARTICLES in markdown:
         markdown = markdown.replace(ARTICLES, articles_tables())
+    if GAMES in markdown:
+        markdown = markdown.replace(GAMES, games_table())
     return markdown

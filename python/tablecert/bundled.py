@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import tomllib
 from importlib.resources import files
 from pathlib import Path
 
@@ -61,6 +62,17 @@ def is_bare_name(source: str | os.PathLike[str]) -> bool:
 def bundled_rule_file(name: str) -> Path:
     """The path of a bundled rule file, e.g. ``q-poker.macau``."""
     return _named(RULES_DIR, name, "rule file")
+
+
+def bundled_games() -> dict[str, tuple[str, ...]]:
+    """Every game the bundled rule files describe (its ``game.id``) and the names of its files,
+    read from the files: a game is known by its rule files, never by a list in code."""
+    games: dict[str, list[str]] = {}
+    for path in sorted(RULES_DIR.glob("*.toml")):
+        game = tomllib.loads(path.read_text(encoding="utf-8-sig")).get("game", {}).get("id", {})
+        if isinstance(game, dict) and isinstance(game.get("value"), str):
+            games.setdefault(game["value"], []).append(path.stem)
+    return {game: tuple(names) for game, names in games.items()}
 
 
 def bundled_rules_sha256() -> str:

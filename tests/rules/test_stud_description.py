@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tablecert import _core
+from tablecert.bundled import bundled_games
 from tablecert.errors import RuleFileError
 from tablecert.games import caribbean_stud, q_poker
 from tablecert.poker import ordering
@@ -440,3 +441,16 @@ def test_a_deal_the_old_engines_do_not_compute_is_refused_by_them(tmp_path: Path
     assert describe(load_rules(path)).deal.upcards.value == 0  # the stud engine computes it
     with pytest.raises(RuleFileError, match=r":\d+: deal.upcards: 0: the caribbean-stud engine"):
         ordering("caribbean-stud", path)
+
+
+def test_the_games_are_read_from_the_bundled_files(tmp_path: Path) -> None:
+    games = bundled_games()
+    assert games["stud"] == (
+        "caribbean-stud.no-upcard",
+        "caribbean-stud.pair-qualifier",
+        "four-card-poker.standard",
+    )
+    assert games["q-poker"] == ("q-poker.macau", "q-poker.six-card-bonus", "q-poker.standard")
+    path = _variant(tmp_path, FOUR_CARD, 'id = { value = "stud"', 'id = { value = "let-it-ride"')
+    with pytest.raises(RuleFileError, match="unknown game 'let-it-ride'; known: caribbean-stud, "):
+        load_rules(path)

@@ -23,6 +23,7 @@ from tablecert.bundled import (
     RULES_DIR,
     STATUTES_DIR,
     BundledDataError,
+    bundled_games,
     bundled_rule_file,
     is_bare_name,
 )
@@ -343,7 +344,7 @@ def _check_known_keys(rules: RuleFile) -> None:
     """Refuse keys and tables that no bundled file of the game holds: nothing reads them."""
     known = _known_paths(rules.game)
     if not known:
-        games = sorted({g for g in map(_bundled_game, RULES_DIR.glob("*.toml")) if g})
+        games = sorted(bundled_games())
         raise rules.error("game.id", f"unknown game {rules.game!r}; known: {', '.join(games)}")
     for path, is_value in _paths(rules.data).items():
         dotted = ".".join(path)
@@ -362,8 +363,3 @@ def _check_known_keys(rules: RuleFile) -> None:
             raise rules.error(dotted, f"expected {expected} here")
         if is_value:
             rules.get(dotted)  # the { value = ..., article = "..." } form, checked
-
-
-def _bundled_game(path: Path) -> str | None:
-    game_id = _toml(path, path.read_bytes())[1].get("game", {}).get("id", {})
-    return str(game_id.get("value")) if isinstance(game_id, Mapping) else None
