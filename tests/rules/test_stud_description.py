@@ -3,6 +3,7 @@ the values the engine is fed, and the refusals of what it cannot compute, by key
 
 from __future__ import annotations
 
+import os
 from fractions import Fraction
 from itertools import combinations
 from pathlib import Path
@@ -454,3 +455,24 @@ def test_the_games_are_read_from_the_bundled_files(tmp_path: Path) -> None:
     path = _variant(tmp_path, FOUR_CARD, 'id = { value = "stud"', 'id = { value = "let-it-ride"')
     with pytest.raises(RuleFileError, match="unknown game 'let-it-ride'; known: caribbean-stud, "):
         load_rules(path)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not os.environ.get("TABLECERT_SLOW"), reason="long run: set TABLECERT_SLOW=1 (and -m slow)"
+)
+def test_the_new_games_give_the_published_figures() -> None:
+    """Four Card Poker as the Wizard of Odds prints it (house edge 2.78% of the ante, element
+    of risk 1.30%, as quoted by Atlantic City Weekly; 2.79% in another copy of the page): the
+    exact 2.7879% and 1.3013%. Caribbean Stud with no upcard: below the 5.32% Krigman prints
+    for the best fixed strategy (Casino City Times, 2000), which the optimum cannot exceed,
+    and above the 5.2243% of the game with its upcard, whose information it lacks."""
+    from tablecert.games import stud
+
+    four = stud.analyze(FOUR_CARD)
+    assert four.house_edge == Fraction(8_840_827_253, 317_119_576_410)
+    assert abs(four.house_edge - Fraction(2785, 100_000)) < Fraction(5, 100_000)
+    assert abs(four.element_of_risk - Fraction(130, 10_000)) < Fraction(5, 100_000)
+    hidden = stud.analyze("caribbean-stud.no-upcard").house_edge
+    assert hidden == Fraction(1_605_628_741, 30_201_864_420)
+    assert Fraction(5224, 100_000) < hidden < Fraction(532, 10_000)
