@@ -4,6 +4,7 @@ the values the engine is fed, and the refusals of what it cannot compute, by key
 from __future__ import annotations
 
 import os
+import re
 from fractions import Fraction
 from itertools import combinations
 from pathlib import Path
@@ -333,15 +334,15 @@ PAIR_LINE = 'pair = { value = 1, article = "Aces Up: pay table (Live! Casino Phi
             PAIR_LINE,
             'full-house = { value = 1, article = "Rules: Aces Up"',
             "full-house",
-            "side_bets.aces-up.pays.full-house: unknown key (nothing reads it); known here: "
-            "flush, four-of-a-kind",
+            "side_bets.aces-up.pays.full-house: unknown category for 4-card hands (as "
+            "side_bets.aces-up.hand_size says)",
         ),
         (
             'pair = { value = "A", article = "Rules: Aces Up"',
             'one-pair = { value = "A", article = "Rules: Aces Up"',
             "one-pair",
-            "side_bets.aces-up.minimum_rank.one-pair: unknown key (nothing reads it); known "
-            "here: pair",
+            "side_bets.aces-up.minimum_rank.one-pair: unknown category: the bet pays "
+            "four-of-a-kind",
         ),
         (
             'pair = { value = "A", article = "Rules: Aces Up"',
@@ -387,6 +388,29 @@ def test_a_side_bet_ranking_no_hand_has_is_refused(tmp_path: Path) -> None:
     assert _refusal(path).startswith(
         f"{path}:{_line(path, 'hand_size = { value = 5')}: side_bets.six-card-bonus.hand_size: "
         "5 cards cannot be made from the 3 cards of the bet"
+    )
+
+
+def test_a_lab_side_bet_is_read_and_a_key_nothing_reads_is_refused(tmp_path: Path) -> None:
+    """A side bet no bundled file has loads: the description reads every key of it; a key of
+    the description's tables that nothing reads is refused by name."""
+    text = (RULES_DIR / f"{FOUR_CARD}.toml").read_text(encoding="utf-8")
+    path = tmp_path / "lab.toml"
+    path.write_text(text.replace("side_bets.aces-up", "side_bets.lab-bet"), encoding="utf-8")
+    (bet,) = describe(load_rules(path)).side_bets
+    assert (bet.id, bet.name.value, bet.minimum_rank[1].value) == ("lab-bet", "Aces Up", 12)
+    path = _variant(tmp_path, FOUR_CARD, "[settlement.ante]\n", "[settlement.ante]\npush = 0\n")
+    with pytest.raises(RuleFileError, match=re.escape('expected { value = ..., article = "..." }')):
+        load_rules(path)
+    path = _variant(
+        tmp_path,
+        FOUR_CARD,
+        "[settlement.ante]\n",
+        '[settlement.ante]\npush = { value = 0, article = "Rules" }\n',
+    )
+    assert _refusal(path) == (
+        f"{path}:{_line(path, 'push =')}: settlement.ante.push: unknown key (nothing in the game "
+        "reads it)"
     )
 
 

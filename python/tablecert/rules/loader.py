@@ -340,9 +340,16 @@ def _known_paths(game: str) -> dict[tuple[str, ...], bool]:
     return known
 
 
+#: The tables of a stud game's description (a file with a ``[deal]`` table) that may hold keys
+#: no bundled file has (a lab's new side bet, a bonus on another category): the description
+#: (:func:`tablecert.rules.stud.describe`) reads every key in them and refuses the rest.
+DESCRIBED_TABLES = ("deal", "qualifier", "decision", "settlement", "side_bets")
+
+
 def _check_known_keys(rules: RuleFile) -> None:
     """Refuse keys and tables that no bundled file of the game holds: nothing reads them."""
     known = _known_paths(rules.game)
+    described = "deal" in rules.data
     if not known:
         games = sorted(bundled_games())
         raise rules.error("game.id", f"unknown game {rules.game!r}; known: {', '.join(games)}")
@@ -350,6 +357,8 @@ def _check_known_keys(rules: RuleFile) -> None:
         dotted = ".".join(path)
         if any("." in part for part in path):
             raise rules.error(dotted, "a quoted key with a dot in its name: write the tables")
+        if described and path[0] in DESCRIBED_TABLES:
+            continue
         if path not in known:
             siblings = sorted(k[-1] for k in known if k[:-1] == path[:-1])
             kind = "key" if is_value else "table"
