@@ -51,6 +51,9 @@ def test_the_deals() -> None:
     assert _deal(FOUR_CARD) == (5, 6, 4, 1)
     assert _deal("caribbean-stud.no-upcard") == (5, 5, 5, 0)
     assert describe(load_rules("caribbean-stud.macau")).deal.upcards.article == "第七条"
+    ranking = describe(load_rules("caribbean-stud.macau")).ranking
+    assert ranking.ace_low_straight_suit.reading  # the file's reading of an open point
+    assert not ranking.suit_order.reading
 
 
 def test_four_card_poker() -> None:

@@ -164,11 +164,13 @@ DESCRIPTION_TABLES = (
 
 @dataclass(frozen=True)
 class Cited(Generic[T]):
-    """A value of the description, the article it comes from and the key it was read at."""
+    """A value of the description, the article it comes from, the key it was read at, and
+    whether it is a reading of an open point (``reading = true`` in the file)."""
 
     value: T
     article: str
     key: str
+    reading: bool = False
 
 
 @dataclass(frozen=True)
@@ -420,7 +422,8 @@ class _Reader:
     def get(self, dotted: str, kind: type | tuple[type, ...]) -> Cited[Any]:
         self.read.add(dotted)
         value = self.rules.value_of(dotted, kind)
-        return Cited(value, self.rules.require(dotted).article, dotted)
+        found = self.rules.require(dotted)
+        return Cited(value, found.article, dotted, found.reading)
 
     def count(self, dotted: str, allowed: Sequence[int]) -> Cited[int]:
         found: Cited[int] = self.get(dotted, int)
@@ -437,11 +440,12 @@ class _Reader:
             raise self.error(
                 dotted, f"expected an integer or a fraction like '3/2', got {written(found.value)}"
             )
-        return Cited(value, found.article, dotted)
+        return Cited(value, found.article, dotted, found.reading)
 
     def choice(self, dotted: str, allowed: tuple[str, ...]) -> Cited[str]:
         self.read.add(dotted)
-        return Cited(self.rules.choice(dotted, allowed), self.rules.require(dotted).article, dotted)
+        found = self.rules.require(dotted)
+        return Cited(self.rules.choice(dotted, allowed), found.article, dotted, found.reading)
 
     def table(self, dotted: str) -> Mapping[str, Any]:
         return self.rules.table(dotted)
@@ -531,10 +535,10 @@ def _ranking(read: _Reader, uses: Cited[int]) -> Ranking:
         categories=tuple(
             Category(name, tuple(value), article, key) for name, value, article, key in categories
         ),
-        suit_decides=Cited(kind.value == "statute", kind.article, kind.key),
+        suit_decides=Cited(kind.value == "statute", kind.article, kind.key, kind.reading),
         ace_low_straight_suit=ace_low,
         pair_suit=pair,
-        suit_order=Cited(tuple(map(str, suits.value)), suits.article, suits.key),
+        suit_order=Cited(tuple(map(str, suits.value)), suits.article, suits.key, suits.reading),
     )
 
 
@@ -597,7 +601,7 @@ def _ranks(read: _Reader, dotted: str, category: str, uses: int) -> Cited[tuple[
         falling = ranks[1:]
     if len(set(ranks)) != len(ranks) or any(b >= a for a, b in itertools.pairwise(falling)):
         raise read.error(dotted, f"no {category} has these ranks: {written(found.value)}")
-    return Cited(ranks, found.article, dotted)
+    return Cited(ranks, found.article, dotted, found.reading)
 
 
 def _high_card_qualifier(read: _Reader, dotted: str, ranking: Ranking) -> Qualifier:
@@ -675,7 +679,11 @@ def _ante_raise_settlement(read: _Reader, ranking: Ranking) -> Settlement:
     loss = read.number("play.loss")
     tie = read.number("play.tie")
     ante_win = read.number("play.ante_win")
-    cap = Cap(maximum, ante, Cited(tuple(map(str, capped.value)), capped.article, capped.key))
+    cap = Cap(
+        maximum,
+        ante,
+        Cited(tuple(map(str, capped.value)), capped.article, capped.key, capped.reading),
+    )
     names = tuple(reversed(ranking.names))
     return Settlement(
         stake=Cited(Fraction(1), multiple.article, "play.raise_multiple"),
