@@ -503,3 +503,34 @@ def test_the_new_games_give_the_published_figures() -> None:
     hidden = stud.analyze("caribbean-stud.no-upcard").house_edge
     assert hidden == Fraction(1_605_628_741, 30_201_864_420)
     assert Fraction(5224, 100_000) < hidden < Fraction(532, 10_000)
+
+
+def test_rules_check_says_what_the_stud_engine_computes(tmp_path: Path) -> None:
+    """``tablecert rules check`` on a described game: the deal and ranking, and the par sheet
+    with the side bets; a side bet the engine cannot compute refuses only the second, naming
+    the key and its line (exit 2)."""
+    from tablecert.conformance.rule_file_check import check_rule_file
+    from tests.support.cli_support import tablecert
+
+    ok = check_rule_file(load_rules(FOUR_CARD))
+    assert [(c.name, c.refused) for c in ok.capabilities] == [
+        ("deal and hand ranking (the stud engine)", ""),
+        ("par sheet, strategy and side bets (the stud engine)", ""),
+    ]
+    path = _variant(
+        tmp_path,
+        FOUR_CARD,
+        'hand_size = { value = 4, article = "Rules: Aces Up"',
+        'hand_size = { value = 6, article = "Rules: Aces Up"',
+    )
+    refused = [c.refused for c in check_rule_file(load_rules(path)).capabilities]
+    assert refused[0] == ""
+    assert refused[1] == (
+        f"{path}:{_line(path, 'hand_size = { value = 6')}: side_bets.aces-up.hand_size: 6 is not "
+        "one the engine computes (3, 4, 5)"
+    )
+    run = tablecert(["rules", "check", str(path)])
+    assert run.code == 2
+    assert run.error_lines[-1] == (
+        f"error: {path.name}: refused for par sheet, strategy and side bets (the stud engine)"
+    )
