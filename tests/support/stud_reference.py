@@ -181,23 +181,19 @@ class Ranking:
     def hand(self, cards: Sequence[int]) -> Hand:
         return classify(cards, self.tie_breaks, royal="royal-flush" in self.categories)
 
-    def best_key(self, cards: Iterable[int]) -> int:
-        """The key of the best ``uses`` cards among ``cards`` (any order, at least ``uses``)."""
-        hand = sorted(cards)
-        assert len(hand) >= self.uses, hand
-        return max(self._one_key(c) for c in combinations(hand, self.uses))
-
     def key(self, cards: Iterable[int]) -> int:
-        """``best_key``, remembered per hand (a dealer hand is met by many player hands)."""
+        """The key of the best ``uses`` cards among ``cards`` (any order, at least ``uses``)."""
         hand = tuple(sorted(cards))
-        known = self._keys.get(hand)
+        known = self._keys.get(hand)  # each hand is classified once, however often it is met
         if known is None:
-            known = self._keys[hand] = self.best_key(hand)
+            assert len(hand) >= self.uses, hand
+            if len(hand) > self.uses:
+                known = max(self.key(c) for c in combinations(hand, self.uses))
+            else:
+                h = self.hand(hand)
+                known = pack(self.position(h.category), h.ranks, h.suit)
+            self._keys[hand] = known
         return known
-
-    def _one_key(self, cards: Sequence[int]) -> int:
-        h = self.hand(cards)
-        return pack(self.position(h.category), h.ranks, h.suit)
 
     def threshold(self, category: str, ranks: Sequence[int]) -> int:
         """The ranks-only key (``key >> 2``) a qualifying dealer hand reaches at least."""
@@ -213,7 +209,7 @@ def category_counts(ranking: Ranking, deck: Sequence[int], cards: int) -> list[l
     are in category ``position`` with first rank field ``r``."""
     counts = [[0] * 13 for _ in ranking.categories]
     for hand in combinations(sorted(deck), cards):
-        key = ranking.best_key(hand)
+        key = ranking.key(hand)
         counts[key >> 22][first_rank(key)] += 1
     return counts
 
