@@ -348,6 +348,12 @@ PAIR_LINE = 'pair = { value = 1, article = "Aces Up: pay table (Live! Casino Phi
             "four-of-a-kind",
         ),
         (
+            'high-card = { value = -1, article = "Aces Up',
+            'high-card = { value = -2, article = "Aces Up',
+            "high-card = { value = -2",
+            "side_bets.aces-up.pays.high-card: -2: a side bet loses at most its stake (-1)",
+        ),
+        (
             'pair = { value = "A", article = "Rules: Aces Up"',
             'pair = { value = "1", article = "Rules: Aces Up"',
             'pair = { value = "1"',

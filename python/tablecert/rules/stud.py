@@ -767,9 +767,16 @@ def _settlement(read: _Reader, ranking: Ranking, qualifier: Qualifier | None) ->
     )
 
 
+def _check_side_pay(read: _Reader, key: str, value: Fraction) -> None:
+    if value < -1:
+        raise read.error(key, f"{value}: a side bet loses at most its stake (-1)")
+
+
 def _pair_plus(read: _Reader, ranking: Ranking, deal: Deal) -> SideBet:
     """The statutes' ``[pair_plus]`` (多寶): the player's own hand, the game's ranking."""
     pays = _by_position(read, "pair_plus", ranking)
+    for pay in pays:
+        _check_side_pay(read, pay.key, pay.value)
     first = read.rules.require(f"pair_plus.{ranking.names[0]}")
     return SideBet(
         id="pair_plus",
@@ -795,6 +802,8 @@ def _side_bet(read: _Reader, bet: str, deal: Deal) -> SideBet:
             uses.key, f"{uses.value} cards cannot be made from the {made_of} cards of the bet"
         )
     pays = _categories(read, f"{prefix}.pays", uses, steps=False)
+    for _, value, _, key in pays:
+        _check_side_pay(read, key, value)
     categories = tuple(name_ for name_, *_ in pays)
     positions = {n: len(categories) - 1 - i for i, n in enumerate(categories)}
     minimum: dict[int, Cited[int]] = {}
