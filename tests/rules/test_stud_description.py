@@ -69,6 +69,7 @@ def test_four_card_poker() -> None:
     }
     assert d.qualifier is None
     assert [r.value for r in d.raises] == [1, 2, 3]
+    assert d.settlement.decisions == ("fold", "raise 1x", "raise 2x", "raise 3x")
     assert d.raises[0].article == "Rules: the play"
     den, values = d.values()
     assert den == 1
@@ -134,6 +135,7 @@ def test_q_poker_values_equal_todays(name: str) -> None:
         assert follow[3][c] == old.loss + old.bonus[c]
     assert d.settlement.stake.value == old.initial
     assert [r.value for r in d.raises] == [old.follow_bet]
+    assert d.settlement.decisions == ("fold", "follow")
 
 
 @pytest.mark.parametrize("name", ["caribbean-stud.macau", "caribbean-stud.standard"])

@@ -281,6 +281,17 @@ class Settlement:
     raises: tuple[Cited[Fraction], ...]
     cap: Cap | None
     capped: tuple[bool, ...]
+    #: What the player does other than fold: "follow" (the statutes' one decision, whose
+    #: stake may be nothing) or "raise" a multiple of the ante.
+    action: str = "raise"
+
+    @property
+    def decisions(self) -> tuple[str, ...]:
+        """The decisions' names in the engine's order: "fold", then "follow" or each raise
+        ("raise 2x")."""
+        if self.action == "follow":
+            return ("fold", "follow")
+        return ("fold", *(f"raise {_multiple(r.value)}x" for r in self.raises))
 
     def raise_win(self, multiple: Fraction, position: int) -> Fraction:
         """The raise's payout per ante on a win with this category, the cap applied."""
@@ -369,6 +380,10 @@ class StudDescription:
 
     def values(self) -> tuple[int, list[list[list[int]]]]:
         return self.settlement.values()
+
+
+def _multiple(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else str(value)
 
 
 def is_stud(rules: RuleFile) -> bool:
@@ -649,6 +664,7 @@ def _follow_settlement(read: _Reader, ranking: Ranking) -> Settlement:
         raises=(follow,),
         cap=None,
         capped=tuple(False for _ in win),
+        action="follow",
     )
 
 
