@@ -389,6 +389,17 @@ GAMES = {
     "5-6 best four, upcard": _case(4, deck_of("A2345KQ", "sh"), (5, 6, 1), None),
     "5-6 best four, rank-only": _case(4, deck_of("A234KQ", "shd")[:13], (5, 6, 1), None, RANK_ONLY),
     "4-4 pair of 4s": _case(4, deck_of("A234K", "shc"), (4, 4, 0), ("pair", (2,))),
+    # Best three of the player's 4 against the dealer's 5 (ranks with no run of three: a
+    # dealer without a pair can fail to qualify).
+    "4-5 best three, pair to qualify": _case(3, deck_of("258JK", "shc"), (4, 5, 0), ("pair", (0,))),
+    # The dealer's best five of seven.
+    "5-7 dealer best five of seven": _case(
+        5,
+        deck_of("23459", "sh") + deck_of("A", "s") + deck_of("K", "h") + deck_of("7", "d"),
+        (5, 7, 0),
+        ("high-card", (12, 11)),
+        RANK_ONLY,
+    ),
     # Caribbean Stud's shape (reduced): 5 against 5, one up, an A-K qualifier.
     "5-5 A-K, upcard": _case(
         5, deck_of("A2345", "sh") + deck_of("K", "shd"), (5, 5, 1), ("high-card", (12, 11))
