@@ -16,8 +16,10 @@
 //! Work splits over rayon tasks by upcard lanes (each task keeps only its lanes) or, without an
 //! upcard, by ranges of the player hands in key order.
 
+mod histogram;
 pub mod ranking;
 
+use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -26,6 +28,7 @@ use rayon::prelude::*;
 
 use crate::cards::DECK_SIZE;
 use crate::enumerate::choose;
+use histogram::{subsets, Histogram, Scratch, Subset};
 pub use ranking::{combinations, vocabulary, Ranking, MAX_CARDS, MAX_CATEGORIES};
 
 /// Outcomes of a situation's dealer completion.
@@ -187,126 +190,6 @@ pub struct Run {
     pub decisions: Option<Vec<u8>>,
 }
 
-/// The histogram row of each card set: offsets by size, then the colex index of the set's
-/// positions.
-struct Rows {
-    offset: [usize; MAX_PLAYER_CARDS + 2],
-}
-
-impl Rows {
-    fn new(deck: usize, max: usize) -> Self {
-        let mut offset = [0usize; MAX_PLAYER_CARDS + 2];
-        for k in 0..=max {
-            offset[k + 1] = offset[k] + choose(deck, k) as usize;
-        }
-        Rows { offset }
-    }
-
-    /// The rows of every subset of `mask`'s cards with at most `max` cards, and whether each
-    /// has an odd size: `out[s]` for sub-mask `s` of the card list (0 if too big).
-    fn subsets(&self, mask: u64, max: usize, out: &mut [(u32, bool); 1 << MAX_CARDS]) -> usize {
-        let mut pos = [0usize; MAX_CARDS];
-        let mut n = 0;
-        let mut m = mask;
-        while m != 0 {
-            pos[n] = m.trailing_zeros() as usize;
-            n += 1;
-            m &= m - 1;
-        }
-        let mut colex = [0usize; 1 << MAX_CARDS];
-        out[0] = (self.offset[0] as u32, false);
-        for s in 1usize..1 << n {
-            let size = s.count_ones() as usize;
-            if size > max {
-                out[s] = (u32::MAX, false);
-                continue;
-            }
-            let h = usize::BITS as usize - 1 - s.leading_zeros() as usize;
-            colex[s] = colex[s ^ (1 << h)] + choose(pos[h], size) as usize;
-            out[s] = ((self.offset[size] + colex[s]) as u32, size % 2 == 1);
-        }
-        n
-    }
-
-    fn count(&self, max: usize) -> usize {
-        self.offset[max + 1]
-    }
-}
-
-/// A histogram of dealer hands: a row per card set, `lanes.len()` upcard lanes per row.
-#[derive(Clone)]
-struct Histogram<'a> {
-    rows: &'a Rows,
-    max: usize,
-    lanes: Range<usize>,
-    upcard: bool,
-    counts: Vec<u32>,
-}
-
-impl<'a> Histogram<'a> {
-    fn new(rows: &'a Rows, max: usize, lanes: Range<usize>, upcard: bool) -> Self {
-        let width = lanes.len();
-        Histogram {
-            rows,
-            max,
-            lanes,
-            upcard,
-            counts: vec![0; rows.count(max) * width],
-        }
-    }
-
-    fn insert(&mut self, mask: u64, scratch: &mut [(u32, bool); 1 << MAX_CARDS]) {
-        let width = self.lanes.len();
-        let mut lanes = [0usize; MAX_CARDS];
-        let mut nl = 0;
-        if self.upcard {
-            let mut m = mask;
-            while m != 0 {
-                let u = m.trailing_zeros() as usize;
-                if self.lanes.contains(&u) {
-                    lanes[nl] = u - self.lanes.start;
-                    nl += 1;
-                }
-                m &= m - 1;
-            }
-            if nl == 0 {
-                return;
-            }
-        } else {
-            nl = 1;
-        }
-        let n = self.rows.subsets(mask, self.max, scratch);
-        for &(row, _) in &scratch[..1 << n] {
-            if row == u32::MAX {
-                continue;
-            }
-            let base = row as usize * width;
-            for &l in &lanes[..nl] {
-                self.counts[base + l] += 1;
-            }
-        }
-    }
-
-    /// Per lane: the inserted hands disjoint from `mask` (and holding the lane's upcard).
-    fn query(&self, mask: u64, scratch: &mut [(u32, bool); 1 << MAX_CARDS], out: &mut [i64]) {
-        let width = self.lanes.len();
-        out[..width].fill(0);
-        let n = self.rows.subsets(mask, self.max, scratch);
-        for &(row, odd) in &scratch[..1 << n] {
-            let line = &self.counts[row as usize * width..(row as usize + 1) * width];
-            if odd {
-                for (o, &c) in out.iter_mut().zip(line) {
-                    *o -= i64::from(c);
-                }
-            } else {
-                for (o, &c) in out.iter_mut().zip(line) {
-                    *o += i64::from(c);
-                }
-            }
-        }
-    }
-}
-
 /// The ranks-only part of a key (the suit field cleared).
 #[inline]
 const fn ranks_only(key: u32) -> u32 {
@@ -323,13 +206,16 @@ struct Part {
 struct Shared<'a> {
     game: &'a Game,
     values: &'a Values,
-    rows: Rows,
     dealers: Vec<(u32, u64)>,
     players: Vec<(u32, u64)>,
     colex: Vec<u32>,
     /// Dealer hands that do not qualify: the first `not_qualifying` of `dealers`.
     not_qualifying: usize,
     suit_decides: bool,
+    /// The not-qualifying histogram of all lanes, when tasks split the player hands.
+    not_qualifying_all: Option<Histogram>,
+    /// `values[d][o][c]` as `by_category[c * decisions + d][o]`.
+    by_category: Vec<[i64; OUTCOMES]>,
     completions: i64,
     want_decisions: bool,
     progress: Option<&'a AtomicU64>,
@@ -338,11 +224,11 @@ struct Shared<'a> {
 /// A situation's dealer completions by outcome, and the equal-rank counts.
 #[derive(Clone, Copy, Default)]
 struct Counts {
-    not_qualifying: i64,
-    won: i64,
-    tied: i64,
-    equal_ranks: i64,
-    won_on_suit: i64,
+    not_qualifying: i32,
+    won: i32,
+    tied: i32,
+    equal_ranks: i32,
+    won_on_suit: i32,
 }
 
 /// Analyse every situation with `threads` tasks (0: all cores).
@@ -354,20 +240,27 @@ pub fn analyze(
     threads: usize,
     progress: Option<&AtomicU64>,
 ) -> Run {
-    let (dealers, _) = game.hands(game.dealer_cards);
-    let (players, colex) = game.hands(game.player_cards);
+    let (dealers, dealer_colex) = game.hands(game.dealer_cards);
+    let (players, colex) = if game.player_cards == game.dealer_cards {
+        (dealers.clone(), dealer_colex)
+    } else {
+        game.hands(game.player_cards)
+    };
     let not_qualifying = game
         .qualifier
         .map_or(0, |q| dealers.partition_point(|&(k, _)| ranks_only(k) < q));
-    let shared = Shared {
+    let mut shared = Shared {
         game,
         values,
-        rows: Rows::new(game.deck.len(), game.player_cards),
         dealers,
         players,
         colex,
         not_qualifying,
         suit_decides: game.ranking.tie_breaks.suit_decides,
+        not_qualifying_all: None,
+        by_category: (0..MAX_CATEGORIES)
+            .flat_map(|c| values.iter().map(move |v| std::array::from_fn(|o| v[o][c])))
+            .collect(),
         completions: game.completions().cast_signed(),
         want_decisions,
         progress,
@@ -378,7 +271,12 @@ pub fn analyze(
         threads
     };
     let n_players = shared.players.len();
-    let parts: Vec<Part> = if game.upcards == 1 {
+    // Split by upcard lanes when inserting the dealer hands is most of the work (every task
+    // inserts every hand, but only into its lanes); otherwise by ranges of player hands of
+    // about equal query work (every task queries all lanes of its own hands).
+    let inserts = shared.dealers.len() as u64 * (1 << game.dealer_cards);
+    let queries = n_players as u64 * (1 << game.player_cards) * game.lanes() as u64;
+    let parts: Vec<Part> = if game.upcards == 1 && inserts > queries {
         split(game.deck.len(), threads)
             .into_iter()
             .enumerate()
@@ -389,15 +287,26 @@ pub fn analyze(
             })
             .collect()
     } else {
-        split(n_players, threads)
+        let qualifies = |k: u32| game.qualifier.is_none_or(|q| ranks_only(k) >= q);
+        let weights: Vec<u64> = shared
+            .players
+            .iter()
+            .map(|&(k, _)| if qualifies(k) { 4 } else { 1 })
+            .collect();
+        split_weighted(&weights, threads)
             .into_iter()
             .map(|players| Part {
-                lanes: 0..1,
+                lanes: 0..game.lanes(),
                 players,
                 reports: true,
             })
             .collect()
     };
+    if parts.iter().all(|p| p.lanes == (0..game.lanes())) && shared.not_qualifying > 0 {
+        shared.not_qualifying_all =
+            Some(not_qualifying_histogram(&shared, 0..game.lanes(), threads));
+    }
+    let shared = shared;
     let results: Vec<(PartRun, Range<usize>)> = parts
         .into_par_iter()
         .map(|p| {
@@ -436,6 +345,38 @@ pub fn analyze(
     }
 }
 
+/// The histogram of the dealer hands that do not qualify, for `lanes`, built by `threads`
+/// tasks.
+fn not_qualifying_histogram(s: &Shared<'_>, lanes: Range<usize>, threads: usize) -> Histogram {
+    let g = s.game;
+    let upcard = g.upcards == 1;
+    let empty = || {
+        Histogram::new(
+            g.deck.len(),
+            g.dealer_cards,
+            g.player_cards,
+            lanes.clone(),
+            upcard,
+        )
+    };
+    let hands = &s.dealers[..s.not_qualifying];
+    split(hands.len(), threads)
+        .into_par_iter()
+        .map(|range| {
+            let mut h = empty();
+            let mut scratch = [Subset::default(); 1 << MAX_CARDS];
+            for &(_, m) in &hands[range] {
+                h.insert(m, &mut scratch);
+            }
+            h
+        })
+        .reduce_with(|mut a, b| {
+            a.add(&b);
+            a
+        })
+        .unwrap_or_else(empty)
+}
+
 /// `0..n` in `parts` contiguous ranges of about equal size (fewer when `n` is small).
 fn split(n: usize, parts: usize) -> Vec<Range<usize>> {
     let parts = parts.clamp(1, n.max(1));
@@ -450,26 +391,27 @@ struct Sweep<'s> {
     s: &'s Shared<'s>,
     lanes: Range<usize>,
     upcard: bool,
-    nq: Histogram<'s>,
-    main: Option<Histogram<'s>>,
+    nq: Cow<'s, Histogram>,
+    main: Option<Histogram>,
     next: usize,
-    scratch: [(u32, bool); 1 << MAX_CARDS],
-    query: Vec<i64>,
-    below_ranks: Vec<i64>,
-    below_full: Vec<i64>,
-    equal_full: Vec<i64>,
+    scratch: Scratch,
+    query: Vec<i32>,
+    below_ranks: Vec<i32>,
+    below_full: Vec<i32>,
+    equal_full: Vec<i32>,
     counts: Vec<Counts>,
+    subs: Vec<Subset>,
 }
 
 impl<'s> Sweep<'s> {
     fn new(s: &'s Shared<'s>, part: &Part) -> Self {
         let upcard = s.game.upcards == 1;
         let width = part.lanes.len();
-        let mut scratch = [(0u32, false); 1 << MAX_CARDS];
-        let mut nq = Histogram::new(&s.rows, s.game.player_cards, part.lanes.clone(), upcard);
-        for &(_, m) in &s.dealers[..s.not_qualifying] {
-            nq.insert(m, &mut scratch);
-        }
+        let scratch = [Subset::default(); 1 << MAX_CARDS];
+        let nq = match &s.not_qualifying_all {
+            Some(h) if part.lanes == (0..s.game.lanes()) => Cow::Borrowed(h),
+            _ => Cow::Owned(not_qualifying_histogram(s, part.lanes.clone(), 1)),
+        };
         Sweep {
             s,
             lanes: part.lanes.clone(),
@@ -483,6 +425,7 @@ impl<'s> Sweep<'s> {
             below_full: Vec::new(),
             equal_full: Vec::new(),
             counts: Vec::new(),
+            subs: Vec::new(),
         }
     }
 
@@ -501,7 +444,7 @@ impl<'s> Sweep<'s> {
 
     /// Per lane, the dealer hands after `next` whose key is exactly `key` and which are
     /// disjoint from `mask` (none in any ordering one deck allows; counted if there are).
-    fn same_key(&self, key: u32, mask: u64, out: &mut Vec<i64>) {
+    fn same_key(&self, key: u32, mask: u64, out: &mut Vec<i32>) {
         let width = self.lanes.len();
         let start = out.len();
         out.resize(start + width, 0);
@@ -512,7 +455,7 @@ impl<'s> Sweep<'s> {
             if dm & mask == 0 {
                 for (l, x) in out[start..].iter_mut().enumerate() {
                     let lane = self.lanes.start + l;
-                    *x += i64::from(!self.upcard || dm >> lane & 1 == 1);
+                    *x += i32::from(!self.upcard || dm >> lane & 1 == 1);
                 }
             }
             d += 1;
@@ -524,28 +467,39 @@ impl<'s> Sweep<'s> {
     fn group(&mut self, group: &[(u32, u64)]) {
         let width = self.lanes.len();
         self.counts.clear();
+        // Each player hand's sub-sets, once for all its queries.
+        let stride = 1 << self.s.game.player_cards;
+        self.subs.clear();
+        for &(_, m) in group {
+            let n = subsets(m, self.s.game.player_cards, &mut self.scratch);
+            debug_assert_eq!(n, stride);
+            self.subs.extend_from_slice(&self.scratch[..n]);
+        }
+        let subs = std::mem::take(&mut self.subs);
+        let of = |g: usize| &subs[g * stride..(g + 1) * stride];
         let ranks = ranks_only(group[0].0);
         let qualifies = self.s.game.qualifier.is_none_or(|q| ranks >= q);
         if !qualifies {
             // Every qualifying dealer hand ranks above: only the not-qualifying count varies.
-            for &(_, m) in group {
-                self.nq.query(m, &mut self.scratch, &mut self.query);
+            for g in 0..group.len() {
+                self.nq.query(of(g), &mut self.query);
                 self.counts
                     .extend(self.query.iter().map(|&not_qualifying| Counts {
                         not_qualifying,
                         ..Counts::default()
                     }));
             }
+            self.subs = subs;
             return;
         }
         if self.main.is_none() {
-            self.main = Some(self.nq.clone());
+            self.main = Some(self.nq.as_ref().clone());
         }
         self.insert_until(|k| ranks_only(k) >= ranks);
         self.below_ranks.clear();
-        for &(_, m) in group {
+        for g in 0..group.len() {
             let h = self.main.as_ref().expect("made above");
-            h.query(m, &mut self.scratch, &mut self.query);
+            h.query(of(g), &mut self.query);
             self.below_ranks.extend_from_slice(&self.query);
         }
         // When suits decide: below in the full key, walking the group up its suit order.
@@ -553,21 +507,21 @@ impl<'s> Sweep<'s> {
         let mut equal_full = std::mem::take(&mut self.equal_full);
         equal_full.clear();
         if self.s.suit_decides {
-            for &(key, m) in group {
+            for (g, &(key, m)) in group.iter().enumerate() {
                 self.insert_until(|k| k >= key);
                 let h = self.main.as_ref().expect("made above");
-                h.query(m, &mut self.scratch, &mut self.query);
+                h.query(of(g), &mut self.query);
                 self.below_full.extend_from_slice(&self.query);
                 self.same_key(key, m, &mut equal_full);
             }
         }
         self.equal_full = equal_full;
         self.insert_until(|k| ranks_only(k) > ranks);
-        let mut nq = vec![0i64; width];
-        for (g, &(_, m)) in group.iter().enumerate() {
+        let mut nq = vec![0i32; width];
+        for g in 0..group.len() {
             let h = self.main.as_ref().expect("made above");
-            h.query(m, &mut self.scratch, &mut self.query);
-            self.nq.query(m, &mut self.scratch, &mut nq);
+            h.query(of(g), &mut self.query);
+            self.nq.query(of(g), &mut nq);
             for (l, &not_qualifying) in nq.iter().enumerate() {
                 let i = g * width + l;
                 let (below, through) = (self.below_ranks[i], self.query[l]);
@@ -591,11 +545,30 @@ impl<'s> Sweep<'s> {
                 });
             }
         }
+        self.subs = subs;
     }
 }
 
 /// The rows and decision table of one task.
 type PartRun = (Vec<Vec<Row>>, Option<Vec<u8>>);
+
+/// `0..weights.len()` in `parts` contiguous ranges of about equal total weight.
+fn split_weighted(weights: &[u64], parts: usize) -> Vec<Range<usize>> {
+    let total: u64 = weights.iter().sum();
+    let parts = parts.clamp(1, weights.len().max(1)) as u64;
+    let mut cuts = Vec::with_capacity(parts as usize);
+    let (mut start, mut sum, mut k) = (0, 0u64, 1u64);
+    for (i, &w) in weights.iter().enumerate() {
+        sum += w;
+        if k < parts && sum * parts >= total * k {
+            cuts.push(start..i + 1);
+            start = i + 1;
+            k += 1;
+        }
+    }
+    cuts.push(start..weights.len());
+    cuts
+}
 
 /// One task: its lanes' histograms swept up the key order over its player hands.
 fn sweep(s: &Shared<'_>, part: &Part) -> PartRun {
@@ -638,15 +611,24 @@ fn sweep(s: &Shared<'_>, part: &Part) -> PartRun {
 }
 
 /// Choose the best decision of one situation (the lowest of equal values) and add its outcomes.
+#[inline]
 fn decide(s: &Shared<'_>, category: usize, c: &Counts, rows: &mut [Row]) -> u8 {
     let total = s.completions;
-    let lost = total - c.not_qualifying - c.won - c.tied;
-    let n = [c.not_qualifying, c.won, c.tied, lost];
+    let (nq, won, tied) = (
+        i64::from(c.not_qualifying),
+        i64::from(c.won),
+        i64::from(c.tied),
+    );
+    let n = [nq, won, tied, total - nq - won - tied];
     let mut best = 0usize;
     let mut best_value = i64::MIN;
     let mut tie = false;
-    for (d, v) in s.values.iter().enumerate() {
-        let value: i64 = (0..OUTCOMES).map(|o| n[o] * v[o][category]).sum();
+    let decisions = s.values.len();
+    for (d, v) in s.by_category[category * decisions..(category + 1) * decisions]
+        .iter()
+        .enumerate()
+    {
+        let value = n[0] * v[0] + n[1] * v[1] + n[2] * v[2] + n[3] * v[3];
         if value > best_value {
             best = d;
             best_value = value;
@@ -662,8 +644,8 @@ fn decide(s: &Shared<'_>, category: usize, c: &Counts, rows: &mut [Row]) -> u8 {
     r.won += n[1] as u64;
     r.tied += n[2] as u64;
     r.lost += n[3] as u64;
-    r.equal_ranks += c.equal_ranks as u64;
-    r.won_on_suit += c.won_on_suit as u64;
+    r.equal_ranks += u64::from(c.equal_ranks.unsigned_abs());
+    r.won_on_suit += u64::from(c.won_on_suit.unsigned_abs());
     best as u8
 }
 
