@@ -3,9 +3,9 @@
 Shares no code with tablecert (it reads no Rust and imports nothing from the package): a hand
 is ranked by classifying its rank groups, flush and straight as a dealer would, and a game is
 analysed by dealing every player hand, every upcard and every dealer completion one by one
-(``analyze``; ``analyze_hidden_dealer`` counts the same deals with NumPy arrays so that a whole
-deck with no upcard finishes in seconds). Everything is an int; the only arithmetic is sums and products of counts and value
-numerators, so nothing compared is ever rounded.
+(``analyze``; ``analyze_hidden_dealer`` counts the same deals with NumPy arrays so that a
+whole deck with no upcard finishes in seconds). Everything is an int; the only arithmetic is
+sums and products of counts and value numerators, so nothing compared is ever rounded.
 
 Cards are ints ``rank * 4 + suit`` (ranks 0..12 = 2..A, suits 0..3 = d c h s), as the core's.
 A key is an int laid out as the contract documents (category position in bits 22 and up, rank
