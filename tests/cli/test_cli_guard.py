@@ -254,6 +254,7 @@ def base(command: tuple[str, ...], given: Inputs) -> list[str] | None:
             str(f / "rules" / "q-poker.standard.toml"),
         ],
         ("analyze", "diff"): ["analyze", "diff", "q-poker.macau", "q-poker.standard"],
+        ("analyze", "game"): ["analyze", "game", "q-poker.standard"],
         ("rules", "check"): ["rules", "check", "q-poker.macau"],
         ("analyze", "mahjong-traditional"): None,
         ("analyze", "mahjong-simple"): ["analyze", "mahjong-simple"],
