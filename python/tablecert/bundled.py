@@ -64,12 +64,17 @@ def bundled_rule_file(name: str) -> Path:
     return _named(RULES_DIR, name, "rule file")
 
 
-def bundled_games() -> dict[str, tuple[str, ...]]:
+def bundled_games(having: str | None = None) -> dict[str, tuple[str, ...]]:
     """Every game the bundled rule files describe (its ``game.id``) and the names of its files,
-    read from the files: a game is known by its rule files, never by a list in code."""
+    read from the files: a game is known by its rule files, never by a list in code. With
+    ``having``, only the files that have that table (``"deal"``: the poker games, whose files
+    say what is dealt)."""
     games: dict[str, list[str]] = {}
     for path in sorted(RULES_DIR.glob("*.toml")):
-        game = tomllib.loads(path.read_text(encoding="utf-8-sig")).get("game", {}).get("id", {})
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
+        game = data.get("game", {}).get("id", {})
+        if having is not None and not isinstance(data.get(having), dict):
+            continue
         if isinstance(game, dict) and isinstance(game.get("value"), str):
             games.setdefault(game["value"], []).append(path.stem)
     return {game: tuple(names) for game, names in games.items()}

@@ -1,4 +1,7 @@
-"""Exact hand-category tables of the poker games, by exhaustive enumeration in the core."""
+"""Exact hand-category tables of the poker games, by exhaustive enumeration in the core.
+
+A described stud game's table counts the player's dealt hands (every C(52, player cards)
+of them), each in the category of its best ``game.hand_size`` cards."""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ from typing import Any
 
 from tablecert import _core
 from tablecert.exact import decimal_text, exact_json
-from tablecert.poker import RulesSource, ordering
+from tablecert.poker import Ordering, RulesSource, game_ordering
 
 
 @dataclass(frozen=True)
@@ -53,10 +56,11 @@ class CategoryTable:
 
 
 def category_table(game: str, rules: RulesSource = None) -> CategoryTable:
-    """Enumerate every hand of ``game`` and count each category exactly."""
-    order = ordering(game, rules)
-    counts = _core.category_counts(order.hand_size, order.tie_breaks)
-    total = comb(52, order.hand_size)
+    """Enumerate every hand of ``game`` (a game id or rule file, see
+    ``poker.game_ordering``) and count each category exactly."""
+    order = game_ordering(game, rules)
+    counts = _counts(order)
+    total = comb(52, order.hand_size if order.stud is None else order.stud.player_cards)
     if sum(counts) != total:  # pragma: no cover - the core enumerates every hand once
         raise AssertionError("enumeration did not cover every hand exactly once")
     rows = tuple(
@@ -66,4 +70,14 @@ def category_table(game: str, rules: RulesSource = None) -> CategoryTable:
         )
     )
     title = str(order.rules.require("game.title").value)
-    return CategoryTable(game, title, order.rules.sha256, total, rows)
+    return CategoryTable(order.game, title, order.rules.sha256, total, rows)
+
+
+def _counts(order: Ordering) -> list[int]:
+    """Hands per category, lowest first."""
+    if order.stud is None:
+        return _core.category_counts(order.hand_size, order.tie_breaks)
+    by_rank = _core.stud_category_counts(
+        order.stud.ranking, list(range(52)), order.stud.player_cards
+    )
+    return [sum(row) for row in by_rank]

@@ -1,9 +1,13 @@
-"""The statutes' poker orderings: evaluate a hand, compare two, and say which rule decided.
+"""The poker orderings: evaluate a hand, compare two, and say which rule decided.
 
-Q Poker hands have 3 cards, Caribbean Stud hands 5. The ordering (statute with suit
-tie-breaks, or standard rank-only), the suit order and every ambiguous reading come from the
-rule file; a value the core does not implement (another rank order, other tie-break steps) is
-refused with its line.
+A poker game is named by its rule file. Q Poker (3 cards) and Caribbean Stud (5 cards) have
+their own engines in the core and are also named by their game ids (``q-poker``,
+``caribbean-stud``: the statute's file); any other game is the stud poker game its rule file
+describes (:mod:`tablecert.rules.stud`), its hands ranked by the generic engine's
+``_core.stud_key``: a hand of any dealt size counts its best ``game.hand_size`` cards, in the
+file's categories and order. The ordering (statute with suit tie-breaks, or standard
+rank-only), the suit order and every ambiguous reading come from the rule file; a value the
+core does not implement (another rank order, other tie-break steps) is refused with its line.
 """
 
 from __future__ import annotations
@@ -11,14 +15,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import combinations
 from pathlib import Path
 
 from tablecert import _core
+from tablecert.bundled import BundledDataError, bundled_games, bundled_rule_file, is_bare_name
 from tablecert.errors import CardError, GameError, RuleFileError
 from tablecert.notation import written
 from tablecert.rules import RuleFile, load_rules
+from tablecert.rules.stud import TIES, deal_and_ranking, is_stud
 
-GAMES: dict[str, int] = {"q-poker": 3, "caribbean-stud": 5}
+#: The games with an engine of their own in the core, and their hand sizes.
+DEDICATED_ENGINES: dict[str, int] = {"q-poker": 3, "caribbean-stud": 5}
+GAMES = DEDICATED_ENGINES
 # The deal each game's own engine implements: player cards, dealer cards, dealer upcards.
 DEALS: dict[str, tuple[int, int, int]] = {"q-poker": (3, 3, 0), "caribbean-stud": (5, 5, 1)}
 DEFAULT_RULES: dict[str, str] = {
@@ -48,8 +57,21 @@ def tie_break_spec(tb: _core.TieBreaks) -> TieBreakSpec:
 
 
 @dataclass(frozen=True)
+class StudHands:
+    """How a described stud game makes hands: its ranking in the core, the card counts a
+    hand may have (the dealt ones, each counting its best ``uses``), and what a tie does."""
+
+    ranking: _core.StudRanking
+    sizes: tuple[int, ...]
+    player_cards: int
+    ties: str  # who takes equal hands: "player", "push" or "dealer"
+    ties_article: str
+
+
+@dataclass(frozen=True)
 class Ordering:
-    """One game's hand ordering as a rule file defines it."""
+    """One game's hand ordering as a rule file defines it (``stud``: the generic engine's
+    ranking of a described game; None for a game with its own engine)."""
 
     game: str
     hand_size: int
@@ -59,6 +81,7 @@ class Ordering:
     articles: tuple[str, ...]
     rules: RuleFile
     suits: tuple[str, ...]  # the suit order, highest first
+    stud: StudHands | None = None
 
     @property
     def suit_decides(self) -> bool:
@@ -70,10 +93,100 @@ class Ordering:
 
 
 def check_game(game: str) -> int:
-    """The hand size of a poker game id; a clear error for an unknown one."""
-    if game not in GAMES:
-        raise GameError.unknown(game, GAMES)
-    return GAMES[game]
+    """The hand size of a dedicated engine's game id; a clear error for an unknown one."""
+    if game not in DEDICATED_ENGINES:
+        raise GameError.unknown(game, DEDICATED_ENGINES)
+    return DEDICATED_ENGINES[game]
+
+
+def game_names() -> tuple[str, ...]:
+    """What names a poker game, read from the bundled rule files: the ids of the games with
+    an engine of their own, then every bundled poker rule file (a game is named by its file)."""
+    games = bundled_games(having="deal")
+    ids = tuple(g for g in DEDICATED_ENGINES if g in games)
+    return ids + tuple(sorted(name for names in games.values() for name in names))
+
+
+def described_games() -> tuple[str, ...]:
+    """The ids of the bundled games that are described by their rule files alone (no engine
+    of their own): such an id with a rule file names a game too (``stud``)."""
+    return tuple(g for g in bundled_games(having="deal") if g not in DEDICATED_ENGINES)
+
+
+def unknown_game(game: object) -> GameError:
+    """The error for a name that is no poker game, listing every one the bundled files name."""
+    return GameError.unknown(game, game_names())
+
+
+def game_ordering(game: str, rules: RulesSource = None) -> Ordering:
+    """The ordering of any poker game: ``game`` is a dedicated engine's id (``rules`` as for
+    :func:`ordering`), or a rule file (a path or bundled name, ``rules`` None), or the id of
+    described games (``stud``) with ``rules`` the file. A file of a dedicated engine's game
+    gives that engine's ordering; any other poker file the described game's."""
+    if game in DEDICATED_ENGINES:
+        return ordering(game, rules)
+    if rules is None:
+        loaded = _game_file(game)
+    elif game not in described_games():
+        _game_file(game)  # an unknown name is refused as such
+        raise GameError(
+            f"two rule files given: {game!r} and {str(rules)[:80]!r} (rules are given apart "
+            "only with a game id)"
+        )
+    else:
+        loaded = rules if isinstance(rules, RuleFile) else load_rules(rules)
+        if loaded.game != game:
+            raise RuleFileError(f"{loaded.path}: rule file is for {loaded.game!r}, not {game!r}")
+    if loaded.game in DEDICATED_ENGINES:
+        return ordering(loaded.game, loaded)
+    if not is_stud(loaded):
+        raise GameError(f"{loaded.path.name}: {loaded.game!r} is not a poker game (no [deal])")
+    return _stud_ordering(loaded)
+
+
+def _game_file(game: str) -> RuleFile:
+    """The rule file a game name names: a path, or a bundled name (else no game at all)."""
+    if not isinstance(game, str):
+        raise unknown_game(game)
+    if is_bare_name(game):
+        try:
+            bundled_rule_file(game)
+        except BundledDataError:
+            raise unknown_game(game) from None
+    return load_rules(game)
+
+
+@cache
+def _stud_ordering(rules: RuleFile) -> Ordering:
+    """A described game's ordering: its ranking (categories in the file's order and
+    vocabulary, each with its steps and article) built once in the core."""
+    deal, ranking = deal_and_ranking(rules)
+    tie_breaks = _core.TieBreaks(**ranking.tie_breaks)
+    lowest_first = tuple(reversed(ranking.categories))
+    settlement = rules.data.get("settlement")
+    if isinstance(settlement, dict) and "ties" in settlement:
+        ties = rules.choice("settlement.ties", TIES)
+        ties_article = str(rules.require("settlement.ties").article)
+    else:
+        ties, ties_article = "push", str(rules.require("ranking.ordering").article)
+    stud = StudHands(
+        ranking=_core.StudRanking(ranking.uses, list(ranking.names), tie_breaks),
+        sizes=tuple(sorted({ranking.uses, deal.player_cards.value, deal.dealer_cards.value})),
+        player_cards=deal.player_cards.value,
+        ties=ties,
+        ties_article=ties_article,
+    )
+    return Ordering(
+        game=rules.path.stem,
+        hand_size=ranking.uses,
+        tie_breaks=tie_breaks,
+        categories=tuple(c.name for c in lowest_first),
+        steps=tuple(c.steps for c in lowest_first),
+        articles=tuple(c.article for c in lowest_first),
+        rules=rules,
+        suits=ranking.suit_order.value,
+        stud=stud,
+    )
 
 
 def _rule_file(game: str, rules: RulesSource) -> RuleFile:
@@ -104,7 +217,7 @@ def _statute_ordering(game: str) -> Ordering:
 
 @cache
 def _ordering(rules: RuleFile) -> Ordering:
-    hand_size = GAMES[rules.game]
+    hand_size = DEDICATED_ENGINES[rules.game]
     if rules.value_of("game.hand_size", int) != hand_size:
         raise rules.error("game.hand_size", f"{rules.game} hands have {hand_size} cards")
     for key, dealt in zip(
@@ -267,13 +380,24 @@ def _evaluation(
 
 
 def evaluate(game: str, hand: Hand, rules: RulesSource = None) -> Evaluation:
-    """Category and strength key of a hand; keys compare as the statute ranks hands.
+    """Category and strength key of a hand; keys compare as the game's rules rank hands.
 
-    One call from text is one core call (parse, key, category), about 1 us (BENCHMARKS.md,
-    "Python API"). For many hands the fast path is one batch call,
+    ``game`` names the game (see :func:`game_ordering`): ``evaluate("four-card-poker.standard",
+    "As Ad Ac Kh 2s")`` ranks the best four of five cards by that file. One call from text for
+    a dedicated engine's game is one core call (parse, key, category), about 1 us
+    (BENCHMARKS.md, "Python API"). For many hands the fast path is one batch call,
     ``tablecert.hand_arrays.strength_keys(game, ids)`` on an (n, hand size) array of card ids:
     tens of millions of keys a second, 20-30 times a loop of calls."""
-    order = ordering(game, rules)
+    return _evaluate(game_ordering(game, rules), hand)
+
+
+def _evaluate(order: Ordering, hand: Hand) -> Evaluation:
+    if order.stud is not None:
+        cards = parse_hand(hand)
+        _check_size(order.stud, cards)
+        key = _core.stud_key(order.stud.ranking, list(cards))
+        index = _core.key_fields(key)[0]
+        return _evaluation(order.game, cards, order.categories[index], index, key)
     if isinstance(hand, str) and (
         fast := _core.evaluate_text(hand, order.hand_size, order.tie_breaks)
     ):
@@ -282,37 +406,71 @@ def evaluate(game: str, hand: Hand, rules: RulesSource = None) -> Evaluation:
         listed = _card_list(hand, order.hand_size)
         key = _core.strength_key(listed, order.tie_breaks)
         cards, category_index = tuple(listed), _core.key_fields(key)[0]
-    return _evaluation(game, cards, order.categories[category_index], category_index, key)
+    return _evaluation(order.game, cards, order.categories[category_index], category_index, key)
+
+
+def _check_size(stud: StudHands, cards: Sequence[int]) -> None:
+    """A described game's hand has one of the dealt card counts (or exactly a made hand)."""
+    if len(cards) not in stud.sizes:
+        sizes = [str(n) for n in stud.sizes]
+        allowed = ", ".join(sizes[:-1]) + f" or {sizes[-1]}" if len(sizes) > 1 else sizes[0]
+        raise CardError(f"a hand here has {allowed} cards, got {len(cards)}: {format_hand(cards)}")
+
+
+def best_cards(order: Ordering, cards: Sequence[int]) -> tuple[int, ...]:
+    """The cards that make a hand: its best ``order.hand_size`` cards, highest first (of
+    equally good choices the one with the highest cards); a hand of exactly that size is
+    itself."""
+    ranked = tuple(sorted(cards, reverse=True))
+    if order.stud is None or len(ranked) == order.hand_size:
+        return ranked
+    key = _core.stud_key(order.stud.ranking, list(ranked))
+    return next(
+        chosen
+        for chosen in combinations(ranked, order.hand_size)
+        if _core.stud_key(order.stud.ranking, list(chosen)) == key
+    )
 
 
 @dataclass(frozen=True)
 class Decision:
-    """Who wins a showdown and which step of which article decided it."""
+    """Who wins a showdown and which step of which article decided it (``ties``: who takes
+    equal hands under the rules, and the article that says so)."""
 
     a: Evaluation
     b: Evaluation
     outcome: int
     step: str
     article: str
+    ties: str = "push"
+    ties_article: str = ""
 
     @property
     def winner(self) -> str:
-        return "a" if self.outcome > 0 else "b" if self.outcome < 0 else "push"
+        if self.outcome:
+            return "a" if self.outcome > 0 else "b"
+        return "push" if self.ties == "push" else "tie"
 
     @property
     def explanation(self) -> str:
-        if self.outcome == 0:
+        if self.outcome == 0 and self.ties == "push":
             return f"{self.article}: equal {self.step}; push under these rules"
+        if self.outcome == 0:
+            return (
+                f"{self.article}: equal {self.step}; the tie goes to the {self.ties} under "
+                f"these rules ({self.ties_article})"
+            )
         return f"{self.article}: {self.step} decides"
 
 
 def decide(game: str, hand_a: Hand, hand_b: Hand, rules: RulesSource = None) -> Decision:
     """Compare two disjoint hands and name the deciding tie-break step and its article."""
-    order = ordering(game, rules)
-    a = evaluate(game, hand_a, order.rules)
-    b = evaluate(game, hand_b, order.rules)
+    order = game_ordering(game, rules)
+    a = _evaluate(order, hand_a)
+    b = _evaluate(order, hand_b)
     _disjoint(a.cards, b.cards)
     outcome = (a.key > b.key) - (a.key < b.key)
+    ties = ("push", "") if order.stud is None else (order.stud.ties, order.stud.ties_article)
     cat_a, ranks_a, suit_a = _core.key_fields(a.key)
     cat_b, ranks_b, suit_b = _core.key_fields(b.key)
     if cat_a != cat_b:
@@ -323,14 +481,14 @@ def decide(game: str, hand_a: Hand, hand_b: Hand, rules: RulesSource = None) -> 
             outcome,
             f"category ({order.categories[hi]} ranks higher)",
             _category_order_article(order),
+            *ties,
         )
     steps = order.steps[cat_a]
     article = order.articles[cat_a]
     for i, (ra, rb) in enumerate(zip(ranks_a, ranks_b, strict=True)):
         if ra != rb:
-            return Decision(
-                a, b, outcome, f"{steps[min(i, len(steps) - 1)]} ({_rank_pair(ra, rb)})", article
-            )
+            step = f"{steps[min(i, len(steps) - 1)]} ({_rank_pair(ra, rb)})"
+            return Decision(a, b, outcome, step, article, *ties)
     if suit_a != suit_b:
         return Decision(
             a,
@@ -339,8 +497,9 @@ def decide(game: str, hand_a: Hand, hand_b: Hand, rules: RulesSource = None) -> 
             f"{steps[-1]} ({order.suit_name(max(suit_a, suit_b))} over "
             f"{order.suit_name(min(suit_a, suit_b))})",
             article,
+            *ties,
         )
-    return Decision(a, b, 0, "ranks", article)
+    return Decision(a, b, 0, "ranks", article, *ties)
 
 
 def _rank_pair(ra: int, rb: int) -> str:
@@ -363,7 +522,11 @@ def compare(game: str, hand_a: Hand, hand_b: Hand, rules: RulesSource = None) ->
     """> 0 if hand A wins, < 0 if hand B wins, 0 only for a push under rules that allow one
     (``decide`` says which step decided; this is the fast path for a loop of single pairs;
     for many pairs, compare the keys of two ``hand_arrays.strength_keys`` batches)."""
-    order = ordering(game, rules)
+    order = game_ordering(game, rules)
+    if order.stud is not None:
+        a_cards, b_cards = _evaluate(order, hand_a), _evaluate(order, hand_b)
+        _disjoint(a_cards.cards, b_cards.cards)
+        return (a_cards.key > b_cards.key) - (a_cards.key < b_cards.key)
     if isinstance(hand_a, str) and isinstance(hand_b, str):
         fast = _core.compare_texts(hand_a, hand_b, order.hand_size, order.tie_breaks)
         if fast is not None:
