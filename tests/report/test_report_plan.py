@@ -67,7 +67,7 @@ def test_bundled_rule_name_resolves(tmp_path: Path) -> None:
             '[[section]]\nkind = "house-magic"\n',
             r"plan\.toml:5: section 1: kind: 'house-magic' is not a section kind; known: "
             "configuration, evaluator-crosscheck, hand-categories, mahjong-tables, par-sheet, "
-            "rng-audit, round-audit, shuffler-audit",
+            "rng-audit, round-audit, rules-diff, shuffler-audit, stud-par-sheet",
         ),
         (
             '[[section]]\nkind = "hand-categories"\ngame = "q-poker"\nrules = "q-poker.macau"\n'

@@ -10,7 +10,9 @@ from tablecert.report.sections import (
     par_sheet,
     rng_audit,
     round_audit,
+    rules_diff,
     shuffler_audit,
+    stud_par_sheet,
 )
 
 
@@ -28,6 +30,8 @@ __all__ = [
     "par_sheet",
     "rng_audit",
     "round_audit",
+    "rules_diff",
     "section_kinds",
     "shuffler_audit",
+    "stud_par_sheet",
 ]

@@ -59,10 +59,16 @@ def return_table_html(title: str, rows: Sequence[OutcomeRow]) -> str:
 
 
 def table_verdicts(
-    prefix: str, bet: str, rows: Sequence[OutcomeRow], expected_value: Fraction
+    prefix: str,
+    bet: str,
+    rows: Sequence[OutcomeRow],
+    expected_value: Fraction,
+    article: str | None = None,
 ) -> tuple[Verdict, ...]:
-    """Exhaustive outcomes (probabilities sum to 1) and returns summing to the stated value."""
-    article = rows[0].article.split("(")[0]  # the bet's article, e.g. 第十條 of 第十條(一)
+    """Exhaustive outcomes (probabilities sum to 1) and returns summing to the stated value,
+    under ``article`` (default: the first line's, e.g. 第十條 of 第十條(一))."""
+    if article is None:
+        article = rows[0].article.split("(")[0]
     total = rows[0].total
     counted = sum(r.count for r in rows)
     probability = sum((r.probability for r in rows), Fraction(0))
@@ -87,7 +93,8 @@ def table_verdicts(
     )
 
 
-def _percent(value: Fraction) -> str:
+def percent(value: Fraction) -> str:
+    """A fraction as a percentage to four places."""
     return f"{decimal_text(value * 100, 4)}%"
 
 
@@ -105,18 +112,18 @@ def _q_poker(rules: RuleFile, context: Context) -> Section:
         + table(
             ["bet", "house edge", "exact", "element of risk"],
             [
-                ("多寶 / Pair Plus", _percent(pp.house_edge), str(pp.house_edge), "-"),
+                ("多寶 / Pair Plus", percent(pp.house_edge), str(pp.house_edge), "-"),
                 (
                     "與莊荷博彩 / Ante-Play",
-                    _percent(play.house_edge),
+                    percent(play.house_edge),
                     str(play.house_edge),
-                    _percent(play.element_of_risk),
+                    percent(play.element_of_risk),
                 ),
             ],
             numeric=(1, 3),
         )
         + f"<p>Optimal strategy: {esc(play.strategy.description)} (follow probability "
-        f"{_percent(play.follow_probability)}).</p>"
+        f"{percent(play.follow_probability)}).</p>"
         + return_table_html("多寶 / Pair Plus", pp.rows)
         + return_table_html("與莊荷博彩 / Ante-Play, optimal strategy", play.rows)
     )
@@ -163,12 +170,12 @@ def _caribbean(rules: RuleFile, context: Context) -> Section:
         + table(
             ["", ""],
             [
-                ("house edge (per ante)", f"{_percent(result.house_edge)} = {result.house_edge}"),
-                ("element of risk", _percent(result.element_of_risk)),
-                ("raise probability", _percent(result.raise_probability)),
+                ("house edge (per ante)", f"{percent(result.house_edge)} = {result.house_edge}"),
+                ("element of risk", percent(result.element_of_risk)),
+                ("raise probability", percent(result.raise_probability)),
                 (
                     "progressive return at the meter",
-                    _percent(prog.return_at(prog.meter)),
+                    percent(prog.return_at(prog.meter)),
                 ),
                 ("progressive over the meter's cycles", long_run_text(prog)),
             ],

@@ -1,0 +1,195 @@
+"""Section ``stud-par-sheet``: the exact par sheet of any stud poker game its rule file describes.
+
+The game is the rule file's description (:func:`tablecert.rules.stud.describe`), computed by
+the generic stud engine (:func:`tablecert.games.stud.analyze`): the return table of the bet
+against the dealer (each line with its article), the house edge and element of risk under the
+optimal strategy, how often each decision is taken, the strategy by the player's category, and
+every side bet's return table. The verdicts are the par-sheet section's, per return table: the
+outcomes cover every deal exactly once, where the number of deals is the closed form of the
+deal the file describes (not the engine's own count), and the lines' returns sum exactly to
+the analysis's expected value; and the strategy decides every situation exactly once.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from tablecert.errors import RuleFileError
+from tablecert.games import stud
+from tablecert.games.common import OutcomeRow
+from tablecert.judgement import Outcome, Verdict
+from tablecert.report.entry import Context, Field, PlanEntry, Scope, Section
+from tablecert.report.html import esc, table
+from tablecert.report.registry import register_section
+from tablecert.report.sections.par_sheet import percent, return_table_html, table_verdicts
+from tablecert.rules import RuleFile
+from tablecert.rules.stud import Deal, StudDescription, describe
+
+#: Trailing points of an article: "(七)(4)".
+_POINTS = re.compile(r"(\([^()]*\))+$")
+
+#: The card count of the deck every described game is dealt from.
+DECK = 52
+
+
+def deals(deal: Deal) -> tuple[int, int]:
+    """(situations, dealer completions per situation) of a deal from one 52-card deck, in
+    closed form: the player's hands (times the upcards the player may see) and the dealer's
+    hidden cards from what is left."""
+    player, dealer, up = deal.player_cards.value, deal.dealer_cards.value, deal.upcards.value
+    situations = math.comb(DECK, player) * math.comb(DECK - player, up)
+    return situations, math.comb(DECK - player - up, dealer - up)
+
+
+def _rebased(rows: Sequence[OutcomeRow], total: int) -> tuple[OutcomeRow, ...]:
+    """The lines over ``total`` deals (the closed form), so that a count the engine got wrong
+    shows as probabilities that do not sum to 1."""
+    return tuple(OutcomeRow(r.event, r.article, r.value, r.count, total, r.pay) for r in rows)
+
+
+def _bet_article(article: str) -> str:
+    """A bet's article without its points: 第九條 of 第九條(七)(4); "Rules: Aces Up" whole."""
+    return _POINTS.sub("", article).strip()
+
+
+def _description(entry: PlanEntry, rules: RuleFile) -> StudDescription:
+    try:
+        return describe(rules)
+    except RuleFileError as exc:
+        raise entry.error(
+            "rules", f"{rules.path.name} describes no game the stud engine computes: {exc}"
+        ) from None
+
+
+def check_entry(entry: PlanEntry) -> None:
+    """The rule file describes a computable stud game: refused when the plan is read."""
+    _description(entry, entry.rules())
+
+
+def _strategy_verdict(
+    prefix: str, article: str, analysis: stud.StudAnalysis, situations: int
+) -> Verdict:
+    decided = sum(d.situations for d in analysis.decisions)
+    by_category = sum(sum(s.situations) for s in analysis.strategy)
+    return Verdict(
+        f"{prefix}.strategy.exhaustive",
+        article,
+        f"the optimal strategy decides every one of the {situations:,} situations exactly once",
+        Outcome.of(not (decided == by_category == situations)),
+        f"{decided:,} situations decided ({by_category:,} by category) of {situations:,}",
+    )
+
+
+def _summary_html(analysis: stud.StudAnalysis) -> str:
+    edge = analysis.house_edge
+    return table(
+        ["", ""],
+        [
+            ("house edge (per ante)", f"{percent(edge)} = {edge}"),
+            ("element of risk", percent(analysis.element_of_risk)),
+            ("average wager (per ante)", str(analysis.average_wager)),
+            *((f"decision: {d.decision}", percent(d.probability)) for d in analysis.decisions),
+            *(
+                (f"{b.name}: house edge", f"{percent(b.house_edge)} = {b.house_edge}")
+                for b in analysis.side_bets
+            ),
+        ],
+    )
+
+
+def _strategy_html(analysis: stud.StudAnalysis) -> str:
+    names = [d.decision for d in analysis.decisions]
+    return table(
+        ["player category", *names, "indifferent"],
+        [
+            (s.category, *(f"{k:,}" for k in s.situations), f"{s.indifferent:,}")
+            for s in analysis.strategy
+        ],
+        numeric=tuple(range(1, len(names) + 2)),
+    ) + (
+        "<p>Situations (player hands, times the upcard where one is dealt face up) by the "
+        "decision of the optimal strategy; indifferent: where another decision has exactly "
+        "the same value (the lower decision is taken).</p>"
+    )
+
+
+def _data(analysis: stud.StudAnalysis) -> dict[str, Any]:
+    """The analysis's JSON without the rule file's local name (it is a signed subject)."""
+    return {k: v for k, v in analysis.as_json().items() if k != "rules"}
+
+
+@register_section(
+    "stud-par-sheet",
+    title="Par sheet of a described stud game",
+    fields={
+        "rules": Field(
+            "rules",
+            help="a rule file describing a stud poker game (path or bundled name, e.g. "
+            "four-card-poker.standard)",
+        )
+    },
+    check=check_entry,
+)
+def stud_par_sheet_section(entry: PlanEntry, context: Context) -> Section:
+    rules = entry.rules()
+    description = _description(entry, rules)
+    situations, completions = deals(description.deal)
+    context.step(
+        f"{rules.path.name}: par sheet ({situations:,} situations x {completions:,} dealer "
+        "completions)"
+    )
+    analysis = stud.analyze(rules)
+    prefix = f"stud-par-sheet.{rules.path.stem}"
+    rows = _rebased(analysis.rows, situations * completions)
+    play_article = _bet_article(rows[0].article)
+    verdicts = [
+        *table_verdicts(prefix, "play", rows, analysis.expected_value, play_article),
+        _strategy_verdict(prefix, play_article, analysis, situations),
+    ]
+    side_html = []
+    side_scope = []
+    for sheet, bet in zip(analysis.side_bets, description.side_bets, strict=True):
+        cards = bet.card_count(description.deal)
+        hands = math.comb(DECK, cards)
+        bet_rows = _rebased(sheet.rows, hands)
+        verdicts += table_verdicts(
+            prefix, sheet.id, bet_rows, sheet.expected_value, _bet_article(sheet.article)
+        )
+        side_html.append(return_table_html(f"{sheet.name} ({sheet.article})", bet_rows))
+        side_scope.append(f"{sheet.name}: all {hands:,} hands of {cards} cards")
+    html = (
+        f"<p>{esc(analysis.title)} under <code>{esc(rules.path.name)}</code> "
+        f"(SHA-256 <code>{esc(rules.sha256)}</code>), game described by the file "
+        f"(<code>{esc(rules.game)}</code>), every deal enumerated exactly.</p>"
+        + _summary_html(analysis)
+        + "<h3>Optimal strategy by the player's category</h3>"
+        + _strategy_html(analysis)
+        + return_table_html("The bet against the dealer, optimal strategy", rows)
+        + "".join(side_html)
+    )
+    return Section(
+        id=f"stud-par-sheet/{rules.path.stem}",
+        title=f"{analysis.title}: par sheet ({rules.path.name})",
+        data=_data(analysis),
+        verdicts=tuple(verdicts),
+        html=html,
+        scope=Scope(
+            exhaustive=(
+                f"the bet against the dealer: all {situations * completions:,} deals "
+                f"({situations:,} situations x {completions:,} dealer completions), each "
+                "decided by the optimal strategy",
+                *side_scope,
+            ),
+            power=("exact values: no sampling error",),
+            limitations=(
+                "returns assume the optimal strategy; a player who plays otherwise faces a "
+                "higher house edge (the element of risk is per unit wagered under it)",
+            ),
+        ),
+    )
+
+
+__all__ = ["DECK", "check_entry", "deals", "stud_par_sheet_section"]

@@ -1,0 +1,295 @@
+"""The report sections of a game its rule file describes (``stud-par-sheet``) and of two rule
+files compared (``rules-diff``): exact data, verdicts with articles, and the failures they
+must catch (a deal count that is not the closed form, figures changing with no value)."""
+
+from __future__ import annotations
+
+import math
+import os
+import shutil
+from dataclasses import replace
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from tablecert.errors import PlanError
+from tablecert.games import stud
+from tablecert.games.rules_diff import FigureChange, RulesDiff
+from tablecert.judgement import Outcome
+from tablecert.report.canonical import canonical_bytes
+from tablecert.report.certify import run_sections
+from tablecert.report.entry import Section
+from tablecert.report.plan import load_plan
+from tablecert.report.sections import rules_diff, stud_par_sheet
+from tablecert.rules import load_rules
+from tablecert.rules.stud import describe
+from tests.support.plan_support import write_plan
+
+SLOW = bool(os.environ.get("TABLECERT_SLOW"))
+RULES = Path(__file__).resolve().parents[2] / "fixtures" / "rules"
+
+
+def _section(folder: Path, body: str) -> Section:
+    plan = write_plan(folder, '[certification]\ntitle = "t"\n\n' + body)
+    (section,) = run_sections(load_plan(plan))
+    canonical_bytes(section.data)  # exact data only: a float would raise here
+    return section
+
+
+def _outcomes(section: Section) -> dict[str, str]:
+    return {
+        v.requirement.rsplit(".", 2)[-2] + "." + v.requirement.rsplit(".", 1)[1]: v.outcome
+        for v in section.verdicts
+    }
+
+
+@pytest.fixture(scope="module")
+def six_card_bonus(tmp_path_factory: pytest.TempPathFactory) -> Section:
+    return _section(
+        tmp_path_factory.mktemp("stud"),
+        '[[section]]\nkind = "stud-par-sheet"\nrules = "q-poker.six-card-bonus"\n',
+    )
+
+
+def test_stud_par_sheet_of_three_card_poker_with_the_six_card_bonus(
+    six_card_bonus: Section,
+) -> None:
+    s = six_card_bonus
+    assert s.id == "stud-par-sheet/q-poker.six-card-bonus"
+    # Three Card Poker, ties push: 3.3730% of the ante, element of risk 2.0147%; pair plus
+    # 40-30-6-4-1: 2.3167% (Wizard of Odds, "Three Card Poker").
+    assert s.data["house_edge"]["exact"] == "686689/20358520"
+    assert s.data["element_of_risk"]["decimal"] == "0.020146724015"
+    pair_plus, bonus = s.data["side_bets"]
+    assert pair_plus["house_edge"]["exact"] == "128/5525"
+    assert [r["count"] for r in pair_plus["rows"]] == [48, 52, 720, 1096, 3744, 16440]
+    # The 6 Card Bonus over C(52, 6) hands: 188 royal flushes (4 x C(47, 1) for the sixth
+    # card, royal flushes with a sixth card of the same suit counted once).
+    assert bonus["hands"] == math.comb(52, 6)
+    assert bonus["rows"][0] == {**bonus["rows"][0], "event": "royal-flush", "count": 188}
+    assert bonus["house_edge"]["exact"] == "12816/149695"
+    assert s.data["situations"] == 22_100
+    assert s.data["completions_per_situation"] == 18_424
+    assert [(d["decision"], d["situations"]) for d in s.data["decisions"]] == [
+        ("fold", 7_200),
+        ("raise 1x", 14_900),
+    ]
+    assert _outcomes(s) == {
+        "play.exhaustive": "pass",
+        "play.returns": "pass",
+        "strategy.exhaustive": "pass",
+        "pair_plus.exhaustive": "pass",
+        "pair_plus.returns": "pass",
+        "six-card-bonus.exhaustive": "pass",
+        "six-card-bonus.returns": "pass",
+    }
+    assert [v.article for v in s.verdicts] == [
+        "第九條",
+        "第九條",
+        "第九條",
+        "第十條",
+        "第十條",
+        "6 Card Bonus: rules",
+        "6 Card Bonus: rules",
+    ]
+    assert s.verdicts[0].detail == "407,170,400 of 407,170,400 deals; probabilities sum to 1"
+    assert "6 Card Bonus" in s.html
+    assert "raise 1x" in s.html
+
+
+def test_stud_par_sheet_signs_what_was_analysed_and_no_path(six_card_bonus: Section) -> None:
+    rules = load_rules("q-poker.six-card-bonus")
+    data = canonical_bytes(six_card_bonus.data)
+    assert six_card_bonus.data["rules_sha256"] == rules.sha256
+    assert "rules" not in six_card_bonus.data
+    assert str(RULES.parent).encode() not in data
+    assert b"/" + rules.path.parent.name.encode() + b"/" not in data
+    assert rules.sha256 in six_card_bonus.html
+
+
+def test_deal_counts_are_the_closed_form() -> None:
+    four = describe(load_rules("four-card-poker.standard")).deal
+    # Five cards to the player, one dealer card face up, five more of the other 46.
+    assert stud_par_sheet.deals(four) == (math.comb(52, 5) * 47, math.comb(46, 5))
+    hidden = describe(load_rules("caribbean-stud.no-upcard")).deal
+    assert stud_par_sheet.deals(hidden) == (2_598_960, math.comb(47, 5))
+
+
+def test_stud_par_sheet_fails_when_the_engine_misses_deals(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An analysis that lost a situation, its lines still summing to its own total, fails
+    exhaustiveness against the closed form's deals; a strategy that leaves a situation
+    undecided fails the strategy verdict."""
+    real = stud.analyze
+
+    def short(rules: object, **kw: object) -> stud.StudAnalysis:
+        a = real(rules, **kw)  # type: ignore[arg-type]
+        total = a.rows[0].total - a.completions  # one situation lost, consistently
+        rows = [replace(r, total=total) for r in a.rows]
+        rows[0] = replace(rows[0], count=rows[0].count - a.completions)
+        fold = replace(a.decisions[0], situations=a.decisions[0].situations - 1)
+        return replace(a, rows=tuple(rows), decisions=(fold, *a.decisions[1:]))
+
+    monkeypatch.setattr(stud, "analyze", short)
+    s = _section(
+        tmp_path, '[[section]]\nkind = "stud-par-sheet"\nrules = "q-poker.six-card-bonus"\n'
+    )
+    outcomes = _outcomes(s)
+    assert outcomes["play.exhaustive"] == "fail"
+    assert outcomes["strategy.exhaustive"] == "fail"
+    assert outcomes["pair_plus.exhaustive"] == "pass"
+    assert s.verdicts[0].detail.startswith("407,151,976 of 407,170,400 deals")
+
+
+def test_stud_par_sheet_refuses_a_file_that_describes_no_stud_game(tmp_path: Path) -> None:
+    plan = write_plan(
+        tmp_path,
+        '[certification]\ntitle = "t"\n\n[[section]]\nkind = "stud-par-sheet"\n'
+        'rules = "mahjong-simple.macau"\n',
+    )
+    with pytest.raises(
+        PlanError,
+        match=r"plan.toml:6: section 1 \(stud-par-sheet\): rules: "
+        r"mahjong-simple.macau.toml describes no game the stud engine computes",
+    ):
+        load_plan(plan)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not SLOW, reason="long run: set TABLECERT_SLOW=1 (and -m slow)")
+def test_stud_par_sheet_of_four_card_poker(tmp_path: Path) -> None:
+    s = _section(
+        tmp_path, '[[section]]\nkind = "stud-par-sheet"\nrules = "four-card-poker.standard"\n'
+    )
+    assert s.id == "stud-par-sheet/four-card-poker.standard"
+    assert set(_outcomes(s).values()) == {"pass"}
+    total = math.comb(52, 5) * 47 * math.comb(46, 5)
+    assert s.verdicts[0].detail == f"{total:,} of {total:,} deals; probabilities sum to 1"
+    assert [b["id"] for b in s.data["side_bets"]] == ["aces-up"]
+
+
+def _one_payout(folder: Path, name: str, old: str, new: str) -> tuple[Path, Path]:
+    """The bundled ``name`` and a copy with one line's ``old`` text replaced by ``new``."""
+    source = RULES / f"{name}.toml"
+    before = folder / f"{name}.toml"
+    shutil.copyfile(source, before)
+    text = source.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    after = folder / f"{name}.changed.toml"
+    after.write_text(text.replace(old, new), encoding="utf-8")
+    return before, after
+
+
+def _diff_plan(folder: Path, old: Path, new: Path) -> str:
+    return f'[[section]]\nkind = "rules-diff"\nold = "{old.name}"\nnew = "{new.name}"\n'
+
+
+def test_rules_diff_of_a_stud_game_with_one_payout_changed(tmp_path: Path) -> None:
+    old, new = _one_payout(
+        tmp_path,
+        "caribbean-stud.no-upcard",
+        'royal-flush = { value = 100, article = "Rules: raise pays"',
+        'royal-flush = { value = 50, article = "Rules: raise pays"',
+    )
+    s = _section(tmp_path, _diff_plan(tmp_path, old, new))
+    assert s.id == "rules-diff/caribbean-stud.no-upcard/caribbean-stud.no-upcard.changed"
+    (value,) = s.data["values"]
+    assert (value["key"], value["article"], value["changed"]) == (
+        "settlement.raise.win.royal-flush",
+        "Rules: raise pays",
+        ["value"],
+    )
+    assert (value["old"]["value"], value["new"]["value"]) == (100, 50)
+    figures = {f["path"]: f for f in s.data["figures"]}
+    line = "rows[raise 2x: player wins with royal-flush]"
+    # The line pays ante 1 + raise 2 x 100 = 201, then 1 + 2 x 50 = 101.
+    assert figures[f"{line}.value"]["difference"]["exact"] == "-100/1"
+    # The house edge grows by exactly what the royal flush line returns less: its old return
+    # x 100/201 (the same deals, each paying 100 units less).
+    old_return = Fraction(figures[f"{line}.return"]["old"]["exact"])
+    edge = figures["house_edge"]
+    assert Fraction(edge["difference"]["exact"]) == old_return * 100 / 201
+    assert Fraction(edge["new"]["exact"]) - Fraction(edge["old"]["exact"]) == old_return * 100 / 201
+    assert sorted(figures) == sorted(
+        ["house_edge", "element_of_risk", f"{line}.value", f"{line}.pays", f"{line}.return"]
+    )
+    assert {v.requirement.rsplit(".", 1)[1]: v.outcome for v in s.verdicts} == {
+        "exact": "pass",
+        "articles": "pass",
+        "figures-follow-values": "pass",
+    }
+    assert {v.article for v in s.verdicts} == {"Rules: raise pays"}
+    assert str(tmp_path) not in canonical_bytes(s.data).decode()
+
+
+def test_rules_diff_of_a_statute_game(tmp_path: Path) -> None:
+    old, new = _one_payout(
+        tmp_path,
+        "q-poker.macau",
+        'straight = { value = 6, article = "第十條(三)"',
+        'straight = { value = 5, article = "第十條(三)"',
+    )
+    s = _section(tmp_path, _diff_plan(tmp_path, old, new))
+    (value,) = s.data["values"]
+    assert value["key"] == "pair_plus.straight"
+    figures = {f["path"]: f for f in s.data["figures"]}
+    # 720 straights of 22,100 hands each pay one unit less: the edge grows by 720/22100.
+    assert figures["pair_plus.house_edge"]["difference"]["exact"] == str(Fraction(720, 22_100))
+    assert all(v.outcome == "pass" for v in s.verdicts)
+
+
+def test_rules_diff_says_when_a_changed_value_changes_no_figure(tmp_path: Path) -> None:
+    """A q-poker file's 6 Card Bonus is not in the Q Poker engine's analysis that ``analyze
+    diff`` compares: its changed pay changes no figure, which the section cannot judge."""
+    old, new = _one_payout(
+        tmp_path,
+        "q-poker.six-card-bonus",
+        'royal-flush = { value = 1000, article = "6 Card Bonus: pay table"',
+        'royal-flush = { value = 500, article = "6 Card Bonus: pay table"',
+    )
+    s = _section(tmp_path, _diff_plan(tmp_path, old, new))
+    assert s.data["figures"] == []
+    agreement = s.verdicts[2]
+    assert agreement.outcome == "inconclusive"
+    assert agreement.detail.startswith("side_bets.six-card-bonus.pays.royal-flush changed")
+
+
+def test_rules_diff_fails_figures_that_change_with_no_value() -> None:
+    diff = RulesDiff(
+        "q-poker",
+        "a.toml",
+        "0" * 64,
+        "b.toml",
+        "1" * 64,
+        (),
+        (
+            FigureChange(
+                "house_edge",
+                {"exact": "1/2", "decimal": "0.5"},
+                {"exact": "1/3", "decimal": "0.3"},
+                Fraction(1, 2),
+            ),
+        ),
+    )
+    exact, articles, agreement = rules_diff._verdicts("p", diff)
+    assert agreement.outcome == Outcome.FAIL
+    assert agreement.detail == "1 figure(s) changed and no rule value did: house_edge"
+    assert exact.outcome == Outcome.FAIL  # 1/2 is not 1/3 - 1/2
+    assert exact.detail.endswith("; not exact: house_edge")
+    assert articles.outcome == Outcome.NOT_APPLICABLE
+
+
+def test_rules_diff_refuses_two_games_when_the_plan_is_read(tmp_path: Path) -> None:
+    plan = write_plan(
+        tmp_path,
+        '[certification]\ntitle = "t"\n\n[[section]]\nkind = "rules-diff"\n'
+        'old = "q-poker.macau"\nnew = "four-card-poker.standard"\n',
+    )
+    with pytest.raises(
+        PlanError,
+        match=r"plan.toml:7: section 1 \(rules-diff\): new: "
+        r"four-card-poker.standard.toml is a stud rule file and q-poker.macau.toml a q-poker one",
+    ):
+        load_plan(plan)
