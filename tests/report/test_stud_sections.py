@@ -12,18 +12,22 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from tablecert import bundled
 from tablecert.errors import PlanError
 from tablecert.games import stud
 from tablecert.games.rules_diff import FigureChange, RulesDiff
 from tablecert.judgement import Outcome
 from tablecert.report.canonical import canonical_bytes
-from tablecert.report.certify import run_sections
+from tablecert.report.certify import certify, run_sections
 from tablecert.report.entry import Section
 from tablecert.report.plan import load_plan
 from tablecert.report.sections import rules_diff, stud_par_sheet
+from tablecert.report.signing import public_pem
 from tablecert.rules import load_rules
 from tablecert.rules.stud import describe
+from tests.support.hostile import run_cli
 from tests.support.plan_support import write_plan
 
 SLOW = bool(os.environ.get("TABLECERT_SLOW"))
@@ -293,3 +297,31 @@ def test_rules_diff_refuses_two_games_when_the_plan_is_read(tmp_path: Path) -> N
         r"four-card-poker.standard.toml is a stud rule file and q-poker.macau.toml a q-poker one",
     ):
         load_plan(plan)
+
+
+def test_the_bundled_four_card_poker_plan_certifies_and_verifies(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The bundled plan, with a fast stud file in place of Four Card Poker (half a minute),
+    gives a signed certificate that ``tablecert verify`` accepts with its plan."""
+    written = '"../rules/four-card-poker.standard.toml"'
+    text = (bundled.PLANS_DIR / "four-card-poker.toml").read_text(encoding="utf-8")
+    assert text.count(written) == 1
+    assert load_plan("four-card-poker").entries[0].kind.name == "stud-par-sheet"
+    plan = write_plan(tmp_path, text.replace(written, '"caribbean-stud.no-upcard"'))
+    key = Ed25519PrivateKey.generate()
+    run = certify(plan, key, tmp_path / "certificate")
+    assert run.data["verdict"] == "pass"
+    (section,) = run.data["sections"]
+    assert section["id"] == "stud-par-sheet/caribbean-stud.no-upcard"
+    assert section["data"]["rules_sha256"] == load_rules("caribbean-stud.no-upcard").sha256
+    pub = tmp_path / "lab.pub"
+    pub.write_bytes(public_pem(key.public_key()))
+    verified = run_cli(
+        ["verify", str(run.envelope), "--pubkey", str(pub), "--inputs", str(plan)],
+        monkeypatch,
+        capsys,
+    )
+    assert verified.code == 0, verified.out + verified.err
+    assert "certified: Four Card Poker (standard rules): par sheet" in verified.out
+    assert "  verdict: PASS" in verified.out
