@@ -198,7 +198,7 @@ def test_equal_ranks_are_decided_by_suit_or_tie() -> None:
     assert statute.rows[(flush, 0)].lost == 1
     flat = ref.analyze(ref.Game(ranking(3, RANK_ONLY), deck, 3, 3, 0, None), values)
     row = flat.rows[(flush, 1)]  # a tie is worth 0 > -1: both flush hands raise
-    assert (row.situations, row.won, row.tied, row.lost, row.equal_ranks) == (2, 0, 2, 0, 0)
+    assert (row.situations, row.won, row.tied, row.lost, row.equal_ranks) == (2, 0, 2, 0, 2)
 
 
 def test_upcard_lanes_and_completions() -> None:

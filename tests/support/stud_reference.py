@@ -285,9 +285,9 @@ def _showdowns(
         mine, theirs = (player_key, dealer_key) if suits else (player_key >> 2, dealer_key >> 2)
         outcome = WON if mine > theirs else TIED if mine == theirs else LOST
         tally.outcomes[outcome] += 1
-        if suits and player_key >> 2 == dealer_key >> 2:
+        if player_key >> 2 == dealer_key >> 2:
             tally.equal_ranks += 1
-            tally.won_on_suit += outcome == WON
+            tally.won_on_suit += suits and outcome == WON
     return tally
 
 
@@ -393,9 +393,9 @@ def analyze_hidden_dealer(game: Game, values: Sequence[Sequence[Sequence[int]]])
                 int((mine < theirs).sum()),
             ]
         )
+        equal = shown >> 2 == player_key >> 2
+        tally.equal_ranks = int(equal.sum())
         if suits:
-            equal = shown >> 2 == player_key >> 2
-            tally.equal_ranks = int(equal.sum())
             tally.won_on_suit = int((equal & (player_key > shown)).sum())
         decision, indifferent = _decide(values, category, tally)
         decisions.append(decision)
