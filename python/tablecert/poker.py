@@ -382,9 +382,10 @@ def _evaluation(
 def evaluate(game: str, hand: Hand, rules: RulesSource = None) -> Evaluation:
     """Category and strength key of a hand; keys compare as the game's rules rank hands.
 
-    ``game`` names the game (see :func:`game_ordering`): ``evaluate("four-card-poker.standard",
-    "As Ad Ac Kh 2s")`` ranks the best four of five cards by that file. One call from text for
-    a dedicated engine's game is one core call (parse, key, category), about 1 us
+    ``game`` names the game (see :func:`game_ordering`): ``evaluate("my-game.toml", "As Ad Ac
+    Kh 2s")`` ranks five cards by their best ``game.hand_size`` as that file's description
+    says. One call from text for a dedicated engine's game is one core call (parse, key,
+    category), about 1 us
     (BENCHMARKS.md, "Python API"). For many hands the fast path is one batch call,
     ``tablecert.hand_arrays.strength_keys(game, ids)`` on an (n, hand size) array of card ids:
     tens of millions of keys a second, 20-30 times a loop of calls."""
