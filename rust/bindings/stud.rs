@@ -210,8 +210,11 @@ fn core_values(game: &stud::Game, values: &[Vec<Vec<i64>>]) -> PyResult<stud::Va
 }
 
 /// Every situation's best decision under `values[d][o][c]` and its outcomes by category.
+/// `shard = (k, n)`: only part `k` of the work cut into `n` parts (the same cut in every
+/// process); the rows of the `n` shards add up to the whole run's, and their decision tables
+/// combine where they are not 255.
 #[pyfunction]
-#[pyo3(signature = (game, values, *, decisions = false, threads = 0, progress = None))]
+#[pyo3(signature = (game, values, *, decisions = false, threads = 0, progress = None, shard = (0, 1)))]
 fn stud_analyze(
     py: Python<'_>,
     game: &StudGame,
@@ -219,7 +222,13 @@ fn stud_analyze(
     decisions: bool,
     threads: usize,
     progress: Option<Progress>,
+    shard: (usize, usize),
 ) -> PyResult<StudRun> {
+    if shard.0 >= shard.1 {
+        return Err(
+            CoreError::Argument(format!("shard {shard:?}: expected (k, n) with k < n")).into(),
+        );
+    }
     let v = core_values(&game.0, &values)?;
     let g = &game.0;
     let run = py.allow_threads(|| {
@@ -229,6 +238,7 @@ fn stud_analyze(
             decisions,
             threads,
             progress.as_ref().map(|p| p.0.as_ref()),
+            shard,
         )
     });
     let mut rows = Vec::new();

@@ -221,12 +221,13 @@ def _run(
 
 
 def analyze(
-    rules: RuleFile | str | None = None,
+    rules: RuleFile | str,
     *,
     progress: ProgressCallback | None = None,
 ) -> StudAnalysis:
-    """The exact par sheet of the stud game ``rules`` describes."""
-    rf = rules if isinstance(rules, RuleFile) else load_rules(rules or "four-card-poker.standard")
+    """The exact par sheet of the stud game ``rules`` (a rule file, its path or bundled name)
+    describes."""
+    rf = rules if isinstance(rules, RuleFile) else load_rules(rules)
     d = describe(rf)
     game = engine_game(d)
     den, values = d.values()

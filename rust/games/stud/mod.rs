@@ -239,7 +239,12 @@ pub fn analyze(
     want_decisions: bool,
     threads: usize,
     progress: Option<&AtomicU64>,
+    shard: (usize, usize),
 ) -> Run {
+    assert!(
+        shard.0 < shard.1,
+        "shard {shard:?}: expected (k, n) with k < n"
+    );
     let (dealers, dealer_colex) = game.hands(game.dealer_cards);
     let (players, colex) = if game.player_cards == game.dealer_cards {
         (dealers.clone(), dealer_colex)
@@ -276,32 +281,29 @@ pub fn analyze(
     // about equal query work (every task queries all lanes of its own hands).
     let inserts = shared.dealers.len() as u64 * (1 << game.dealer_cards);
     let queries = n_players as u64 * (1 << game.player_cards) * game.lanes() as u64;
-    let parts: Vec<Part> = if game.upcards == 1 && inserts > queries {
-        split(game.deck.len(), threads)
-            .into_iter()
-            .enumerate()
-            .map(|(i, lanes)| Part {
-                lanes,
-                players: 0..n_players,
-                reports: i == 0,
-            })
-            .collect()
+    let by_lanes = game.upcards == 1 && inserts > queries;
+    let qualifies = |k: u32| game.qualifier.is_none_or(|q| ranks_only(k) >= q);
+    let weights: Vec<u64> = if by_lanes {
+        Vec::new()
     } else {
-        let qualifies = |k: u32| game.qualifier.is_none_or(|q| ranks_only(k) >= q);
-        let weights: Vec<u64> = shared
+        shared
             .players
             .iter()
             .map(|&(k, _)| if qualifies(k) { 4 } else { 1 })
-            .collect();
-        split_weighted(&weights, threads)
-            .into_iter()
-            .map(|players| Part {
-                lanes: 0..game.lanes(),
-                players,
-                reports: true,
-            })
             .collect()
     };
+    // The shard's share of the whole, then its share cut for this process's threads.
+    let whole = Part {
+        lanes: 0..game.lanes(),
+        players: 0..n_players,
+        reports: true,
+    };
+    let (k, n) = shard;
+    let mine = cut(&whole, by_lanes, &weights, n).swap_remove(k);
+    let parts: Vec<Part> = cut(&mine, by_lanes, &weights, threads)
+        .into_iter()
+        .filter(|p| !p.lanes.is_empty() && !p.players.is_empty())
+        .collect();
     if parts.iter().all(|p| p.lanes == (0..game.lanes())) && shared.not_qualifying > 0 {
         shared.not_qualifying_all =
             Some(not_qualifying_histogram(&shared, 0..game.lanes(), threads));
@@ -552,22 +554,47 @@ impl<'s> Sweep<'s> {
 /// The rows and decision table of one task.
 type PartRun = (Vec<Vec<Row>>, Option<Vec<u8>>);
 
-/// `0..weights.len()` in `parts` contiguous ranges of about equal total weight.
-fn split_weighted(weights: &[u64], parts: usize) -> Vec<Range<usize>> {
-    let total: u64 = weights.iter().sum();
-    let parts = parts.clamp(1, weights.len().max(1)) as u64;
-    let mut cuts = Vec::with_capacity(parts as usize);
-    let (mut start, mut sum, mut k) = (0, 0u64, 1u64);
-    for (i, &w) in weights.iter().enumerate() {
-        sum += w;
-        if k < parts && sum * parts >= total * k {
-            cuts.push(start..i + 1);
-            start = i + 1;
-            k += 1;
+/// A part cut into `n` parts: by its lanes, or by its player hands into ranges of about equal
+/// weight. Always `n` parts (some empty when there are fewer lanes or hands); deterministic,
+/// so every process cuts a shard the same way.
+fn cut(part: &Part, by_lanes: bool, weights: &[u64], n: usize) -> Vec<Part> {
+    let n = n.max(1);
+    if by_lanes {
+        let lanes = &part.lanes;
+        return (0..n)
+            .map(|i| Part {
+                lanes: lanes.start + lanes.len() * i / n..lanes.start + lanes.len() * (i + 1) / n,
+                players: part.players.clone(),
+                reports: part.reports && i == 0,
+            })
+            .collect();
+    }
+    let range = part.players.clone();
+    let w = &weights[range.clone()];
+    let total: u64 = w.iter().sum();
+    let mut parts = Vec::with_capacity(n);
+    let (mut start, mut sum) = (range.start, 0u64);
+    let mut next = 1u64;
+    for (i, &x) in w.iter().enumerate() {
+        sum += x;
+        while (parts.len() + 1) < n && sum * n as u64 >= total * next {
+            parts.push(start..range.start + i + 1);
+            start = range.start + i + 1;
+            next += 1;
         }
     }
-    cuts.push(start..weights.len());
-    cuts
+    while parts.len() < n {
+        parts.push(start..range.end);
+        start = range.end;
+    }
+    parts
+        .into_iter()
+        .map(|players| Part {
+            lanes: part.lanes.clone(),
+            players,
+            reports: part.reports,
+        })
+        .collect()
 }
 
 /// One task: its lanes' histograms swept up the key order over its player hands.
@@ -774,7 +801,7 @@ mod tests {
                     });
                     let game = Game::new(r.clone(), &deck, player, dealer, up, qualifier).unwrap();
                     let values = vec![[[1i64; MAX_CATEGORIES]; OUTCOMES]];
-                    let run = analyze(&game, &values, false, 2, None);
+                    let run = analyze(&game, &values, false, 2, None, (0, 1));
                     let want = brute(&game);
                     for (c, w) in want.iter().enumerate() {
                         let row = &run.rows[c][0];
@@ -810,7 +837,7 @@ mod tests {
                 crate::games::showdown::qualifier_key(&[10]),
             );
             let values = vec![[[0i64; MAX_CATEGORIES]; OUTCOMES]];
-            let run = analyze(&game, &values, false, 2, None);
+            let run = analyze(&game, &values, false, 2, None, (0, 1));
             let (mut nq, mut won, mut equal, mut suit) = (0u64, 0u64, 0u64, 0u64);
             for h in &today {
                 nq += u64::from(h.not_qualifying);
@@ -865,7 +892,7 @@ mod tests {
                 raise[3][c] = pay.loss;
             }
             let t2 = std::time::Instant::now();
-            let run = analyze(&game, &vec![fold, raise], false, 2, None);
+            let run = analyze(&game, &vec![fold, raise], false, 2, None, (0, 1));
             eprintln!("today {t1:?}, stud {:?}", t2.elapsed());
             for (c, t) in today.categories.iter().enumerate() {
                 let r = &run.rows[c][1];
@@ -894,6 +921,44 @@ mod tests {
                 assert_eq!(run.rows[c][0].situations, t.situations - t.raised);
                 assert_eq!(r.indifferent + run.rows[c][0].indifferent, t.indifferent);
             }
+        }
+    }
+
+    /// Shards of either cut add up to the whole run, decision for decision.
+    #[test]
+    fn shards_add_up_to_the_whole() {
+        let deck: Vec<u8> = (32..52).collect();
+        for (uses, player, dealer, up) in [(4, 5, 6, 1), (3, 3, 3, 1), (3, 3, 3, 0)] {
+            let r = ranking(uses, TieBreaks::RANK_ONLY);
+            let game = Game::new(r, &deck, player, dealer, up, None).unwrap();
+            let mut fold = [[-10i64; MAX_CATEGORIES]; OUTCOMES];
+            fold[0][0] = -10;
+            let mut raise = [[0i64; MAX_CATEGORIES]; OUTCOMES];
+            for c in 0..MAX_CATEGORIES {
+                raise[1][c] = 20 + c as i64;
+                raise[2][c] = 1;
+                raise[3][c] = -20;
+            }
+            let values = vec![fold, raise];
+            let whole = analyze(&game, &values, true, 2, None, (0, 1));
+            let mut sum = vec![vec![Row::default(); 2]; game.ranking.categories()];
+            let mut table = vec![u8::MAX; whole.decisions.as_ref().unwrap().len()];
+            for k in 0..3 {
+                let part = analyze(&game, &values, true, 2, None, (k, 3));
+                for (a, b) in sum.iter_mut().zip(&part.rows) {
+                    for (x, y) in a.iter_mut().zip(b) {
+                        x.merge(y);
+                    }
+                }
+                for (t, &d) in table.iter_mut().zip(part.decisions.as_ref().unwrap()) {
+                    if d != u8::MAX {
+                        *t = d;
+                    }
+                }
+            }
+            assert_eq!(sum, whole.rows, "{uses} {player}/{dealer} up {up}");
+            assert_eq!(&table, whole.decisions.as_ref().unwrap());
+            assert!(whole.rows.iter().flatten().any(|r| r.situations > 0));
         }
     }
 }
