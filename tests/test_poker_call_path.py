@@ -18,7 +18,7 @@ CODES = [r + s for r in "23456789TJQKA" for s in "shdc"]
 
 def test_evaluate_is_the_dataclass_built_by_init() -> None:
     rng = random.Random(3)
-    for game, size in poker.GAMES.items():
+    for game, size in poker.DEDICATED_ENGINES.items():
         for _ in range(200):
             text = " ".join(rng.sample(CODES, size))
             got = tablecert.evaluate(game, text)
@@ -78,7 +78,7 @@ def test_every_spelling_parses_to_the_ids_it_names() -> None:
     # reads: ranks in either case and 10 for T, suit letters or symbols, cards separated by
     # spaces, commas or semicolons or written together; ids computed here from the spelling.
     rng = random.Random(5)
-    for game, size in poker.GAMES.items():
+    for game, size in poker.DEDICATED_ENGINES.items():
         for _ in range(400):
             ids = rng.sample(range(52), size)
             text = ""

@@ -37,7 +37,7 @@ from tablecert.conformance import (
 from tablecert.conformance.evaluator_protocol import Answerer, open_evaluator, write_requests
 from tablecert.io.outputs import write_text
 from tablecert.mahjong.hands import GAMES as MAHJONG_GAMES
-from tablecert.poker import GAMES
+from tablecert.poker import DEDICATED_ENGINES
 
 crosscheck_app = typer.Typer(no_args_is_help=True, help=conventions.summary(__doc__))
 
@@ -144,7 +144,7 @@ def poker(
     exited, crashed, hung or answered out of protocol), 2 usage or input error (an evaluator
     that cannot be started, imported or loaded included), 3 inconclusive (nothing was
     asked), 4 internal error."""
-    game = conventions.game_argument(game, old_game, tuple(GAMES))
+    game = conventions.game_argument(game, old_game, tuple(DEDICATED_ENGINES))
     if evaluator is not None and native_evaluator.is_native(evaluator):
         _native(
             game, evaluator, rules, other_pairs, seed, show, timeout, benchmark, repeat, json_out
@@ -163,8 +163,10 @@ def poker(
     values.whole(show, "--show", 0)
     values.seed(seed)
     values.seconds(timeout, "--timeout")
-    if game not in GAMES:
-        raise typer.BadParameter(f"{game!r}: expected {' or '.join(GAMES)}", param_hint="GAME")
+    if game not in DEDICATED_ENGINES:
+        raise typer.BadParameter(
+            f"{game!r}: expected {' or '.join(DEDICATED_ENGINES)}", param_hint="GAME"
+        )
     answerer = _answerer(evaluator, "--evaluator", write, "--write-requests", timeout)
     stderr.print(f"planning the {game} crosscheck ...")
     plan = poker_crosscheck.plan(

@@ -12,7 +12,7 @@ from tablecert.cli import values
 from tablecert.cli.common import (
     plain,
 )
-from tablecert.poker import GAMES, Ordering, ordering
+from tablecert.poker import DEDICATED_ENGINES, Ordering, ordering
 from tablecert.rules.submission import in_force
 
 GameOption = Annotated[str, typer.Option("--game", help="q-poker or caribbean-stud.")]
@@ -29,7 +29,7 @@ ConfigOption = Annotated[
 def round_ordering(game: str, rules: str | None, config: Path | None) -> Ordering:
     """The ordering rounds are settled under: the game's rule file, or with ``--config`` the
     statute with a submitted configuration's values in force (of the same game)."""
-    game = values.game(game, tuple(GAMES), "--game")
+    game = values.game(game, tuple(DEDICATED_ENGINES), "--game")
     if config is not None:
         in_force_rules = in_force(config, rules)
         if in_force_rules.submission.game != game:

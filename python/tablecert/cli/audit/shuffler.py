@@ -27,7 +27,7 @@ from tablecert.cli.common import (
 from tablecert.cli.progress import cluster_progress
 from tablecert.cli.tables import Column, print_table
 from tablecert.io.outputs import output_folder, write_text
-from tablecert.poker import GAMES
+from tablecert.poker import DEDICATED_ENGINES
 from tablecert.stats import EFFECT_MEANING
 
 SHOWN_BAD = 20
@@ -169,7 +169,7 @@ def shuffler(
     values.choice(deck, DECK_SIZES, "--deck")
     values.choice(input_order, INPUT_ORDERS, "--input-order")
     if game is not None:
-        game = values.game(game, tuple(GAMES), "--game")
+        game = values.game(game, tuple(DEDICATED_ENGINES), "--game")
     values.choice(dealing, DEALINGS, "--dealing")
     values.choice(wall_statistic, (*STATISTICS, "none"), "--wall-statistic")
     values.whole(seats, "--seats", 1)
