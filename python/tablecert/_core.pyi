@@ -369,7 +369,7 @@ def stud_analyze(
     decisions: bool = False,
     threads: int = 0,
     progress: Progress | None = None,
-    shard: tuple[int, int] = (0, 1),
+    shard: tuple[int, int] = ...,
 ) -> StudRun: ...
 
 # --- mahjong hands (rust/bindings/mahjong.rs) ---

@@ -933,12 +933,12 @@ mod tests {
             let game = Game::new(r, &deck, player, dealer, up, None).unwrap();
             let mut fold = [[-10i64; MAX_CATEGORIES]; OUTCOMES];
             fold[0][0] = -10;
-            let mut raise = [[0i64; MAX_CATEGORIES]; OUTCOMES];
-            for c in 0..MAX_CATEGORIES {
-                raise[1][c] = 20 + c as i64;
-                raise[2][c] = 1;
-                raise[3][c] = -20;
-            }
+            let raise = [
+                [0i64; MAX_CATEGORIES],
+                std::array::from_fn(|c| 20 + i64::from(c as u8)),
+                [1; MAX_CATEGORIES],
+                [-20; MAX_CATEGORIES],
+            ];
             let values = vec![fold, raise];
             let whole = analyze(&game, &values, true, 2, None, (0, 1));
             let mut sum = vec![vec![Row::default(); 2]; game.ranking.categories()];
