@@ -156,3 +156,44 @@ def test_a_dedicated_engines_file_names_its_game() -> None:
     by_file = tablecert.evaluate("q-poker.standard", "As Ks Qs")
     assert by_file == tablecert.evaluate("q-poker", "As Ks Qs", rules="q-poker.standard")
     assert by_file.game == "q-poker"
+
+
+SIX_CARD = "q-poker.six-card-bonus"
+BONUS = "six-card-bonus"
+
+
+def test_a_six_card_hand_is_ranked_as_the_bonus_ranks_it() -> None:
+    """The bonus counts the best five of the player's three and the dealer's three cards."""
+    cases = {
+        "As Ks Qs Js Ts 2d": "royal-flush",
+        "As Ah Ad Ks Kh Kd": "full-house",  # the best five of two threes
+        "As 2d 3h 4c 5s 9d": "straight",  # A-2-3-4-5, the ace low
+        "As Ks Qs Js 2d 3h": "high-card",
+        "9s 9h 7d 7c 5s 5h": "two-pair",
+    }
+    for hand, category in cases.items():
+        assert tablecert.evaluate(SIX_CARD, hand, bet=BONUS).category == category, hand
+    reference = ref.Ranking(5, ref.VOCABULARY[5], ref.TieBreaks(suit_decides=False))
+    rng = random.Random(6)
+    for _ in range(300):
+        cards = rng.sample(range(52), 6)
+        got = tablecert.evaluate(SIX_CARD, cards, bet=BONUS)
+        want = reference.key(cards)
+        assert got.category == ref.VOCABULARY[5][9 - (want >> 22)], cards
+        assert got.key >> 2 == want >> 2, cards
+
+
+def test_a_bets_hands_are_its_own_size_and_categories() -> None:
+    order = poker.bet_ordering(FOUR_CARD, "aces-up")
+    assert order.stud is not None
+    assert (order.hand_size, order.stud.sizes, order.stud.table_cards) == (4, (4, 5), 5)
+    assert order.articles[0] == "Aces Up: pay table (Live! Casino Philadelphia)"
+    with pytest.raises(CardError, match="a hand here has 5 or 6 cards, got 4"):
+        tablecert.evaluate(SIX_CARD, "As Ks Qs Js", bet=BONUS)
+
+
+def test_an_unknown_bet_names_the_files_bets() -> None:
+    with pytest.raises(tablecert.RulesError, match="no side bet 'pair-plus'; its side bets: "):
+        tablecert.evaluate(FOUR_CARD, "As Ks Qs Js", bet="pair-plus")
+    with pytest.raises(tablecert.RulesError, match="its side bets: pair_plus, six-card-bonus"):
+        tablecert.evaluate(SIX_CARD, "As Ks Qs Js Ts", bet="bonus")

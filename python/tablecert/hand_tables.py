@@ -1,7 +1,8 @@
 """Exact hand-category tables of the poker games, by exhaustive enumeration in the core.
 
 A described stud game's table counts the player's dealt hands (every C(52, player cards)
-of them), each in the category of its best ``game.hand_size`` cards."""
+of them), each in the category of its best ``game.hand_size`` cards; a side bet's table the
+bet's hands in the bet's own categories."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 
 from tablecert import _core
 from tablecert.exact import decimal_text, exact_json
-from tablecert.poker import Ordering, RulesSource, game_ordering
+from tablecert.poker import Ordering, RulesSource, bet_ordering, game_ordering
 
 
 @dataclass(frozen=True)
@@ -55,12 +56,13 @@ class CategoryTable:
         }
 
 
-def category_table(game: str, rules: RulesSource = None) -> CategoryTable:
+def category_table(game: str, rules: RulesSource = None, bet: str | None = None) -> CategoryTable:
     """Enumerate every hand of ``game`` (a game id or rule file, see
-    ``poker.game_ordering``) and count each category exactly."""
-    order = game_ordering(game, rules)
+    ``poker.game_ordering``), or of its side bet ``bet`` (its id in the rule file), and count
+    each category exactly."""
+    order = game_ordering(game, rules) if bet is None else bet_ordering(game, bet, rules)
     counts = _counts(order)
-    total = comb(52, order.hand_size if order.stud is None else order.stud.player_cards)
+    total = comb(52, order.hand_size if order.stud is None else order.stud.table_cards)
     if sum(counts) != total:  # pragma: no cover - the core enumerates every hand once
         raise AssertionError("enumeration did not cover every hand exactly once")
     rows = tuple(
@@ -70,6 +72,8 @@ def category_table(game: str, rules: RulesSource = None) -> CategoryTable:
         )
     )
     title = str(order.rules.require("game.title").value)
+    if order.stud is not None and order.stud.bet is not None:
+        title = f"{title}, {order.stud.bet.name.value}"
     return CategoryTable(order.game, title, order.rules.sha256, total, rows)
 
 
@@ -78,6 +82,6 @@ def _counts(order: Ordering) -> list[int]:
     if order.stud is None:
         return _core.category_counts(order.hand_size, order.tie_breaks)
     by_rank = _core.stud_category_counts(
-        order.stud.ranking, list(range(52)), order.stud.player_cards
+        order.stud.ranking, list(range(52)), order.stud.table_cards
     )
     return [sum(row) for row in by_rank]

@@ -23,7 +23,7 @@ from tablecert.bundled import BundledDataError, bundled_games, bundled_rule_file
 from tablecert.errors import CardError, GameError, RuleFileError
 from tablecert.notation import written
 from tablecert.rules import RuleFile, load_rules
-from tablecert.rules.stud import TIES, deal_and_ranking, is_stud
+from tablecert.rules.stud import STEPS, TIES, SideBet, deal_and_ranking, describe, is_stud
 
 #: The games with an engine of their own in the core, and their hand sizes.
 DEDICATED_ENGINES: dict[str, int] = {"q-poker": 3, "caribbean-stud": 5}
@@ -58,14 +58,17 @@ def tie_break_spec(tb: _core.TieBreaks) -> TieBreakSpec:
 
 @dataclass(frozen=True)
 class StudHands:
-    """How a described stud game makes hands: its ranking in the core, the card counts a
-    hand may have (the dealt ones, each counting its best ``uses``), and what a tie does."""
+    """How a described stud game (or one of its side bets) makes hands: its ranking in the
+    core, the card counts a hand may have (the dealt ones, each counting its best ``uses``),
+    how many cards the hands its category table counts have (the player's, or the bet's),
+    and what a tie does."""
 
     ranking: _core.StudRanking
     sizes: tuple[int, ...]
-    player_cards: int
+    table_cards: int
     ties: str  # who takes equal hands: "player", "push" or "dealer"
     ties_article: str
+    bet: SideBet | None = None
 
 
 @dataclass(frozen=True)
@@ -144,6 +147,49 @@ def game_ordering(game: str, rules: RulesSource = None) -> Ordering:
     return _stud_ordering(loaded)
 
 
+def bet_ordering(game: str, bet: str, rules: RulesSource = None) -> Ordering:
+    """The ordering of a side bet's hands in a game (named as for :func:`game_ordering`):
+    hands of the bet's cards (the player's, or the player's and the dealer's together) count
+    their best ``uses`` in the bet's own categories, each with its pay's article, under the
+    game's tie-breaks."""
+    return _bet_ordering(game_ordering(game, rules).rules, bet)
+
+
+@cache
+def _bet_ordering(rules: RuleFile, bet_id: str) -> Ordering:
+    description = describe(rules)
+    bets = {b.id: b for b in description.side_bets}
+    if bet_id not in bets:
+        raise RuleFileError(
+            f"{rules.path.name}: no side bet {bet_id[:80]!r}; its side bets: "
+            f"{', '.join(bets) or 'none'}"
+        )
+    bet = bets[bet_id]
+    uses = bet.uses.value
+    cards = bet.card_count(description.deal)
+    tie_breaks = _core.TieBreaks(**description.ranking.tie_breaks)
+    lowest_first = bet.categories[::-1]
+    stud = StudHands(
+        ranking=_core.StudRanking(uses, list(bet.categories), tie_breaks),
+        sizes=tuple(sorted({uses, cards})),
+        table_cards=cards,
+        ties="push",
+        ties_article=bet.name.article,
+        bet=bet,
+    )
+    return Ordering(
+        game=rules.path.stem if rules.game not in DEDICATED_ENGINES else rules.game,
+        hand_size=uses,
+        tie_breaks=tie_breaks,
+        categories=lowest_first,
+        steps=tuple(STEPS[uses][name] for name in lowest_first),
+        articles=tuple(pay.article for pay in bet.pays),
+        rules=rules,
+        suits=description.ranking.suit_order.value,
+        stud=stud,
+    )
+
+
 def _game_file(game: str) -> RuleFile:
     """The rule file a game name names: a path, or a bundled name (else no game at all)."""
     if not isinstance(game, str):
@@ -172,7 +218,7 @@ def _stud_ordering(rules: RuleFile) -> Ordering:
     stud = StudHands(
         ranking=_core.StudRanking(ranking.uses, list(ranking.names), tie_breaks),
         sizes=tuple(sorted({ranking.uses, deal.player_cards.value, deal.dealer_cards.value})),
-        player_cards=deal.player_cards.value,
+        table_cards=deal.player_cards.value,
         ties=ties,
         ties_article=ties_article,
     )
@@ -379,16 +425,21 @@ def _evaluation(
     return out
 
 
-def evaluate(game: str, hand: Hand, rules: RulesSource = None) -> Evaluation:
+def evaluate(
+    game: str, hand: Hand, rules: RulesSource = None, *, bet: str | None = None
+) -> Evaluation:
     """Category and strength key of a hand; keys compare as the game's rules rank hands.
 
     ``game`` names the game (see :func:`game_ordering`): ``evaluate("my-game.toml", "As Ad Ac
     Kh 2s")`` ranks five cards by their best ``game.hand_size`` as that file's description
-    says. One call from text for a dedicated engine's game is one core call (parse, key,
-    category), about 1 us
-    (BENCHMARKS.md, "Python API"). For many hands the fast path is one batch call,
+    says; with ``bet`` (a side bet's id in the file) the hand is ranked as that bet ranks its
+    hands (:func:`bet_ordering`). One call from text for a dedicated engine's game is one core
+    call (parse, key, category), about 1 us (BENCHMARKS.md, "Python API"). For many hands
+    the fast path is one batch call,
     ``tablecert.hand_arrays.strength_keys(game, ids)`` on an (n, hand size) array of card ids:
     tens of millions of keys a second, 20-30 times a loop of calls."""
+    if bet is not None:
+        return _evaluate(bet_ordering(game, bet, rules), hand)
     return _evaluate(game_ordering(game, rules), hand)
 
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 from math import comb
 
+import pytest
 from typer.testing import CliRunner
 
 from tablecert.bundled import bundled_rule_file
@@ -123,3 +125,46 @@ def test_the_help_lists_the_bundled_games() -> None:
     text = " ".join(result.stdout.split())
     assert "q-poker, caribbean-stud," in text
     assert FOUR_CARD in text
+
+
+def test_hands_of_a_side_bet_in_its_pay_tables_words() -> None:
+    result = runner.invoke(app, ["hands", FOUR_CARD, "--bet", "aces-up", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["bet"], data["cards"], data["uses"], data["total"]) == (
+        "aces-up",
+        5,
+        4,
+        comb(52, 5),
+    )
+    assert data["title"] == "Four Card Poker (standard rules), Aces Up"
+    assert {c["article"] for c in data["categories"]} == {
+        "Aces Up: pay table (Live! Casino Philadelphia)"
+    }
+    assert data["categories"][0]["count"] == 13 * 48
+
+
+def test_an_unknown_bet_is_one_line_exit_2() -> None:
+    proc = tablecert_process(["hands", FOUR_CARD, "--bet", "pair-plus"])
+    assert proc.returncode == 2
+    assert proc.stderr == (
+        "error: four-card-poker.standard.toml: no side bet 'pair-plus'; its side bets: aces-up\n"
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not os.environ.get("TABLECERT_SLOW"), reason="long run: set TABLECERT_SLOW=1 (and -m slow)"
+)
+def test_hands_of_the_six_card_bonus() -> None:
+    """Every six-card hand (the player's three and the dealer's three) by its best five; the
+    normal run checks single six-card hands against the reference (tests/test_poker_stud.py)."""
+    args = ["hands", "q-poker.six-card-bonus", "--bet", "six-card-bonus", "--json"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["total"], data["cards"], data["uses"]) == (comb(52, 6), 6, 5)
+    counts = {c["category"]: c["count"] for c in data["categories"]}
+    assert counts["royal-flush"] == 4 * 47  # a royal and any sixth card
+    assert counts["four-of-a-kind"] == 13 * comb(48, 2)
+    assert sum(counts.values()) == comb(52, 6)

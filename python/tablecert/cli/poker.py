@@ -41,16 +41,29 @@ def _game(value: str, rules: str | None) -> str:
 
 
 def hands(
-    game: GameArg, rules: RulesOption = None, json_out: JsonOption = False, wide: WideOption = False
+    game: GameArg,
+    rules: RulesOption = None,
+    bet: Annotated[
+        str | None,
+        typer.Option(
+            "--bet",
+            help="A side bet's id in the rule file: the table of the bet's hands, in its own "
+            "categories (a bet on the player's and the dealer's cards counts those together).",
+        ),
+    ] = None,
+    json_out: JsonOption = False,
+    wide: WideOption = False,
 ) -> None:
     """Print the exact hand-category table of a poker game: count, probability, 1 in N."""
     game = _game(game, rules)
-    table = category_table(game, rules)
-    order = poker.game_ordering(game, rules)
+    table = category_table(game, rules, bet)
+    order = (
+        poker.game_ordering(game, rules) if bet is None else poker.bet_ordering(game, bet, rules)
+    )
     stud = order.stud
     if json_out:
-        dealt = {} if stud is None else {"cards": stud.player_cards, "uses": order.hand_size}
-        emit_json(table.as_json() | dealt)
+        dealt = {} if stud is None else {"cards": stud.table_cards, "uses": order.hand_size}
+        emit_json(table.as_json() | dealt | ({} if bet is None else {"bet": bet}))
         return
     rows = []
     for row in table.rows:
@@ -80,7 +93,7 @@ def hands(
         + (
             ""
             if stud is None
-            else f" of {stud.player_cards} cards, each by its best {order.hand_size}"
+            else f" of {stud.table_cards} cards, each by its best {order.hand_size}"
         ),
         wide=wide,
     )
