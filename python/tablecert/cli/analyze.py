@@ -429,14 +429,17 @@ def _fraction_text(value: Fraction) -> str:
 def analyze_game(
     rules: Annotated[str, typer.Argument(help="Rule file path or bundled name of a stud game.")],
     json_out: JsonOption = False,
+    cluster: common.ClusterOption = None,
+    workers: common.WorkersOption = None,
     wide: WideOption = False,
 ) -> None:
     """Any stud poker game its rule file describes: the par sheet under optimal play."""
-    from tablecert.cli.progress import progress
     from tablecert.games import stud
 
-    with progress("analysing every situation", unit="hands") as report:
-        result = stud.analyze(rules, progress=report.update)
+    with cluster_progress(cluster, workers, "analysing every situation") as (executor, report):
+        result = stud.analyze(
+            rules, progress=lambda done, total: report.update(done, total), executor=executor
+        )
     if json_out:
         emit_json(result.as_json())
         return

@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from tablecert import _core
+from tablecert.distributed import Executor
 from tablecert.games.common import OutcomeRow, expected_value, fraction_json
 from tablecert.rules import RuleFile, load_rules
 from tablecert.rules.stud import SideBet, StudDescription, describe
@@ -189,16 +190,120 @@ def _multiple(m: Fraction) -> str:
     return f"{m}x"
 
 
+@dataclass(frozen=True)
+class RowCounts:
+    """One (category place, decision) of a run: the engine's ``StudRow`` as plain integers,
+    so shards from other processes add up (:func:`merge_shards`)."""
+
+    category: int
+    decision: int
+    situations: int
+    indifferent: int
+    not_qualifying: int
+    won: int
+    tied: int
+    lost: int
+    equal_ranks: int
+    won_on_suit: int
+
+
+_ROW_FIELDS = tuple(RowCounts.__dataclass_fields__)
+
+
+@dataclass(frozen=True)
+class Counted:
+    """A run's totals: completions per situation, situations, rows by category and decision."""
+
+    completions: int
+    situations: int
+    rows: tuple[RowCounts, ...]
+
+
+def _counted(run: _core.StudRun) -> Counted:
+    rows = tuple(RowCounts(*(getattr(r, f) for f in _ROW_FIELDS)) for r in run.rows)
+    return Counted(run.completions, run.situations, rows)
+
+
+@dataclass(frozen=True)
+class StudShard:
+    """One shard of a stud analysis: everything a worker needs to rebuild the engine's game,
+    as picklable values, and its part ``(k, n)`` of the engine's cut."""
+
+    uses: int
+    categories: tuple[str, ...]
+    tie_breaks: tuple[tuple[str, Any], ...]
+    deck: tuple[int, ...]
+    player_cards: int
+    dealer_cards: int
+    upcards: int
+    qualifier: tuple[str, tuple[int, ...]] | None
+    values: tuple[tuple[tuple[int, ...], ...], ...]
+    part: tuple[int, int]
+
+
+def shards(d: StudDescription, count: int) -> list[StudShard]:
+    """The analysis of ``d`` cut into ``count`` shards."""
+    _, values = d.values()
+    q = None if d.qualifier is None else (d.qualifier.category, d.qualifier.ranks)
+    frozen = tuple(tuple(tuple(o) for o in v) for v in values)
+    return [
+        StudShard(
+            d.ranking.uses,
+            d.ranking.names,
+            tuple(d.ranking.tie_breaks.items()),
+            tuple(range(52)),
+            d.deal.player_cards.value,
+            d.deal.dealer_cards.value,
+            d.deal.upcards.value,
+            q,
+            frozen,
+            (k, count),
+        )
+        for k in range(count)
+    ]
+
+
+def run_shard(shard: StudShard) -> Counted:
+    """Run one shard on this machine (one thread: a worker is one of many)."""
+    ranking = _core.StudRanking(
+        shard.uses, list(shard.categories), _core.TieBreaks(**dict(shard.tie_breaks))
+    )
+    game = _core.StudGame(
+        ranking,
+        list(shard.deck),
+        shard.player_cards,
+        shard.dealer_cards,
+        shard.upcards,
+        None if shard.qualifier is None else (shard.qualifier[0], list(shard.qualifier[1])),
+    )
+    values = [[list(o) for o in v] for v in shard.values]
+    return _counted(_core.stud_analyze(game, values, threads=1, shard=shard.part))
+
+
+def merge_shards(parts: Sequence[Counted]) -> Counted:
+    """The shards' rows added up: the whole run's rows, exactly."""
+    rows: dict[tuple[int, int], list[int]] = {}
+    for part in parts:
+        for r in part.rows:
+            fields = [getattr(r, f) for f in _ROW_FIELDS]
+            total = rows.setdefault((r.category, r.decision), [*fields[:2]] + [0] * 8)
+            for i in range(2, len(fields)):
+                total[i] += fields[i]
+    merged = tuple(RowCounts(*rows[k]) for k in sorted(rows))
+    situations = sum(r.situations for r in merged)
+    return Counted(parts[0].completions, situations, merged)
+
+
 def _run(
     game: _core.StudGame,
     values: list[list[list[int]]],
     hands: int,
     progress: ProgressCallback | None,
-) -> _core.StudRun:
-    """The engine's run; with ``progress``, reported from this thread while the core works
-    (``hands``: the player hands it counts to)."""
+) -> Counted:
+    """The engine's run in this process; with ``progress``, reported from this thread while
+    the core works (``hands``: the player hands it counts to)."""
     if progress is None:
-        return _core.stud_analyze(game, values)
+        return _counted(_core.stud_analyze(game, values))
     counter = _core.Progress()
     result: list[_core.StudRun] = []
     failure: list[BaseException] = []
@@ -217,25 +322,36 @@ def _run(
     if failure:
         raise failure[0]
     progress(hands, hands)
-    return result[0]
+    return _counted(result[0])
+
+
+#: Shards per worker thread of a cluster: small enough to balance, few enough to merge fast.
+SHARDS_PER_THREAD = 2
 
 
 def analyze(
     rules: RuleFile | str,
     *,
     progress: ProgressCallback | None = None,
+    executor: Executor | None = None,
+    shards_count: int | None = None,
 ) -> StudAnalysis:
     """The exact par sheet of the stud game ``rules`` (a rule file, its path or bundled name)
-    describes."""
+    describes; with an ``executor``, computed there as ``shards_count`` shards (the same
+    figures, bit for bit)."""
     rf = rules if isinstance(rules, RuleFile) else load_rules(rules)
     d = describe(rf)
-    game = engine_game(d)
     den, values = d.values()
-    run = _run(game, values, math.comb(52, d.deal.player_cards.value), progress)
+    if executor is not None:
+        plan = shards(d, shards_count or SHARDS_PER_THREAD * executor.parallelism)
+        run = merge_shards(executor.map(run_shard, plan, progress))
+    else:
+        game = engine_game(d)
+        run = _run(game, values, math.comb(52, d.deal.player_cards.value), progress)
     return _sheet(rf, d, run, den)
 
 
-def _sheet(rf: RuleFile, d: StudDescription, run: _core.StudRun, den: int) -> StudAnalysis:
+def _sheet(rf: RuleFile, d: StudDescription, run: Counted, den: int) -> StudAnalysis:
     names = d.ranking.names[::-1]  # by position, lowest first
     decisions = _decision_names(d)
     fractions = d.settlement.fractions()
