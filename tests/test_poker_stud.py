@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import random
 from math import comb
+from pathlib import Path
 
 import pytest
 
 import tablecert
 from tablecert import poker
+from tablecert.bundled import bundled_rule_file
 from tablecert.errors import CardError, GameError
 from tablecert.hand_tables import category_table
 from tests.support import stud_reference as ref
@@ -197,3 +199,18 @@ def test_an_unknown_bet_names_the_files_bets() -> None:
         tablecert.evaluate(FOUR_CARD, "As Ks Qs Js", bet="pair-plus")
     with pytest.raises(tablecert.RulesError, match="its side bets: pair_plus, six-card-bonus"):
         tablecert.evaluate(SIX_CARD, "As Ks Qs Js Ts", bet="bonus")
+
+
+def test_a_lab_file_where_suits_decide_names_the_suit_step(tmp_path: Path) -> None:
+    """A copy of the file with the statutes' ordering: equal ranks are decided by one suit
+    step, named by the file's category steps, in its suit order."""
+    text = bundled_rule_file(FOUR_CARD).read_text(encoding="utf-8")
+    statute = text.replace('ordering = { value = "rank-only"', 'ordering = { value = "statute"')
+    assert statute != text
+    path = tmp_path / "four-card-suits.toml"
+    path.write_text(statute, encoding="utf-8")
+    pair = poker.decide(str(path), "Qs Qh 9d 5c 2s", "Qd Qc 9s 5h 3d")
+    assert (pair.winner, pair.step) == ("a", "suit of the pair (spades over clubs)")
+    flush = poker.decide(str(path), "Kd Qd Jd 9d 3c 4h", "Ks Qs Js 9s 3d")
+    assert (flush.winner, flush.step) == ("b", "suit of the flush (spades over diamonds)")
+    assert flush.a.game == "four-card-suits"
