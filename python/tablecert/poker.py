@@ -440,6 +440,8 @@ def evaluate(
     tens of millions of keys a second, 20-30 times a loop of calls."""
     if bet is not None:
         return _evaluate(bet_ordering(game, bet, rules), hand)
+    if game in DEDICATED_ENGINES:
+        return _evaluate(ordering(game, rules), hand)
     return _evaluate(game_ordering(game, rules), hand)
 
 
@@ -574,7 +576,7 @@ def compare(game: str, hand_a: Hand, hand_b: Hand, rules: RulesSource = None) ->
     """> 0 if hand A wins, < 0 if hand B wins, 0 only for a push under rules that allow one
     (``decide`` says which step decided; this is the fast path for a loop of single pairs;
     for many pairs, compare the keys of two ``hand_arrays.strength_keys`` batches)."""
-    order = game_ordering(game, rules)
+    order = ordering(game, rules) if game in DEDICATED_ENGINES else game_ordering(game, rules)
     if order.stud is not None:
         a_cards, b_cards = _evaluate(order, hand_a), _evaluate(order, hand_b)
         _disjoint(a_cards.cards, b_cards.cards)
