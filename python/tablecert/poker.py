@@ -27,6 +27,7 @@ from tablecert.rules.stud import STEPS, TIES, SideBet, deal_and_ranking, describ
 
 #: The games with an engine of their own in the core, and their hand sizes.
 DEDICATED_ENGINES: dict[str, int] = {"q-poker": 3, "caribbean-stud": 5}
+#: The same table, under the name the report sections' dedicated paths import.
 GAMES = DEDICATED_ENGINES
 # The deal each game's own engine implements: player cards, dealer cards, dealer upcards.
 DEALS: dict[str, tuple[int, int, int]] = {"q-poker": (3, 3, 0), "caribbean-stud": (5, 5, 1)}
@@ -102,14 +103,17 @@ def check_game(game: str) -> int:
     return DEDICATED_ENGINES[game]
 
 
+@cache
 def game_names() -> tuple[str, ...]:
-    """What names a poker game, read from the bundled rule files: the ids of the games with
-    an engine of their own, then every bundled poker rule file (a game is named by its file)."""
+    """What names a poker game, read from the bundled rule files (once: they are part of the
+    install): the ids of the games with an engine of their own, then every bundled poker rule
+    file (a game is named by its file)."""
     games = bundled_games(having="deal")
     ids = tuple(g for g in DEDICATED_ENGINES if g in games)
     return ids + tuple(sorted(name for names in games.values() for name in names))
 
 
+@cache
 def described_games() -> tuple[str, ...]:
     """The ids of the bundled games that are described by their rule files alone (no engine
     of their own): such an id with a rule file names a game too (``stud``)."""
@@ -132,9 +136,10 @@ def game_ordering(game: str, rules: RulesSource = None) -> Ordering:
         loaded = _game_file(game)
     elif game not in described_games():
         _game_file(game)  # an unknown name is refused as such
+        given = rules.path.name if isinstance(rules, RuleFile) else str(rules)[:80]
         raise GameError(
-            f"two rule files given: {game!r} and {str(rules)[:80]!r} (rules are given apart "
-            "only with a game id)"
+            f"two rule files given: {game!r} and {given!r} (rules are given apart only with a "
+            "game id)"
         )
     else:
         loaded = rules if isinstance(rules, RuleFile) else load_rules(rules)
@@ -446,6 +451,8 @@ def evaluate(
 
 
 def _evaluate(order: Ordering, hand: Hand) -> Evaluation:
+    """A hand under an ordering: a described game's by the generic engine, a dedicated
+    engine's by its one-call path from text."""
     if order.stud is not None:
         cards = parse_hand(hand)
         _check_size(order.stud, cards)
@@ -573,8 +580,9 @@ def _disjoint(a: Sequence[int], b: Sequence[int]) -> None:
 
 
 def compare(game: str, hand_a: Hand, hand_b: Hand, rules: RulesSource = None) -> int:
-    """> 0 if hand A wins, < 0 if hand B wins, 0 only for a push under rules that allow one
-    (``decide`` says which step decided; this is the fast path for a loop of single pairs;
+    """> 0 if hand A wins, < 0 if hand B wins, 0 only for equal hands under rules where
+    suits do not decide (a push, or a tie the rules give to one side: ``decide`` says which,
+    and which step decided; this is the fast path for a loop of single pairs;
     for many pairs, compare the keys of two ``hand_arrays.strength_keys`` batches)."""
     order = ordering(game, rules) if game in DEDICATED_ENGINES else game_ordering(game, rules)
     if order.stud is not None:
