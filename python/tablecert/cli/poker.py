@@ -47,6 +47,7 @@ def hands(
         str | None,
         typer.Option(
             "--bet",
+            metavar="ID",
             help="A side bet's id in the rule file: the table of the bet's hands, in its own "
             "categories (a bet on the player's and the dealer's cards counts those together).",
         ),
