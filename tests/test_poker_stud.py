@@ -15,7 +15,7 @@ import pytest
 import tablecert
 from tablecert import poker
 from tablecert.bundled import bundled_rule_file
-from tablecert.errors import CardError, GameError
+from tablecert.errors import CardError, GameError, RuleFileError
 from tablecert.hand_tables import category_table
 from tests.support import stud_reference as ref
 
@@ -214,3 +214,10 @@ def test_a_lab_file_where_suits_decide_names_the_suit_step(tmp_path: Path) -> No
     flush = poker.decide(str(path), "Kd Qd Jd 9d 3c 4h", "Ks Qs Js 9s 3d")
     assert (flush.winner, flush.step) == ("b", "suit of the flush (spades over diamonds)")
     assert flush.a.game == "four-card-suits"
+
+
+def test_a_described_games_file_given_for_a_game_id_says_how_to_name_it() -> None:
+    with pytest.raises(RuleFileError, match=r"rule file is for 'stud', not 'caribbean-stud' \("):
+        tablecert.evaluate("caribbean-stud", "As Ks Qs Js Ts", rules="caribbean-stud.no-upcard")
+    with pytest.raises(RuleFileError, match=r"rule file is for 'caribbean-stud', not 'q-poker'$"):
+        tablecert.evaluate("q-poker", "As Ks Qs", rules="caribbean-stud.macau")

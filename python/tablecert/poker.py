@@ -144,7 +144,7 @@ def game_ordering(game: str, rules: RulesSource = None) -> Ordering:
     else:
         loaded = rules if isinstance(rules, RuleFile) else load_rules(rules)
         if loaded.game != game:
-            raise RuleFileError(f"{loaded.path}: rule file is for {loaded.game!r}, not {game!r}")
+            raise _wrong_game(loaded, game)
     if loaded.game in DEDICATED_ENGINES:
         return ordering(loaded.game, loaded)
     if not is_stud(loaded):
@@ -240,13 +240,21 @@ def _stud_ordering(rules: RuleFile) -> Ordering:
     )
 
 
+def _wrong_game(loaded: RuleFile, game: str) -> RuleFileError:
+    """A rule file given for another game; a described game's file is named as the game."""
+    hint = ""
+    if loaded.game not in DEDICATED_ENGINES and is_stud(loaded):
+        hint = " (a game described by its file is named by the file: give it as the game)"
+    return RuleFileError(f"{loaded.path}: rule file is for {loaded.game!r}, not {game!r}{hint}")
+
+
 def _rule_file(game: str, rules: RulesSource) -> RuleFile:
     if isinstance(rules, RuleFile):
         loaded = rules
     else:
         loaded = load_rules(rules if rules is not None else DEFAULT_RULES[game])
     if loaded.game != game:
-        raise RuleFileError(f"{loaded.path}: rule file is for {loaded.game!r}, not {game!r}")
+        raise _wrong_game(loaded, game)
     return loaded
 
 
