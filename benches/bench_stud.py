@@ -1,0 +1,104 @@
+"""The generic stud engine beside the dedicated engines it replaces, and at scale.
+
+Run: .venv/bin/python -m pytest benches/bench_stud.py --benchmark-enable -s
+Each row is a whole process (``python -c`` of the core call, nothing cached across runs),
+today's engine and the generic one interleaved, the minimum of ROUNDS kept; BENCHMARKS.md
+reports the ratio of each pair measured in the same run (the machine is shared: compare ratios,
+not seconds). The figures of each pair are equal (tests/games/test_stud_engine.py,
+test_stud_sheet.py); here only the time is measured.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+from pytest_benchmark.fixture import BenchmarkFixture
+
+ROUNDS = int(os.environ.get("TABLECERT_BENCH_ROUNDS", "3"))
+
+_CARIBBEAN_PAY = "[w + 2 for w in [2, 2, 4, 6, 8, 10, 14, 40, 100, 200]]"
+_FIVE = (
+    '["royal-flush", "straight-flush", "four-of-a-kind", "full-house", "flush", "straight",'
+    ' "three-of-a-kind", "two-pair", "one-pair", "high-card"]'
+)
+_THREE = '["straight-flush", "three-of-a-kind", "straight", "flush", "pair", "high-card"]'
+_FOUR = (
+    '["four-of-a-kind", "straight-flush", "three-of-a-kind", "flush", "straight", "two-pair",'
+    ' "pair", "high-card"]'
+)
+
+#: (today, generic) core calls with the same figures, per game and ordering.
+PAIRS = {
+    f"caribbean stud ({name})": (
+        "from tablecert import _core\n"
+        f"tb = _core.TieBreaks({suits})\n"
+        f"p = _core.CaribbeanPayouts(-2, 2, {_CARIBBEAN_PAY}, 0, -6, 4)\n"
+        "_core.caribbean_analyze(tb, [12, 11], p)\n",
+        "from tablecert import _core\n"
+        f"tb = _core.TieBreaks({suits})\n"
+        f"r = _core.StudRanking(5, {_FIVE}, tb)\n"
+        "g = _core.StudGame(r, list(range(52)), 5, 5, 1, ('high-card', [12, 11]))\n"
+        f"win = {_CARIBBEAN_PAY}\n"
+        "_core.stud_analyze(g, [[[-2] * 10] * 4, [[2] * 10, win, [0] * 10, [-6] * 10]])\n",
+    )
+    for name, suits in (("statute", True), ("standard", False))
+} | {
+    f"q poker ({name})": (
+        f"from tablecert import _core\n_core.q_poker_hand_counts(_core.TieBreaks({suits}), [10])\n",
+        "from tablecert import _core\n"
+        f"r = _core.StudRanking(3, {_THREE}, _core.TieBreaks({suits}))\n"
+        "g = _core.StudGame(r, list(range(52)), 3, 3, 0, ('high-card', [10]))\n"
+        "_core.stud_analyze(g, [[[-1] * 6] * 4, [[1] * 6, [2] * 6, [0] * 6, [-2] * 6]])\n",
+    )
+    for name, suits in (("statute", True), ("standard", False))
+}
+
+#: The scale test: Four Card Poker's exact analysis (5 against 6 cards, one up, 3 raises).
+FOUR_CARD_POKER = (
+    "from tablecert import _core\n"
+    f"r = _core.StudRanking(4, {_FOUR}, _core.TieBreaks(False))\n"
+    "g = _core.StudGame(r, list(range(52)), 5, 6, 1, None)\n"
+    "fold = [[-1] * 8] * 4\n"
+    "raises = [[[m + 1] * 8, [m + 1] * 8, [m + 1] * 8, [-m - 1] * 8] for m in (1, 2, 3)]\n"
+    "_core.stud_analyze(g, [fold, *raises])\n"
+)
+
+
+def _seconds(code: str) -> float:
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], check=True)
+    return time.perf_counter() - start
+
+
+@pytest.mark.parametrize("row", sorted(PAIRS))
+def test_generic_engine_beside_todays(benchmark: BenchmarkFixture, row: str) -> None:
+    today, generic = PAIRS[row]
+    times: dict[str, list[float]] = {"today": [], "generic": []}
+
+    def both() -> None:
+        times["today"].append(_seconds(today))
+        times["generic"].append(_seconds(generic))
+
+    benchmark.pedantic(both, rounds=ROUNDS, iterations=1)
+    best = {k: min(v) for k, v in times.items()}
+    benchmark.extra_info.update(
+        today_s=round(best["today"], 3),
+        generic_s=round(best["generic"], 3),
+        ratio=round(best["generic"] / best["today"], 3),
+        load=os.getloadavg()[0],
+    )
+    print(
+        f"\n{row}: today {best['today']:.2f} s, generic {best['generic']:.2f} s, "
+        f"ratio {best['generic'] / best['today']:.2f}"
+    )
+
+
+def test_four_card_poker_whole_analysis(benchmark: BenchmarkFixture) -> None:
+    seconds: list[float] = []
+    benchmark.pedantic(lambda: seconds.append(_seconds(FOUR_CARD_POKER)), rounds=1, iterations=1)
+    benchmark.extra_info.update(seconds=round(min(seconds), 2), load=os.getloadavg()[0])
+    print(f"\nfour card poker: {min(seconds):.2f} s")
