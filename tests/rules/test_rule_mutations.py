@@ -13,6 +13,7 @@ them: the configuration check's line for that value, under submissions of probe 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
@@ -30,6 +31,14 @@ from tablecert import _core
 from tablecert.errors import TableCertError
 from tablecert.rules import RULES_DIR, load_rules
 from tablecert.rules.constraints import FIELDS, KINDS
+from tests.support.stud_figures import (
+    DECKS,
+    FULL_DECKS,
+    FULL_SIDE_BET_DECKS,
+    SIDE_BET_DECKS,
+    game_figures,
+    side_bet_figures,
+)
 
 RULE_FILES = sorted(RULES_DIR.glob("*.toml"))
 # Values only the configuration check reads (`tablecert check`): what a casino's table must
@@ -160,6 +169,7 @@ def poker_outcome(game: str, path: Path, full: bool) -> Any:
     from tablecert.rules.stud import describe
 
     order = ordering(game, path)
+    description = describe(order.rules)
     table = category_table(game, path).as_json()
     out: dict[str, Any] = {
         "decisions": [
@@ -168,7 +178,9 @@ def poker_outcome(game: str, path: Path, full: bool) -> Any:
         ],
         "categories": {k: v for k, v in table.items() if k != "rules_sha256"},
         "variant": order.rules.variant,
-        "description": describe(order.rules),
+        # The side bets by the returns the engine counts, the rest of the description as read.
+        "description": dataclasses.replace(description, side_bets=()),
+        "side bets": side_bet_figures(description, FULL_SIDE_BET_DECKS if full else SIDE_BET_DECKS),
     }
     if game == "q-poker":
         sheet = q_poker.analyze(path).as_json()
@@ -199,14 +211,20 @@ _POKER_PAIRS = {game: _poker_pairs(game) for game in ("q-poker", "caribbean-stud
 
 
 def stud_outcome(game: str, path: Path, full: bool) -> Any:
-    """A game described by its file: the description the stud engine is fed (the deal, the
-    ranking, the qualifier, the settlement's values, the side bets), and its labels."""
+    """A game described by its file: what the generic engine computes from the description
+    (its rows, the expected value, the side bets' returns) on a reduced deck where every
+    category occurs, and the file's labels."""
     from tablecert.rules.stud import describe
 
     rules = load_rules(path)
     description = describe(rules)
     labels = [rules.require(f"game.{k}").value for k in ("variant", "title", "source")]
-    return {"labels": labels, "description": description, "values": description.values()}
+    decks = FULL_DECKS if full else DECKS
+    return {
+        "labels": labels,
+        "game": game_figures(description, decks[description.ranking.uses]),
+        "side bets": side_bet_figures(description, FULL_SIDE_BET_DECKS if full else SIDE_BET_DECKS),
+    }
 
 
 def mahjong_outcome(game: str, path: Path, full: bool) -> Any:
@@ -329,6 +347,24 @@ def check_outcome(game: str, path: Path, data: Mapping[str, Any], tmp: Path) -> 
     return verdicts
 
 
+_MORE_CARDS = (
+    "the engine deals the player at most 5 cards, but the description accepts more: "
+    "`rules check` says computable, and the run is refused by an error naming neither the "
+    "file nor deal.player_cards"
+)
+#: Values these tests find the product mishandles, each with what happens (a change to them
+#: fails the test: it is expected to, strictly, until the product is fixed).
+DEFECTS = {
+    "caribbean-stud.no-upcard:deal.player_cards": _MORE_CARDS,
+    "caribbean-stud.pair-qualifier:deal.player_cards": _MORE_CARDS,
+    "four-card-poker.standard:deal.player_cards": _MORE_CARDS,
+    "caribbean-stud.pair-qualifier:settlement.raise.win.high-card": (
+        "can never be paid: a high card never beats a dealer who qualifies only with a pair "
+        "of fours or better, yet the description requires the value and accepts any"
+    ),
+}
+
+
 def _mutations(every: bool) -> Iterator[Any]:
     """Each value's changes: all of them, or (the normal run) the first change of each."""
     for path in RULE_FILES:
@@ -340,7 +376,11 @@ def _mutations(every: bool) -> Iterator[Any]:
                 if every or not (how == "reversed" and dotted.startswith(UNORDERED))
             ]
             for how, new in kept[: None if every else 1]:
-                yield pytest.param(path, dotted, how, new, id=f"{path.stem}:{dotted}:{how}")
+                defect = DEFECTS.get(f"{path.stem}:{dotted}")
+                marks = [pytest.mark.xfail(strict=True, reason=defect)] if defect else []
+                yield pytest.param(
+                    path, dotted, how, new, id=f"{path.stem}:{dotted}:{how}", marks=marks
+                )
 
 
 _BASELINES: dict[tuple[Path, bool], Any] = {}
