@@ -245,19 +245,19 @@ def test_rules_diff_of_a_statute_game(tmp_path: Path) -> None:
 
 
 def test_rules_diff_says_when_a_changed_value_changes_no_figure(tmp_path: Path) -> None:
-    """A q-poker file's 6 Card Bonus is not in the Q Poker engine's analysis that ``analyze
-    diff`` compares: its changed pay changes no figure, which the section cannot judge."""
+    """The table's seats are no figure of the par sheet: a changed seat count changes no
+    figure, which the section cannot judge."""
     old, new = _one_payout(
         tmp_path,
         "q-poker.six-card-bonus",
-        'royal-flush = { value = 1000, article = "6 Card Bonus: pay table"',
-        'royal-flush = { value = 500, article = "6 Card Bonus: pay table"',
+        'seats = { value = 8, article = "第二條(一)"',
+        'seats = { value = 9, article = "第二條(一)"',
     )
     s = _section(tmp_path, _diff_plan(tmp_path, old, new))
     assert s.data["figures"] == []
     agreement = s.verdicts[2]
     assert agreement.outcome == "inconclusive"
-    assert agreement.detail.startswith("side_bets.six-card-bonus.pays.royal-flush changed")
+    assert agreement.detail.startswith("table.seats changed")
 
 
 def test_rules_diff_fails_figures_that_change_with_no_value() -> None:

@@ -92,3 +92,37 @@ def test_cli_json_and_the_input_error_of_two_games(tmp_path: Path) -> None:
     assert text.code == 0
     assert "play.house_edge" in text.stdout
     assert "第九條(三)" in text.stdout
+
+
+def _copy_with(tmp_path: Path, name: str, old: str, new: str) -> Path:
+    text = (RULES_DIR / f"{name}.toml").read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    path = tmp_path / f"{name}.variant.toml"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return path
+
+
+def test_a_side_bet_only_the_stud_engine_computes_is_compared(tmp_path: Path) -> None:
+    # Three Card Poker with the 6 Card Bonus: the royal flush's 1000 to 1 becomes 500 to 1.
+    old = 'royal-flush = { value = 1000, article = "6 Card Bonus: pay table"'
+    variant = _copy_with(tmp_path, "q-poker.six-card-bonus", old, old.replace("1000", "500"))
+    result = diff_rules(load_rules("q-poker.six-card-bonus"), load_rules(variant))
+    assert [v.key for v in result.values] == ["side_bets.six-card-bonus.pays.royal-flush"]
+    edge = next(f for f in result.figures if f.path == "side_bets[6 Card Bonus].house_edge")
+    assert edge.difference == Fraction(188 * 500, 20_358_520)  # 188 royal flushes of C(52, 6)
+    assert not any(f.path.startswith("play.") for f in result.figures)
+
+
+def test_two_files_of_a_game_described_as_data(tmp_path: Path) -> None:
+    # Caribbean Stud without an upcard: the full house's raise pays 7 to 1, then 8 to 1.
+    text = (RULES_DIR / "caribbean-stud.no-upcard.toml").read_text(encoding="utf-8")
+    line = next(ln for ln in text.splitlines() if ln.startswith("full-house = { value = 7"))
+    variant = _copy_with(tmp_path, "caribbean-stud.no-upcard", line, line.replace("7", "8", 1))
+    run = tablecert(["analyze", "diff", "caribbean-stud.no-upcard", str(variant), "--json"])
+    assert run.code == 0, run.stderr
+    data = json.loads(run.stdout)
+    changed = [v["key"] for v in data["values"]]
+    assert len(changed) == 1
+    assert changed[0].endswith("full-house")
+    edge = next(f for f in data["figures"] if f["path"] == "house_edge")
+    assert Fraction(edge["difference"]["exact"]) < 0  # a better pay: a smaller house edge

@@ -46,20 +46,41 @@ class RulesDiffError(TableCertError, ValueError):
 def _q_poker(rules: RuleFile) -> Mapping[str, Any]:
     from tablecert.games import q_poker
 
-    return q_poker.analyze(rules).as_json()
+    return _with_side_bets(rules, q_poker.analyze(rules).as_json())
 
 
 def _caribbean(rules: RuleFile) -> Mapping[str, Any]:
     from tablecert.games import caribbean_stud
 
-    return caribbean_stud.analyze(rules).as_json()
+    return _with_side_bets(rules, caribbean_stud.analyze(rules).as_json())
+
+
+def _stud(rules: RuleFile) -> Mapping[str, Any]:
+    from tablecert.games import stud
+
+    return stud.analyze(rules).as_json()
+
+
+def _with_side_bets(rules: RuleFile, figures: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A dedicated engine's figures, with the returns of the side bets its file describes in
+    ``[side_bets]`` (which only the stud engine computes)."""
+    if "side_bets" not in rules.data:
+        return figures
+    from tablecert.games import stud
+    from tablecert.rules.stud import describe
+
+    d = describe(rules)
+    listed = set(rules.table("side_bets"))
+    bets = [stud.side_bet_sheet(d, b).as_json() for b in d.side_bets if b.id in listed]
+    return {**figures, "side_bets": bets}
 
 
 #: The exact analysis of each game, as the JSON document ``tablecert analyze GAME --json``
-#: prints.
+#: (``analyze game FILE --json`` for a game described as data) prints.
 ANALYSES: Mapping[str, Callable[[RuleFile], Mapping[str, Any]]] = {
     "q-poker": _q_poker,
     "caribbean-stud": _caribbean,
+    "stud": _stud,
 }
 
 

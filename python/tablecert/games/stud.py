@@ -419,7 +419,7 @@ def _sheet(rf: RuleFile, d: StudDescription, run: Counted, den: int) -> StudAnal
         decisions=shares,
         strategy=strategy,
         raise_multiples=tuple(m.value for m in d.raises),
-        side_bets=tuple(_side_bet(d, b) for b in d.side_bets),
+        side_bets=tuple(side_bet_sheet(d, b) for b in d.side_bets),
         showdowns=showdowns,
         equal_ranks=equal,
         won_on_suit=suit,
@@ -430,7 +430,7 @@ def _varies(by_category: Sequence[Fraction]) -> bool:
     return len(set(by_category)) > 1
 
 
-def _side_bet(d: StudDescription, bet: SideBet) -> SideBetSheet:
+def side_bet_sheet(d: StudDescription, bet: SideBet) -> SideBetSheet:
     """A side bet's paying events from the category counts of its hands on the full deck."""
     order = _core.StudRanking(
         bet.uses.value, list(bet.categories), _core.TieBreaks(**d.ranking.tie_breaks)
