@@ -6,8 +6,10 @@ engine's game is built as :mod:`tablecert.games.stud` builds it (its ``ranking``
 description's deal, qualifier and ``values()``), but dealt from a reduced deck in which every
 category of the game's hands occurs, so that one run takes a fraction of a second. The
 figures are the engine's rows (every category and decision with its dealer completions by
-outcome), the exact expected value those rows and the values give, and each side bet's exact
-return from the category counts of its hands.
+outcome), the exact expected value those rows and the values give, the expected value of every
+decision with a hand of every category (from the engine's dealer completions by outcome per
+category, counted once per game), and each side bet's exact return from the category counts
+of its hands.
 """
 
 from __future__ import annotations
@@ -73,19 +75,11 @@ def game_figures(d: StudDescription, deck: Sequence[int]) -> dict[str, Any]:
     decisions, and the expected value of every decision with a hand of every category (what
     the optimal decision is chosen from: a value of a decision the optimum never takes still
     shows there)."""
-    game = _core.StudGame(
-        _ranking(d),
-        list(deck),
-        d.deal.player_cards.value,
-        d.deal.dealer_cards.value,
-        d.deal.upcards.value,
-        None if d.qualifier is None else d.qualifier.engine,
-    )
     den, values = d.values()
-    run = _core.stud_analyze(game, values, threads=1)
+    run = _core.stud_analyze(_game(d, deck), values, threads=1)
     total = run.situations * run.completions
     net = sum(_net(values, r.decision, r.category, _outcomes(r)) for r in run.rows)
-    per_category = _outcome_counts(d, deck, game)
+    per_category = outcome_counts(d, deck)
     by_decision = [
         [
             Fraction(_net(values, decision, category, counts), den * sum(counts))
@@ -100,6 +94,18 @@ def game_figures(d: StudDescription, deck: Sequence[int]) -> dict[str, Any]:
         "expected value": Fraction(net, den * total),
         "by decision and category": by_decision,
     }
+
+
+def _game(d: StudDescription, deck: Sequence[int]) -> _core.StudGame:
+    """The engine's game as ``tablecert.games.stud.engine_game`` builds it, on ``deck``."""
+    return _core.StudGame(
+        _ranking(d),
+        list(deck),
+        d.deal.player_cards.value,
+        d.deal.dealer_cards.value,
+        d.deal.upcards.value,
+        None if d.qualifier is None else d.qualifier.engine,
+    )
 
 
 _RANKINGS: dict[tuple[Any, ...], _core.StudRanking] = {}
@@ -147,9 +153,7 @@ def _net(
 _OUTCOME_COUNTS: dict[tuple[Any, ...], dict[int, tuple[int, int, int, int]]] = {}
 
 
-def _outcome_counts(
-    d: StudDescription, deck: Sequence[int], game: _core.StudGame
-) -> dict[int, tuple[int, int, int, int]]:
+def outcome_counts(d: StudDescription, deck: Sequence[int]) -> dict[int, tuple[int, int, int, int]]:
     """Per category position: all its situations' dealer completions by outcome, counted by
     the engine with a decision that is always taken. The counts depend on the game (its
     ranking, deck, deal and qualifier), never on the values: they are kept once per game."""
@@ -165,7 +169,7 @@ def _outcome_counts(
     if key not in _OUTCOME_COUNTS:
         categories = len(d.ranking.names)
         always = [[[0] * categories for _ in range(4)], [[1] * categories for _ in range(4)]]
-        run = _core.stud_analyze(game, always, threads=1)
+        run = _core.stud_analyze(_game(d, deck), always, threads=1)
         assert all(r.decision == 1 for r in run.rows)
         _OUTCOME_COUNTS[key] = {r.category: _outcomes(r) for r in run.rows}
     return _OUTCOME_COUNTS[key]
@@ -175,12 +179,17 @@ def side_bet_figures(d: StudDescription, decks: dict[int, list[int]]) -> list[An
     """Each side bet's name (a label) and exact return per unit, its hands dealt from the deck
     of its hand size."""
     return [
-        (bet.id, bet.name.value, bet.return_per_unit(_counts(d, bet, decks[bet.uses.value])))
+        (
+            bet.id,
+            bet.name.value,
+            bet.return_per_unit(category_counts(d, bet, decks[bet.uses.value])),
+        )
         for bet in d.side_bets
     ]
 
 
-def _counts(d: StudDescription, bet: SideBet, deck: Sequence[int]) -> list[list[int]]:
+def category_counts(d: StudDescription, bet: SideBet, deck: Sequence[int]) -> list[list[int]]:
+    """A side bet's hands from ``deck`` by category position and first rank."""
     tie_breaks = tuple(sorted(d.ranking.tie_breaks.items()))
     return _category_counts(
         bet.uses.value, bet.categories, tie_breaks, tuple(deck), bet.card_count(d.deal)
