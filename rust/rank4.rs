@@ -1,4 +1,4 @@
-//! The 4-card ordering (Four Card Poker and any game whose hands count four cards).
+//! The 4-card ordering, for any game whose hands count four cards.
 //!
 //! Categories, lowest first by id (a game's rule file orders them; see `games::stud`): high
 //! card, pair, two pair, straight, flush, three of a kind, straight flush, four of a kind.

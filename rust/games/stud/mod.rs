@@ -402,6 +402,7 @@ struct Sweep<'s> {
     below_full: Vec<i32>,
     equal_full: Vec<i32>,
     counts: Vec<Counts>,
+    nq_counts: Vec<i32>,
     subs: Vec<Subset>,
 }
 
@@ -427,6 +428,7 @@ impl<'s> Sweep<'s> {
             below_full: Vec::new(),
             equal_full: Vec::new(),
             counts: Vec::new(),
+            nq_counts: Vec::new(),
             subs: Vec::new(),
         }
     }
@@ -519,7 +521,8 @@ impl<'s> Sweep<'s> {
         }
         self.equal_full = equal_full;
         self.insert_until(|k| ranks_only(k) > ranks);
-        let mut nq = vec![0i32; width];
+        let mut nq = std::mem::take(&mut self.nq_counts);
+        nq.resize(width, 0);
         for g in 0..group.len() {
             let h = self.main.as_ref().expect("made above");
             h.query(of(g), &mut self.query);
@@ -547,6 +550,7 @@ impl<'s> Sweep<'s> {
                 });
             }
         }
+        self.nq_counts = nq;
         self.subs = subs;
     }
 }
@@ -614,14 +618,23 @@ fn sweep(s: &Shared<'_>, part: &Part) -> PartRun {
         }
         let group = &s.players[i..end];
         state.group(group);
+        let decisions = s.values.len();
         for (g, &(key, m)) in group.iter().enumerate() {
             let category = usize::from(crate::ranking::category(key));
+            let values = &s.by_category[category * decisions..(category + 1) * decisions];
+            let rows = &mut rows[category];
             let hand = s.colex[i + g] as usize;
+            // The lanes of the hand's own cards are no situation.
+            let own = if state.upcard {
+                m >> part.lanes.start
+            } else {
+                0
+            };
             for (l, c) in state.counts[g * width..(g + 1) * width].iter().enumerate() {
-                if state.upcard && m >> (part.lanes.start + l) & 1 == 1 {
+                if own >> l & 1 == 1 {
                     continue;
                 }
-                let d = decide(s, category, c, &mut rows[category]);
+                let d = decide(s.completions, values, c, rows);
                 if let Some(t) = table.as_mut() {
                     t[hand * width + l] = d;
                 }
@@ -637,25 +650,21 @@ fn sweep(s: &Shared<'_>, part: &Part) -> PartRun {
     (rows, table)
 }
 
-/// Choose the best decision of one situation (the lowest of equal values) and add its outcomes.
+/// Choose the best decision of one situation (the lowest of equal values) from the values of
+/// its category (`values[d][o]`), and add its outcomes to that decision's row.
 #[inline]
-fn decide(s: &Shared<'_>, category: usize, c: &Counts, rows: &mut [Row]) -> u8 {
-    let total = s.completions;
+fn decide(total: i64, values: &[[i64; OUTCOMES]], c: &Counts, rows: &mut [Row]) -> u8 {
     let (nq, won, tied) = (
         i64::from(c.not_qualifying),
         i64::from(c.won),
         i64::from(c.tied),
     );
-    let n = [nq, won, tied, total - nq - won - tied];
+    let lost = total - nq - won - tied;
     let mut best = 0usize;
     let mut best_value = i64::MIN;
     let mut tie = false;
-    let decisions = s.values.len();
-    for (d, v) in s.by_category[category * decisions..(category + 1) * decisions]
-        .iter()
-        .enumerate()
-    {
-        let value = n[0] * v[0] + n[1] * v[1] + n[2] * v[2] + n[3] * v[3];
+    for (d, v) in values.iter().enumerate() {
+        let value = nq * v[0] + won * v[1] + tied * v[2] + lost * v[3];
         if value > best_value {
             best = d;
             best_value = value;
@@ -667,10 +676,10 @@ fn decide(s: &Shared<'_>, category: usize, c: &Counts, rows: &mut [Row]) -> u8 {
     let r = &mut rows[best];
     r.situations += 1;
     r.indifferent += u64::from(tie);
-    r.not_qualifying += n[0] as u64;
-    r.won += n[1] as u64;
-    r.tied += n[2] as u64;
-    r.lost += n[3] as u64;
+    r.not_qualifying += nq.unsigned_abs();
+    r.won += won.unsigned_abs();
+    r.tied += tied.unsigned_abs();
+    r.lost += lost.unsigned_abs();
     r.equal_ranks += u64::from(c.equal_ranks.unsigned_abs());
     r.won_on_suit += u64::from(c.won_on_suit.unsigned_abs());
     best as u8

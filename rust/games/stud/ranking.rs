@@ -233,7 +233,7 @@ mod tests {
         assert_eq!(rank4::CATEGORIES, 8);
     }
 
-    /// Four Card Poker's order: flush above straight, trips above both; best four of six.
+    /// A permuted 4-card order (flush above straight, trips above both); best four of six.
     #[test]
     fn a_permuted_order_and_best_of_six() {
         let order: Vec<String> = [

@@ -51,7 +51,7 @@ def _rebased(rows: Sequence[OutcomeRow], total: int) -> tuple[OutcomeRow, ...]:
 
 
 def _bet_article(article: str) -> str:
-    """A bet's article without its points: 第九條 of 第九條(七)(4); "Rules: Aces Up" whole."""
+    """A bet's article without its points: 第九條 of 第九條(七)(4); "Rules: side bet" whole."""
     return _POINTS.sub("", article).strip()
 
 
@@ -127,8 +127,7 @@ def _data(analysis: stud.StudAnalysis) -> dict[str, Any]:
     fields={
         "rules": Field(
             "rules",
-            help="a rule file describing a stud poker game (path or bundled name, e.g. "
-            "four-card-poker.standard)",
+            help="a rule file describing a stud poker game (path or bundled name)",
         )
     },
     check=check_entry,
