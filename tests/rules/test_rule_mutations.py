@@ -347,24 +347,6 @@ def check_outcome(game: str, path: Path, data: Mapping[str, Any], tmp: Path) -> 
     return verdicts
 
 
-_MORE_CARDS = (
-    "the engine deals the player at most 5 cards, but the description accepts more: "
-    "`rules check` says computable, and the run is refused by an error naming neither the "
-    "file nor deal.player_cards"
-)
-#: Values these tests find the product mishandles, each with what happens (a change to them
-#: fails the test: it is expected to, strictly, until the product is fixed).
-DEFECTS = {
-    "caribbean-stud.no-upcard:deal.player_cards": _MORE_CARDS,
-    "caribbean-stud.pair-qualifier:deal.player_cards": _MORE_CARDS,
-    "four-card-poker.standard:deal.player_cards": _MORE_CARDS,
-    "caribbean-stud.pair-qualifier:settlement.raise.win.high-card": (
-        "can never be paid: a high card never beats a dealer who qualifies only with a pair "
-        "of fours or better, yet the description requires the value and accepts any"
-    ),
-}
-
-
 def _mutations(every: bool) -> Iterator[Any]:
     """Each value's changes: all of them, or (the normal run) the first change of each."""
     for path in RULE_FILES:
@@ -376,11 +358,7 @@ def _mutations(every: bool) -> Iterator[Any]:
                 if every or not (how == "reversed" and dotted.startswith(UNORDERED))
             ]
             for how, new in kept[: None if every else 1]:
-                defect = DEFECTS.get(f"{path.stem}:{dotted}")
-                marks = [pytest.mark.xfail(strict=True, reason=defect)] if defect else []
-                yield pytest.param(
-                    path, dotted, how, new, id=f"{path.stem}:{dotted}:{how}", marks=marks
-                )
+                yield pytest.param(path, dotted, how, new, id=f"{path.stem}:{dotted}:{how}")
 
 
 _BASELINES: dict[tuple[Path, bool], Any] = {}

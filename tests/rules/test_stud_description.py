@@ -103,7 +103,12 @@ def test_the_caribbean_variants() -> None:
     assert pair.qualifier is not None
     assert pair.qualifier.engine == ("one-pair", [2])  # a pair of fours
     assert pair.deal.upcards.value == 1
-    assert pair.values() == standard.values()
+    # The same settlement, but for a high card's win, which a pair qualifier never pays: it
+    # reads the ante's win alone (the raise's 0).
+    den, values = pair.values()
+    assert (den, values[1][1][0]) == (1, 1)
+    values[1][1][0] = standard.values()[1][1][1][0]
+    assert (den, values) == standard.values()
 
 
 def test_the_six_card_bonus() -> None:
@@ -542,3 +547,29 @@ def test_rules_check_says_what_the_stud_engine_computes(tmp_path: Path) -> None:
     assert run.error_lines[-1] == (
         f"error: {path.name}: refused for par sheet, strategy and side bets (the stud engine)"
     )
+
+
+def test_more_player_cards_than_the_engine_deals_is_refused_by_name(tmp_path: Path) -> None:
+    old = next(
+        ln
+        for ln in (RULES_DIR / f"{FOUR_CARD}.toml").read_text(encoding="utf-8").splitlines()
+        if ln.startswith("player_cards = { value = 5")
+    )
+    path = _variant(tmp_path, FOUR_CARD, old, old.replace("value = 5", "value = 6"))
+    refusal = _refusal(path)
+    line = _line(path, "player_cards")
+    assert refusal.startswith(f"{path}:{line}: deal.player_cards: 6: the engine deals"), refusal
+
+
+def test_a_win_below_the_qualifier_is_refused_as_never_paid(tmp_path: Path) -> None:
+    # A dealer who qualifies only with a pair of fours is never beaten by a high card.
+    old = (
+        "# No high-card line: a high card never beats a dealer who qualifies with a pair of fours."
+    )
+    new = 'high-card = { value = 1, article = "Rules: raise pays" }'
+    path = _variant(tmp_path, "caribbean-stud.pair-qualifier", old, new)
+    refusal = _refusal(path)
+    assert refusal.startswith(
+        f"{path}:{_line(path, 'high-card = { value = 1')}: settlement.raise.win.high-card: "
+        "is never paid: a high-card never beats a dealer who qualifies with one-pair"
+    ), refusal

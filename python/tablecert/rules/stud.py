@@ -144,6 +144,10 @@ SUIT_VALUES_UNUSED: dict[str, Any] = {
     "ranking.pair_suit": "higher",
 }
 MAX_UPCARDS = 1
+#: The most cards the engine deals the player (its histogram has a row per set of them) and
+#: the dealer (``rust/games/stud``: MAX_PLAYER_CARDS, MAX_CARDS).
+MAX_PLAYER_CARDS = 5
+MAX_DEALER_CARDS = 7
 DECK = 52
 
 #: Outcome indices of the engine's ``values[d][o][c]``.
@@ -503,6 +507,14 @@ def _deal(read: _Reader) -> Deal:
         raise read.error(
             dealer.key, f"{player.value} + {dealer.value} cards are more than one deck of {DECK}"
         )
+    if player.value > MAX_PLAYER_CARDS:
+        raise read.error(
+            player.key, f"{player.value}: the engine deals the player at most {MAX_PLAYER_CARDS}"
+        )
+    if dealer.value > MAX_DEALER_CARDS:
+        raise read.error(
+            dealer.key, f"{dealer.value}: the engine deals the dealer at most {MAX_DEALER_CARDS}"
+        )
     upcards = read.get("deal.upcards", int)
     if not 0 <= upcards.value <= MAX_UPCARDS:
         raise read.error(
@@ -722,6 +734,29 @@ def _by_position(read: _Reader, table: str, ranking: Ranking) -> tuple[Cited[Fra
     return tuple(read.number(f"{table}.{name}") for name in reversed(ranking.names))
 
 
+def _wins(
+    read: _Reader, ranking: Ranking, qualifier: Qualifier | None
+) -> tuple[Cited[Fraction], ...]:
+    """The raise's win by category, by position. A category below the qualifier's never beats
+    a dealer who qualifies: a value for it could never be paid and is refused (it reads 0)."""
+    table = "settlement.raise.win"
+    floor = 0 if qualifier is None else ranking.position(qualifier.category)
+    wins = []
+    for position, name in enumerate(reversed(ranking.names)):
+        key = f"{table}.{name}"
+        if position >= floor:
+            wins.append(read.number(key))
+        elif name in read.table(table):
+            raise read.error(
+                key,
+                f"is never paid: a {name} never beats a dealer who qualifies with "
+                f"{qualifier.category if qualifier else ''} or better (qualifier.category)",
+            )
+        else:
+            wins.append(_zero(qualifier.article if qualifier else "", key))
+    return tuple(wins)
+
+
 def _settlement(read: _Reader, ranking: Ranking, qualifier: Qualifier | None) -> Settlement:
     """The generic layout: ``[decision] raises``, ``[settlement]`` with the ante's and the
     raise's net results by outcome (``ante``, ``raise``), ties, the ante bonus by category.
@@ -750,7 +785,7 @@ def _settlement(read: _Reader, ranking: Ranking, qualifier: Qualifier | None) ->
         )
 
     ante_win = read.number("settlement.ante.win")
-    raise_wins = _by_position(read, "settlement.raise.win", ranking)
+    raise_wins = _wins(read, ranking, qualifier)
     if "bonus" in read.table("settlement"):
         bonus = _by_position(read, "settlement.bonus", ranking)
     else:

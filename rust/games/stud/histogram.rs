@@ -53,6 +53,21 @@ const BY_SIZE: [[u8; SUBMASKS]; MAX_CARDS + 1] = {
     out
 };
 
+/// Where each sub-mask of an `n`-card list is in `BY_SIZE[n]`.
+const PLACE: [[u8; SUBMASKS]; MAX_CARDS + 1] = {
+    let mut out = [[0u8; SUBMASKS]; MAX_CARDS + 1];
+    let mut n = 0;
+    while n <= MAX_CARDS {
+        let mut k = 0;
+        while k < 1 << n {
+            out[n][BY_SIZE[n][k] as usize] = k as u8;
+            k += 1;
+        }
+        n += 1;
+    }
+    out
+};
+
 /// Each sub-mask's highest card (its place in the list; 0 for the empty mask).
 const HIGHEST: [u8; SUBMASKS] = {
     let mut out = [0u8; SUBMASKS];
@@ -82,8 +97,6 @@ pub fn subsets(mask: u64, max: usize, out: &mut Scratch) -> usize {
             *x = choose(usize::from(p), k) as u32;
         }
     }
-    let mut index = [0u32; SUBMASKS];
-    let mut cards = [0u64; SUBMASKS];
     out[0] = Subset::default();
     let mut k = 1;
     for &s in &BY_SIZE[n][1..1 << n] {
@@ -93,13 +106,12 @@ pub fn subsets(mask: u64, max: usize, out: &mut Scratch) -> usize {
             break;
         }
         let h = usize::from(HIGHEST[s]);
-        let rest = s ^ (1 << h);
-        index[s] = index[rest] + terms[h][size];
-        cards[s] = cards[rest] | 1 << pos[h];
+        // The set without its highest card came earlier (it has one card fewer).
+        let rest = out[usize::from(PLACE[n][s ^ (1 << h)])];
         out[k] = Subset {
             size: size as u8,
-            index: index[s],
-            cards: cards[s],
+            index: rest.index + terms[h][size],
+            cards: rest.cards | 1 << pos[h],
         };
         k += 1;
     }
