@@ -257,13 +257,21 @@ impl Histogram {
 
     /// Count a dealer hand (a set of deck positions).
     pub fn insert(&mut self, mask: u64, scratch: &mut Scratch) {
+        if self.own_lanes(mask) == 0 {
+            return;
+        }
+        let n = subsets(mask, self.max, scratch);
+        self.insert_subsets(mask, &scratch[..n]);
+    }
+
+    /// Count a dealer hand whose sub-sets of at most `max` cards ([`subsets`]) are known.
+    pub fn insert_subsets(&mut self, mask: u64, subs: &[Subset]) {
         let lanes = self.own_lanes(mask);
         if lanes == 0 {
             return;
         }
         let width = self.lanes.len();
-        let n = subsets(mask, self.max, scratch);
-        for s in &scratch[..n] {
+        for s in subs {
             // An upcard inside the set is never asked for.
             let here = if self.upcard {
                 lanes & !self.own_lanes(s.cards)

@@ -212,6 +212,8 @@ struct Shared<'a> {
     /// Dealer hands that do not qualify: the first `not_qualifying` of `dealers`.
     not_qualifying: usize,
     suit_decides: bool,
+    /// The player's and the dealer's hands are one list (same card count): index for index.
+    same_hands: bool,
     /// The not-qualifying histogram of all lanes, when tasks split the player hands.
     not_qualifying_all: Option<Histogram>,
     /// `values[d][o][c]` as `by_category[c * decisions + d][o]`.
@@ -262,6 +264,7 @@ pub fn analyze(
         colex,
         not_qualifying,
         suit_decides: game.ranking.tie_breaks.suit_decides,
+        same_hands: game.player_cards == game.dealer_cards,
         not_qualifying_all: None,
         by_category: (0..MAX_CATEGORIES)
             .flat_map(|c| values.iter().map(move |v| std::array::from_fn(|o| v[o][c])))
@@ -434,14 +437,26 @@ impl<'s> Sweep<'s> {
     }
 
     /// Insert the dealer hands up to (not including) the first whose key `stop` accepts.
-    fn insert_until(&mut self, stop: impl Fn(u32) -> bool) {
+    /// `known`: the first dealer index whose sub-sets are in `subs` (the player hands of the
+    /// group being visited, when the player's and the dealer's hands are the same list).
+    fn insert_until(&mut self, stop: impl Fn(u32) -> bool, known: Option<(usize, &[Subset])>) {
         let dealers = &self.s.dealers;
+        let stride = 1 << self.s.game.player_cards;
         let h = self
             .main
             .as_mut()
             .expect("the main histogram is made first");
         while self.next < dealers.len() && !stop(dealers[self.next].0) {
-            h.insert(dealers[self.next].1, &mut self.scratch);
+            let mask = dealers[self.next].1;
+            match known {
+                Some((first, subs))
+                    if self.next >= first && (self.next - first + 1) * stride <= subs.len() =>
+                {
+                    let g = self.next - first;
+                    h.insert_subsets(mask, &subs[g * stride..(g + 1) * stride]);
+                }
+                _ => h.insert(mask, &mut self.scratch),
+            }
             self.next += 1;
         }
     }
@@ -466,11 +481,15 @@ impl<'s> Sweep<'s> {
         }
     }
 
-    /// The counts of a group of player hands with equal ranks, into `self.counts` (lane-major
-    /// per hand).
-    fn group(&mut self, group: &[(u32, u64)]) {
+    /// The counts of each player hand of a group with equal ranks, lane by lane, handed to
+    /// `settle` with the hand's place in the group as soon as they are known.
+    fn group(
+        &mut self,
+        group: &[(u32, u64)],
+        first: usize,
+        mut settle: impl FnMut(usize, &[Counts]),
+    ) {
         let width = self.lanes.len();
-        self.counts.clear();
         // Each player hand's sub-sets, once for all its queries.
         let stride = 1 << self.s.game.player_cards;
         self.subs.clear();
@@ -487,11 +506,13 @@ impl<'s> Sweep<'s> {
             // Every qualifying dealer hand ranks above: only the not-qualifying count varies.
             for g in 0..group.len() {
                 self.nq.query(of(g), &mut self.query);
+                self.counts.clear();
                 self.counts
                     .extend(self.query.iter().map(|&not_qualifying| Counts {
                         not_qualifying,
                         ..Counts::default()
                     }));
+                settle(g, &self.counts);
             }
             self.subs = subs;
             return;
@@ -499,7 +520,9 @@ impl<'s> Sweep<'s> {
         if self.main.is_none() {
             self.main = Some(self.nq.as_ref().clone());
         }
-        self.insert_until(|k| ranks_only(k) >= ranks);
+        self.insert_until(|k| ranks_only(k) >= ranks, None);
+        // The group's own hands are the dealer hands that follow when both are one list.
+        let known = self.s.same_hands.then_some((first, subs.as_slice()));
         self.below_ranks.clear();
         for g in 0..group.len() {
             let h = self.main.as_ref().expect("made above");
@@ -512,7 +535,7 @@ impl<'s> Sweep<'s> {
         equal_full.clear();
         if self.s.suit_decides {
             for (g, &(key, m)) in group.iter().enumerate() {
-                self.insert_until(|k| k >= key);
+                self.insert_until(|k| k >= key, known);
                 let h = self.main.as_ref().expect("made above");
                 h.query(of(g), &mut self.query);
                 self.below_full.extend_from_slice(&self.query);
@@ -520,13 +543,14 @@ impl<'s> Sweep<'s> {
             }
         }
         self.equal_full = equal_full;
-        self.insert_until(|k| ranks_only(k) > ranks);
+        self.insert_until(|k| ranks_only(k) > ranks, known);
         let mut nq = std::mem::take(&mut self.nq_counts);
         nq.resize(width, 0);
         for g in 0..group.len() {
             let h = self.main.as_ref().expect("made above");
             h.query(of(g), &mut self.query);
             self.nq.query(of(g), &mut nq);
+            self.counts.clear();
             for (l, &not_qualifying) in nq.iter().enumerate() {
                 let i = g * width + l;
                 let (below, through) = (self.below_ranks[i], self.query[l]);
@@ -549,6 +573,7 @@ impl<'s> Sweep<'s> {
                     }
                 });
             }
+            settle(g, &self.counts);
         }
         self.nq_counts = nq;
         self.subs = subs;
@@ -617,20 +642,17 @@ fn sweep(s: &Shared<'_>, part: &Part) -> PartRun {
             end += 1;
         }
         let group = &s.players[i..end];
-        state.group(group);
         let decisions = s.values.len();
-        for (g, &(key, m)) in group.iter().enumerate() {
+        let upcard = s.game.upcards == 1;
+        state.group(group, i, |g, counts| {
+            let (key, m) = group[g];
             let category = usize::from(crate::ranking::category(key));
             let values = &s.by_category[category * decisions..(category + 1) * decisions];
             let rows = &mut rows[category];
             let hand = s.colex[i + g] as usize;
             // The lanes of the hand's own cards are no situation.
-            let own = if state.upcard {
-                m >> part.lanes.start
-            } else {
-                0
-            };
-            for (l, c) in state.counts[g * width..(g + 1) * width].iter().enumerate() {
+            let own = if upcard { m >> part.lanes.start } else { 0 };
+            for (l, c) in counts.iter().enumerate() {
                 if own >> l & 1 == 1 {
                     continue;
                 }
@@ -639,7 +661,7 @@ fn sweep(s: &Shared<'_>, part: &Part) -> PartRun {
                     t[hand * width + l] = d;
                 }
             }
-        }
+        });
         if part.reports {
             if let Some(p) = s.progress {
                 p.fetch_add(group.len() as u64, Ordering::Relaxed);
