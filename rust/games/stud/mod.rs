@@ -319,11 +319,27 @@ pub fn analyze(
             (run, p.lanes)
         })
         .collect();
-    let categories = game.ranking.categories();
-    let mut rows = vec![vec![Row::default(); values.len()]; categories];
+    merge(
+        game,
+        values.len(),
+        shared.colex.len(),
+        want_decisions,
+        &results,
+    )
+}
+
+/// The tasks' rows added up and their decision tables put together.
+fn merge(
+    game: &Game,
+    decisions_count: usize,
+    hands: usize,
+    want_decisions: bool,
+    results: &[(PartRun, Range<usize>)],
+) -> Run {
+    let mut rows = vec![vec![Row::default(); decisions_count]; game.ranking.categories()];
     let lanes = game.lanes();
-    let mut decisions = want_decisions.then(|| vec![u8::MAX; shared.colex.len() * lanes]);
-    for ((part_rows, table), part_lanes) in &results {
+    let mut decisions = want_decisions.then(|| vec![u8::MAX; hands * lanes]);
+    for ((part_rows, table), part_lanes) in results {
         for (a, b) in rows.iter_mut().zip(part_rows) {
             for (x, y) in a.iter_mut().zip(b) {
                 x.merge(y);
@@ -331,7 +347,7 @@ pub fn analyze(
         }
         if let (Some(all), Some(t)) = (decisions.as_mut(), table) {
             let width = part_lanes.len();
-            for h in 0..shared.colex.len() {
+            for h in 0..hands {
                 for l in 0..width {
                     let d = t[h * width + l];
                     if d != u8::MAX {
