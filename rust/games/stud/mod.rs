@@ -279,12 +279,12 @@ pub fn analyze(
         threads
     };
     let n_players = shared.players.len();
-    // Split by upcard lanes when inserting the dealer hands is most of the work (every task
-    // inserts every hand, but only into its lanes); otherwise by ranges of player hands of
-    // about equal query work (every task queries all lanes of its own hands).
-    let inserts = shared.dealers.len() as u64 * (1 << game.dealer_cards);
-    let queries = n_players as u64 * (1 << game.player_cards) * game.lanes() as u64;
-    let by_lanes = game.upcards == 1 && inserts > queries;
+    // Split by ranges of player hands of about equal query work (every task queries all lanes
+    // of its own hands, and inserts the dealer hands below them); but when the dealer hands
+    // outnumber the player's, inserting them again in every task costs more than it saves,
+    // and tasks split the upcard lanes (each inserts every hand, only into its lanes): 5
+    // against 6 cards with one upcard, 13.2 s by lanes, 15.2 s by hands (BENCHMARKS.md).
+    let by_lanes = game.upcards == 1 && shared.dealers.len() > n_players;
     let qualifies = |k: u32| game.qualifier.is_none_or(|q| ranks_only(k) >= q);
     let weights: Vec<u64> = if by_lanes {
         Vec::new()
