@@ -23,7 +23,15 @@ from tablecert.bundled import BundledDataError, bundled_games, bundled_rule_file
 from tablecert.errors import CardError, GameError, RuleFileError
 from tablecert.notation import written
 from tablecert.rules import RuleFile, load_rules
-from tablecert.rules.stud import STEPS, TIES, SideBet, deal_and_ranking, describe, is_stud
+from tablecert.rules.stud import (
+    STEPS,
+    TIES,
+    Ranking,
+    SideBet,
+    deal_and_ranking,
+    describe,
+    is_stud,
+)
 
 #: The games with an engine of their own in the core, and their hand sizes.
 DEDICATED_ENGINES: dict[str, int] = {"q-poker": 3, "caribbean-stud": 5}
@@ -175,7 +183,7 @@ def _bet_ordering(rules: RuleFile, bet_id: str) -> Ordering:
     tie_breaks = _core.TieBreaks(**description.ranking.tie_breaks)
     lowest_first = bet.categories[::-1]
     stud = StudHands(
-        ranking=_core.StudRanking(uses, list(bet.categories), tie_breaks),
+        ranking=engine_ranking(uses, bet.categories, description.ranking),
         sizes=tuple(sorted({uses, cards})),
         table_cards=cards,
         ties="push",
@@ -208,6 +216,12 @@ def _game_file(game: str) -> RuleFile:
 
 
 @cache
+def engine_ranking(uses: int, names: Sequence[str], ranking: Ranking) -> _core.StudRanking:
+    """The core's ranking of hands of ``uses`` cards in the categories ``names`` (highest
+    first) under a described game's tie-breaks: the game's own, or a side bet's."""
+    return _core.StudRanking(uses, list(names), _core.TieBreaks(**ranking.tie_breaks))
+
+
 def _stud_ordering(rules: RuleFile) -> Ordering:
     """A described game's ordering: its ranking (categories in the file's order and
     vocabulary, each with its steps and article) built once in the core."""
@@ -221,7 +235,7 @@ def _stud_ordering(rules: RuleFile) -> Ordering:
     else:
         ties, ties_article = "push", str(rules.require("ranking.ordering").article)
     stud = StudHands(
-        ranking=_core.StudRanking(ranking.uses, list(ranking.names), tie_breaks),
+        ranking=engine_ranking(ranking.uses, ranking.names, ranking),
         sizes=tuple(sorted({ranking.uses, deal.player_cards.value, deal.dealer_cards.value})),
         table_cards=deal.player_cards.value,
         ties=ties,

@@ -21,8 +21,9 @@ from typing import Any
 from tablecert import _core
 from tablecert.distributed import Executor
 from tablecert.games.common import OutcomeRow, expected_value, fraction_json
+from tablecert.poker import engine_ranking
 from tablecert.rules import RuleFile, load_rules
-from tablecert.rules.stud import SideBet, StudDescription, describe
+from tablecert.rules.stud import Ranking, SideBet, StudDescription, describe
 
 #: Progress: (finished player hands, all player hands).
 ProgressCallback = Callable[[int, int], None]
@@ -178,8 +179,7 @@ def engine_game(d: StudDescription) -> _core.StudGame:
 
 def ranking(d: StudDescription) -> _core.StudRanking:
     """The engine's ranking of a description's hands."""
-    r = d.ranking
-    return _core.StudRanking(r.uses, list(r.names), _core.TieBreaks(**r.tie_breaks))
+    return engine_ranking(d.ranking.uses, d.ranking.names, d.ranking)
 
 
 def _decision_names(d: StudDescription) -> tuple[str, ...]:
@@ -229,9 +229,7 @@ class StudShard:
     """One shard of a stud analysis: everything a worker needs to rebuild the engine's game,
     as picklable values, and its part ``(k, n)`` of the engine's cut."""
 
-    uses: int
-    categories: tuple[str, ...]
-    tie_breaks: tuple[tuple[str, Any], ...]
+    ranking: Ranking
     deck: tuple[int, ...]
     player_cards: int
     dealer_cards: int
@@ -248,9 +246,7 @@ def shards(d: StudDescription, count: int) -> list[StudShard]:
     frozen = tuple(tuple(tuple(o) for o in v) for v in values)
     return [
         StudShard(
-            d.ranking.uses,
-            d.ranking.names,
-            tuple(d.ranking.tie_breaks.items()),
+            d.ranking,
             tuple(range(52)),
             d.deal.player_cards.value,
             d.deal.dealer_cards.value,
@@ -265,11 +261,9 @@ def shards(d: StudDescription, count: int) -> list[StudShard]:
 
 def run_shard(shard: StudShard) -> Counted:
     """Run one shard on this machine (one thread: a worker is one of many)."""
-    ranking = _core.StudRanking(
-        shard.uses, list(shard.categories), _core.TieBreaks(**dict(shard.tie_breaks))
-    )
+    r = shard.ranking
     game = _core.StudGame(
-        ranking,
+        engine_ranking(r.uses, r.names, r),
         list(shard.deck),
         shard.player_cards,
         shard.dealer_cards,
@@ -432,9 +426,7 @@ def _varies(by_category: Sequence[Fraction]) -> bool:
 
 def side_bet_sheet(d: StudDescription, bet: SideBet) -> SideBetSheet:
     """A side bet's paying events from the category counts of its hands on the full deck."""
-    order = _core.StudRanking(
-        bet.uses.value, list(bet.categories), _core.TieBreaks(**d.ranking.tie_breaks)
-    )
+    order = engine_ranking(bet.uses.value, bet.categories, d.ranking)
     counts = _core.stud_category_counts(order, list(range(52)), bet.card_count(d.deal))
     hands = sum(sum(row) for row in counts)
     names = bet.categories[::-1]
