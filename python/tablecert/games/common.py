@@ -120,6 +120,21 @@ def expected_value(rows: Iterable[OutcomeRow]) -> Fraction:
     return sum((r.contribution for r in rows), Fraction(0))
 
 
+class Returns:
+    """What a bet's return table gives (a mixin for the frozen dataclasses holding one as
+    ``rows``): the exact expected value per unit staked and the house edge, its negation."""
+
+    rows: tuple[OutcomeRow, ...]
+
+    @property
+    def expected_value(self) -> Fraction:
+        return expected_value(self.rows)
+
+    @property
+    def house_edge(self) -> Fraction:
+        return -self.expected_value
+
+
 @dataclass(frozen=True, eq=False)
 class ParSheet(ContentEq):
     """What every analysis result names: the rule file it came from and its ordering."""

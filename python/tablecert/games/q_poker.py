@@ -24,6 +24,7 @@ from tablecert.games.common import (
     AnalysisError,
     OutcomeRow,
     ParSheet,
+    Returns,
     common_denominator,
     expected_value,
     fraction_json,
@@ -51,18 +52,10 @@ _Array = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True)
-class PairPlus:
+class PairPlus(Returns):
     """ "多寶": pays on the player's own hand (Art. 10)."""
 
     rows: tuple[OutcomeRow, ...]
-
-    @property
-    def expected_value(self) -> Fraction:
-        return expected_value(self.rows)
-
-    @property
-    def house_edge(self) -> Fraction:
-        return -self.expected_value
 
     def as_json(self) -> dict[str, Any]:
         return {

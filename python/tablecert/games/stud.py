@@ -20,10 +20,10 @@ from typing import Any
 
 from tablecert import _core
 from tablecert.distributed import Executor
-from tablecert.games.common import OutcomeRow, expected_value, fraction_json
+from tablecert.games.common import OutcomeRow, Returns, fraction_json
 from tablecert.poker import engine_ranking
 from tablecert.rules import RuleFile, load_rules
-from tablecert.rules.stud import Ranking, SideBet, StudDescription, describe
+from tablecert.rules.stud import SideBet, StudDescription, describe
 
 #: Progress: (finished player hands, all player hands).
 ProgressCallback = Callable[[int, int], None]
@@ -68,7 +68,7 @@ class CategoryStrategy:
 
 
 @dataclass(frozen=True)
-class SideBetSheet:
+class SideBetSheet(Returns):
     """A side bet's return: its paying events and the house edge per unit."""
 
     id: str
@@ -76,14 +76,6 @@ class SideBetSheet:
     article: str
     hands: int
     rows: tuple[OutcomeRow, ...]
-
-    @property
-    def expected_value(self) -> Fraction:
-        return expected_value(self.rows)
-
-    @property
-    def house_edge(self) -> Fraction:
-        return -self.expected_value
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -97,8 +89,9 @@ class SideBetSheet:
 
 
 @dataclass(frozen=True)
-class StudAnalysis:
-    """A stud game's par sheet under optimal play, exact throughout."""
+class StudAnalysis(Returns):
+    """A stud game's par sheet under optimal play, exact throughout (the expected value and
+    house edge per unit ante)."""
 
     title: str
     rules_path: str
@@ -113,16 +106,6 @@ class StudAnalysis:
     showdowns: int
     equal_ranks: int
     won_on_suit: int
-
-    @property
-    def expected_value(self) -> Fraction:
-        """The player's expected net result per unit ante."""
-        return expected_value(self.rows)
-
-    @property
-    def house_edge(self) -> Fraction:
-        """Expected loss per unit ante."""
-        return -self.expected_value
 
     @property
     def average_wager(self) -> Fraction:
@@ -226,52 +209,23 @@ def _counted(run: _core.StudRun) -> Counted:
 
 @dataclass(frozen=True)
 class StudShard:
-    """One shard of a stud analysis: everything a worker needs to rebuild the engine's game,
-    as picklable values, and its part ``(k, n)`` of the engine's cut."""
+    """One shard of a stud analysis: the game's description (picklable: a worker rebuilds the
+    engine's game from it as this process does) and its part ``(k, n)`` of the engine's cut."""
 
-    ranking: Ranking
-    deck: tuple[int, ...]
-    player_cards: int
-    dealer_cards: int
-    upcards: int
-    qualifier: tuple[str, tuple[int, ...]] | None
-    values: tuple[tuple[tuple[int, ...], ...], ...]
+    description: StudDescription
     part: tuple[int, int]
 
 
 def shards(d: StudDescription, count: int) -> list[StudShard]:
     """The analysis of ``d`` cut into ``count`` shards."""
-    _, values = d.values()
-    q = None if d.qualifier is None else (d.qualifier.category, d.qualifier.ranks)
-    frozen = tuple(tuple(tuple(o) for o in v) for v in values)
-    return [
-        StudShard(
-            d.ranking,
-            tuple(range(52)),
-            d.deal.player_cards.value,
-            d.deal.dealer_cards.value,
-            d.deal.upcards.value,
-            q,
-            frozen,
-            (k, count),
-        )
-        for k in range(count)
-    ]
+    return [StudShard(d, (k, count)) for k in range(count)]
 
 
 def run_shard(shard: StudShard) -> Counted:
     """Run one shard on this machine (one thread: a worker is one of many)."""
-    r = shard.ranking
-    game = _core.StudGame(
-        engine_ranking(r.uses, r.names, r),
-        list(shard.deck),
-        shard.player_cards,
-        shard.dealer_cards,
-        shard.upcards,
-        None if shard.qualifier is None else (shard.qualifier[0], list(shard.qualifier[1])),
-    )
-    values = [[list(o) for o in v] for v in shard.values]
-    return _counted(_core.stud_analyze(game, values, threads=1, shard=shard.part))
+    _, values = shard.description.values()
+    run = _core.stud_analyze(engine_game(shard.description), values, threads=1, shard=shard.part)
+    return _counted(run)
 
 
 def merge_shards(parts: Sequence[Counted]) -> Counted:
