@@ -303,6 +303,7 @@ def _sheet(rf: RuleFile, d: StudDescription, run: Counted, den: int) -> StudAnal
     names = d.ranking.names[::-1]  # by position, lowest first
     decisions = _decision_names(d)
     fractions = d.settlement.fractions()
+    binds = d.settlement.binds()
     total = run.situations * run.completions
     counted: dict[tuple[str, Fraction], int] = {}
     articles: dict[str, str] = {}
@@ -343,6 +344,8 @@ def _sheet(rf: RuleFile, d: StudDescription, run: Counted, den: int) -> StudAnal
             event = f"{decisions[row.decision]}: {label_of[o]}"
             if o != 1 and _varies(fractions[row.decision][o]):
                 event += f" ({names[row.category]})"
+            if binds[row.decision][o][row.category]:
+                event += " (capped)"
             key = (event, value)
             counted[key] = counted.get(key, 0) + n
             articles[event] = article_of[o]

@@ -33,7 +33,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
@@ -154,6 +154,8 @@ DECK = 52
 NOT_QUALIFYING, WON, TIED, LOST = range(4)
 TIES = ("player", "push", "dealer")
 SIDE_BET_CARDS = ("player", "player-and-dealer")
+#: The bets a per-round cap may cover: the ante, the raise, the ante bonus.
+CAP_BETS = ("ante", "raise", "bonus")
 DESCRIPTION_TABLES = (
     "deal",
     "ranking",
@@ -258,11 +260,26 @@ class Part:
 
 @dataclass(frozen=True)
 class Cap:
-    """A per-round maximum on the raise's payout of some categories (0 = none)."""
+    """A per-round maximum payout: what the covered bets (``bets``, of :data:`CAP_BETS`) may
+    pay together in one round when the player's hand is of one of ``categories``.
+
+    ``maximum_payout`` is in currency units and judged against an ante of ``ante`` units (so
+    the values, per unit ante, are capped at ``maximum_payout / ante``); 0 = no maximum. What
+    the covered bets win in a round is summed (a covered bet that loses takes its stake, which
+    the cap never touches) and paid at most up to the maximum.
+    """
 
     maximum_payout: Cited[Fraction]
     ante: Cited[Fraction]
     categories: Cited[tuple[str, ...]]
+    bets: Cited[tuple[str, ...]]
+
+    @property
+    def limit(self) -> Fraction | None:
+        """The most the covered bets pay together per unit ante (None: no maximum)."""
+        if self.maximum_payout.value == 0:
+            return None
+        return self.maximum_payout.value / self.ante.value
 
 
 @dataclass(frozen=True)
@@ -297,29 +314,65 @@ class Settlement:
             return ("fold", "follow")
         return ("fold", *(f"raise {_multiple(r.value)}x" for r in self.raises))
 
-    def raise_win(self, multiple: Fraction, position: int) -> Fraction:
-        """The raise's payout per ante on a win with this category, the cap applied."""
-        won = multiple * self.win[position].per_raise.value
-        if self.cap is not None and self.capped[position] and self.cap.maximum_payout.value > 0:
-            won = min(won, self.cap.maximum_payout.value / self.cap.ante.value)
-        return won
+    def parts(self, multiple: Fraction, outcome: int, position: int) -> dict[str, Fraction]:
+        """Each bet's net result per ante (before any cap) when the player raises
+        ``multiple`` antes, ``outcome`` happens and their hand is in category ``position``."""
+        part = {
+            NOT_QUALIFYING: self.not_qualifying,
+            WON: self.win[position],
+            TIED: self.win[position] if self.tie is None else self.tie,
+            LOST: self.loss,
+        }[outcome]
+        bonus = self.bonus[position].value if self.bonus else Fraction(0)
+        return {"ante": part.ante.value, "raise": multiple * part.per_raise.value, "bonus": bonus}
+
+    def capped_by(self, parts: Mapping[str, Fraction], position: int) -> Fraction:
+        """How much the per-round cap takes off a round's bets (0 when it does not bind)."""
+        cap = self.cap
+        if cap is None or cap.limit is None or not self.capped[position]:
+            return Fraction(0)
+        won = sum((max(parts[bet], Fraction(0)) for bet in cap.bets.value), Fraction(0))
+        return max(won - cap.limit, Fraction(0))
 
     def fractions(self) -> list[list[list[Fraction]]]:
-        """``values[d][o][c]`` as exact fractions: d = 0 fold, then the raises in order."""
+        """``values[d][o][c]`` as exact fractions: d = 0 fold, then the raises in order, the
+        per-round cap applied."""
         cats = range(len(self.win))
         table = [[[self.fold.value for _ in cats] for _ in range(4)]]
         for raised in self.raises:
-            m = raised.value
-            won = [self.win[c].ante.value + self.raise_win(m, c) for c in cats]
-            rows = [
-                [self.not_qualifying.total(m) for _ in cats],
-                won,
-                won if self.tie is None else [self.tie.total(m) for _ in cats],
-                [self.loss.total(m) for _ in cats],
-            ]
-            bonus = [b.value for b in self.bonus] or [Fraction(0) for _ in cats]
-            table.append([[v + bonus[c] for c, v in enumerate(row)] for row in rows])
+            rows = []
+            for outcome in (NOT_QUALIFYING, WON, TIED, LOST):
+                row = []
+                for c in cats:
+                    parts = self.parts(raised.value, outcome, c)
+                    row.append(sum(parts.values(), Fraction(0)) - self.capped_by(parts, c))
+                rows.append(row)
+            table.append(rows)
         return table
+
+    def binds(self) -> list[list[list[bool]]]:
+        """``binds[d][o][c]``: whether the per-round cap lowers that value."""
+        cats = range(len(self.win))
+        table = [[[False for _ in cats] for _ in range(4)]]
+        for raised in self.raises:
+            table.append(
+                [
+                    [self.capped_by(self.parts(raised.value, o, c), c) > 0 for c in cats]
+                    for o in (NOT_QUALIFYING, WON, TIED, LOST)
+                ]
+            )
+        return table
+
+    def with_maximum_payout(self, maximum: Fraction) -> Settlement:
+        """The same settlement under another per-round maximum payout (0 = none), in the
+        cap's currency units: the house's choice the cap curve varies."""
+        if self.cap is None:
+            raise ValueError("the settlement has no per-round cap")
+        if maximum < 0:
+            raise ValueError(f"maximum payout {maximum} is negative (0 = no maximum)")
+        given = self.cap.maximum_payout
+        cap = replace(self.cap, maximum_payout=replace(given, value=Fraction(maximum)))
+        return replace(self, cap=cap)
 
     def values(self) -> tuple[int, list[list[list[int]]]]:
         """(common denominator, ``values[d][o][c]`` numerators over it), as the engine takes
@@ -384,6 +437,10 @@ class StudDescription:
 
     def values(self) -> tuple[int, list[list[list[int]]]]:
         return self.settlement.values()
+
+    def with_maximum_payout(self, maximum: Fraction) -> StudDescription:
+        """The same game under another per-round maximum payout (``Settlement``'s)."""
+        return replace(self, settlement=self.settlement.with_maximum_payout(maximum))
 
 
 def _multiple(value: Fraction) -> str:
@@ -693,25 +750,11 @@ def _ante_raise_settlement(read: _Reader, ranking: Ranking) -> Settlement:
         royal = pays[ranking.position("royal-flush")]
         if not low.value <= royal.value <= high.value:
             raise read.error(royal.key, f"must be within {low.value}..{high.value}")
-    capped = read.get("play.cap.categories", list)
-    for name in capped.value:
-        if name not in ranking.names:
-            raise read.error("play.cap.categories", f"unknown category {name!r}")
-    read.choice("play.cap.applies_to", ("raise",))
-    maximum = read.number("play.cap.maximum_payout")
-    if maximum.value < 0:
-        raise read.error("play.cap.maximum_payout", "must be >= 0 (0 = no maximum)")
-    ante = read.number("play.cap.ante")
-    if ante.value <= 0:
-        raise read.error("play.cap.ante", "the ante must be > 0")
+    applies = read.choice("play.cap.applies_to", ("raise",))
+    cap = _cap(read, "play.cap", ranking, Cited(("raise",), applies.article, applies.key))
     loss = read.number("play.loss")
     tie = read.number("play.tie")
     ante_win = read.number("play.ante_win")
-    cap = Cap(
-        maximum,
-        ante,
-        Cited(tuple(map(str, capped.value)), capped.article, capped.key, capped.reading),
-    )
     names = tuple(reversed(ranking.names))
     return Settlement(
         stake=Cited(Fraction(1), multiple.article, "play.raise_multiple"),
@@ -804,6 +847,10 @@ def _settlement(read: _Reader, ranking: Ranking, qualifier: Qualifier | None) ->
     tie = {"player": None, "dealer": loss}.get(
         ties.value, Part(_zero(ties.article, ties.key), _zero(ties.article, ties.key))
     )
+    cap = None
+    if "cap" in read.table("settlement"):
+        cap = _cap(read, "settlement.cap", ranking, _cap_bets(read, bool(bonus)))
+    names = tuple(reversed(ranking.names))
     return Settlement(
         stake=Cited(Fraction(1), raises.article, "decision.raises"),
         fold=read.number("settlement.fold"),
@@ -813,9 +860,48 @@ def _settlement(read: _Reader, ranking: Ranking, qualifier: Qualifier | None) ->
         loss=loss,
         bonus=bonus,
         raises=tuple(multiples),
-        cap=None,
-        capped=tuple(False for _ in raise_wins),
+        cap=cap,
+        capped=tuple(cap is not None and name in cap.categories.value for name in names),
     )
+
+
+def _cap(read: _Reader, table: str, ranking: Ranking, bets: Cited[tuple[str, ...]]) -> Cap:
+    """A per-round cap's table: the maximum payout (currency units, 0 = none), the ante it is
+    judged against, and the categories it covers (the ranking's, each once)."""
+    maximum = read.number(f"{table}.maximum_payout")
+    if maximum.value < 0:
+        raise read.error(maximum.key, "must be >= 0 (0 = no maximum)")
+    ante = read.number(f"{table}.ante")
+    if ante.value <= 0:
+        raise read.error(ante.key, "the ante must be > 0")
+    capped = read.get(f"{table}.categories", list)
+    for name in capped.value:
+        if name not in ranking.names:
+            raise read.error(capped.key, f"unknown category {written(name)}")
+    names = tuple(map(str, capped.value))
+    if len(set(names)) != len(names):
+        raise read.error(capped.key, "each category is named once")
+    if not names:
+        raise read.error(capped.key, "no category: name the categories the cap covers")
+    return Cap(maximum, ante, Cited(names, capped.article, capped.key, capped.reading), bets)
+
+
+def _cap_bets(read: _Reader, has_bonus: bool) -> Cited[tuple[str, ...]]:
+    """The bets a generic layout's cap covers (``settlement.cap.bets``), each once."""
+    found = read.get("settlement.cap.bets", list)
+    bets = tuple(map(str, found.value))
+    for bet in bets:
+        if bet not in CAP_BETS:
+            raise read.error(
+                found.key, f"unknown bet {written(bet)}; a cap covers {', '.join(CAP_BETS)}"
+            )
+    if len(set(bets)) != len(bets):
+        raise read.error(found.key, "each bet is named once")
+    if not bets:
+        raise read.error(found.key, "no bet: name the bets the cap covers")
+    if "bonus" in bets and not has_bonus:
+        raise read.error(found.key, "covers the bonus, but the settlement has no bonus")
+    return Cited(bets, found.article, found.key, found.reading)
 
 
 def _check_side_pay(read: _Reader, key: str, value: Fraction) -> None:
