@@ -351,7 +351,8 @@ class StudRow:
 
 @final
 class StudRun:
-    """The analysis: completions per situation, all situations, rows, decisions."""
+    """The analysis: completions per situation, all situations, rows, and what was asked of
+    the situations (each None unless asked)."""
 
     @property
     def completions(self) -> int: ...
@@ -361,16 +362,29 @@ class StudRun:
     def rows(self) -> list[StudRow]: ...
     @property
     def decisions(self) -> bytes | None: ...
+    @property
+    def raise_masks(self) -> bytes | None: ...
+    @property
+    def counts(self) -> bytes | None: ...
+    @property
+    def min_margins(self) -> list[int] | None: ...
+
+STUD_COUNT_FIELDS: list[str]
+"""The columns of ``StudRun.counts``: LE u32 per (player hand, lane) and column."""
 
 def stud_analyze(
     game: StudGame,
     values: list[list[list[int]]],
     *,
     decisions: bool = False,
+    masks: bool = False,
+    counts: bool = False,
+    floor: list[list[list[int]]] | None = None,
     threads: int = 0,
     progress: Progress | None = None,
     shard: tuple[int, int] = ...,
 ) -> StudRun: ...
+def compact_decisions(table: bytes) -> CompactDecisions: ...
 
 # --- mahjong hands (rust/bindings/mahjong.rs) ---
 # A meld crosses as (kind "chow" | "pung" | "kong", lowest tile id, exposed).
@@ -562,6 +576,7 @@ class RoundReader:
         void_events: int,
         upcard_required: bool,
         rounds_per_chunk: int,
+        dealer_hand_size: int | None = None,
     ) -> RoundReader: ...
     def feed(self, data: bytes) -> list[dict[str, Any]]: ...
     def open(self, path: str) -> None: ...

@@ -141,7 +141,7 @@ impl RoundReader {
 #[pymethods]
 impl RoundReader {
     #[new]
-    #[pyo3(signature = (path, game, hand_size, spots, decisions, events, void_events, upcard_required, rounds_per_chunk))]
+    #[pyo3(signature = (path, game, hand_size, spots, decisions, events, void_events, upcard_required, rounds_per_chunk, dealer_hand_size=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         path: &str,
@@ -153,12 +153,15 @@ impl RoundReader {
         void_events: usize,
         upcard_required: bool,
         rounds_per_chunk: usize,
+        dealer_hand_size: Option<usize>,
     ) -> PyResult<Self> {
+        let dealer_size = dealer_hand_size.unwrap_or(hand_size);
         if !(1..=MAX_SPOTS).contains(&spots.len())
             || decisions.is_empty()
             || events.len() > 255
             || void_events > events.len()
             || !(1..=52).contains(&hand_size)
+            || !(1..=52).contains(&dealer_size)
             || rounds_per_chunk == 0
         {
             return Err(CoreError::Argument("RoundReader: a game needs 1-4 spots, a hand of 1-52 cards, at most 255 events and chunks of at least one round".into()).into());
@@ -166,6 +169,7 @@ impl RoundReader {
         let spec = Spec {
             game: game.to_string(),
             hand_size,
+            dealer_size,
             spots,
             decisions,
             events: events.clone(),

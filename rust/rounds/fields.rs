@@ -153,13 +153,13 @@ impl RoundReader {
         }
     }
 
-    /// A hand into `out` (cleared); `exact`: exactly `hand_size` cards.
+    /// A hand of at most `size` cards into `out` (cleared); `exact`: exactly `size` cards.
     pub(super) fn cards(
         &self,
         value: In,
         line: u64,
         name: Name,
-        exact: bool,
+        (size, exact): (usize, bool),
         out: &mut Vec<i16>,
     ) -> Result<(), ReadError> {
         out.clear();
@@ -207,7 +207,6 @@ impl RoundReader {
                 ))
             }
         }
-        let size = self.spec.hand_size;
         if exact && out.len() != size {
             return Err(self.error_in(
                 line,
@@ -286,11 +285,23 @@ impl RoundReader {
             .iter()
             .any(|&e| usize::from(e) < self.spec.void_events);
         let mut dealer = std::mem::take(&mut self.hand);
-        self.cards(f[3], line, ("", "dealer"), !void, &mut dealer)?;
+        self.cards(
+            f[3],
+            line,
+            ("", "dealer"),
+            (self.spec.dealer_size, !void),
+            &mut dealer,
+        )?;
         let mut upcard = -1;
         if !f[4].absent() {
             let mut up = Vec::with_capacity(1);
-            self.cards(f[4], line, ("", "upcard"), false, &mut up)?;
+            self.cards(
+                f[4],
+                line,
+                ("", "upcard"),
+                (self.spec.dealer_size, false),
+                &mut up,
+            )?;
             if up.len() > 1 {
                 return Err(self.error(
                     line,
@@ -323,8 +334,7 @@ impl RoundReader {
         c.line.push(wide(line));
         c.events.push(events);
         c.void.push(void);
-        let size = self.spec.hand_size;
-        dealer.resize(size, -1);
+        dealer.resize(self.spec.dealer_size, -1);
         c.dealer.extend_from_slice(&dealer);
         c.upcard.push(upcard);
         c.meter_before.push(meter_before);
@@ -373,7 +383,13 @@ impl RoundReader {
         let r = self.chunk.rounds() - 1;
         let void = self.chunk.void[r];
         let mut hand = std::mem::take(&mut self.hand);
-        self.cards(f[1], line, (prefix, "cards"), !void, &mut hand)?;
+        self.cards(
+            f[1],
+            line,
+            (prefix, "cards"),
+            (self.spec.hand_size, !void),
+            &mut hand,
+        )?;
         let decision = match f[2] {
             In::Text(s) => self.spec.decisions.iter().position(|d| d == s),
             In::Missing | In::Json(Value::Null | Value::Bool(false)) => Some(0),

@@ -36,12 +36,15 @@ pub const ROUND_FIELDS: [&str; 8] = [
 ];
 pub const SEAT_FIELDS: [&str; 3] = ["seat", "cards", "decision"];
 
-/// What a game's log holds: its hand size, spots, decisions (the first is "no decision") and
-/// irregularity events (the first `void_events` make a round void).
+/// What a game's log holds: its hand sizes (a seat's, the dealer's), spots, decisions (the
+/// first is "no decision") and irregularity events (the first `void_events` make a round void).
 #[derive(Clone, Debug)]
 pub struct Spec {
     pub game: String,
+    /// Cards dealt to a seat.
     pub hand_size: usize,
+    /// Cards dealt to the dealer (a described game may deal the dealer more than a seat).
+    pub dealer_size: usize,
     pub spots: Vec<String>,
     pub decisions: Vec<String>,
     pub events: Vec<String>,
@@ -60,7 +63,7 @@ pub struct Columns {
     /// Indices into `Spec::events`, per round.
     pub events: Vec<Vec<u8>>,
     pub line: Vec<i64>,
-    /// rounds x `hand_size`, -1 where a void round logged fewer cards.
+    /// rounds x `dealer_size`, -1 where a void round logged fewer cards.
     pub dealer: Vec<i16>,
     pub upcard: Vec<i16>,
     pub meter_before: Vec<i64>,

@@ -6,6 +6,7 @@ fn q_poker() -> Spec {
     Spec {
         game: "q-poker".into(),
         hand_size: 3,
+        dealer_size: 3,
         spots: vec!["pair_plus".into(), "play".into()],
         decisions: vec![String::new(), "follow".into(), "fold".into()],
         events: ["void", "misdeal", "shuffler-failure", "exposed-card"]

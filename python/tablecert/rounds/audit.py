@@ -43,6 +43,7 @@ from tablecert.rounds.hold import HoldAnalysis, HoldParameters, HoldResult, Hold
 from tablecert.rounds.log import (
     SCALE,
     SPOTS,
+    RoundArrays,
     RoundChunk,
     amount_text,
     read_rounds,
@@ -147,6 +148,9 @@ class RoundAudit(Judged):
     progressive: Progressive | None = None
     #: The hold analysis (rounds/hold.py), when asked for: its verdict joins the audit's.
     hold: HoldResult | None = None
+    #: The bets of a game described by its rule file, in log column order (a game with an
+    #: engine of its own: its SPOTS).
+    spot_names: tuple[str, ...] = ()
 
     def absorb(self, part: RoundAudit) -> None:
         """Add another file's audit (under the same rules) after this one's."""
@@ -244,7 +248,7 @@ class RoundAudit(Judged):
                     "paid": fraction_json(self.paid.get(s, Fraction(0))),
                     "due": fraction_json(self.due.get(s, Fraction(0))),
                 }
-                for s in SPOTS[self.game]
+                for s in self.spot_names or SPOTS[self.game]
             },
             "by_article": {
                 a: {
@@ -284,33 +288,37 @@ def _masks(cards: npt.NDArray[np.int16]) -> npt.NDArray[np.uint64]:
     return out
 
 
-class _ChunkAudit:
-    """The arrays of one chunk and the checks run on them."""
+def one_deck(arrays: RoundArrays) -> tuple[_Bool, _Int]:
+    """Per round of a chunk: whether every card dealt (the dealer's and every seat's) is a
+    different card, and how many seats were dealt."""
+    rounds = len(arrays.line)
+    round_mask = _masks(arrays.dealer)
+    np.bitwise_or.at(round_mask, arrays.seat_round, _masks(arrays.seat_cards))
+    seats: _Int = np.bincount(arrays.seat_round, minlength=rounds).astype(np.int64)
+    cards = arrays.dealer.shape[1] + arrays.seat_cards.shape[1] * seats
+    distinct: _Bool = np.bitwise_count(round_mask).astype(np.int64) == cards
+    return distinct, seats
 
-    def __init__(self, chunk: RoundChunk, table: SettlementTable, audit: RoundAudit) -> None:
+
+def dealt_twice(arrays: RoundArrays, r: int) -> list[str]:
+    """The codes of the cards dealt more than once in round ``r`` of a chunk."""
+    dealt = arrays.dealer[r].tolist()
+    for row in np.flatnonzero(arrays.seat_round == r):
+        dealt.extend(arrays.seat_cards[row].tolist())
+    dealt = [x for x in dealt if x >= 0]
+    return sorted({_core.card_code(x) for x in dealt if dealt.count(x) > 1})
+
+
+class ChunkChecks:
+    """What every audit of a chunk of rounds does with what it finds: each finding named by
+    file, line, table, round and seat, and each settled group of spots added to the total of
+    the article that decides it."""
+
+    def __init__(self, chunk: RoundChunk, audit: RoundAudit) -> None:
         self.c = chunk
-        self.t = table
         self.a = audit
-        self.order: Ordering = table.order
-        self.size = self.order.hand_size
-        self.spots = SPOTS[chunk.game]
-        arrays = chunk.arrays
-        self.seat_round = arrays.seat_round
-        self.void = arrays.void
-        self.bets = arrays.bets
-        self.paid = arrays.paid
-        self.decision = arrays.decision
-        # what the hold analysis may use: rounds dealt as one deck and not void, and the seats
-        # of those whose bets matched their decision (set by run)
-        self.judged_rounds: npt.NDArray[np.bool_] = np.zeros(len(chunk), dtype=bool)
-        self.judged_seats: npt.NDArray[np.bool_] = np.zeros(chunk.seats, dtype=bool)
-        self.meter = (
-            None
-            if table.progressive is None
-            else ChunkMeter(
-                chunk, table.progressive, self.order.categories, audit.meter, self.finding
-            )
-        )
+        self.seat_round = chunk.arrays.seat_round
+        self.void = chunk.arrays.void
 
     def finding(self, kind: str, seat_row: int | None, round_index: int, **kw: Any) -> None:
         c, arrays = self.c, self.c.arrays
@@ -333,36 +341,118 @@ class _ChunkAudit:
             )
         )
 
-    def deck(
-        self, dealer: npt.NDArray[np.int16], players: npt.NDArray[np.int16]
-    ) -> npt.NDArray[np.bool_]:
+    def void_article(self, r: int) -> str:
+        """The article under which round ``r`` (of the chunk) is void."""
+        raise NotImplementedError
+
+    def totals(
+        self,
+        spot: str,
+        settled: npt.NDArray[np.bool_],
+        differs: npt.NDArray[np.bool_],
+        paid: _Int,
+        due_scaled: _Int,
+        den: int,
+        codes: _Int,
+        articles: tuple[str, ...],
+        void_seat: npt.NDArray[np.bool_],
+    ) -> None:
+        rows = np.flatnonzero(settled)
+        if not len(rows):
+            return
+        # group by deciding rule (few distinct values: one stable sort, then a Python pass
+        # over the groups only); the rows of void rounds (rare) by the article their round's
+        # events void it under
+        group = np.where(void_seat[rows], -1, codes[rows])
+        # a stable sort of 16-bit keys is a radix sort: the usual case, a few hundred rules
+        keys = group.astype(np.int16) if len(articles) < 2**15 else group
+        order = np.argsort(keys, kind="stable")
+        ranked = group[order]
+        starts = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]])
+        ends = np.r_[starts[1:], len(ranked)]
+        judged = ranked[starts] >= 0
+        sel_rows = rows[order]
+        sums: list[Any] = [
+            np.add.reduceat(values[sel_rows], starts[judged]) if judged.any() else []
+            for values in (paid, due_scaled, differs.astype(np.int64))
+        ]
+        for code, start, end, paid_sum, due_sum, differ_sum in zip(
+            ranked[starts][judged].tolist(),
+            starts[judged].tolist(),
+            ends[judged].tolist(),
+            *(list(map(int, s)) for s in sums),
+            strict=True,
+        ):
+            self.add_total(
+                f"{articles[code]} {spot}", end - start, paid_sum, due_sum, den, differ_sum
+            )
+        voided: dict[str, list[int]] = {}
+        for i in rows[group < 0].tolist():
+            voided.setdefault(self.void_article(int(self.seat_round[i])), []).append(i)
+        for article, listed in voided.items():
+            sel = np.array(listed)
+            self.add_total(
+                f"{article} {spot}",
+                len(sel),
+                int(paid[sel].sum()),
+                int(due_scaled[sel].sum()),
+                den,
+                int(differs[sel].sum()),
+            )
+
+    def add_total(
+        self, name: str, spots: int, paid: int, due_scaled: int, den: int, differences: int
+    ) -> None:
+        """Add a group of settled spots to the total of its article and spot."""
+        total = self.a.by_article[name]
+        total.spots += spots
+        total.paid += Fraction(paid, SCALE)
+        total.due += Fraction(due_scaled, den * SCALE)
+        total.differences += differences
+
+
+class _ChunkAudit(ChunkChecks):
+    """The arrays of one chunk and the checks run on them."""
+
+    def __init__(self, chunk: RoundChunk, table: SettlementTable, audit: RoundAudit) -> None:
+        super().__init__(chunk, audit)
+        self.t = table
+        self.order: Ordering = table.order
+        self.size = self.order.hand_size
+        self.spots = SPOTS[chunk.game]
+        arrays = chunk.arrays
+        self.bets = arrays.bets
+        self.paid = arrays.paid
+        self.decision = arrays.decision
+        # what the hold analysis may use: rounds dealt as one deck and not void, and the seats
+        # of those whose bets matched their decision (set by run)
+        self.judged_rounds: npt.NDArray[np.bool_] = np.zeros(len(chunk), dtype=bool)
+        self.judged_seats: npt.NDArray[np.bool_] = np.zeros(chunk.seats, dtype=bool)
+        self.meter = (
+            None
+            if table.progressive is None
+            else ChunkMeter(
+                chunk, table.progressive, self.order.categories, audit.meter, self.finding
+            )
+        )
+
+    def deck(self) -> npt.NDArray[np.bool_]:
         """Rounds whose deal is one deck with the statute's card counts (void rounds are not
         dealt hands and are not judged here)."""
-        rounds = len(self.c)
-        round_mask = _masks(dealer)
-        np.bitwise_or.at(round_mask, self.seat_round, _masks(players))
-        seats = np.bincount(self.seat_round, minlength=rounds)
-        cards = self.size * (1 + seats)
-        distinct = np.bitwise_count(round_mask).astype(np.int64)
+        distinct, seats = one_deck(self.c.arrays)
         # table.seats counts the dealer's seat. Where the statute sets it as a minimum (Q Poker
         # Art. 2(1): eight seats or more) it bounds nothing from above: only the deck does.
         players_allowed = self.order.rules.value_of("table.seats", int) - 1
         too_many = seats > players_allowed
         if self.order.rules.require("table.seats").at_least:
             too_many[:] = False
-        bad = ((distinct != cards) | too_many) & ~self.void
+        bad = (~distinct | too_many) & ~self.void
         for r in np.flatnonzero(bad).tolist():
             if too_many[r]:
                 detail = f"{seats[r]} player seats; the table has {players_allowed} (table.seats)"
                 rule = "table.seats"
             else:
-                arrays = self.c.arrays
-                dealt = arrays.dealer[r].tolist()
-                for row in np.flatnonzero(self.seat_round == r):
-                    dealt.extend(arrays.seat_cards[row].tolist())
-                dealt = [x for x in dealt if x >= 0]
-                twice = sorted({_core.card_code(x) for x in dealt if dealt.count(x) > 1})
-                detail = f"not one deck: {', '.join(twice)} dealt twice"
+                detail = f"not one deck: {', '.join(dealt_twice(self.c.arrays, r))} dealt twice"
                 rule = "game.hand_size"
             self.finding(
                 "deck",
@@ -383,7 +473,7 @@ class _ChunkAudit:
         a.seats += seats
         dealer = c.arrays.dealer
         players = c.arrays.seat_cards
-        dealt = self.deck(dealer, players)
+        dealt = self.deck()
         judged_round = dealt & ~self.void
         judged = judged_round[self.seat_round]
         placeholder = np.arange(self.size, dtype=np.int16)
@@ -484,71 +574,6 @@ class _ChunkAudit:
     def void_article(self, r: int) -> str:
         """The article under which round ``r`` (of the chunk) is void."""
         return void_article(self.order.game, self.c.events[r])
-
-    def totals(
-        self,
-        spot: str,
-        settled: npt.NDArray[np.bool_],
-        differs: npt.NDArray[np.bool_],
-        paid: _Int,
-        due_scaled: _Int,
-        den: int,
-        codes: _Int,
-        articles: tuple[str, ...],
-        void_seat: npt.NDArray[np.bool_],
-    ) -> None:
-        rows = np.flatnonzero(settled)
-        if not len(rows):
-            return
-        # group by deciding rule (few distinct values: one stable sort, then a Python pass
-        # over the groups only); the rows of void rounds (rare) by the article their round's
-        # events void it under
-        group = np.where(void_seat[rows], -1, codes[rows])
-        # a stable sort of 16-bit keys is a radix sort: the usual case, a few hundred rules
-        keys = group.astype(np.int16) if len(articles) < 2**15 else group
-        order = np.argsort(keys, kind="stable")
-        ranked = group[order]
-        starts = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]])
-        ends = np.r_[starts[1:], len(ranked)]
-        judged = ranked[starts] >= 0
-        sel_rows = rows[order]
-        sums: list[Any] = [
-            np.add.reduceat(values[sel_rows], starts[judged]) if judged.any() else []
-            for values in (paid, due_scaled, differs.astype(np.int64))
-        ]
-        for code, start, end, paid_sum, due_sum, differ_sum in zip(
-            ranked[starts][judged].tolist(),
-            starts[judged].tolist(),
-            ends[judged].tolist(),
-            *(list(map(int, s)) for s in sums),
-            strict=True,
-        ):
-            self.add_total(
-                f"{articles[code]} {spot}", end - start, paid_sum, due_sum, den, differ_sum
-            )
-        voided: dict[str, list[int]] = {}
-        for i in rows[group < 0].tolist():
-            voided.setdefault(self.void_article(int(self.seat_round[i])), []).append(i)
-        for article, listed in voided.items():
-            sel = np.array(listed)
-            self.add_total(
-                f"{article} {spot}",
-                len(sel),
-                int(paid[sel].sum()),
-                int(due_scaled[sel].sum()),
-                den,
-                int(differs[sel].sum()),
-            )
-
-    def add_total(
-        self, name: str, spots: int, paid: int, due_scaled: int, den: int, differences: int
-    ) -> None:
-        """Add a group of settled spots to the total of its article and spot."""
-        total = self.a.by_article[name]
-        total.spots += spots
-        total.paid += Fraction(paid, SCALE)
-        total.due += Fraction(due_scaled, den * SCALE)
-        total.differences += differences
 
     def against(self, spot: str, outcome: _Int, category: _Int) -> SeatDues:
         """Due amounts in 1/(den*SCALE) units of a spot settled by the player's category and

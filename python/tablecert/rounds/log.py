@@ -88,14 +88,8 @@ SEAT_FIELDS: tuple[str, ...] = tuple(_core.ROUND_LOG_FIELDS[1])
 
 
 def csv_columns(game: str) -> tuple[str, ...]:
-    """The CSV header of a game's round log, in the documented order."""
-    spots = SPOTS[game]
-    return (
-        *ROUND_FIELDS,
-        *SEAT_FIELDS,
-        *(f"{s}_bet" for s in spots),
-        *(f"{s}_paid" for s in spots),
-    )
+    """The CSV header of a dedicated engine's game's round log, in the documented order."""
+    return LogSpec.dedicated(game).columns
 
 
 @dataclass(frozen=True)
@@ -230,17 +224,44 @@ def amount_text(units: int) -> str:
     return f"{sign}{whole}.{frac:0{PLACES}d}".rstrip("0").rstrip(".") if frac else f"{sign}{whole}"
 
 
-def _chunk(game: str, path: str, columns: dict[str, Any]) -> RoundChunk:
-    size = check_game(game)
-    spots = len(SPOTS[game])
+@dataclass(frozen=True)
+class LogSpec:
+    """What a game's round log holds, as the core's reader takes it: the cards of a seat and
+    of the dealer, the spots in column order, the decisions (the first, ``""``: none), and
+    whether the dealer's upcard is required."""
 
+    game: str
+    hand_size: int
+    dealer_size: int
+    spots: tuple[str, ...]
+    decisions: tuple[str, ...]
+    upcard_required: bool
+
+    @classmethod
+    def dedicated(cls, game: str) -> LogSpec:
+        """The log of a game with an engine of its own (Q Poker, Caribbean Stud)."""
+        size = check_game(game)
+        return cls(game, size, size, SPOTS[game], DECISIONS[game], game == "caribbean-stud")
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """The CSV header, in the documented order."""
+        return (
+            *ROUND_FIELDS,
+            *SEAT_FIELDS,
+            *(f"{s}_bet" for s in self.spots),
+            *(f"{s}_paid" for s in self.spots),
+        )
+
+
+def _chunk(spec: LogSpec, path: str, columns: dict[str, Any]) -> RoundChunk:
     def array(name: str, dtype: type[np.generic], width: int = 0) -> Any:
         out = np.frombuffer(columns[name], dtype=np.dtype(dtype).newbyteorder("<"))
         out = out.astype(dtype, copy=False)
         return out.reshape(-1, width) if width else out
 
     return RoundChunk(
-        game,
+        spec.game,
         path,
         columns["table_id"],
         columns["round_id"],
@@ -248,7 +269,7 @@ def _chunk(game: str, path: str, columns: dict[str, Any]) -> RoundChunk:
         columns["events"],
         RoundArrays(
             line=array("line", np.int64),
-            dealer=array("dealer", np.int16, size),
+            dealer=array("dealer", np.int16, spec.dealer_size),
             upcard=array("upcard", np.int16),
             meter_before=array("meter_before", np.int64),
             meter_after=array("meter_after", np.int64),
@@ -256,35 +277,44 @@ def _chunk(game: str, path: str, columns: dict[str, Any]) -> RoundChunk:
             seat_round=array("seat_round", np.int64),
             seat_number=array("seat_number", np.int64),
             seat_line=array("seat_line", np.int64),
-            seat_cards=array("seat_cards", np.int16, size),
+            seat_cards=array("seat_cards", np.int16, spec.hand_size),
             decision=array("decision", np.int64),
-            bets=array("bets", np.int64, spots),
-            paid=array("paid", np.int64, spots),
+            bets=array("bets", np.int64, len(spec.spots)),
+            paid=array("paid", np.int64, len(spec.spots)),
         ),
     )
 
 
 def read_rounds(path: str | Path, game: str) -> Iterator[RoundChunk]:
+    """The rounds of one log of a game with an engine of its own, chunk by chunk (see
+    :func:`read_log`)."""
+    return read_log(path, LogSpec.dedicated(game))
+
+
+def read_log(path: str | Path, spec: LogSpec) -> Iterator[RoundChunk]:
     """The rounds of one log, chunk by chunk (CSV or JSON Lines, told apart by the first
     character: ``{`` starts JSON Lines; plain or gzip, told apart by the magic bytes). The
     core reads, decompresses (on a thread of its own) and checks; the first failure raises
     RoundLogError naming the file, the line and the field."""
     path = Path(path)
+    # a dealer dealt as many cards as a seat is the reader's default
+    dealer = {} if spec.dealer_size == spec.hand_size else {"dealer_hand_size": spec.dealer_size}
     reader = _core.RoundReader(
         str(path),
-        game,
-        check_game(game),
-        list(SPOTS[game]),
-        list(DECISIONS[game]),
+        spec.game,
+        spec.hand_size,
+        list(spec.spots),
+        list(spec.decisions),
         list(EVENTS),
         len(VOID_EVENTS),
-        game == "caribbean-stud",
+        spec.upcard_required,
         ROUNDS_PER_CHUNK,
+        **dealer,
     )
     try:
         reader.open(str(path))
         while (ready := reader.next_chunks()) is not None:
             for columns in ready:
-                yield _chunk(game, str(path), columns)
+                yield _chunk(spec, str(path), columns)
     except LogError as exc:
         raise RoundLogError(str(exc)) from None
