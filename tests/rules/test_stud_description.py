@@ -437,7 +437,12 @@ def test_a_missing_key_is_named_at_its_table(tmp_path: Path) -> None:
 
 
 def test_a_missing_category_is_named(tmp_path: Path) -> None:
-    path = _variant(tmp_path, FOUR_CARD, PAIR_LINE + ', note = "a pair of aces: 1 to 1" }', "")
+    path = _variant(
+        tmp_path,
+        FOUR_CARD,
+        PAIR_LINE + ', note = "a pair of aces: 1 to 1", house_choice = true }',
+        "",
+    )
     refusal = _refusal(path)
     assert ": side_bets.aces-up.pays.pair: missing: 4-card hands (as side_bets.aces-up." in refusal
 

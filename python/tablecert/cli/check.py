@@ -1,4 +1,5 @@
-"""``tablecert check CONFIG``: a casino's game configuration against the statute."""
+"""``tablecert check CONFIG``: a casino's game configuration against the statute (or, for a
+game described by its rule file alone, against that file)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from tablecert.cli.tables import Column, print_table
 from tablecert.conformance.configuration import (
     BetReturn,
     ConfigurationReport,
+    authority,
     bet_returns,
     check_configuration,
 )
@@ -38,11 +40,14 @@ def check(
     rules: Annotated[
         str | None,
         typer.Option(
-            "--rules", help="The statute rule file to judge against (default: the bundled one)."
+            "--rules",
+            help="The rule file to judge against (default: the bundled one of the game).",
         ),
     ] = None,
 ) -> None:
-    """Judge a submitted configuration article by article.
+    """Judge a submitted configuration article by article: of a statute's game, or of any
+    game described by its rule file (named by its bundled file, or the id "stud" with the
+    file given by --rules).
 
     Exit status: 0 conforms; 1 deviates (a value deviates, is outside the statute's range or
     is not a value the setting can have, or a consistency check fails); 2 usage or input
@@ -71,6 +76,7 @@ def _print_report(report: ConfigurationReport, bets: tuple[BetReturn, ...], conf
     ``-`` for none)."""
     from tablecert.report.display import display
 
+    source = authority(report.statute).removeprefix("the ")  # "statute", or "rule file"
     stdout.print(
         Text(
             f"{report.submission.game} configuration {plain(config)} against "
@@ -92,7 +98,7 @@ def _print_report(report: ConfigurationReport, bets: tuple[BetReturn, ...], conf
         columns = [
             Column("article"),
             Column("rule"),
-            Column("statute", wrap=True),
+            Column(source, wrap=True),
             Column("submitted", wrap=True),
         ]
         if not any(row[3] for row in rows):
@@ -117,14 +123,14 @@ def _print_report(report: ConfigurationReport, bets: tuple[BetReturn, ...], conf
         stdout.print(
             Text(
                 f"{b.article} {b.bet}: house edge {decimal(b.submitted * 100, 4)}% "
-                f"(statute {decimal(b.statute * 100, 4)}%, difference "
+                f"({source} {decimal(b.statute * 100, 4)}%, difference "
                 f"{decimal(b.difference * 100, 4)} points)"
             )
         )
     if report.outcome is Outcome.INCONCLUSIVE:
         stdout.print(
-            "verdict: INCONCLUSIVE (the submission sets no value the statute judges: "
-            "nothing was examined)"
+            f"verdict: INCONCLUSIVE (the submission sets no value {authority(report.statute)} "
+            "judges: nothing was examined)"
         )
     else:
         stdout.print(

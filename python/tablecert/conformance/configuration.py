@@ -2,7 +2,9 @@
 
 A configuration is written in the rule files' own terms, read strictly by
 :mod:`tablecert.rules.submission` (its module text shows the format): the statute rule file's
-tables and keys with plain values, plus a ``[submission]`` table naming the game.
+tables and keys with plain values, plus a ``[submission]`` table naming the game. A game with
+no statute, described by its rule file alone, is judged the same way against that file: its
+constraints are the ones its file writes beside each value.
 
 Every statute value gives one line: ``conforms``, ``deviates`` (expected and submitted; also
 every value outside the statute's range or outside what the value can be, such as a
@@ -50,6 +52,7 @@ __all__ = [
     "ConfigurationError",
     "ConfigurationReport",
     "Line",
+    "authority",
     "bet_returns",
     "check_configuration",
     "judge",
@@ -159,7 +162,7 @@ def check_configuration(
 ) -> ConfigurationReport:
     """Judge a submitted configuration against its game's statute rule file (the bundled one,
     or ``statute_rules``: a lab's copy of it)."""
-    effective = in_force(load_submission(path), statute_rules)
+    effective = in_force(load_submission(path, statute_rules), statute_rules)
     submission, statute = effective.submission, effective.statute
     lines = [
         judge(key, statute, submission.values.get(key, _MISSING))
@@ -181,6 +184,12 @@ class _Missing:
 
 
 _MISSING: Any = _Missing()
+
+
+def authority(rules: RuleFile) -> str:
+    """What a game's rule file states: a statute's values, or for a game described by its
+    file alone (no statute) the game's published rules."""
+    return "the statute" if rules.game in STATUTE_RULES else "the rule file"
 
 
 def judge(key: str, statute: RuleFile, submitted: Any = _MISSING) -> Line:
@@ -206,15 +215,17 @@ def judge(key: str, statute: RuleFile, submitted: Any = _MISSING) -> Line:
         shown = " or ".join(map(str, expected))
         return _with_duty(rule, Line(key, article, Outcome.of(not ok), shown, submitted))
     if rule.house_choice:
-        note = "the statute leaves this to the house"
+        note = f"{authority(statute)} leaves this to the house"
         line = Line(key, article, Outcome.HOUSE_CHOICE, expected, submitted, note)
         return line if submitted is _MISSING else _with_duty(rule, line)
     if submitted is _MISSING:
-        note = "the statute's value applies"
+        note = f"{authority(statute)}'s value applies"
         return Line(key, article, Outcome.NOT_APPLICABLE, expected, submitted, note)
     same = normalise(submitted) == normalise(expected)
     if rule.reading:
-        note = "a point the statute leaves open" + ("" if same else ": a different reading")
+        note = f"a point {authority(statute)} leaves open" + (
+            "" if same else ": a different reading"
+        )
         line = Line(key, article, Outcome.PASS, expected, submitted, note, reading=True)
         return _with_duty(rule, line)
     return _with_duty(rule, Line(key, article, Outcome.of(not same), expected, submitted))
@@ -231,7 +242,7 @@ def _judge_range(
     high = normalise(statute.require(rule.range[1]).value)
     shown = f"{low}..{high}"
     if submitted is _MISSING:
-        note = f"the statute's range is {shown}; the rule file's default applies"
+        note = f"{authority(statute)}'s range is {shown}; the rule file's default applies"
         return Line(key, article, Outcome.NOT_APPLICABLE, rule.value, submitted, note)
     if problem:
         return Line(key, article, Outcome.FAIL, shown, submitted, problem)
@@ -239,8 +250,9 @@ def _judge_range(
     assert value is not None
     if low <= value <= high:
         return Line(key, article, Outcome.PASS, shown, submitted, duty, duty=duty)
-    side = "above the statute's maximum" if value > high else "below the statute's minimum"
-    note = f"{value} is {side} {high if value > high else low}" + (f"; {duty}" if duty else "")
+    above = value > high
+    bound = f"{authority(statute)}'s {'maximum' if above else 'minimum'} {high if above else low}"
+    note = f"{value} is {'above' if above else 'below'} {bound}" + (f"; {duty}" if duty else "")
     return Line(key, article, Outcome.FAIL, shown, submitted, note)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from tablecert.errors import RulesError, TableCertError
@@ -18,6 +19,7 @@ from tablecert.judgement import Outcome
 from tablecert.rules import RuleFile
 from tablecert.rules.constraints import invalid
 from tablecert.rules.numbers import normalise, number
+from tablecert.rules.stud import Cited, describe, is_stud
 
 if TYPE_CHECKING:
     from tablecert.hand_tables import CategoryTable
@@ -64,6 +66,9 @@ def consistency_checks(rules: RuleFile) -> Iterator[Consistency]:
     from tablecert.hand_tables import category_table
 
     game = rules.game
+    if game not in PAYTABLES and is_stud(rules):
+        yield from _described_checks(rules)
+        return
     if game not in PAYTABLES:
         yield from _mahjong_limits(rules)
         return
@@ -116,6 +121,40 @@ def _paytable_checks(
     yield Consistency(
         f"{table}: payouts never fall as the hand rises",
         article,
+        not falls,
+        "monotone" if not falls else "; ".join(falls),
+    )
+
+
+def _described_checks(rules: RuleFile) -> Iterator[Consistency]:
+    """A game described by its rule file: every pay table by category (the raise's, the
+    bonus's, each side bet's) never falling as the hand rises, in the file's own order of
+    its categories. Its categories' rarity is not judged: their order is the game's rules,
+    not a setting (published rules may rank a category above a rarer one), so no
+    configuration could make it go the other way."""
+    d = describe(rules)
+    s = d.settlement
+    wins = tuple(p.ante if s.action == "follow" else p.per_raise for p in s.win)
+    names = tuple(reversed(d.ranking.names))  # by position, lowest first
+    tables = [(wins, names), (s.bonus, names)]
+    tables += [(bet.pays, tuple(reversed(bet.categories))) for bet in d.side_bets]
+    for pays, by_position in tables:
+        present = [(n, p) for n, p in zip(by_position, pays, strict=True) if rules.get(p.key)]
+        if present:
+            yield _rising(present)
+
+
+def _rising(pays: list[tuple[str, Cited[Fraction]]]) -> Consistency:
+    """One pay table by category, lowest category first: never falling as the hand rises."""
+    table = pays[0][1].key.rsplit(".", 1)[0]
+    falls = [
+        f"{high} {b.value} < {low} {a.value}"
+        for (low, a), (high, b) in itertools.pairwise(pays)
+        if b.value < a.value
+    ]
+    return Consistency(
+        f"{table}: payouts never fall as the hand rises",
+        pays[-1][1].article,
         not falls,
         "monotone" if not falls else "; ".join(falls),
     )

@@ -1,9 +1,10 @@
 """Every bet's exact house edge under a submitted configuration and under the statute.
 
 The par-sheet engines (:mod:`tablecert.games.q_poker`, :mod:`tablecert.games.caribbean_stud`,
-the progressive) run once on the statute's rule file and once on the statute with the
-submitted values in force; a configuration they cannot analyse gives the reason in place of
-an edge, never a verdict.
+the progressive, and for a game described by its rule file alone the generic stud engine,
+:mod:`tablecert.games.stud`, with each side bet's sheet) run once on the statute's rule file
+and once on the statute with the submitted values in force; a configuration they cannot
+analyse gives the reason in place of an edge, never a verdict.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 from tablecert.errors import RulesError, TableCertError
 from tablecert.rules.numbers import normalise, number
+from tablecert.rules.stud import describe, is_stud
 from tablecert.rules.submission import EffectiveRules
 
 
@@ -62,7 +64,45 @@ def bet_returns(rules: EffectiveRules, progress: Any = None) -> tuple[BetReturn,
         return _q_poker_returns(rules)
     if game == "caribbean-stud":
         return _caribbean_returns(rules, progress)
+    if is_stud(rules.statute):
+        return _described_returns(rules, progress)
     return ()
+
+
+def _described_returns(rules: EffectiveRules, progress: Any) -> tuple[BetReturn, ...]:
+    """A described game's bets: the bet against the dealer per ante under optimal play (the
+    engine runs again only if the submitted values change that game: a side bet's pay table
+    does not), and every side bet per unit, from its own category counts."""
+    from tablecert.games import stud
+
+    law_d = describe(rules.statute)
+    law = stud.analyze(rules.statute, progress=progress)
+    main = (
+        "the bet against the dealer (ante and raises, per ante)",
+        law_d.settlement.stake.article,
+    )
+    bets = [(f"{b.name.value} (side bet, per unit)", b.name.article) for b in law_d.side_bets]
+    statute_edges = [law.house_edge, *(b.house_edge for b in law.side_bets)]
+    try:
+        mine_d = describe(rules)
+        game = (mine_d.deal, mine_d.ranking, mine_d.qualifier, mine_d.settlement)
+        if game == (law_d.deal, law_d.ranking, law_d.qualifier, law_d.settlement):
+            edge = law.house_edge
+        else:
+            edge = stud.analyze(rules, progress=progress).house_edge
+    except NOT_COMPUTABLE as exc:
+        return tuple(
+            BetReturn(bet, article, None, statute_edge, _why_not(exc))
+            for (bet, article), statute_edge in zip([main, *bets], statute_edges, strict=True)
+        )
+    mine_bets = {b.id: b for b in mine_d.side_bets}
+    out = [BetReturn(*main, edge, law.house_edge)]
+    for (bet, article), law_bet, statute_edge in zip(
+        bets, law_d.side_bets, statute_edges[1:], strict=True
+    ):
+        submitted = stud.side_bet_sheet(mine_d, mine_bets[law_bet.id]).house_edge
+        out.append(BetReturn(bet, article, submitted, statute_edge))
+    return tuple(out)
 
 
 def _q_poker_returns(rules: EffectiveRules) -> tuple[BetReturn, ...]:

@@ -11,6 +11,11 @@ game's statute rule file (``fixtures/rules/<game>.macau.toml``), with plain valu
     [play.raise_pays]
     royal-flush = 80          # the house's option, 50..100 (第九条(五)(9), 第十三条)
 
+A game with no statute of its own, described by its rule file alone (a stud poker game), is
+named as every command names it: by its bundled rule file (``game = "<file name>"``), or by
+the id of such games with the lab's file given apart (``tablecert check --rules FILE``). A
+configuration never names a path: it cannot make tablecert read a file it was not given.
+
 What cannot be read as data is a ``ConfigurationError`` naming the file, line and key: a key
 the rule file does not have (anywhere, ``[submission]`` included), a key given twice (also
 once dotted and once as a table), a number that is not finite, has a zero denominator or is
@@ -33,9 +38,11 @@ import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import cache
 from pathlib import Path
 from typing import Any
 
+from tablecert.bundled import bundled_games
 from tablecert.errors import TableCertError
 from tablecert.io import strict_json, toml_input
 from tablecert.io.locate import json_keys, toml_keys
@@ -52,7 +59,7 @@ STATUTE_RULES = {
 # The keys of the [submission] table: what is submitted, and by whom.
 SUBMISSION_KEYS = ("game", "casino")
 # The keys naming a rule file, not a rule of the game: never submitted.
-IDENTITY = ("game.id", "game.variant", "game.title", "game.statute")
+IDENTITY = ("game.id", "game.variant", "game.title", "game.statute", "game.source")
 
 # Reading limits: a setting is a small number written with few digits; anything larger is
 # not a configuration value (and would overflow the exact engines' integer lanes).
@@ -105,16 +112,56 @@ class EffectiveRules(RuleFile):
         return self.statute.locate(dotted)
 
 
+@cache
+def described_games() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The games described by their rule files alone (no statute file of their own), read
+    from the bundled files once (they are part of the install): (their game ids, the names
+    of their bundled files)."""
+    poker = bundled_games(having="deal")
+    games = {g: names for g, names in poker.items() if g not in STATUTE_RULES}
+    return tuple(games), tuple(sorted(name for names in games.values() for name in names))
+
+
+def game_names() -> tuple[str, ...]:
+    """Every name ``[submission] game`` accepts: a statute's game id, a described game's
+    bundled file, or the id of described games (its file given apart)."""
+    ids, files = described_games()
+    return (*STATUTE_RULES, *files, *ids)
+
+
 def statute_rules(submission: Submission, rules: str | Path | RuleFile | None = None) -> RuleFile:
-    """The statute rule file a submission is judged against: the bundled one of its game, or
-    ``rules`` (a lab's copy of it), which must be of the submission's game."""
+    """The rule file a submission is judged against: the bundled statute file of its game (or
+    a described game's bundled file), or ``rules`` (a lab's copy of it), which must be of the
+    submission's game: the same game id, and for a described game named by its bundled file
+    the same ``game.variant``."""
+    return _rules_for(submission.path, submission.game, rules, submission.where)
+
+
+def _rules_for(
+    path: Path, game: str, rules: str | Path | RuleFile | None, where: Mapping[str, int]
+) -> RuleFile:
+    ids, files = described_games()
+    if rules is None and game in ids:
+        raise ConfigurationError(
+            f"{_at(path, where.get('submission.game'))}: submission.game: {game!r} names a "
+            "game described by its rule file: give that file (--rules FILE), or name a "
+            f"bundled one ({', '.join(files)})"
+        )
+    bundled = None if game in ids else load_rules(STATUTE_RULES.get(game, game))
     if isinstance(rules, RuleFile):
         statute = rules
+    elif rules is not None:
+        statute = load_rules(rules)
     else:
-        statute = load_rules(rules or STATUTE_RULES[submission.game])
-    if statute.game != submission.game:
+        assert bundled is not None
+        statute = bundled
+    expected = game if bundled is None else bundled.game
+    if statute.game != expected:
+        raise statute.error("game.id", f"the submission is for {game!r}, not {statute.game!r}")
+    if bundled is not None and game in files and statute.variant != bundled.variant:
         raise statute.error(
-            "game.id", f"the submission is for {submission.game!r}, not {statute.game!r}"
+            "game.variant",
+            f"the submission is for {game!r} ({bundled.variant!r}), not {statute.variant!r}",
         )
     return statute
 
@@ -135,7 +182,7 @@ def in_force(
     """The statute with the submitted values in force. A submitted key the statute rule file
     does not have, or that is no setting, is refused naming the submission's line."""
     if not isinstance(submission, Submission):
-        submission = load_submission(submission)
+        submission = load_submission(submission, rules)
     statute = statute_rules(submission, rules)
     keys = submittable_keys(statute)
     unknown = sorted(set(submission.values) - set(keys), key=lambda k: submission.line_of(k) or 0)
@@ -144,7 +191,8 @@ def in_force(
         why = (
             "the statute's own text, not a setting a configuration submits"
             if key in set(rule_keys(statute.data))
-            else f"not a rule of {submission.game} (the statute rule file "
+            else f"not a rule of {submission.game} (the "
+            f"{'statute ' if submission.game in STATUTE_RULES else ''}rule file "
             f"{statute.path.name} has no such key)"
         )
         raise submission.error(key, why)
@@ -183,8 +231,10 @@ def _key_lines(text: str, lines: tuple[str, ...], is_json: bool) -> list[tuple[s
     return [(".".join(parts), number) for parts, number in found]
 
 
-def load_submission(path: str | Path) -> Submission:
-    """Read a TOML or JSON configuration strictly; errors name the file, line and key."""
+def load_submission(path: str | Path, rules: str | Path | RuleFile | None = None) -> Submission:
+    """Read a TOML or JSON configuration strictly; errors name the file, line and key.
+    ``rules``: the rule file it is judged against, when the lab gives one (its keys are the
+    settings a configuration may write)."""
     path = Path(path)
     raw, text = read_utf8(path, ConfigurationError, "configuration")
     text = text.removeprefix("\ufeff")
@@ -215,10 +265,10 @@ def load_submission(path: str | Path) -> Submission:
             f"{' and '.join(SUBMISSION_KEYS)}; settings go in the rule file's own tables)"
         )
     game = submission["game"]
-    if not isinstance(game, str) or game not in STATUTE_RULES:
+    if not isinstance(game, str) or game not in game_names():
         raise ConfigurationError(
             f"{_at(path, where.get('submission.game'))}: submission.game: {plain(game)!r} is "
-            f"not one of {', '.join(STATUTE_RULES)}"
+            f"not one of {', '.join(game_names())}"
         )
     casino = submission.get("casino", "")
     if not isinstance(casino, str):
@@ -226,7 +276,7 @@ def load_submission(path: str | Path) -> Submission:
             f"{_at(path, where.get('submission.casino'))}: submission.casino: expected a name "
             f"(a string), got {plain(casino)!r}"
         )
-    statute = load_rules(STATUTE_RULES[game])
+    statute = _rules_for(path, game, rules, where)
     values: dict[str, Any] = {}
     for dotted, value in _flatten(data, frozenset(rule_keys(statute.data))):
         if dotted in values:
