@@ -256,7 +256,7 @@ def analyze_caribbean(
     )
 
 
-def _cap_values(spec: str | None) -> list[Fraction]:
+def _cap_values(spec: str | None, option: str = "--cap-curve") -> list[Fraction]:
     """The --cap-curve maxima: exact numbers >= 0 (0 = no maximum), as --cap takes."""
     if not spec:
         return []
@@ -267,10 +267,10 @@ def _cap_values(spec: str | None) -> list[Fraction]:
         try:
             value = Fraction(text.strip())
         except (ValueError, ZeroDivisionError):
-            raise common.fail(f"--cap-curve {spec!r}: {text.strip()!r} is not a number") from None
+            raise common.fail(f"{option} {spec!r}: {text.strip()!r} is not a number") from None
         if value < 0:
             raise common.fail(
-                f"--cap-curve {spec!r}: {text.strip()} is negative (a maximum payout is >= 0, "
+                f"{option} {spec!r}: {text.strip()} is negative (a maximum payout is >= 0, "
                 "0 = none)"
             )
         values.append(value)
@@ -429,6 +429,30 @@ def _fraction_text(value: Fraction) -> str:
 def analyze_game(
     rules: Annotated[str, typer.Argument(help="Rule file path or bundled name of a stud game.")],
     json_out: JsonOption = False,
+    cap: Annotated[
+        str | None,
+        typer.Option(
+            "--cap",
+            help="Per-round maximum payout instead of the file's (its currency units; 0 = none).",
+        ),
+    ] = None,
+    cap_curve: Annotated[
+        str | None,
+        typer.Option(
+            "--cap-curve", help="Comma-separated maximum payouts to evaluate, e.g. 0,50,100."
+        ),
+    ] = None,
+    export: Annotated[
+        Path | None,
+        typer.Option(
+            "--export",
+            help="Write par-sheet.xlsx, par-sheet.csv and strategy.csv into this folder "
+            "(created if its parent exists).",
+        ),
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace --export files that already exist.")
+    ] = False,
     cluster: common.ClusterOption = None,
     workers: common.WorkersOption = None,
     wide: WideOption = False,
@@ -436,10 +460,28 @@ def analyze_game(
     """Any stud poker game its rule file describes: the par sheet under optimal play."""
     from tablecert.games import stud
 
+    maximum = _cap_value(cap)
+    maxima = _cap_values(cap_curve)
+    if export is not None:
+        try:
+            par_export.check_folder(export, replace=force)
+        except par_export.ExportError as exc:
+            raise common.fail(f"--export: {exc}") from None
     with cluster_progress(cluster, workers, "analysing every situation") as (executor, report):
         result = stud.analyze(
-            rules, progress=lambda done, total: report.update(done, total), executor=executor
+            rules,
+            progress=lambda done, total: report.update(done, total),
+            executor=executor,
+            cap=maximum,
+            strategy=export is not None,
+            cap_curve=maxima,
         )
+    if export is not None and result.strategy_table is not None:
+        paths = par_export.export_folder(
+            result.as_json(), result.strategy_table.cells(), export, replace=force
+        )
+        for path in paths:
+            stderr.print(f"wrote {plain(path)}")
     if json_out:
         emit_json(result.as_json())
         return
@@ -461,9 +503,29 @@ def analyze_game(
         "decisions: "
         + ", ".join(f"{d.decision} {_percent(d.probability)}" for d in result.decisions)
     )
+    for point in result.cap_curve:
+        stdout.print(
+            (
+                f"per-round maximum {grouped(point.maximum_payout)}"
+                if point.maximum_payout
+                else "no per-round maximum"
+            )
+            + f": house edge {_percent(point.house_edge)}, element of risk "
+            f"{_percent(point.element_of_risk)} ({point.method})"
+        )
     for bet in result.side_bets:
         _return_table(f"{bet.name} ({bet.article})", bet.rows, wide)
         stdout.print(f"{plain(bet.name)} house edge: {_percent(bet.house_edge)}")
+
+
+def _cap_value(text: str | None) -> Fraction | None:
+    """The --cap maximum: an exact number >= 0 (0 = no maximum)."""
+    if text is None:
+        return None
+    values = _cap_values(text, option="--cap")
+    if len(values) != 1:
+        raise common.fail(f"--cap {text!r}: give one maximum payout (0 = none)")
+    return values[0]
 
 
 @app.command("mahjong-traditional")

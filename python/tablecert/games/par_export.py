@@ -1,12 +1,15 @@
 """Par sheets as spreadsheets: what labs and casinos exchange (``.xlsx``, or ``.csv``).
 
-Made from a par sheet's JSON (``QPokerAnalysis.as_json()``, ``CaribbeanAnalysis.as_json()``),
-so the file says exactly what ``--json`` says: a Summary sheet (game, the rule file and its
-SHA-256, every bet's house edge and element of risk, exact and decimal, the optimal strategy),
-one sheet per bet with its return table (outcome, article, pays "n to 1", units won,
-combinations, probability, return; a totals row: every combination, probability 1, the
-expected value) and, for Caribbean Stud, a Progressive sheet (its terms, returns and pay
-table) and a Royal option sheet (the house edge at each royal payout the house may choose).
+Made from a par sheet's JSON (``QPokerAnalysis.as_json()``, ``CaribbeanAnalysis.as_json()``,
+or a described stud game's ``StudAnalysis.as_json()``), so the file says exactly what
+``--json`` says: a Summary sheet (game, the rule file and its SHA-256, every bet's house edge
+and element of risk, exact and decimal, the optimal strategy), one sheet per bet with its
+return table (outcome, article, pays "n to 1", units won, combinations, probability, return; a
+totals row: every combination, probability 1, the expected value) and, for Caribbean Stud, a
+Progressive sheet (its terms, returns and pay table) and a Royal option sheet (the house edge
+at each royal payout the house may choose); for a described game, a Strategy sheet (the
+decisions by the player's category) and, when computed, a Cap curve sheet (the house edge at
+each per-round maximum payout). The sheets of every game are written by the same writer.
 Text from the rule file (its name, title, articles) is never a formula: a string cell in the
 workbook, and in the CSV a cell that starts with ``=``, ``+``, ``-``, ``@``, a tab or a CR is
 prefixed with ``'`` (OWASP's rule). In the workbook the combinations are integers and the
@@ -21,7 +24,7 @@ import csv
 import io
 import re
 import zipfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path, PurePath
@@ -29,7 +32,7 @@ from typing import Any
 
 from tablecert.errors import OutputError, TableCertError
 from tablecert.exact import exact_json
-from tablecert.io.outputs import check_new_file, write_atomic
+from tablecert.io.outputs import check_new_file, output_folder, write_atomic
 
 Cell = str | int | Decimal
 Sheet = tuple[str, list[list[Cell]]]
@@ -54,8 +57,25 @@ class ExportError(TableCertError):
     """A par-sheet export that cannot be written (format, path)."""
 
 
+#: The schema of a described stud game's par sheet (``games.stud.StudAnalysis.as_json()``).
+STUD_SCHEMA = "tablecert.stud-analysis/1"
+#: The files ``analyze game FILE --export DIR`` writes (``export_folder``).
+FOLDER_FILES = ("par-sheet.xlsx", "par-sheet.csv", "strategy.csv")
+#: The bet against the dealer of a described game, as its sheet is named.
+AGAINST_THE_DEALER = "Against the dealer"
+
+
 def bets(data: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
-    """(sheet name, the bet's JSON) of every bet of a par sheet."""
+    """(sheet name, the bet's JSON) of every bet of a par sheet (a side bet's sheet is named
+    by the bet, made a valid and distinct sheet name)."""
+    if data.get("schema") == STUD_SCHEMA:
+        out: list[tuple[str, Mapping[str, Any]]] = [(AGAINST_THE_DEALER, data)]
+        taken = {"summary", "strategy", "cap curve", AGAINST_THE_DEALER.lower()}
+        for bet in data["side_bets"]:
+            name = sheet_name(str(bet["name"]), taken)
+            taken.add(name.lower())
+            out.append((name, bet))
+        return out
     if data["game"] == "q-poker":
         return [("Pair Plus", data["pair_plus"]), ("Ante-Play", data["play"])]
     if data["game"] == "caribbean-stud":
@@ -161,15 +181,101 @@ def progressive_rows(prog: Mapping[str, Any]) -> list[list[Cell]]:
     return rows
 
 
-def sheets(data: Mapping[str, Any]) -> list[Sheet]:
-    """The Summary sheet and one return table per bet, cells as the JSON gives them (decimal
-    strings as ``Decimal``, counts as ``int``)."""
-    summary: list[list[Cell]] = [
+#: What a sheet's name may not hold (the workbook format's rule), and its longest length.
+_SHEET_FORBIDDEN = re.compile(r"[\[\]:*?/\\\x00-\x1f]")
+_SHEET_LENGTH = 31
+
+
+def sheet_name(text: str, taken: set[str]) -> str:
+    """A valid sheet name for ``text`` (a rule file's bet name: untrusted): forbidden
+    characters replaced, at most 31 characters, distinct (case-free) from ``taken``."""
+    base = _SHEET_FORBIDDEN.sub("-", text).strip().strip("'") or "Side bet"
+    name = base[:_SHEET_LENGTH]
+    n = 2
+    while name.lower() in taken:
+        suffix = f" ({n})"
+        name = base[: _SHEET_LENGTH - len(suffix)] + suffix
+        n += 1
+    return name
+
+
+def _header(data: Mapping[str, Any]) -> list[list[Cell]]:
+    """The Summary's first lines: what was analysed, under which rule file."""
+    if data.get("schema") == STUD_SCHEMA:
+        return [
+            ["par sheet", data["title"]],
+            ["game", "described by its rule file"],
+            ["rule file", PurePath(data["rules"]).name],
+            ["rule file SHA-256", data["rules_sha256"]],
+            ["situations", int(data["situations"])],
+            ["dealer completions per situation", int(data["completions_per_situation"])],
+        ]
+    return [
         ["par sheet", data["title"]],
         ["game", data["game"]],
         ["rule file", PurePath(data["rules"]).name],
         ["rule file SHA-256", data["rules_sha256"]],
         ["hand ordering", data["ordering"]],
+    ]
+
+
+def _strategy_lines(data: Mapping[str, Any]) -> list[str]:
+    """The optimal strategy in words (a described game's: how often each decision is taken;
+    its table by category is the Strategy sheet)."""
+    if data.get("schema") == STUD_SCHEMA:
+        return [
+            f"{d['decision']}: {d['situations']} situations (probability "
+            f"{d['probability']['exact']} = {d['probability']['decimal']})"
+            for d in data["decisions"]
+        ]
+    if data["game"] == "q-poker":
+        return [data["play"]["strategy"]["description"]]
+    return list(data["strategy"])
+
+
+def stud_strategy_rows(data: Mapping[str, Any]) -> list[list[Cell]]:
+    """A described game's strategy by the player's category: situations per decision."""
+    names = [d["decision"] for d in data["decisions"]]
+    rows: list[list[Cell]] = [["category", *(f"situations: {n}" for n in names), "indifferent"]]
+    for s in data["strategy"]:
+        rows.append(
+            [s["category"], *(int(s["situations"][n]) for n in names), int(s["indifferent"])]
+        )
+    return rows
+
+
+def cap_rows(curve: Sequence[Mapping[str, Any]]) -> list[list[Cell]]:
+    """The house edge at each per-round maximum payout (0 = none), and how it was computed."""
+    rows: list[list[Cell]] = [
+        [
+            "maximum payout",
+            "house edge",
+            "house edge (exact)",
+            "element of risk",
+            "element of risk (exact)",
+            "method",
+        ]
+    ]
+    for p in curve:
+        edge, risk = p["house_edge"], p["element_of_risk"]
+        rows.append(
+            [
+                str(p["maximum_payout"]),
+                _number(edge),
+                edge["exact"],
+                _number(risk),
+                risk["exact"],
+                p["method"],
+            ]
+        )
+    return rows
+
+
+def sheets(data: Mapping[str, Any]) -> list[Sheet]:
+    """The Summary sheet and one return table per bet, cells as the JSON gives them (decimal
+    strings as ``Decimal``, counts as ``int``), and the game's own sheets."""
+    summary: list[list[Cell]] = [
+        *_header(data),
         [],
         [
             "bet",
@@ -186,11 +292,13 @@ def sheets(data: Mapping[str, Any]) -> list[Sheet]:
             row += [_number(risk), risk["exact"]]
         summary.append(row)
     summary += [[], ["optimal strategy"]]
-    strategy = data["play"]["strategy"]["description"] if data["game"] == "q-poker" else None
-    lines = [strategy] if strategy is not None else list(data["strategy"])
-    summary += [[line] for line in lines]
+    summary += [[line] for line in _strategy_lines(data)]
     out: list[Sheet] = [("Summary", summary)]
     out += [(name, _return_rows(bet)) for name, bet in bets(data)]
+    if data.get("schema") == STUD_SCHEMA:
+        out.append(("Strategy", stud_strategy_rows(data)))
+    if data.get("cap_curve"):
+        out.append(("Cap curve", cap_rows(data["cap_curve"])))
     if "progressive" in data:
         out.append(("Progressive", progressive_rows(data["progressive"])))
     if data.get("royal_curve"):
@@ -241,14 +349,49 @@ def inert(text: str) -> str:
 def csv_bytes(tables: Sequence[Sheet]) -> bytes:
     """Every sheet's rows, each led by the sheet's name (one file, UTF-8 with a BOM so that
     spreadsheet programs read the Chinese articles); text cells are made inert (``inert``)."""
+    return table_csv_bytes([name, *row] for name, rows in tables for row in rows)
+
+
+def table_csv_bytes(rows: Iterable[Sequence[Cell]]) -> bytes:
+    """Rows as one CSV file (UTF-8 with a BOM, CRLF), text cells made inert (``inert``)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
-    for name, rows in tables:
-        for row in rows:
-            writer.writerow(
-                [inert(name), *(inert(c) if isinstance(c, str) else str(c) for c in row)]
-            )
+    for row in rows:
+        writer.writerow([inert(c) if isinstance(c, str) else str(c) for c in row])
     return ("\ufeff" + buffer.getvalue()).encode("utf-8")
+
+
+def check_folder(folder: Path, *, replace: bool = False) -> None:
+    """Refuse an export folder before the analysis runs: not a folder (or no parent to make
+    it in), or holding one of the files already (replaced only with ``replace``; a link,
+    folder or device never)."""
+    try:
+        output_folder(folder, FOLDER_FILES, force=replace, create=False)
+        for name in FOLDER_FILES:
+            if (folder / name).exists() or (folder / name).is_symlink():
+                check_new_file(folder / name, replace=replace, what="export")
+    except OutputError as exc:
+        raise ExportError(str(exc)) from None
+
+
+def export_folder(
+    data: Mapping[str, Any], strategy: Sequence[Sequence[Cell]], folder: Path, *, replace: bool
+) -> list[Path]:
+    """Write a described game's par sheet (``par-sheet.xlsx``, ``par-sheet.csv``) and its
+    strategy by hand class (``strategy.csv``, rows as given) into ``folder``, each file
+    atomically; an existing file is replaced only with ``replace``."""
+    check_folder(folder, replace=replace)
+    tables = sheets(data)
+    contents = (xlsx_bytes(tables), csv_bytes(tables), table_csv_bytes(strategy))
+    try:
+        out = output_folder(folder, FOLDER_FILES, force=replace)
+        paths = []
+        for name, content in zip(FOLDER_FILES, contents, strict=True):
+            path = check_new_file(out / name, replace=replace, what="export")
+            paths.append(write_atomic(path, content, what="export"))
+    except OutputError as exc:
+        raise ExportError(str(exc)) from None
+    return paths
 
 
 def xlsx_bytes(tables: Sequence[Sheet]) -> bytes:

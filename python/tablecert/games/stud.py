@@ -13,14 +13,16 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
 from tablecert import _core
 from tablecert.distributed import Executor
-from tablecert.games.common import OutcomeRow, Returns, fraction_json
+from tablecert.games import stud_strategy
+from tablecert.games.common import AnalysisError, OutcomeRow, Returns, fraction_json
+from tablecert.games.stud_strategy import ClassCounts, StrategyTable
 from tablecert.poker import engine_ranking
 from tablecert.rules import RuleFile, load_rules
 from tablecert.rules.stud import SideBet, StudDescription, describe
@@ -89,9 +91,31 @@ class SideBetSheet(Returns):
 
 
 @dataclass(frozen=True)
+class CapPoint:
+    """The house edge under one per-round maximum payout (currency units, 0 = none), and how
+    it was obtained exactly: "same values" (the engine is given exactly the values of an
+    analysis already made, under the file's maximum or another point's: the same figures) or
+    "full analysis"."""
+
+    maximum_payout: Fraction
+    house_edge: Fraction
+    element_of_risk: Fraction
+    method: str
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "maximum_payout": str(self.maximum_payout),
+            "house_edge": fraction_json(self.house_edge),
+            "element_of_risk": fraction_json(self.element_of_risk),
+            "method": self.method,
+        }
+
+
+@dataclass(frozen=True)
 class StudAnalysis(Returns):
     """A stud game's par sheet under optimal play, exact throughout (the expected value and
-    house edge per unit ante)."""
+    house edge per unit ante). ``strategy_table`` (the decisions by hand class) and
+    ``cap_curve`` are there when asked for."""
 
     title: str
     rules_path: str
@@ -106,6 +130,8 @@ class StudAnalysis(Returns):
     showdowns: int
     equal_ranks: int
     won_on_suit: int
+    strategy_table: StrategyTable | None = field(default=None, repr=False)
+    cap_curve: tuple[CapPoint, ...] = ()
 
     @property
     def average_wager(self) -> Fraction:
@@ -145,6 +171,7 @@ class StudAnalysis(Returns):
                 "decided_by_suit_won_by_player": self.won_on_suit,
             },
             "side_bets": [b.as_json() for b in self.side_bets],
+            **({"cap_curve": [p.as_json() for p in self.cap_curve]} if self.cap_curve else {}),
         }
 
 
@@ -195,37 +222,54 @@ _ROW_FIELDS = tuple(RowCounts.__dataclass_fields__)
 
 @dataclass(frozen=True)
 class Counted:
-    """A run's totals: completions per situation, situations, rows by category and decision."""
+    """A run's totals: completions per situation, situations, rows by category and decision,
+    and (when asked for) the situations by decision of every hand class."""
 
     completions: int
     situations: int
     rows: tuple[RowCounts, ...]
+    classes: ClassCounts | None = None
 
 
-def _counted(run: _core.StudRun) -> Counted:
+def _counted(d: StudDescription, run: _core.StudRun) -> Counted:
     rows = tuple(RowCounts(*(getattr(r, f) for f in _ROW_FIELDS)) for r in run.rows)
-    return Counted(run.completions, run.situations, rows)
+    classes = None
+    if run.decisions is not None:
+        classes = stud_strategy.count_classes(
+            ranking(d),
+            list(range(52)),
+            d.deal.player_cards.value,
+            d.deal.upcards.value,
+            run.decisions,
+            1 + len(d.raises),
+        )
+    return Counted(run.completions, run.situations, rows, classes)
 
 
 @dataclass(frozen=True)
 class StudShard:
     """One shard of a stud analysis: the game's description (picklable: a worker rebuilds the
-    engine's game from it as this process does) and its part ``(k, n)`` of the engine's cut."""
+    engine's game from it as this process does), its part ``(k, n)`` of the engine's cut, and
+    whether it counts its decisions by hand class."""
 
     description: StudDescription
     part: tuple[int, int]
+    strategy: bool = False
 
 
-def shards(d: StudDescription, count: int) -> list[StudShard]:
+def shards(d: StudDescription, count: int, *, strategy: bool = False) -> list[StudShard]:
     """The analysis of ``d`` cut into ``count`` shards."""
-    return [StudShard(d, (k, count)) for k in range(count)]
+    return [StudShard(d, (k, count), strategy) for k in range(count)]
 
 
 def run_shard(shard: StudShard) -> Counted:
     """Run one shard on this machine (one thread: a worker is one of many)."""
-    _, values = shard.description.values()
-    run = _core.stud_analyze(engine_game(shard.description), values, threads=1, shard=shard.part)
-    return _counted(run)
+    d = shard.description
+    _, values = d.values()
+    run = _core.stud_analyze(
+        engine_game(d), values, decisions=shard.strategy, threads=1, shard=shard.part
+    )
+    return _counted(d, run)
 
 
 def merge_shards(parts: Sequence[Counted]) -> Counted:
@@ -239,26 +283,31 @@ def merge_shards(parts: Sequence[Counted]) -> Counted:
                 total[i] += fields[i]
     merged = tuple(RowCounts(*rows[k]) for k in sorted(rows))
     situations = sum(r.situations for r in merged)
-    return Counted(parts[0].completions, situations, merged)
+    classes = [p.classes for p in parts if p.classes is not None]
+    together = stud_strategy.merge(classes) if len(classes) == len(parts) else None
+    return Counted(parts[0].completions, situations, merged, together)
 
 
 def _run(
-    game: _core.StudGame,
+    d: StudDescription,
     values: list[list[list[int]]],
-    hands: int,
     progress: ProgressCallback | None,
+    strategy: bool,
 ) -> Counted:
     """The engine's run in this process; with ``progress``, reported from this thread while
-    the core works (``hands``: the player hands it counts to)."""
+    the core works (counting the player hands); with ``strategy``, the decisions counted by
+    hand class."""
+    game = engine_game(d)
+    hands = math.comb(52, d.deal.player_cards.value)
     if progress is None:
-        return _counted(_core.stud_analyze(game, values))
+        return _counted(d, _core.stud_analyze(game, values, decisions=strategy))
     counter = _core.Progress()
     result: list[_core.StudRun] = []
     failure: list[BaseException] = []
 
     def work() -> None:
         try:
-            result.append(_core.stud_analyze(game, values, progress=counter))
+            result.append(_core.stud_analyze(game, values, decisions=strategy, progress=counter))
         except BaseException as exc:  # re-raised in the caller's thread
             failure.append(exc)
 
@@ -270,7 +319,7 @@ def _run(
     if failure:
         raise failure[0]
     progress(hands, hands)
-    return _counted(result[0])
+    return _counted(d, result[0])
 
 
 #: Shards per worker thread of a cluster: small enough to balance, few enough to merge fast.
@@ -283,19 +332,68 @@ def analyze(
     progress: ProgressCallback | None = None,
     executor: Executor | None = None,
     shards_count: int | None = None,
+    cap: Fraction | int | None = None,
+    strategy: bool = False,
+    cap_curve: Iterable[Fraction | int] = (),
 ) -> StudAnalysis:
     """The exact par sheet of the stud game ``rules`` (a rule file, its path or bundled name)
     describes; with an ``executor``, computed there as ``shards_count`` shards (the same
-    figures, bit for bit)."""
+    figures, bit for bit). ``cap`` replaces the file's per-round maximum payout (currency
+    units, 0 = none); ``strategy`` adds the decisions by hand class; ``cap_curve`` the house
+    edge at each of these maxima."""
     rf = rules if isinstance(rules, RuleFile) else load_rules(rules)
     d = describe(rf)
+    if cap is not None:
+        d = _capped(d, Fraction(cap))
+    maxima = [Fraction(m) for m in cap_curve]
+    if maxima:
+        _capped(d, maxima[0])  # a file without a cap is refused before anything runs
+    sheet = _analysis(rf, d, progress, executor, shards_count, strategy)
+    if not maxima:
+        return sheet
+    done: dict[str, tuple[Fraction, Fraction]] = {
+        repr(d.values()): (sheet.house_edge, sheet.element_of_risk)
+    }
+    points = []
+    for maximum in maxima:
+        values = repr(_capped(d, maximum).values())
+        if values in done:
+            points.append(CapPoint(maximum, *done[values], "same values"))
+            continue
+        moved = _analysis(rf, _capped(d, maximum), None, executor, shards_count, False)
+        done[values] = (moved.house_edge, moved.element_of_risk)
+        points.append(CapPoint(maximum, *done[values], "full analysis"))
+    return replace(sheet, cap_curve=tuple(points))
+
+
+def _capped(d: StudDescription, maximum: Fraction) -> StudDescription:
+    """``d`` under another per-round maximum payout; a game without a cap is refused."""
+    cap = d.settlement.cap
+    if cap is None:
+        raise AnalysisError(
+            "the rule file sets no per-round cap (settlement.cap, or play.cap): there is no "
+            "maximum payout to change"
+        )
+    if maximum < 0:
+        raise AnalysisError(f"maximum payout {maximum} is negative (0 = no maximum)")
+    return d.with_maximum_payout(maximum)
+
+
+def _analysis(
+    rf: RuleFile,
+    d: StudDescription,
+    progress: ProgressCallback | None,
+    executor: Executor | None,
+    shards_count: int | None,
+    strategy: bool,
+) -> StudAnalysis:
     den, values = d.values()
     if executor is not None:
-        plan = shards(d, shards_count or SHARDS_PER_THREAD * executor.parallelism)
+        count = shards_count or SHARDS_PER_THREAD * executor.parallelism
+        plan = shards(d, count, strategy=strategy)
         run = merge_shards(executor.map(run_shard, plan, progress))
     else:
-        game = engine_game(d)
-        run = _run(game, values, math.comb(52, d.deal.player_cards.value), progress)
+        run = _run(d, values, progress, strategy)
     return _sheet(rf, d, run, den)
 
 
@@ -360,6 +458,10 @@ def _sheet(rf: RuleFile, d: StudDescription, run: Counted, den: int) -> StudAnal
     shares = tuple(
         DecisionShare(n, k, run.situations) for n, k in zip(decisions, per_decision, strict=True)
     )
+    table = None
+    if run.classes is not None:
+        upcard = bool(d.deal.upcards.value)
+        table = stud_strategy.strategy_table(names, decisions, upcard, run.classes)
     return StudAnalysis(
         title=str(rf.require("game.title").value),
         rules_path=rf.path.name,
@@ -374,6 +476,7 @@ def _sheet(rf: RuleFile, d: StudDescription, run: Counted, den: int) -> StudAnal
         showdowns=showdowns,
         equal_ranks=equal,
         won_on_suit=suit,
+        strategy_table=table,
     )
 
 
