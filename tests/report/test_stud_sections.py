@@ -10,15 +10,19 @@ import shutil
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from tablecert import bundled
+from tablecert.distributed import LocalExecutor
 from tablecert.errors import PlanError
 from tablecert.games import stud
+from tablecert.games.par_export import read_xlsx
 from tablecert.games.rules_diff import FigureChange, RulesDiff
 from tablecert.judgement import Outcome
+from tablecert.report import dsse
 from tablecert.report.canonical import canonical_bytes
 from tablecert.report.certify import certify, run_sections
 from tablecert.report.entry import Section
@@ -325,3 +329,70 @@ def test_the_bundled_four_card_poker_plan_certifies_and_verifies(
     assert verified.code == 0, verified.out + verified.err
     assert "certified: Four Card Poker (standard rules): par sheet" in verified.out
     assert "  verdict: PASS" in verified.out
+
+
+class _CountingExecutor(LocalExecutor):
+    """Local shards, counting what it was given: the section must send its work here."""
+
+    def __init__(self) -> None:
+        self.shards: list[Any] = []
+
+    def map(self, fn: Any, shards: Any, progress: Any = None) -> list[Any]:
+        self.shards += list(shards)
+        return super().map(fn, shards, progress)
+
+
+def test_stud_par_sheet_on_a_cluster_is_bit_identical_to_the_local_run(tmp_path: Path) -> None:
+    body = '[[section]]\nkind = "stud-par-sheet"\nrules = "q-poker.standard"\n'
+    plan = load_plan(write_plan(tmp_path, '[certification]\ntitle = "t"\n\n' + body))
+    (local,) = run_sections(plan)
+    executor = _CountingExecutor()
+    (remote,) = run_sections(plan, executor=executor)
+    assert len(executor.shards) == stud.SHARDS_PER_THREAD * executor.parallelism
+    assert {s.part for s in executor.shards} == {(0, 2), (1, 2)}
+    assert canonical_bytes(remote.data) == canonical_bytes(local.data)
+    assert remote.html == local.html
+    assert remote.verdicts == local.verdicts
+    assert local.data["house_edge"]["exact"] == "686689/20358520"
+
+
+def test_stud_par_sheet_exports_the_par_sheet_and_certify_signs_it(tmp_path: Path) -> None:
+    plan = write_plan(
+        tmp_path,
+        '[certification]\ntitle = "t"\n[[section]]\nkind = "stud-par-sheet"\n'
+        'rules = "q-poker.standard"\nexport = "xlsx"\n',
+    )
+    key = Ed25519PrivateKey.generate()
+    run = certify(plan, key, tmp_path / "out")
+    sheet = tmp_path / "out" / "par-q-poker.standard.xlsx"
+    assert run.data["outputs"] == ["par-q-poker.standard.xlsx"]
+    data = run.data["sections"][0]["data"]
+    book = dict(read_xlsx(sheet))
+    assert list(book) == ["Summary", "Against the dealer", "pair plus", "Strategy"]
+    against = next(r for r in book["Summary"] if r[:1] == ["Against the dealer"])
+    assert against[2] == data["house_edge"]["exact"] == "686689/20358520"
+    rows = book["Against the dealer"]
+    assert [(r[0], r[5]) for r in rows[1:-1]] == [(r["event"], r["count"]) for r in data["rows"]]
+    assert ["rule file", "q-poker.standard.toml"] in book["Summary"]  # the name, no path
+    result = dsse.verify_file(run.envelope, [key.public_key()], [sheet])
+    assert result.valid, result.reasons
+    assert [c.subject for c in result.inputs] == ["par-q-poker.standard.xlsx"]
+    # The certificate's folder, export included, is replaced whole by the next run.
+    again = certify(plan, key, tmp_path / "out")
+    assert again.data["outputs"] == ["par-q-poker.standard.xlsx"]
+    # The CSV is the same writer's, row for row.
+    plan.write_text(plan.read_text().replace('"xlsx"', '"csv"'), encoding="utf-8")
+    csv_run = certify(plan, key, tmp_path / "out-csv")
+    text = (tmp_path / "out-csv" / "par-q-poker.standard.csv").read_text(encoding="utf-8-sig")
+    assert csv_run.data["outputs"] == ["par-q-poker.standard.csv"]
+    assert "Summary,Against the dealer,0.033729809436,686689/20358520" in text
+
+
+def test_stud_par_sheet_refuses_an_unknown_export_when_the_plan_is_read(tmp_path: Path) -> None:
+    plan = write_plan(
+        tmp_path,
+        '[certification]\ntitle = "t"\n[[section]]\nkind = "stud-par-sheet"\n'
+        'rules = "q-poker.standard"\nexport = "ods"\n',
+    )
+    with pytest.raises(PlanError, match=r"section 1 \(stud-par-sheet\): export: 'ods'"):
+        load_plan(plan)

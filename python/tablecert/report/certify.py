@@ -34,6 +34,7 @@ from tablecert.report.html import render_report
 from tablecert.report.pdf import check_pdf_text, render_pdf
 from tablecert.report.plan import load_plan
 from tablecert.report.sections.par_sheet import EXPORT_NAMES
+from tablecert.report.sections.stud_par_sheet import bundled_export_names
 from tablecert.report.signing import key_id, public_pem
 from tablecert.report.snapshot import InputChangedError, InputSnapshot
 from tablecert.report.staging import StagedFolder, check_outside
@@ -282,7 +283,15 @@ def build_report(
 
 #: Every file certify writes into the output folder (a folder holding only these is a
 #: previous certificate, replaced whole).
-OUTPUT_FILES = (REPORT_JSON, ENVELOPE_JSON, REPORT_HTML, SIGNER_PUB, REPORT_PDF, *EXPORT_NAMES)
+OUTPUT_FILES = (
+    REPORT_JSON,
+    ENVELOPE_JSON,
+    REPORT_HTML,
+    SIGNER_PUB,
+    REPORT_PDF,
+    *EXPORT_NAMES,
+    *bundled_export_names(),
+)
 
 
 def rule_readings(rules: RuleFile, name: str) -> list[dict[str, str]]:

@@ -8,6 +8,11 @@ every side bet's return table. The verdicts are the par-sheet section's, per ret
 outcomes cover every deal exactly once, where the number of deals is the closed form of the
 deal the file describes (not the engine's own count), and the lines' returns sum exactly to
 the analysis's expected value; and the strategy decides every situation exactly once.
+
+With a cluster (``certify --cluster``) the analysis runs there as shards, the same figures
+bit for bit. With ``export = "xlsx"`` (or ``"csv"``) the par sheet is also written beside the
+report as ``par-RULES.xlsx`` (the rule file's name without ``.toml``) by the par sheets' one
+writer (:mod:`tablecert.games.par_export`), and signed with it.
 """
 
 from __future__ import annotations
@@ -15,24 +20,44 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from dataclasses import replace
+from functools import cache
 from typing import Any
 
 from tablecert.errors import RuleFileError
-from tablecert.games import stud
+from tablecert.games import par_export, stud
 from tablecert.games.common import OutcomeRow
 from tablecert.judgement import Outcome, Verdict
 from tablecert.report.entry import Context, Field, PlanEntry, Scope, Section
 from tablecert.report.html import esc, table
 from tablecert.report.registry import register_section
 from tablecert.report.sections.par_sheet import percent, return_table_html, table_verdicts
-from tablecert.rules import RuleFile
-from tablecert.rules.stud import Deal, StudDescription, describe
+from tablecert.rules import RULES_DIR, RuleFile, load_rules
+from tablecert.rules.stud import Deal, StudDescription, describe, is_stud
 
 #: Trailing points of an article: "(七)(4)".
 _POINTS = re.compile(r"(\([^()]*\))+$")
 
 #: The card count of the deck every described game is dealt from.
 DECK = 52
+#: The formats a par sheet may be exported in.
+EXPORT_FORMATS = ("xlsx", "csv")
+
+
+def export_name(rules: RuleFile, export: str) -> str:
+    """The exported par sheet's file name: ``par-`` and the rule file's name."""
+    return f"par-{rules.path.stem}.{export}"
+
+
+@cache
+def bundled_export_names() -> tuple[str, ...]:
+    """The export names of every bundled described game (files a certificate may hold)."""
+    return tuple(
+        f"par-{path.stem}.{ext}"
+        for path in sorted(RULES_DIR.glob("*.toml"))
+        if is_stud(load_rules(path))
+        for ext in EXPORT_FORMATS
+    )
 
 
 def deals(deal: Deal) -> tuple[int, int]:
@@ -64,8 +89,17 @@ def _description(entry: PlanEntry, rules: RuleFile) -> StudDescription:
         ) from None
 
 
+def _export(entry: PlanEntry) -> str | None:
+    export = entry.values.get("export")
+    if export is not None and export not in EXPORT_FORMATS:
+        raise entry.error("export", f"{export!r}: expected xlsx or csv")
+    return None if export is None else str(export)
+
+
 def check_entry(entry: PlanEntry) -> None:
-    """The rule file describes a computable stud game: refused when the plan is read."""
+    """The rule file describes a computable stud game, and the export is a format: refused
+    when the plan is read."""
+    _export(entry)
     _description(entry, entry.rules())
 
 
@@ -128,19 +162,36 @@ def _data(analysis: stud.StudAnalysis) -> dict[str, Any]:
         "rules": Field(
             "rules",
             help="a rule file describing a stud poker game (path or bundled name)",
-        )
+        ),
+        "export": Field(
+            "text",
+            required=False,
+            help="xlsx or csv: also write the par sheet as par-RULES.xlsx (signed with the report)",
+        ),
     },
     check=check_entry,
 )
 def stud_par_sheet_section(entry: PlanEntry, context: Context) -> Section:
+    export = _export(entry)
     rules = entry.rules()
+    section = _par_sheet(entry, rules, context)
+    if export is None:
+        return section
+    name = export_name(rules, export)
+    context.step(f"{rules.path.name}: par sheet as {name}")
+    tables = par_export.sheets({**section.data, "rules": rules.path.name})
+    content = par_export.xlsx_bytes(tables) if export == "xlsx" else par_export.csv_bytes(tables)
+    return replace(section, exports=((name, content),))
+
+
+def _par_sheet(entry: PlanEntry, rules: RuleFile, context: Context) -> Section:
     description = _description(entry, rules)
     situations, completions = deals(description.deal)
     context.step(
         f"{rules.path.name}: par sheet ({situations:,} situations x {completions:,} dealer "
         "completions)"
     )
-    analysis = stud.analyze(rules)
+    analysis = stud.analyze(rules, executor=context.executor)
     prefix = f"stud-par-sheet.{rules.path.stem}"
     rows = _rebased(analysis.rows, situations * completions)
     play_article = _bet_article(rows[0].article)
@@ -191,4 +242,12 @@ def stud_par_sheet_section(entry: PlanEntry, context: Context) -> Section:
     )
 
 
-__all__ = ["DECK", "check_entry", "deals", "stud_par_sheet_section"]
+__all__ = [
+    "DECK",
+    "EXPORT_FORMATS",
+    "bundled_export_names",
+    "check_entry",
+    "deals",
+    "export_name",
+    "stud_par_sheet_section",
+]
