@@ -1,0 +1,257 @@
+"""Round audits of games described by their rule files: clean logs pass, every planted
+mis-settlement is found with its round and its article, malformed logs are refused naming the
+value, and the audit's settlement agrees with a slow reading of the rule text
+(``tests/support/stud_rounds.py``) on every bet of thousands of rounds."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from tablecert.rules import load_rules
+from tests.support.cli_support import tablecert
+from tests.support.stud_rounds import KINDS, applicable, make_log
+
+FOUR = "four-card-poker.standard"
+GAMES = (
+    FOUR,
+    "caribbean-stud.no-upcard",
+    "caribbean-stud.pair-qualifier",
+    "q-poker.six-card-bonus",
+)
+
+
+def _audit(path: Path, game: str, *extra: str) -> tuple[int, dict[str, object]]:
+    run = tablecert(["audit", "rounds", "--game", game, str(path), "--json", *extra])
+    assert run.code in (0, 1), run.stderr
+    return run.code, json.loads(run.stdout)
+
+
+def _findings(result: dict[str, object]) -> list[dict[str, object]]:
+    findings = result["findings"]
+    assert isinstance(findings, list)
+    return findings
+
+
+def test_a_clean_four_card_poker_log_passes(tmp_path: Path) -> None:
+    log = make_log(FOUR, 300, seed=3)
+    code, result = _audit(log.write(tmp_path / "fcp.csv"), FOUR)
+    assert code == 0
+    assert result["verdict"] == "pass"
+    assert result["rounds"] == 300
+    assert result["findings_by_kind"] == {}
+    spots = result["spots"]
+    assert isinstance(spots, dict)
+    assert set(spots) == {"ante", "raise", "aces-up"}
+    for bet in ("ante", "raise", "aces-up"):
+        paid = sum(seat.paid[bet] for seat in log.seats())
+        assert spots[bet]["paid"]["exact"] == spots[bet]["due"]["exact"] == f"{paid}/1"
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl"])
+@pytest.mark.parametrize("game", GAMES)
+def test_every_planted_mis_settlement_is_found_with_its_article(
+    tmp_path: Path, game: str, suffix: str
+) -> None:
+    log = make_log(game, 400, seed=11, plant=KINDS, every=4)
+    kinds = Counter(p.kind for p in log.planted)
+    assert set(kinds) == set(applicable(log.rules)), kinds
+    assert len(kinds) >= 2, kinds
+    code, result = _audit(log.write(tmp_path / f"planted{suffix}"), game)
+    assert code == 1
+    assert result["verdict"] == "fail"
+    found = {(f["round_id"], f["seat"], f["spot"]): f for f in _findings(result)}
+    for planted in log.planted:
+        finding = found.get((planted.round_id, planted.seat, planted.bet))
+        assert finding is not None, planted
+        assert finding["kind"] == "settlement"
+        assert planted.article in str(finding["article"]), (planted, finding)
+        assert finding["paid"] != finding["due"]
+    planted_rounds = {p.round_id for p in log.planted}
+    assert {f["round_id"] for f in _findings(result)} == planted_rounds
+    assert result["rounds_flagged"] == len(planted_rounds)
+
+
+@pytest.mark.parametrize("game", GAMES[1:])
+def test_clean_logs_of_the_other_described_games_pass(tmp_path: Path, game: str) -> None:
+    log = make_log(game, 300, seed=5)
+    code, result = _audit(log.write(tmp_path / "clean.jsonl"), game)
+    assert (code, result["findings_by_kind"], result["rounds"]) == (0, {}, 300)
+
+
+def test_the_settlement_agrees_with_the_rule_text_on_every_kind_of_outcome(tmp_path: Path) -> None:
+    """Thousands of rounds of each game, settled by the reference and re-settled by the
+    audit: no difference, and the rounds include every outcome the game can have (a tie, a
+    dealer who does not qualify, an ante bonus, a winning and a losing side bet), so that no
+    branch of either settlement goes unchecked."""
+    for game in GAMES:
+        log = make_log(game, 3000, seed=23, seats=4, plant=("tie",), every=500)
+        seen = log.outcomes()
+        rules = log.rules
+        want = {"win", "loss", "fold"}
+        if rules.ties() != "push" or not rules.ranking.tie_breaks.suit_decides:
+            want.add("tie")
+        if "qualifier" in rules.data and rules.data["qualifier"]["category"]["value"] != "none":
+            want.add("dealer does not qualify")
+        if "play" in rules.data:
+            want.add("dealer does not qualify")
+        if "bonus-missed" in applicable(rules):
+            want.add("ante bonus")
+        if rules.sides:
+            want |= {"side bet won", "side bet lost"}
+        assert want <= seen, (game, want - seen)
+        code, result = _audit(log.write(tmp_path / f"{game}.csv"), game)
+        assert (game, code, result["findings_by_kind"]) == (game, 0, {})
+
+
+def test_the_statute_file_is_audited_by_its_description(tmp_path: Path) -> None:
+    """The Q Poker statute's own file, given as the game, is a described game too: its logs
+    carry 與莊荷博彩 as one bet (``play``, the whole result) and pair plus."""
+    log = make_log("q-poker.macau", 400, seed=2, plant=KINDS, every=5)
+    assert {p.kind for p in log.planted} == {"pay-line", "side-bet"}
+    code, result = _audit(log.write(tmp_path / "q.csv"), "q-poker.macau")
+    assert code == 1
+    assert {(f["round_id"], f["spot"]) for f in _findings(result)} == {
+        (p.round_id, p.bet) for p in log.planted
+    }
+
+
+def _csv(tmp_path: Path, game: str = FOUR, rounds: int = 20) -> tuple[Path, list[str]]:
+    path = make_log(game, rounds, seed=1, seats=1).write(tmp_path / "log.csv")
+    return path, path.read_text("utf-8").splitlines()
+
+
+def _refused(path: Path, game: str = FOUR) -> str:
+    run = tablecert(["audit", "rounds", "--game", game, str(path)])
+    assert run.code == 2, (run.code, run.stdout, run.stderr)
+    assert len(run.error_lines) == 1, run.stderr
+    assert run.error_lines[0].startswith("error: ")
+    return run.error_lines[0]
+
+
+def _edit(path: Path, lines: list[str], row: int, column: str, value: str) -> Path:
+    header = lines[0].split(",")
+    cells = lines[row].split(",")
+    cells[header.index(column)] = value
+    lines = [*lines[:row], ",".join(cells), *lines[row + 1 :]]
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("column", "value", "message"),
+    [
+        ("cards", "Xx 2d 3d 4d 5d", "log.csv:2: cards: 'Xx' is not a card"),
+        (
+            "cards",
+            "2d 3d 4d 5d",
+            "log.csv:2: cards: a four-card-poker.standard hand has 5 cards, got 4",
+        ),
+        (
+            "dealer",
+            "2d 3d 4d 5d 6d",
+            "log.csv:2: dealer: a four-card-poker.standard hand has 6 cards, got 5",
+        ),
+        (
+            "decision",
+            "raise 4x",
+            "log.csv:2: decision: 'raise 4x' is not a decision "
+            "(expected fold or raise 1x or raise 2x or raise 3x",
+        ),
+        ("decision", "raise", "log.csv:2: decision: 'raise' is not a decision"),
+        ("meter_before", "100", "log.csv:2: meter_before: the game has no progressive meter"),
+        ("upcard", "", "log.csv:2: upcard: missing"),
+        ("ante_bet", "1e3", "log.csv:2: ante_bet: '1e3' is not an amount"),
+    ],
+)
+def test_a_malformed_log_is_refused_naming_the_value(
+    tmp_path: Path, column: str, value: str, message: str
+) -> None:
+    path, lines = _csv(tmp_path)
+    assert message in _refused(_edit(path, lines, 1, column, value))
+
+
+def test_an_unknown_bet_column_is_refused(tmp_path: Path) -> None:
+    path, lines = _csv(tmp_path)
+    lines = [lines[0] + ",bonus_bet", *(line + ",5" for line in lines[1:])]
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+    assert "log.csv:1: unknown column 'bonus_bet'" in _refused(path)
+
+
+def test_an_unknown_bet_in_json_lines_is_refused(tmp_path: Path) -> None:
+    path = make_log(FOUR, 2, seed=1, seats=1).write(tmp_path / "log.jsonl")
+    records = [json.loads(line) for line in path.read_text("utf-8").splitlines()]
+    records[1]["seats"][0]["bets"]["pair_plus"] = "5"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), "utf-8")
+    line = _refused(path)
+    assert (
+        "log.jsonl:2: seats[0].bets: expected an object with keys among ante, raise, aces-up"
+        in line
+    )
+
+
+def test_a_raise_the_game_does_not_allow_is_refused(tmp_path: Path) -> None:
+    path, lines = _csv(tmp_path, "caribbean-stud.no-upcard")
+    line = _refused(_edit(path, lines, 1, "decision", "raise 3x"), "caribbean-stud.no-upcard")
+    assert "log.csv:2: decision: 'raise 3x' is not a decision (expected fold or raise 2x" in line
+
+
+def test_an_upcard_where_the_game_deals_none_is_refused(tmp_path: Path) -> None:
+    game = "caribbean-stud.no-upcard"
+    path, lines = _csv(tmp_path, game)
+    header = lines[0].split(",")
+    dealer = lines[1].split(",")[header.index("dealer")].split()[0]
+    line = _refused(_edit(path, lines, 1, "upcard", dealer), game)
+    assert f"log.csv:2: upcard: '{dealer}': the game deals no dealer card face up" in line
+
+
+def test_a_card_dealt_twice_is_a_deck_finding(tmp_path: Path) -> None:
+    path, lines = _csv(tmp_path)
+    header = lines[0].split(",")
+    dealer = lines[2].split(",")[header.index("dealer")].split()
+    cards = lines[2].split(",")[header.index("cards")].split()
+    _edit(path, lines, 2, "cards", " ".join([dealer[1], *cards[1:]]))
+    code, result = _audit(path, FOUR)
+    assert code == 1
+    (finding,) = _findings(result)
+    assert (finding["kind"], finding["round_id"], finding["article"]) == (
+        "deck",
+        "2",
+        "Rules: the deal",
+    )
+    assert finding["detail"] == f"not one deck: {dealer[1]} dealt twice"
+
+
+def test_a_raise_of_another_multiple_than_the_decision_is_a_bet_finding(tmp_path: Path) -> None:
+    path, lines = _csv(tmp_path)
+    header = lines[0].split(",")
+    row = next(i for i, line in enumerate(lines) if "raise 1x" in line)
+    ante = lines[row].split(",")[header.index("ante_bet")]
+    _edit(path, lines, row, "raise_bet", str(2 * int(ante)))
+    code, result = _audit(path, FOUR)
+    assert code == 1
+    (finding,) = _findings(result)
+    assert finding["kind"] == "bet"
+    assert finding["article"] == "Rules: the play"
+    assert "a raise of the decision's multiple of the ante (1x, 2x, 3x)" in str(finding["detail"])
+
+
+@pytest.mark.parametrize("option", [["--hold"], ["--workers", "2"], ["--config", "x.toml"]])
+def test_options_of_the_dedicated_audit_are_refused_for_a_described_game(
+    tmp_path: Path, option: list[str]
+) -> None:
+    path, _ = _csv(tmp_path)
+    run = tablecert(["audit", "rounds", "--game", FOUR, str(path), *option])
+    assert run.code == 2
+    assert option[0] in run.stderr
+    assert "described by its rule file" in run.stderr
+
+
+def test_the_game_is_named_by_its_file_path_too(tmp_path: Path) -> None:
+    path, _ = _csv(tmp_path)
+    rules = load_rules(FOUR).path
+    code, result = _audit(path, str(rules))
+    assert (code, result["game"], result["rules_sha256"]) == (0, FOUR, load_rules(FOUR).sha256)
