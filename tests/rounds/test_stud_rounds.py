@@ -255,3 +255,18 @@ def test_the_game_is_named_by_its_file_path_too(tmp_path: Path) -> None:
     rules = load_rules(FOUR).path
     code, result = _audit(path, str(rules))
     assert (code, result["game"], result["rules_sha256"]) == (0, FOUR, load_rules(FOUR).sha256)
+
+
+def test_the_example_logs_are_the_generator_s_and_audit_as_documented(tmp_path: Path) -> None:
+    """fixtures/rounds/four-card-poker-*: the generator's seeded logs, byte for byte; the
+    planted one is flagged exactly at its planted rounds."""
+    fixtures = Path(__file__).resolve().parents[2] / "fixtures" / "rounds"
+    clean = make_log(FOUR, 40, seed=1).write(tmp_path / "clean.csv")
+    planted = make_log(FOUR, 40, seed=2, plant=KINDS, every=10)
+    written = planted.write(tmp_path / "planted.jsonl")
+    assert (fixtures / "four-card-poker-clean.csv").read_bytes() == clean.read_bytes()
+    assert (fixtures / "four-card-poker-planted.jsonl").read_bytes() == written.read_bytes()
+    code, result = _audit(fixtures / "four-card-poker-planted.jsonl", FOUR)
+    assert code == 1
+    assert {f["round_id"] for f in _findings(result)} == {"10", "20", "30", "40"}
+    assert {p.round_id for p in planted.planted} == {"10", "20", "30", "40"}

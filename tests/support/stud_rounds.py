@@ -16,6 +16,7 @@ import json
 import random
 import tomllib
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ RULES = Path(__file__).resolve().parents[2] / "fixtures" / "rules"
 RANKS = "23456789TJQKA"
 SUITS = "dchs"
 RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+START = datetime(2026, 3, 1, 10, tzinfo=UTC)
 KINDS = ("pay-line", "bonus-missed", "tie-to-dealer", "not-qualifying-as-win", "side-bet")
 
 
@@ -356,8 +358,8 @@ class Log:
 
 
 def _timestamp(i: int) -> str:
-    """The time of the i-th round: one a second from 10:00 UTC."""
-    return f"2026-03-01T{10 + i // 3600:02d}:{i // 60 % 60:02d}:{i % 60:02d}Z"
+    """The time of the i-th round: one a second from 2026-03-01 10:00 UTC."""
+    return (START + timedelta(seconds=i)).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _deal(rules: Rules, rng: random.Random, seats: int) -> tuple[list[int], list[list[int]]]:

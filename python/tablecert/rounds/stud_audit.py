@@ -39,7 +39,7 @@ from tablecert.rounds.audit import ChunkChecks, RoundAudit, dealt_twice, one_dec
 from tablecert.rounds.clock import RoundClock
 from tablecert.rounds.log import METER_NOT_LOGGED, SCALE, LogSpec, RoundChunk, read_log
 from tablecert.rules import RuleFile
-from tablecert.rules.stud import LOST, NOT_QUALIFYING, TIED, WON
+from tablecert.rules.stud import LOST, NOT_QUALIFYING, RANK_NAMES, TIED, WON
 
 #: The most bets a round log holds per seat (the core reader's limit).
 MAX_BETS = 4
@@ -275,7 +275,11 @@ class _StudChunkAudit(ChunkChecks):
             side = st.side_bets[i - len(st.against)]
             names = side.bet.categories
             whose = "the player's and the dealer's cards" if side.with_dealer else "the player's"
-            return f"{side.bet.name.value}: {whose} {names[len(names) - 1 - column]}"
+            text = f"{side.bet.name.value}: {whose} {names[len(names) - 1 - column]}"
+            minimum = side.bet.minimum_rank.get(column)
+            if minimum is not None and row < minimum.value:
+                text += f", below the minimum rank {RANK_NAMES[minimum.value]} (it loses)"
+            return text
         name = st.categories[column]
         if bet == "raise":
             if row == FOLDED:
