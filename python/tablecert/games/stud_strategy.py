@@ -58,24 +58,26 @@ def count_classes(
     situations a shard did not decide are skipped)."""
     hands = _colex_hands(deck, player_cards)
     lanes = len(deck) if upcards else 1
-    table = np.frombuffer(decisions, dtype=np.uint8).reshape(len(hands), lanes)
+    # One contiguous row per lane: each lane's decisions are read in one pass.
+    table = np.frombuffer(decisions, dtype=np.uint8).reshape(len(hands), lanes).T.copy()
     categories = np.array([_core.stud_key(ranking, h) >> 22 for h in hands.tolist()])
     ranks = -np.sort(-(hands // 4), axis=1)
     code = categories.astype(np.int64)
     for column in ranks.T:
         code = code * 13 + column
     classes, inverse = np.unique(code, return_inverse=True)
+    scaled = inverse.reshape(-1) * choices
     ordered = sorted(deck)
     out: dict[HandClass, np.ndarray] = {}
     by_upcard: dict[int, np.ndarray] = {}
     for lane in range(lanes):
-        column = table[:, lane]
+        column = table[lane]
         decided = column != NOT_DECIDED
         if not decided.any():
             continue
         up = ordered[lane] // 4 if upcards else HIDDEN
         counts = np.bincount(
-            inverse[decided] * choices + column[decided].astype(np.int64),
+            scaled[decided] + column[decided],
             minlength=len(classes) * choices,
         ).reshape(len(classes), choices)
         by_upcard[up] = by_upcard.get(up, 0) + counts
