@@ -433,19 +433,23 @@ def analyze_game(
         str | None,
         typer.Option(
             "--cap",
+            metavar="AMOUNT",
             help="Per-round maximum payout instead of the file's (its currency units; 0 = none).",
         ),
     ] = None,
     cap_curve: Annotated[
         str | None,
         typer.Option(
-            "--cap-curve", help="Comma-separated maximum payouts to evaluate, e.g. 0,50,100."
+            "--cap-curve",
+            metavar="AMOUNTS",
+            help="Comma-separated maximum payouts to evaluate, e.g. 0,50,100.",
         ),
     ] = None,
     export: Annotated[
         Path | None,
         typer.Option(
             "--export",
+            metavar="DIR",
             help="Write par-sheet.xlsx, par-sheet.csv and strategy.csv into this folder "
             "(created if its parent exists).",
         ),
