@@ -270,3 +270,70 @@ def test_the_example_logs_are_the_generator_s_and_audit_as_documented(tmp_path: 
     assert code == 1
     assert {f["round_id"] for f in _findings(result)} == {"10", "20", "30", "40"}
     assert {p.round_id for p in planted.planted} == {"10", "20", "30", "40"}
+
+
+CAP = """
+[settlement.cap]
+maximum_payout = { value = 150, article = "Lab variant: the cap" }
+ante = { value = 10, article = "Lab variant: the cap" }
+categories = { value = ["royal-flush", "straight-flush", "four-of-a-kind", "full-house", \
+"flush", "straight", "three-of-a-kind", "two-pair"], article = "Lab variant: the cap" }
+bets = { value = BETS, article = "Lab variant: the cap" }
+"""
+
+
+def _capped_rules(tmp_path: Path, bets: str = '["raise"]') -> Path:
+    source = Path(__file__).resolve().parents[2] / "fixtures" / "rules"
+    path = tmp_path / "capped.toml"
+    text = (source / "caribbean-stud.no-upcard.toml").read_text("utf-8")
+    path.write_text(text + CAP.replace("BETS", bets), "utf-8")
+    return path
+
+
+def test_a_cap_on_the_raise_is_applied_and_a_raise_paid_above_it_is_found(
+    tmp_path: Path,
+) -> None:
+    rules = _capped_rules(tmp_path)
+    clean = make_log(rules, 1000, seed=4, seats=4)
+    capped = [s for s in clean.seats() if s.stakes["raise"] and s.paid["raise"] == 150]
+    assert len(capped) >= 5  # the cap binds on some seats of the clean log
+    code, result = _audit(clean.write(tmp_path / "clean.csv"), str(rules))
+    assert (code, result["findings_by_kind"]) == (0, {})
+    planted = make_log(rules, 1000, seed=4, seats=4, plant=("cap",), every=50)
+    assert len(planted.planted) == 20
+    code, result = _audit(planted.write(tmp_path / "planted.csv"), str(rules))
+    assert code == 1
+    found = {(f["round_id"], f["spot"]): f for f in _findings(result)}
+    assert set(found) == {(p.round_id, "raise") for p in planted.planted}
+    for finding in found.values():
+        assert finding["due"] == "150"
+        assert "Lab variant: the cap" in str(finding["article"])
+
+
+def test_a_cap_over_several_bets_together_is_refused_naming_the_key(tmp_path: Path) -> None:
+    rules = _capped_rules(tmp_path, '["ante", "raise"]')
+    path, _ = _csv(tmp_path, "caribbean-stud.no-upcard")
+    line = _refused(path, str(rules))
+    assert "settlement.cap.bets" in line
+    assert "a per-round cap over ante, raise together is not re-settled" in line
+
+
+def test_a_void_round_is_due_nothing_on_every_bet(tmp_path: Path) -> None:
+    path, lines = _csv(tmp_path)
+    header = lines[0].split(",")
+    _edit(path, lines, 3, "events", "misdeal")
+    code, result = _audit(path, FOUR)
+    row = lines[3].split(",")
+    paid = {b: row[header.index(f"{b}_paid")] for b in ("ante", "raise", "aces-up")}
+    flagged = {str(f["spot"]): f for f in _findings(result)}
+    assert set(flagged) == {b for b, v in paid.items() if v != "0"}
+    assert flagged
+    for bet, finding in flagged.items():
+        assert finding["round_id"] == row[header.index("round_id")]
+        assert (finding["article"], finding["due"], finding["paid"]) == (
+            "void round",
+            "0",
+            paid[bet],
+        )
+        assert finding["detail"] == "void round (misdeal): bets void, nothing paid"
+    assert (code, result["void_rounds"]) == (1, 1)

@@ -73,8 +73,9 @@ class Rules:
     sides: list[Side] = field(default_factory=list)
 
     @classmethod
-    def read(cls, name: str) -> Rules:
-        path = RULES / f"{name}.toml"
+    def read(cls, name: str | Path) -> Rules:
+        """A bundled rule file by name, or any file by its path."""
+        path = name if isinstance(name, Path) else RULES / f"{name}.toml"
         data = tomllib.loads(path.read_text(encoding="utf-8"))
         ranking_table = data["ranking"]
         tie_breaks = TieBreaks(
@@ -160,6 +161,14 @@ class Rules:
         pk, dk = self.ranking.key(player), self.ranking.key(dealer)
         return (pk > dk) - (pk < dk)
 
+    def raise_cap(self) -> tuple[Fraction, list[str]]:
+        """The per-round maximum on the raise's payout (currency; 0: none) and the categories
+        it covers, from ``[play.cap]`` or a raise-only ``[settlement.cap]``."""
+        table = self.data.get("play", {}).get("cap") or self.data.get("settlement", {}).get("cap")
+        if not table:
+            return Fraction(0), []
+        return _number(table["maximum_payout"]["value"]), list(table["categories"]["value"])
+
     def ties(self) -> str:
         if "settlement" in self.data:
             return str(self.data["settlement"]["ties"]["value"])
@@ -235,6 +244,9 @@ def settle(rules: Rules, seat: Seat, dealer: list[int], multiple: Fraction) -> d
                 a += rules.value(f"settlement.bonus.{cat}")[0]
             paid["ante"] = ante * a
             paid["raise"] = raised * r
+            maximum, categories = rules.raise_cap()
+            if maximum and cat in categories and paid["raise"] > maximum:
+                paid["raise"] = maximum
     for side in rules.sides:
         stake = seat.stakes[side.id]
         paid[side.id] = stake * side_pay(side, seat.cards + (dealer if side.with_dealer else []))
@@ -442,6 +454,15 @@ def _plant(rules: Rules, kind: str, seat: Seat, dealer: list[int]) -> tuple[str,
             return None
         seat.paid["raise"] = seat.stakes["raise"] * _number(wins[cat]["value"])
         return "raise", rules.value("settlement.raise.not_qualifying")[1]
+    if kind == "cap":  # a capped raise paid in full
+        maximum, categories = rules.raise_cap()
+        if not raised or not maximum or cat not in categories or seat.paid["raise"] != maximum:
+            return None
+        pay = rules.data["settlement"]["raise"]["win"][cat]
+        seat.paid["raise"] = seat.stakes["raise"] * _number(pay["value"])
+        if seat.paid["raise"] == maximum:
+            return None
+        return "raise", rules.data["settlement"]["cap"]["maximum_payout"]["article"]
     if kind == "pay-line":
         # a win paid by the line of the category below the player's
         if raised and outcome is not None and outcome > 0 and "settlement" in rules.data:
@@ -489,7 +510,7 @@ def applicable(rules: Rules) -> tuple[str, ...]:
 
 
 def make_log(
-    name: str,
+    name: str | Path,
     rounds: int,
     seed: int = 0,
     plant: tuple[str, ...] = (),
@@ -503,7 +524,7 @@ def make_log(
     rules = Rules.read(name)
     rng = random.Random(seed)
     log = Log(rules, [], [])
-    plant = tuple(k for k in plant if k in (*applicable(rules), "tie"))
+    plant = tuple(k for k in plant if k in (*applicable(rules), "tie", "cap"))
     kinds = iter(plant * rounds)
     for i in range(rounds):
         round_id = str(i + 1)

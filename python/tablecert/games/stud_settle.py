@@ -116,7 +116,7 @@ class StudSettlement:
     tables: dict[str, BetTable]
     side_bets: tuple[SideBetHands, ...]
     #: The raise's per-round maximum payout in currency units (0: none), and the categories
-    #: (by position) it caps on a win.
+    #: (by position) whose raise it caps where the raise wins.
     maximum_payout: Fraction
     capped: tuple[bool, ...]
     cap_rule: Rule | None
@@ -248,6 +248,14 @@ def stud_settlement(rules: RuleFile) -> StudSettlement:
     )
     cap = s.cap
     maximum = cap.maximum_payout.value if cap is not None else Fraction(0)
+    if cap is not None and maximum != 0 and cap.bets.value != ("raise",):
+        # the log pays each bet apart: how a cap over several bets together is shared among
+        # them is not in the description
+        raise rules.error(
+            cap.bets.key,
+            f"a per-round cap over {', '.join(cap.bets.value)} together is not re-settled "
+            "in round logs (each bet is logged apart); a cap on the raise alone is",
+        )
     return StudSettlement(
         description=d,
         rules=rules,

@@ -198,7 +198,7 @@ class _StudChunkAudit(ChunkChecks):
                 bk = self.keys(bet_hands, judged.tolist(), hands.ranking)
                 row = (bk >> FIRST_RANK_SHIFT) & 0xF
                 column = bk >> CATEGORY_SHIFT
-            self.settle(bet, i, table, row, column, outcome, decision, examined, void_seat)
+            self.settle(bet, i, table, row, column, examined, void_seat)
 
     def settle(
         self,
@@ -207,8 +207,6 @@ class _StudChunkAudit(ChunkChecks):
         table: BetTable,
         row: _Int,
         column: _Int,
-        outcome: _Int,
-        decision: _Int,
         examined: _Bool,
         void_seat: _Bool,
     ) -> None:
@@ -223,7 +221,7 @@ class _StudChunkAudit(ChunkChecks):
         due = stake * numerators[row, column]
         codes = table.codes[row, column]
         if bet == "raise" and st.cap_rule is not None:
-            capped = np.array(st.capped, dtype=bool)[column] & (outcome == WON) & (row != FOLDED)
+            capped = np.array(st.capped, dtype=bool)[column] & (numerators[row, column] > 0)
             due = np.where(capped, np.minimum(due, int(cap)), due)
         due = np.where(void_seat, 0, due)
         a.bets[bet] = a.bets.get(bet, Fraction(0)) + Fraction(int(stake.sum()), SCALE)
