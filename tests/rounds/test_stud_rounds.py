@@ -7,10 +7,14 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
+from tablecert.games.settle import per_unit
+from tablecert.games.stud_settle import OUTCOMES, stud_settlement
+from tablecert.poker import ordering
 from tablecert.rules import load_rules
 from tests.support.cli_support import tablecert
 from tests.support.stud_rounds import KINDS, applicable, make_log
@@ -337,3 +341,39 @@ def test_a_void_round_is_due_nothing_on_every_bet(tmp_path: Path) -> None:
         )
         assert finding["detail"] == "void round (misdeal): bets void, nothing paid"
     assert (code, result["void_rounds"]) == (1, 1)
+
+
+@pytest.mark.parametrize(
+    ("game", "bets"),
+    [("q-poker", ("play", "pair_plus")), ("caribbean-stud", ("ante", "raise"))],
+)
+def test_a_statute_file_settles_as_its_own_engine_s_audit_settles_it(
+    game: str, bets: tuple[str, ...]
+) -> None:
+    """The described settlement of a statute's file and the dedicated games' (games/settle.py)
+    give every bet the same value for every outcome and category."""
+    order = ordering(game)
+    st = stud_settlement(order.rules)
+    dedicated = {"dealer does not qualify": "dealer does not qualify", "win": "win"}
+    dedicated |= {"tie": "tie", "loss": "loss"}
+    compared = 0
+    for bet in bets:
+        table = st.tables[bet]
+        for name in order.categories:
+            column = st.categories.index(name.replace(" ", "-"))
+            for o, outcome in enumerate(OUTCOMES):
+                if bet == "pair_plus":
+                    row = 0  # every first rank: pair plus has no minimum
+                elif bet == "raise":
+                    row = o
+                else:
+                    row = 1 + o
+                want, _ = per_unit(order, bet, dedicated[outcome], name)
+                got = Fraction(int(table.numerators[row, column]), table.denominator)
+                assert (bet, outcome, name, got) == (bet, outcome, name, want)
+                compared += 1
+            if bet != "raise":
+                fold, _ = per_unit(order, bet, "fold", name)
+                if bet != "pair_plus":
+                    assert Fraction(int(table.numerators[0, column]), table.denominator) == fold
+    assert compared == len(bets) * len(order.categories) * len(OUTCOMES)

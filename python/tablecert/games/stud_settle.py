@@ -13,6 +13,10 @@ settled at once. The bets of a round are:
   one-decision layout;
 - each side bet, by its id in the rule file, on the player's own hand or on the player's and
   the dealer's cards together, paid by its own category (and minimum first rank).
+
+Every value is per unit of the logged stake of its bet, as the dedicated games' settlement
+(``games/settle.py``) reads the statutes' files: a statute's file audited as a described game
+is settled as its own engine's audit settles it.
 """
 
 from __future__ import annotations
@@ -151,9 +155,8 @@ def _against_tables(d: StudDescription, rules: RuleFile) -> dict[str, BetTable]:
     per_raise: list[list[tuple[Fraction, Rule]]] = [
         [(Fraction(0), Rule((), ())) for _ in positions] for _ in range(len(OUTCOMES) + 1)
     ]
-    unit = s.stake.value  # the values are per unit of the stake (the statutes' initial bet)
     for c in positions:
-        first[0][c] = (s.fold.value / unit, _rule(s.fold))
+        first[0][c] = (s.fold.value, _rule(s.fold))
         per_raise[FOLDED][c] = (Fraction(0), _rule(s.fold))
     # a tie's settlement is the ties rule's (to the player: the win's values) where the file
     # has one; in the statutes' layouts, the tie value's own
@@ -173,10 +176,10 @@ def _against_tables(d: StudDescription, rules: RuleFile) -> dict[str, BetTable]:
                 part = s.loss
             bonus = s.bonus[c] if s.bonus else None
             for d_index in range(len(s.raises)):
-                value = part.ante.value / unit
+                value = part.ante.value
                 ante_rule = [*cited, part.ante]
                 if bonus is not None and bonus.value != 0:
-                    value += bonus.value / unit
+                    value += bonus.value
                     ante_rule.append(bonus)
                 first[1 + 4 * d_index + o][c] = (value, _rule(*dict.fromkeys(ante_rule)))
             per_raise[o][c] = (
