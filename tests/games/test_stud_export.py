@@ -321,3 +321,28 @@ def test_exporting_changes_no_figure(rules: str) -> None:
     assert with_strategy.as_json() == plain.as_json()
     assert with_strategy.strategy_table is not None
     assert with_strategy.strategy_table.situations == plain.situations
+
+
+def test_the_sheet_states_the_cap_it_was_computed_under(tmp_path: Path) -> None:
+    path = _generic_three_card(tmp_path)
+    assert "per_round_cap" not in stud.analyze(load_rules(path)).as_json()  # 0: no maximum
+    out = tmp_path / "export"
+    run = tablecert(["analyze", "game", str(path), "--json", "--cap", "100", "--export", str(out)])
+    assert run.code == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert data["per_round_cap"] == {
+        "maximum_payout": "100",
+        "ante": "25",
+        "antes": {"exact": "4/1", "decimal": "4.000000000000"},
+        "categories": ["straight-flush", "three-of-a-kind"],
+        "bets": ["ante", "raise", "bonus"],
+        "article": "Rules: cap",
+    }
+    summary = dict(read_xlsx(out / "par-sheet.xlsx"))["Summary"]
+    assert [
+        "per-round maximum payout",
+        "100 against an ante of 25 (4/1 antes): ante, raise, bonus on straight-flush, "
+        "three-of-a-kind",
+        "Rules: cap",
+    ] in summary
+    assert Fraction(data["house_edge"]["exact"]) > Fraction(686_689, 20_358_520)

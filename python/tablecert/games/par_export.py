@@ -209,6 +209,7 @@ def _header(data: Mapping[str, Any]) -> list[list[Cell]]:
             ["rule file SHA-256", data["rules_sha256"]],
             ["situations", int(data["situations"])],
             ["dealer completions per situation", int(data["completions_per_situation"])],
+            *_cap_line(data.get("per_round_cap")),
         ]
     return [
         ["par sheet", data["title"]],
@@ -216,6 +217,21 @@ def _header(data: Mapping[str, Any]) -> list[list[Cell]]:
         ["rule file", PurePath(data["rules"]).name],
         ["rule file SHA-256", data["rules_sha256"]],
         ["hand ordering", data["ordering"]],
+    ]
+
+
+def _cap_line(cap: Mapping[str, Any] | None) -> list[list[Cell]]:
+    """The per-round maximum payout a described game's sheet was computed under, if any."""
+    if cap is None:
+        return []
+    covers = f"{', '.join(cap['bets'])} on {', '.join(cap['categories'])}"
+    return [
+        [
+            "per-round maximum payout",
+            f"{cap['maximum_payout']} against an ante of {cap['ante']} "
+            f"({cap['antes']['exact']} antes): {covers}",
+            cap["article"],
+        ]
     ]
 
 

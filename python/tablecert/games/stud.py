@@ -112,10 +112,46 @@ class CapPoint:
 
 
 @dataclass(frozen=True)
+class CapTerms:
+    """The per-round maximum payout the sheet was computed under (one that can bind): the
+    maximum in currency units, the ante it is judged against, what it covers, its article."""
+
+    maximum_payout: Fraction
+    ante: Fraction
+    categories: tuple[str, ...]
+    bets: tuple[str, ...]
+    article: str
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "maximum_payout": str(self.maximum_payout),
+            "ante": str(self.ante),
+            "antes": fraction_json(self.maximum_payout / self.ante),
+            "categories": list(self.categories),
+            "bets": list(self.bets),
+            "article": self.article,
+        }
+
+
+def cap_terms(d: StudDescription) -> CapTerms | None:
+    """The description's per-round cap, if it sets a maximum (None: no cap, or 0 = none)."""
+    cap = d.settlement.cap
+    if cap is None or cap.limit is None:
+        return None
+    return CapTerms(
+        cap.maximum_payout.value,
+        cap.ante.value,
+        cap.categories.value,
+        cap.bets.value,
+        cap.maximum_payout.article,
+    )
+
+
+@dataclass(frozen=True)
 class StudAnalysis(Returns):
     """A stud game's par sheet under optimal play, exact throughout (the expected value and
     house edge per unit ante). ``strategy_table`` (the decisions by hand class) and
-    ``cap_curve`` are there when asked for."""
+    ``cap_curve`` are there when asked for; ``cap`` states the per-round maximum applied."""
 
     title: str
     rules_path: str
@@ -132,6 +168,8 @@ class StudAnalysis(Returns):
     won_on_suit: int
     strategy_table: StrategyTable | None = field(default=None, repr=False)
     cap_curve: tuple[CapPoint, ...] = ()
+    #: The per-round cap applied (None: no maximum).
+    cap: CapTerms | None = None
 
     @property
     def average_wager(self) -> Fraction:
@@ -171,6 +209,7 @@ class StudAnalysis(Returns):
                 "decided_by_suit_won_by_player": self.won_on_suit,
             },
             "side_bets": [b.as_json() for b in self.side_bets],
+            **({"per_round_cap": self.cap.as_json()} if self.cap is not None else {}),
             **({"cap_curve": [p.as_json() for p in self.cap_curve]} if self.cap_curve else {}),
         }
 
@@ -477,6 +516,7 @@ def _sheet(rf: RuleFile, d: StudDescription, run: Counted, den: int) -> StudAnal
         equal_ranks=equal,
         won_on_suit=suit,
         strategy_table=table,
+        cap=cap_terms(d),
     )
 
 
