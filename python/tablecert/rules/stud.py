@@ -17,7 +17,8 @@ A file describes its game in these tables (see ``docs/games/rule-files.md``):
   category, **highest first in the order they are written**, each naming the tie-break steps
   the engine compares (:data:`STEPS`);
 - the dealer's qualification, the decision and the settlement, in one of three layouts:
-  ``[qualifier]``, ``[decision]``, ``[settlement]`` (any game), or the two layouts the
+  ``[qualifier]``, ``[decision]``, ``[settlement]`` (any game; ``[settlement.cap]`` a
+  per-round maximum payout over the bets and categories it names), or the two layouts the
   statutes' files have always used: ``[play]`` with ``initial_bet`` and ``follow_bet`` (one
   decision whose values are written whole, by outcome) or ``[play]`` with
   ``raise_multiple`` (ante and raise, the raise paid by category, the royal option and the
@@ -289,7 +290,8 @@ class Settlement:
     ``win``, ``bonus`` are by category position (0 the lowest). ``tie`` None: ties go to the
     player (paid as a win). The bonus (none when empty) is paid whenever the player raises,
     whatever the dealer holds. ``stake`` is the unit the values are counted in (the ante, or the
-    statutes' initial bet).
+    statutes' initial bet). ``cap`` (with ``capped``, by position: the categories it covers)
+    limits what the covered bets win together in a round (:meth:`capped_by`).
     """
 
     stake: Cited[Fraction]
