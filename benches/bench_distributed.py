@@ -95,12 +95,12 @@ def _fleet(root: Path) -> list[Path]:
 ShardResult = caribbean_stud.ShardAnswer
 
 
-def timed_shard(shard: caribbean_stud.UpcardShard) -> tuple[ShardResult, float, float]:
+def timed_shard(shard: caribbean_stud.HandShard) -> tuple[ShardResult, float, float]:
     """One Caribbean shard where it runs: its answer, wall and CPU seconds in the worker (the
     load on the machine stretches wall-clock time far more than a single-threaded task's
     CPU time)."""
     wall, cpu = time.perf_counter(), time.process_time()
-    result = caribbean_stud.run_upcard_shard(shard)
+    result = caribbean_stud.run_hand_shard(shard)
     return result, time.perf_counter() - wall, time.process_time() - cpu
 
 
@@ -135,7 +135,7 @@ def _shard_call(executor: DaskExecutor) -> ShardCall:
         done = executor.map(timed_shard, plan)
         call = time.perf_counter() - start
         start = time.perf_counter()
-        caribbean_stud.merge_upcard_shards(plan, [d[0] for d in done])
+        caribbean_stud.merge_hand_shards([d[0] for d in done])
         merge = time.perf_counter() - start
         size = sum(len(pickle.dumps(d[0])) for d in done)
         calls.append(ShardCall(call, [d[1] for d in done], [d[2] for d in done], size, merge))

@@ -34,25 +34,28 @@ _FOUR = (
 #: (today, generic) core calls with the same figures, per game and ordering.
 PAIRS = {
     f"caribbean stud ({name})": (
-        "from tablecert import _core\n"
+        "from tablecert import _core\nfrom tablecert._core import _testing\n"
         f"tb = _core.TieBreaks({suits})\n"
-        f"p = _core.CaribbeanPayouts(-2, 2, {_CARIBBEAN_PAY}, 0, -6, 4)\n"
-        "_core.caribbean_analyze(tb, [12, 11], p)\n",
+        f"p = _testing.CaribbeanPayouts(-2, 2, {_CARIBBEAN_PAY}, 0, -6, 4)\n"
+        "_testing.caribbean_analyze(tb, [12, 11], p)\n",
         "from tablecert import _core\n"
         f"tb = _core.TieBreaks({suits})\n"
         f"r = _core.StudRanking(5, {_FIVE}, tb)\n"
         "g = _core.StudGame(r, list(range(52)), 5, 5, 1, ('high-card', [12, 11]))\n"
         f"win = {_CARIBBEAN_PAY}\n"
-        "_core.stud_analyze(g, [[[-2] * 10] * 4, [[2] * 10, win, [0] * 10, [-6] * 10]])\n",
+        "floor = [[[-2] * 10] * 4, [[2] * 10, [4] * 10, [0] * 10, [-6] * 10]]\n"
+        "_core.stud_analyze(g, [[[-2] * 10] * 4, [[2] * 10, win, [0] * 10, [-6] * 10]],"
+        " masks=True, floor=floor)\n",
     )
     for name, suits in (("statute", True), ("standard", False))
 } | {
     f"q poker ({name})": (
-        f"from tablecert import _core\n_core.q_poker_hand_counts(_core.TieBreaks({suits}), [10])\n",
+        "from tablecert import _core\nfrom tablecert._core import _testing\n"
+        f"_testing.q_poker_hand_counts(_core.TieBreaks({suits}), [10])\n",
         "from tablecert import _core\n"
         f"r = _core.StudRanking(3, {_THREE}, _core.TieBreaks({suits}))\n"
         "g = _core.StudGame(r, list(range(52)), 3, 3, 0, ('high-card', [10]))\n"
-        "_core.stud_analyze(g, [[[-1] * 6] * 4, [[1] * 6, [2] * 6, [0] * 6, [-2] * 6]])\n",
+        "_core.stud_analyze(g, [[[0] * 6] * 4], counts=True)\n",
     )
     for name, suits in (("statute", True), ("standard", False))
 }

@@ -32,11 +32,11 @@ def _part(parts: int, k: int, start: float) -> None:
     """In a child process: warm up, wait for ``start``, time part ``k`` of ``parts``."""
     order = ordering("caribbean-stud", "caribbean-stud.macau")
     plan = caribbean_stud.hand_shards(order, caribbean_stud.payouts(order), parts)
-    caribbean_stud.run_upcard_shard(plan[k])
+    caribbean_stud.run_hand_shard(plan[k])
     while time.time() < start:
         time.sleep(0.01)
     cpu, wall = time.process_time(), time.perf_counter()
-    caribbean_stud.run_upcard_shard(plan[k])
+    caribbean_stud.run_hand_shard(plan[k])
     print(f"{time.process_time() - cpu:.3f} {time.perf_counter() - wall:.3f}")
 
 

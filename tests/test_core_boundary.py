@@ -15,8 +15,9 @@ from tablecert._core import _testing
 from tablecert.errors import RulesError
 from tablecert.games import caribbean_stud
 from tablecert.poker import ordering
+from tests.support import caribbean_oracle
 
-ROW = _core.CategoryRow(
+ROW = _testing.CategoryRow(
     situations=10,
     raised=4,
     indifferent=1,
@@ -32,21 +33,21 @@ ROW = _core.CategoryRow(
 
 def test_a_category_row_is_read_by_name_and_merged_by_the_core() -> None:
     assert (ROW.situations, ROW.raised, ROW.min_margin_at_floor) == (10, 4, -5)
-    other = _core.CategoryRow(1, 2, 3, 4, 5, 6, 7, 8, 9, -9)
+    other = _testing.CategoryRow(1, 2, 3, 4, 5, 6, 7, 8, 9, -9)
     merged = ROW.merged(other)
-    assert merged == _core.CategoryRow(11, 6, 4, 11, 25, 8, 37, 11, 10, -9)
+    assert merged == _testing.CategoryRow(11, 6, 4, 11, 25, 8, 37, 11, 10, -9)
     # The smallest margin is kept whichever side holds it.
     assert other.merged(ROW).min_margin_at_floor == -9
-    assert ROW.merged(_core.CategoryRow(0, 0, 0, 0, 0, 0, 0, 0, 0, 3)).min_margin_at_floor == -5
+    assert ROW.merged(_testing.CategoryRow(0, 0, 0, 0, 0, 0, 0, 0, 0, 3)).min_margin_at_floor == -5
     assert other != ROW
     with pytest.raises(AttributeError):
         ROW.raised = 5  # type: ignore[misc]
     # The cache stores the counts in CategoryLine's field order, read by name.
-    assert caribbean_stud.row_values(ROW) == (10, 4, 1, 7, 20, 2, 30, 3, 1, -5)
+    assert caribbean_oracle.row_values(ROW) == (10, 4, 1, 7, 20, 2, 30, 3, 1, -5)
 
 
 def test_what_travels_to_and_from_a_worker_pickles_whole() -> None:
-    payouts = _core.CaribbeanPayouts(
+    payouts = _testing.CaribbeanPayouts(
         fold=-2,
         not_qualifying=3,
         win=[4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
@@ -55,8 +56,8 @@ def test_what_travels_to_and_from_a_worker_pickles_whole() -> None:
         win_floor=4,
     )
     compact = _core.CompactDecisions((3, 9), b"\x01" * 16, b"\x07\0\0\0", b"\x08" + b"\0" * 7)
-    run = _core.CaribbeanRun([ROW, ROW], compact)
-    for value in (ROW, payouts, compact, run, _core.CaribbeanRun([ROW], b"\x05" * 8)):
+    run = _testing.CaribbeanRun([ROW, ROW], compact)
+    for value in (ROW, payouts, compact, run, _testing.CaribbeanRun([ROW], b"\x05" * 8)):
         again = pickle.loads(pickle.dumps(value))
         assert type(again) is type(value)
         assert again == value
@@ -78,7 +79,7 @@ def test_what_travels_to_and_from_a_worker_pickles_whole() -> None:
         b"\x07\0\0\0",
         b"\x08" + b"\0" * 7,
     )
-    assert run != _core.CaribbeanRun([ROW, ROW], b"")
+    assert run != _testing.CaribbeanRun([ROW, ROW], b"")
     assert compact != _core.CompactDecisions(
         (3, 10), b"\x01" * 16, b"\x07\0\0\0", b"\x08" + b"\0" * 7
     )
@@ -86,15 +87,17 @@ def test_what_travels_to_and_from_a_worker_pickles_whole() -> None:
 
 def test_bad_boundary_values_are_refused_by_the_core() -> None:
     with pytest.raises(RulesError, match="expected 10 win payouts"):
-        _core.CaribbeanPayouts(fold=-2, not_qualifying=1, win=[1, 2], tie=0, loss=-2, win_floor=1)
+        _testing.CaribbeanPayouts(
+            fold=-2, not_qualifying=1, win=[1, 2], tie=0, loss=-2, win_floor=1
+        )
     with pytest.raises(TypeError, match="decisions must be"):
-        _core.CaribbeanRun([ROW], "table")  # type: ignore[arg-type]
+        _testing.CaribbeanRun([ROW], "table")  # type: ignore[arg-type]
 
 
 def test_a_shard_names_its_upcards_and_its_payouts() -> None:
     order = ordering("caribbean-stud", "caribbean-stud.standard")
     pay = caribbean_stud.payouts(order)
-    (shard,) = caribbean_stud.upcard_shards(order, pay, 1)
+    (shard,) = caribbean_oracle.upcard_shards(order, pay, 1)
     p = shard.payouts
     # Numerators over one denominator: the standard rules pay the ante 1 and the raise 2 x
     # the category's odds, so a fold loses 1 and the weakest win is 1 + 2 x 1.
@@ -128,6 +131,14 @@ def test_score_checks_are_named_tallies() -> None:
 
 
 TEST_ONLY = {
+    # The dedicated engines, the generic stud engine's oracles.
+    "CaribbeanPayouts",
+    "CaribbeanRun",
+    "CategoryRow",
+    "Q_POKER_COUNT_FIELDS",
+    "caribbean_analyze",
+    "q_poker_hand_counts",
+    # The core's inner steps.
     "aperiodic_templates",
     "count_complete_hands",
     "dft_magnitudes",
@@ -150,10 +161,12 @@ def test_test_only_functions_are_in_the_testing_submodule() -> None:
 def test_q_poker_counts_are_read_by_the_names_the_core_gives_its_columns() -> None:
     from tablecert.games.q_poker import _Showdowns
 
-    raw = np.array([[1, 2, 3, 4], [50, 60, 70, 80]], dtype="<u4").tobytes()
+    # The generic engine's columns; its wins include those on suit.
+    raw = np.array([[1, 6, 0, 3, 4], [50, 60, 0, 70, 8]], dtype="<u4").tobytes()
     counts = _Showdowns.of(raw)
-    assert _core.Q_POKER_COUNT_FIELDS == ("not_qualifying", "beaten", "equal_ranks", "won_on_suit")
+    fields = ["not_qualifying", "won", "tied", "equal_ranks", "won_on_suit"]
+    assert fields == _core.STUD_COUNT_FIELDS
     assert counts.not_qualifying.tolist() == [1, 50]
-    assert counts.beaten.tolist() == [2, 60]
+    assert counts.beaten.tolist() == [2, 52]
     assert counts.equal_ranks.tolist() == [3, 70]
-    assert counts.won_on_suit.tolist() == [4, 80]
+    assert counts.won_on_suit.tolist() == [4, 8]

@@ -18,6 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tablecert import _core
+from tablecert._core import _testing
 from tablecert.audit.shuffler import ShufflerAudit, audit_shuffler
 from tablecert.audit.simulate import write_log
 from tablecert.cli import app
@@ -41,6 +42,7 @@ from tablecert.report.sections import section_kinds
 from tablecert.rounds.audit import audit_rounds
 from tablecert.rounds.hold import HoldParameters
 from tablecert.rounds.simulate import write_rounds
+from tests.support import caribbean_oracle
 from tests.support.imports_probe import modules_imported
 from tests.support.plan_support import write_plan
 
@@ -87,7 +89,7 @@ def test_split_range_covers_every_index_once() -> None:
 def test_q_poker_on_a_cluster_is_the_local_answer(cluster: DaskExecutor) -> None:
     order = ordering("q-poker", "q-poker.macau")
     whole = q_poker.showdown_counts(order)
-    assert len(whole) == 4 * 4 * comb(52, 3)
+    assert len(whole) == 4 * len(_core.STUD_COUNT_FIELDS) * comb(52, 3)
     assert q_poker.showdown_counts(order, cluster, shards=5) == whole
     assert q_poker.showdown_counts(order, LocalExecutor(), shards=3) == whole
     local = q_poker.analyze("q-poker.macau")
@@ -100,10 +102,10 @@ def test_q_poker_on_a_cluster_is_the_local_answer(cluster: DaskExecutor) -> None
 
 def _reduced_plan(
     rules: str, first: int, end: int, shards: int, parts: int = 1
-) -> list[caribbean_stud.UpcardShard]:
+) -> list[caribbean_oracle.UpcardShard]:
     """Upcards ``first..end`` in ``shards`` ranges, each in ``parts`` parts of the hands."""
     order = ordering("caribbean-stud", rules)
-    (whole,) = caribbean_stud.upcard_shards(order, caribbean_stud.payouts(order), 1)
+    (whole,) = caribbean_oracle.upcard_shards(order, caribbean_stud.payouts(order), 1)
     return [
         replace(whole, upcards=r, part=(k, parts))
         for r in split_range(first, end, shards)
@@ -112,14 +114,14 @@ def _reduced_plan(
 
 
 def _one_local_run(
-    plan: list[caribbean_stud.UpcardShard],
+    plan: list[caribbean_oracle.UpcardShard],
 ) -> tuple[list[tuple[int, ...]], bytes]:
     """The same upcards in one core call on this machine (one sweep, no shards)."""
     first, end = plan[0].upcards[0], plan[-1].upcards[1]
-    whole = caribbean_stud.UpcardShard(
+    whole = caribbean_oracle.UpcardShard(
         plan[0].tie_breaks, plan[0].qualifier, plan[0].payouts, (first, end)
     )
-    run = _core.caribbean_analyze(
+    run = _testing.caribbean_analyze(
         _core.TieBreaks(*whole.tie_breaks),
         list(whole.qualifier),
         whole.payouts,
@@ -128,7 +130,7 @@ def _one_local_run(
     )
     bits = run.decisions
     assert isinstance(bits, bytes)
-    return [caribbean_stud.row_values(r) for r in run.categories], bits
+    return [caribbean_oracle.row_values(r) for r in run.categories], bits
 
 
 def test_caribbean_upcard_shards_on_a_cluster_equal_one_local_run(
@@ -137,8 +139,8 @@ def test_caribbean_upcard_shards_on_a_cluster_equal_one_local_run(
     # A reduced shard set: upcards 2c, 2h, 2s, 3d (ids 1..4) in three ranges, each in two
     # parts of the player hands.
     plan = _reduced_plan("caribbean-stud.standard", 1, 5, 3, parts=2)
-    rows, bits = caribbean_stud.merge_upcard_shards(
-        plan, cluster.map(caribbean_stud.run_upcard_shard, plan)
+    rows, bits = caribbean_oracle.merge_upcard_shards(
+        plan, cluster.map(caribbean_oracle.run_upcard_shard, plan)
     )
     assert (rows, bits) == _one_local_run(plan)
     # Every (player hand, upcard) situation of those 4 upcards, once: 4 x C(51, 5).
@@ -154,12 +156,12 @@ def test_caribbean_upcard_shards_on_a_cluster_equal_one_local_run(
 def test_a_worker_killed_mid_run_changes_nothing(cluster: DaskExecutor) -> None:
     plan = _reduced_plan("caribbean-stud.macau", 48, 52, 4)
     expected = _one_local_run(plan)
-    results: list[list[caribbean_stud.ShardAnswer]] = []
+    results: list[list[caribbean_oracle.ShardAnswer]] = []
     errors: list[BaseException] = []
 
     def run() -> None:
         try:
-            results.append(cluster.map(caribbean_stud.run_upcard_shard, plan))
+            results.append(cluster.map(caribbean_oracle.run_upcard_shard, plan))
         except BaseException as exc:  # pragma: no cover - reported below
             errors.append(exc)
 
@@ -180,7 +182,7 @@ def test_a_worker_killed_mid_run_changes_nothing(cluster: DaskExecutor) -> None:
     assert results, "the run did not finish"
     # The nanny replaced the worker: a new process at a (possibly) new address.
     assert pids[victim] not in worker_pids(cluster).values()
-    assert caribbean_stud.merge_upcard_shards(plan, results[0]) == expected
+    assert caribbean_oracle.merge_upcard_shards(plan, results[0]) == expected
 
 
 def test_executor_options_are_checked() -> None:

@@ -145,79 +145,6 @@ class Progress:
     @property
     def done(self) -> int: ...
 
-#: The columns of ``q_poker_hand_counts``'s table, in order.
-Q_POKER_COUNT_FIELDS: Final[tuple[str, ...]]
-
-def q_poker_hand_counts(
-    tie_breaks: TieBreaks, qualifier_ranks: list[int], hands: tuple[int, int] | None = None
-) -> bytes: ...
-
-@final
-class CategoryRow:
-    """The totals of one player category under the optimal decision (Caribbean Stud)."""
-
-    def __new__(
-        cls,
-        situations: int,
-        raised: int,
-        indifferent: int,
-        not_qualifying: int,
-        won: int,
-        tied: int,
-        lost: int,
-        equal_ranks: int,
-        won_on_suit: int,
-        min_margin_at_floor: int,
-    ) -> CategoryRow: ...
-    @property
-    def situations(self) -> int: ...
-    @property
-    def raised(self) -> int: ...
-    @property
-    def indifferent(self) -> int: ...
-    @property
-    def not_qualifying(self) -> int: ...
-    @property
-    def won(self) -> int: ...
-    @property
-    def tied(self) -> int: ...
-    @property
-    def lost(self) -> int: ...
-    @property
-    def equal_ranks(self) -> int: ...
-    @property
-    def won_on_suit(self) -> int: ...
-    @property
-    def min_margin_at_floor(self) -> int: ...
-    def merged(self, other: CategoryRow) -> CategoryRow: ...
-    def __reduce__(self) -> tuple[type[CategoryRow], tuple[int, ...]]: ...
-    def __eq__(self, other: object, /) -> bool: ...
-
-@final
-class CaribbeanPayouts:
-    """Caribbean Stud payouts per ante as numerators over one common denominator."""
-
-    def __new__(
-        cls, fold: int, not_qualifying: int, win: list[int], tie: int, loss: int, win_floor: int
-    ) -> CaribbeanPayouts: ...
-    @property
-    def fold(self) -> int: ...
-    @property
-    def not_qualifying(self) -> int: ...
-    @property
-    def win(self) -> list[int]: ...
-    @property
-    def tie(self) -> int: ...
-    @property
-    def loss(self) -> int: ...
-    @property
-    def win_floor(self) -> int: ...
-    def __reduce__(
-        self,
-    ) -> tuple[type[CaribbeanPayouts], tuple[int, int, list[int], int, int, int]]: ...
-    def __eq__(self, other: object, /) -> bool: ...
-    def __hash__(self) -> int: ...
-
 @final
 class CompactDecisions:
     """A shard's raise decisions as it sends them back: its upcard range and three
@@ -240,23 +167,6 @@ class CompactDecisions:
     def __eq__(self, other: object, /) -> bool: ...
 
 @final
-class CaribbeanRun:
-    """One ``caribbean_analyze`` run: the category rows (lowest first) and the decisions, as
-    the table (bytes, LE u64 per hand in colex order) or compact."""
-
-    def __new__(
-        cls, categories: list[CategoryRow], decisions: bytes | CompactDecisions
-    ) -> CaribbeanRun: ...
-    @property
-    def categories(self) -> list[CategoryRow]: ...
-    @property
-    def decisions(self) -> bytes | CompactDecisions: ...
-    def __reduce__(
-        self,
-    ) -> tuple[type[CaribbeanRun], tuple[list[CategoryRow], bytes | CompactDecisions]]: ...
-    def __eq__(self, other: object, /) -> bool: ...
-
-@final
 class SituationCounts:
     """One Caribbean Stud situation's dealer completions by outcome (direct enumeration)."""
 
@@ -273,16 +183,6 @@ class SituationCounts:
     @property
     def won_on_suit(self) -> int: ...
 
-def caribbean_analyze(
-    tie_breaks: TieBreaks,
-    qualifier_ranks: list[int],
-    payouts: CaribbeanPayouts,
-    chunks: int = 0,
-    progress: Progress | None = None,
-    upcards: tuple[int, int] | None = None,
-    part: tuple[int, int] | None = None,
-    compact: bool = False,
-) -> CaribbeanRun: ...
 def caribbean_decision_table(parts: list[CompactDecisions]) -> bytes: ...
 def caribbean_situation(
     tie_breaks: TieBreaks, qualifier_ranks: list[int], hand: list[int], upcard: int

@@ -87,7 +87,7 @@ fn q_poker_hand_counts<'py>(
 
 /// The totals of one player category under the optimal decision (`caribbean::CategoryTotals`):
 /// disjoint shards' rows put together with `merged`.
-#[pyclass(frozen, get_all, eq, module = "tablecert._core")]
+#[pyclass(frozen, get_all, eq, module = "tablecert._core._testing")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CategoryRow {
     /// Situations (player hand, upcard).
@@ -222,7 +222,7 @@ impl CategoryRow {
 /// Caribbean Stud payouts per ante as numerators over one common denominator: folding, the
 /// dealer not qualifying, a win by each player category (lowest first), a push, a loss, and
 /// the smallest win payout (the floor the decision margin is measured at).
-#[pyclass(frozen, get_all, eq, hash, module = "tablecert._core")]
+#[pyclass(frozen, get_all, eq, hash, module = "tablecert._core._testing")]
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct CaribbeanPayouts {
     fold: i64,
@@ -310,7 +310,7 @@ pub struct CompactDecisions {
 #[pymethods]
 impl CompactDecisions {
     #[new]
-    fn new(
+    pub(super) fn new(
         upcards: (usize, usize),
         every: Py<PyBytes>,
         index: Py<PyBytes>,
@@ -369,7 +369,7 @@ fn equality(py: Python<'_>, op: CompareOp, same: bool) -> PyObject {
 /// One `caribbean_analyze` run: the totals of each player category (lowest first) and the
 /// decisions, as the table (`bytes`, LE u64 per hand in colex order, bit `u` = raise against
 /// upcard `u`) or compact (`CompactDecisions`).
-#[pyclass(frozen, get_all, module = "tablecert._core")]
+#[pyclass(frozen, get_all, module = "tablecert._core._testing")]
 pub struct CaribbeanRun {
     categories: Vec<CategoryRow>,
     decisions: PyObject,
@@ -572,16 +572,22 @@ fn caribbean_situation(
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Progress>()?;
+    m.add_class::<CompactDecisions>()?;
+    m.add_class::<SituationCounts>()?;
+    m.add_function(wrap_pyfunction!(caribbean_decision_table, m)?)?;
+    m.add_function(wrap_pyfunction!(caribbean_situation, m)?)?;
+    Ok(())
+}
+
+/// The dedicated Q Poker and Caribbean Stud engines: the games run on the generic stud
+/// engine, and these stay as its oracles (the tests compare them bit for bit).
+pub fn register_testing(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<CategoryRow>()?;
     m.add_class::<CaribbeanPayouts>()?;
-    m.add_class::<CompactDecisions>()?;
     m.add_class::<CaribbeanRun>()?;
-    m.add_class::<SituationCounts>()?;
     let fields = PyTuple::new_bound(m.py(), q_poker::HandCounts::FIELDS);
     m.add("Q_POKER_COUNT_FIELDS", fields)?;
     m.add_function(wrap_pyfunction!(q_poker_hand_counts, m)?)?;
     m.add_function(wrap_pyfunction!(caribbean_analyze, m)?)?;
-    m.add_function(wrap_pyfunction!(caribbean_decision_table, m)?)?;
-    m.add_function(wrap_pyfunction!(caribbean_situation, m)?)?;
     Ok(())
 }

@@ -8,7 +8,9 @@ use pyo3::types::PyBytes;
 
 use super::cards::TieBreaks;
 use super::errors::CoreError;
+use super::games::CompactDecisions;
 use super::games::Progress;
+use crate::games::caribbean;
 use crate::games::stud::{self, MAX_CATEGORIES, MAX_DECISIONS, MAX_VALUE, OUTCOMES};
 
 /// A game's ranking: how many cards make a hand, its categories highest first, the tie-breaks.
@@ -157,13 +159,21 @@ pub struct StudRow {
     won_on_suit: u64,
 }
 
-/// The analysis: completions per situation, all situations, rows, decisions (or None).
+/// The analysis: completions per situation, all situations, rows, and what was asked of the
+/// situations (each `None` unless asked).
 #[pyclass(frozen, get_all, module = "tablecert._core")]
 pub struct StudRun {
     completions: u64,
     situations: u64,
     rows: Vec<StudRow>,
     decisions: Option<Py<PyBytes>>,
+    /// LE u64 per player hand in colex order: bit `l` = some raise chosen in lane `l`.
+    raise_masks: Option<Py<PyBytes>>,
+    /// LE u32 per (player hand, lane) and field of `STUD_COUNT_FIELDS`.
+    counts: Option<Py<PyBytes>>,
+    /// Per category place: the smallest margin of the best raise over the fold under `floor`
+    /// (`None` without a floor; 2^63 - 1 for a category without a situation).
+    min_margins: Option<Vec<i64>>,
 }
 
 fn core_values(game: &stud::Game, values: &[Vec<Vec<i64>>]) -> PyResult<stud::Values> {
@@ -213,13 +223,20 @@ fn core_values(game: &stud::Game, values: &[Vec<Vec<i64>>]) -> PyResult<stud::Va
 /// `shard = (k, n)`: only part `k` of the work cut into `n` parts (the same cut in every
 /// process); the rows of the `n` shards add up to the whole run's, and their decision tables
 /// combine where they are not 255.
+/// `masks`: the decisions as `raise_masks`; `counts`: every situation's
+/// counts (at most 2^24 cells); `floor`: values of the same shape as `values` under which each
+/// category's smallest margin of raising is kept.
 #[pyfunction]
-#[pyo3(signature = (game, values, *, decisions = false, threads = 0, progress = None, shard = (0, 1)))]
+#[pyo3(signature = (game, values, *, decisions = false, masks = false, counts = false, floor = None, threads = 0, progress = None, shard = (0, 1)))]
+#[allow(clippy::too_many_arguments, clippy::fn_params_excessive_bools)]
 fn stud_analyze(
     py: Python<'_>,
     game: &StudGame,
     values: Vec<Vec<Vec<i64>>>,
     decisions: bool,
+    masks: bool,
+    counts: bool,
+    floor: Option<Vec<Vec<Vec<i64>>>>,
     threads: usize,
     progress: Option<Progress>,
     shard: (usize, usize),
@@ -229,18 +246,58 @@ fn stud_analyze(
             CoreError::Argument(format!("shard {shard:?}: expected (k, n) with k < n")).into(),
         );
     }
-    let v = core_values(&game.0, &values)?;
     let g = &game.0;
+    let v = core_values(g, &values)?;
+    let floor = match floor {
+        Some(f) if f.len() != values.len() => {
+            return Err(CoreError::Rules(format!(
+                "floor: {} decisions, expected {} as in values",
+                f.len(),
+                values.len()
+            ))
+            .into())
+        }
+        Some(f) => Some(core_values(g, &f)?),
+        None => None,
+    };
+    // A deck holds at most 52 cards: a lane mask always fits 64 bits.
+    let lanes = g.lanes();
+    let cells = g.player_hands() * lanes;
+    if counts && cells > stud::MAX_COUNTED {
+        return Err(CoreError::Argument(format!(
+            "counts: {cells} situations, at most {} are kept",
+            stud::MAX_COUNTED
+        ))
+        .into());
+    }
+    let has_floor = floor.is_some();
+    let want = stud::Want {
+        decisions: decisions || masks,
+        counts,
+        floor,
+    };
     let run = py.allow_threads(|| {
         stud::analyze(
             g,
             &v,
-            decisions,
+            &want,
             threads,
             progress.as_ref().map(|p| p.0.as_ref()),
             shard,
         )
     });
+    let raise_masks = if masks {
+        let m = py
+            .allow_threads(|| run.raise_masks(lanes))
+            .unwrap_or_default();
+        Some(le_bytes(py, m.iter().flat_map(|w| w.to_le_bytes())))
+    } else {
+        None
+    };
+    let counts = run
+        .counts
+        .as_ref()
+        .map(|c| le_bytes(py, c.iter().flatten().flat_map(|x| x.to_le_bytes())));
     let mut rows = Vec::new();
     for (category, by_decision) in run.rows.iter().enumerate() {
         for (decision, r) in by_decision.iter().enumerate() {
@@ -265,8 +322,47 @@ fn stud_analyze(
         completions: run.completions,
         situations: run.situations,
         rows,
-        decisions: run.decisions.map(|d| PyBytes::new_bound(py, &d).unbind()),
+        decisions: if decisions {
+            run.decisions.map(|d| PyBytes::new_bound(py, &d).unbind())
+        } else {
+            None
+        },
+        raise_masks,
+        counts,
+        min_margins: has_floor.then_some(run.min_margins),
     })
+}
+
+fn le_bytes(py: Python<'_>, bytes: impl Iterator<Item = u8>) -> Py<PyBytes> {
+    PyBytes::new_bound(py, &bytes.collect::<Vec<u8>>()).unbind()
+}
+
+/// The compact form of a whole 5-card decision table over every upcard (LE u64 per hand in
+/// colex order, as `StudRun.raise_masks`): what a shard of a one-upcard game of the full deck
+/// sends back, put together by `caribbean_decision_table`.
+#[pyfunction]
+fn compact_decisions(py: Python<'_>, table: &[u8]) -> PyResult<CompactDecisions> {
+    if table.len() != caribbean::HANDS * 8 {
+        return Err(CoreError::Argument(format!(
+            "{} bytes: expected 8 per hand, {}",
+            table.len(),
+            caribbean::HANDS * 8
+        ))
+        .into());
+    }
+    let masks: Vec<u64> = table
+        .chunks_exact(8)
+        .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
+        .collect();
+    let d = py.allow_threads(|| caribbean::Decisions::from_table(&masks));
+    let wire = d.to_le_bytes();
+    let bytes = |b: &[u8]| PyBytes::new_bound(py, b).unbind();
+    Ok(CompactDecisions::new(
+        d.upcards,
+        bytes(&wire.every),
+        bytes(&wire.index),
+        bytes(&wire.bits),
+    ))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -277,5 +373,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(stud_key, m)?)?;
     m.add_function(wrap_pyfunction!(stud_category_counts, m)?)?;
     m.add_function(wrap_pyfunction!(stud_analyze, m)?)?;
+    m.add_function(wrap_pyfunction!(compact_decisions, m)?)?;
+    m.add("STUD_COUNT_FIELDS", stud::COUNT_FIELDS.to_vec())?;
     Ok(())
 }

@@ -12,6 +12,7 @@ const NAME: &str = "tablecert._core._testing";
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     let testing = PyModule::new_bound(py, NAME)?;
+    super::games::register_testing(&testing)?;
     super::mahjong::register_testing(&testing)?;
     super::nist::register_testing(&testing)?;
     m.add("_testing", &testing)?;

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import replace
 from fractions import Fraction
 from math import comb
@@ -13,11 +12,13 @@ import numpy as np
 import pytest
 
 from tablecert import _core
+from tablecert._core import _testing
 from tablecert.distributed import split_range
 from tablecert.games import caribbean_stud
 from tablecert.games.common import AnalysisError
 from tablecert.poker import ordering
 from tests.reference import game_reference, poker_reference
+from tests.support import caribbean_oracle
 from tests.support.games_support import caribbean
 
 
@@ -192,30 +193,10 @@ def test_strategy_export(tmp_path: Path) -> None:
     assert all(a.raises(hand, u) for u in ups.split())
 
 
-def test_progress_reports_from_a_worker_thread(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The core runs in a worker thread while the caller's callback sees the counter."""
+def test_progress_reports_from_a_worker_thread() -> None:
+    """The core runs in a worker thread while the caller's callback sees its counter of the
+    player hands done (a whole run of the generic engine, about 2 s)."""
     canned = caribbean("caribbean-stud.standard")
-    rows = [
-        _core.CategoryRow(
-            situations=c.situations,
-            raised=c.raised,
-            indifferent=c.indifferent,
-            not_qualifying=c.not_qualifying,
-            won=c.won,
-            tied=c.tied,
-            lost=c.lost,
-            equal_ranks=c.equal_ranks,
-            won_on_suit=c.won_on_suit,
-            min_margin_at_floor=c.min_margin_at_floor,
-        )
-        for c in canned.categories
-    ]
-
-    def slow_core(*args: object) -> _core.CaribbeanRun:
-        time.sleep(0.35)
-        return _core.CaribbeanRun(rows, canned.decisions)
-
-    monkeypatch.setattr(_core, "caribbean_analyze", slow_core)
     seen: list[tuple[int, int]] = []
     again = caribbean_stud.analyze(
         "caribbean-stud.standard", use_cache=False, progress=lambda d, t: seen.append((d, t))
@@ -230,9 +211,9 @@ def test_parts_of_the_hands_merge_to_exactly_one_run() -> None:
     with ranges of upcards, merge to exactly one core run over the same upcards, whatever
     the number of parts; the core's threads (parts of a part) too. Reduced: 3 upcards."""
     order = ordering("caribbean-stud", "caribbean-stud.macau")
-    (whole,) = caribbean_stud.upcard_shards(order, caribbean_stud.payouts(order), 1)
+    (whole,) = caribbean_oracle.upcard_shards(order, caribbean_stud.payouts(order), 1)
     one = replace(whole, upcards=(20, 23))
-    expected = caribbean_stud.merge_upcard_shards([one], [caribbean_stud.run_upcard_shard(one)])
+    expected = caribbean_oracle.merge_upcard_shards([one], [caribbean_oracle.run_upcard_shard(one)])
     situations = 3 * comb(51, 5)
     assert sum(r[0] for r in expected[0]) == situations
     assert 0 < sum(r[1] for r in expected[0]) < situations
@@ -242,16 +223,16 @@ def test_parts_of_the_hands_merge_to_exactly_one_run() -> None:
             for r in split_range(20, 23, upcard_ranges)
             for k in range(parts)
         ]
-        merged = caribbean_stud.merge_upcard_shards(
-            plan, [caribbean_stud.run_upcard_shard(s) for s in plan]
+        merged = caribbean_oracle.merge_upcard_shards(
+            plan, [caribbean_oracle.run_upcard_shard(s) for s in plan]
         )
         assert merged == expected, (parts, upcard_ranges)
     args = (_core.TieBreaks(*whole.tie_breaks), list(whole.qualifier), whole.payouts)
-    threaded = _core.caribbean_analyze(*args, chunks=3, upcards=(20, 23))
-    single = _core.caribbean_analyze(*args, chunks=1, upcards=(20, 23))
+    threaded = _testing.caribbean_analyze(*args, chunks=3, upcards=(20, 23))
+    single = _testing.caribbean_analyze(*args, chunks=1, upcards=(20, 23))
     assert threaded == single
     with pytest.raises(ValueError, match="part"):
-        _core.caribbean_analyze(*args, upcards=(20, 23), part=(2, 2))
+        _testing.caribbean_analyze(*args, upcards=(20, 23), part=(2, 2))
 
 
 def test_compact_shard_decisions_are_checked_when_put_together() -> None:

@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 from tablecert import _core
+from tablecert._core import _testing
 from tablecert.games import caribbean_stud, q_poker
 from tablecert.games.common import common_denominator
 from tablecert.poker import ordering
@@ -316,7 +317,15 @@ def reference_rows(run: ref.Run) -> dict[tuple[int, int], tuple[int, ...]]:
     return {k: tuple(getattr(row, f) for f in ref.ROW_FIELDS) for k, row in run.rows.items()}
 
 
-def run_engine(game: ref.Game, values: Values, threads: int = 0) -> _core.StudRun:
+def run_engine(
+    game: ref.Game,
+    values: Values,
+    threads: int = 0,
+    *,
+    counts: bool = False,
+    floor: Values | None = None,
+    masks: bool = False,
+) -> _core.StudRun:
     qualifier = None if game.qualifier is None else (game.qualifier[0], list(game.qualifier[1]))
     core_game = _core.StudGame(
         core_ranking(game.ranking),
@@ -326,7 +335,15 @@ def run_engine(game: ref.Game, values: Values, threads: int = 0) -> _core.StudRu
         game.upcards,
         qualifier,
     )
-    return _core.stud_analyze(core_game, values, decisions=True, threads=threads)
+    return _core.stud_analyze(
+        core_game,
+        values,
+        decisions=not masks,
+        masks=masks,
+        counts=counts,
+        floor=floor,
+        threads=threads,
+    )
 
 
 def assert_same_run(game: ref.Game, values: Values) -> ref.Run:
@@ -443,6 +460,46 @@ def test_a_capped_raise_makes_every_multiple_best_somewhere() -> None:
     assert {d for _, d in expected.rows} == {0, 1, 2, 3}
 
 
+@pytest.mark.parametrize(
+    "name",
+    ["3-3 rank-only", "5-5 A-K, upcard", "5-6 best four, upcard", "5-5 rank-only, no upcard"],
+)
+def test_counts_margins_and_masks_equal_the_reference(name: str) -> None:
+    # What the par sheets ask beyond the rows: every situation's counts (Q Poker's strategy
+    # and values by hand), each category's smallest margin of raising under the floor values
+    # (the proof that a payout change moves no decision) and the raise masks (the strategy
+    # table by upcard), against the reference's situations one by one.
+    game = GAMES[name]
+    k = len(game.ranking.categories)
+    values = raise_values(k, [1, 2], PAYS[game.ranking.uses], ties_win=game.qualifier is None)
+    floor = [[list(row) for row in by_outcome] for by_outcome in values]
+    for d in range(1, len(floor)):
+        floor[d][1] = [min(floor[d][1])] * k
+    expected = ref.analyze(game, values)
+    run = run_engine(game, values, counts=True, floor=floor, masks=True)
+    assert run.counts == ref.situation_counts(expected)
+    assert run.min_margins == ref.min_margins(expected, floor, k)
+    assert any(m < 0 for m in run.min_margins)
+    assert any(0 < m < 2**63 - 1 for m in run.min_margins)
+    lanes = len(game.deck) if game.upcards else 1
+    table = np.frombuffer(expected.decisions, dtype=np.uint8).reshape(-1, lanes)
+    raised = (table != 0) & (table != 255)
+    masks = (raised * (1 << np.arange(lanes, dtype=np.uint64))).sum(axis=1, dtype=np.uint64)
+    assert run.raise_masks == masks.astype("<u8").tobytes()
+    assert run.decisions is None  # the masks alone were asked
+    assert engine_rows(run) == reference_rows(expected)
+
+
+def test_what_the_engine_cannot_keep_is_refused() -> None:
+    ranking = core_ranking(GAMES["5-5 A-K, upcard"].ranking)
+    whole = _core.StudGame(ranking, list(range(52)), 5, 5, 1, ("high-card", [12, 11]))
+    values = raise_values(10, [2], PAYS[5])
+    with pytest.raises(ValueError, match=r"counts: 135145920 situations, at most 16777216"):
+        _core.stud_analyze(whole, values, counts=True)
+    with pytest.raises(ValueError, match="floor: 1 decisions, expected 2"):
+        _core.stud_analyze(whole, values, floor=values[:1])
+
+
 def test_threads_do_not_change_the_answer() -> None:
     game = GAMES["5-5 A-K, upcard"]
     values = raise_values(10, [2], PAYS[5])
@@ -488,11 +545,11 @@ def q_poker_values(rules: str) -> tuple[ref.TieBreaks, Values, int]:
 
 
 def q_poker_rows_today(rules: str, values: Values) -> dict[tuple[int, int], tuple[int, ...]]:
-    """Today's Q Poker showdown counts (``_core.q_poker_hand_counts``) summed into the
+    """Today's Q Poker showdown counts (``_testing.q_poker_hand_counts``) summed into the
     contract's rows under ``values`` (the optimal decision of each hand, fold on equal)."""
     order = ordering("q-poker", rules)
-    raw = _core.q_poker_hand_counts(order.tie_breaks, [10])
-    names = _core.Q_POKER_COUNT_FIELDS
+    raw = _testing.q_poker_hand_counts(order.tie_breaks, [10])
+    names = _testing.Q_POKER_COUNT_FIELDS
     table = np.frombuffer(raw, dtype="<u4").reshape(-1, len(names)).astype(np.int64)
     col = {name: table[:, j] for j, name in enumerate(names)}
     keys = [_core.strength_key(_core.hand_at(i, 3), order.tie_breaks) for i in range(22_100)]

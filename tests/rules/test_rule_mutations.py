@@ -31,6 +31,7 @@ from tablecert import _core
 from tablecert.errors import TableCertError
 from tablecert.rules import RULES_DIR, load_rules
 from tablecert.rules.constraints import FIELDS, KINDS
+from tests.support import caribbean_oracle
 from tests.support.stud_figures import (
     DECKS,
     FULL_DECKS,
@@ -187,9 +188,9 @@ def poker_outcome(game: str, path: Path, full: bool) -> Any:
         out["par sheet"] = {k: v for k, v in sheet.items() if not k.startswith("rules")}
         return out
     pay = caribbean_stud.payouts(order)
-    shard = caribbean_stud.upcard_shards(order, pay, 52)[17 if full else 0]
+    shard = caribbean_oracle.upcard_shards(order, pay, 52)[17 if full else 0]
     out["core"] = (
-        caribbean_stud.run_upcard_shard(shard) if full else (shard.tie_breaks, shard.qualifier)
+        caribbean_oracle.run_upcard_shard(shard) if full else (shard.tie_breaks, shard.qualifier)
     )
     out["payouts"] = pay
     out["values"] = shard.payouts

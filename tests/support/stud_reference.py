@@ -262,6 +262,10 @@ class Run:
     rows: dict[tuple[int, int], Row]
     #: One byte per (player hand in colex order, lane), as ``StudRun.decisions``.
     decisions: bytes
+    #: Per (player hand in colex order, lane): the category and the tally of the situation's
+    #: dealer completions, None where the upcard is in the hand (``analyze`` only; not
+    #: compared: ``analyze_hidden_dealer`` gives the same run without them).
+    tallies: tuple[tuple[int, _Tally] | None, ...] = field(default=(), compare=False)
 
 
 @dataclass
@@ -330,6 +334,7 @@ def analyze(game: Game, values: Sequence[Sequence[Sequence[int]]]) -> Run:
     hidden = game.dealer_cards - game.upcards
     rows: dict[tuple[int, int], Row] = {}
     decisions = bytearray()
+    tallies: list[tuple[int, _Tally] | None] = []
     situations = 0
     for positions in colex_hands(size, game.player_cards):
         player = [deck[p] for p in positions]
@@ -340,6 +345,7 @@ def analyze(game: Game, values: Sequence[Sequence[Sequence[int]]]) -> Run:
         for lane in lanes:
             if lane is not None and deck[lane] in player:
                 decisions.append(255)
+                tallies.append(None)
                 continue
             up = () if lane is None else (deck[lane],)
             unseen = [c for c in rest if c not in up]
@@ -351,11 +357,47 @@ def analyze(game: Game, values: Sequence[Sequence[Sequence[int]]]) -> Run:
             )
             decision, indifferent = _decide(values, category, tally)
             decisions.append(decision)
+            tallies.append((category, tally))
             situations += 1
             _record(rows, category, decision, tally)
             rows[(category, decision)].indifferent += indifferent
     completions = comb(size - game.player_cards - game.upcards, hidden)
-    return Run(completions, situations, rows, bytes(decisions))
+    return Run(completions, situations, rows, bytes(decisions), tuple(tallies))
+
+
+def situation_counts(run: Run) -> bytes:
+    """``run``'s tallies as ``StudRun.counts``: LE u32 per cell and field of
+    ``STUD_COUNT_FIELDS`` (not qualifying, won, tied, equal ranks, won on suit), zero where the
+    upcard is in the hand."""
+    cells = []
+    for cell in run.tallies:
+        if cell is None:
+            cells.append((0, 0, 0, 0, 0))
+            continue
+        t = cell[1]
+        cells.append(
+            (
+                t.outcomes[NOT_QUALIFYING],
+                t.outcomes[WON],
+                t.outcomes[TIED],
+                t.equal_ranks,
+                t.won_on_suit,
+            )
+        )
+    return np.array(cells, dtype="<u4").tobytes()
+
+
+def min_margins(run: Run, floor: Sequence[Sequence[Sequence[int]]], categories: int) -> list[int]:
+    """Per category: the smallest, over its situations, of the best raise's worth under
+    ``floor`` less the fold's (2^63 - 1 where the category has no situation)."""
+    smallest = [2**63 - 1] * categories
+    for cell in run.tallies:
+        if cell is None:
+            continue
+        category, tally = cell
+        worth = [sum(n * v[o][category] for o, n in enumerate(tally.outcomes)) for v in floor]
+        smallest[category] = min(smallest[category], max(worth[1:]) - worth[0])
+    return smallest
 
 
 def analyze_hidden_dealer(game: Game, values: Sequence[Sequence[Sequence[int]]]) -> Run:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import comb
 from pathlib import Path
@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from tablecert import _core
-from tablecert.distributed import Executor, split_range
+from tablecert.distributed import Executor
 from tablecert.games.cache import AnalysisCache, Entry, Source
 from tablecert.games.common import (
     AnalysisError,
@@ -36,16 +36,16 @@ from tablecert.games.common import (
     rational,
 )
 from tablecert.games.progressive import Progressive, progressive
+from tablecert.games.stud import engine_game
 from tablecert.io.outputs import atomic_text, output_folder, write_atomic
 from tablecert.poker import (
     Ordering,
     RulesSource,
-    TieBreakSpec,
     format_hand,
     ordering,
     parse_hand,
-    tie_break_spec,
 )
+from tablecert.rules.stud import StudDescription, describe
 
 HANDS = comb(52, 5)
 UPCARDS = 47
@@ -529,95 +529,134 @@ class CaribbeanAnalysis(ParSheet):
 
 
 @dataclass(frozen=True)
-class UpcardShard:
-    """One shard of the analysis: the situations whose dealer upcard is a card id in
-    ``upcards`` (first, end) and whose player hand is in part ``part`` (k, n) of the core's
-    cut of the hands into n parts of about equal work. Picklable values only, so it travels
-    to any worker."""
+class HandShard:
+    """One shard of the analysis: part ``part`` (k, n) of the generic engine's cut of the
+    player hands, every upcard, of the game the rule file describes, under ``values`` (and
+    the ``floor`` values that prove a payout change moves no decision). Picklable values
+    only, so it travels to any worker."""
 
-    tie_breaks: TieBreakSpec
-    qualifier: tuple[int, ...]
-    payouts: _core.CaribbeanPayouts
-    upcards: tuple[int, int]
+    description: StudDescription
+    values: tuple[tuple[tuple[int, ...], ...], ...]
+    floor: tuple[tuple[tuple[int, ...], ...], ...]
     part: tuple[int, int] = (0, 1)
 
 
-def _core_payouts(order: Ordering, p: Payouts) -> tuple[_core.CaribbeanPayouts, list[int]]:
-    """The payouts as integer numerators over their common denominator, and the qualifier."""
-    den = common_denominator([p.fold, p.not_qualifying, p.tie, p.loss, *p.win])
-    payouts = _core.CaribbeanPayouts(
-        fold=int(p.fold * den),
-        not_qualifying=int(p.not_qualifying * den),
-        win=[int(w * den) for w in p.win],
-        tie=int(p.tie * den),
-        loss=int(p.loss * den),
-        win_floor=int(min(p.win) * den),
-    )
-    return payouts, qualifier_ranks(order.rules, "play.dealer_qualifier")
+@dataclass(frozen=True)
+class ShardAnswer:
+    """What a shard sends back: its category rows (``CategoryLine``'s counts, lowest
+    category first) and its compact decisions (about 1 MB for half the hands instead of the
+    21 MB table)."""
 
+    rows: tuple[tuple[int, ...], ...]
+    decisions: _core.CompactDecisions
 
-CoreArgs = tuple[_core.TieBreaks, list[int], _core.CaribbeanPayouts]
-
-
-def _core_args(shard: UpcardShard) -> CoreArgs:
-    """``_core.caribbean_analyze``'s leading arguments for a shard."""
-    return (_core.TieBreaks(*shard.tie_breaks), list(shard.qualifier), shard.payouts)
-
-
-def upcard_shards(order: Ordering, p: Payouts, shards: int) -> list[UpcardShard]:
-    """The whole analysis cut into ``shards`` contiguous upcard ranges (every player hand)."""
-    payouts, qual = _core_payouts(order, p)
-    spec = tie_break_spec(order.tie_breaks)
-    return [UpcardShard(spec, tuple(qual), payouts, r) for r in split_range(0, 52, shards)]
-
-
-def hand_shards(order: Ordering, p: Payouts, shards: int) -> list[UpcardShard]:
-    """The whole analysis cut into ``shards`` parts of the player hands (every upcard): the
-    way to split it over workers. Every sweep visits all hands, so a cut by upcards repeats
-    most of the work in each shard; a part of the hands costs only its hands (BENCHMARKS.md)."""
-    payouts, qual = _core_payouts(order, p)
-    spec = tie_break_spec(order.tie_breaks)
-    count = max(1, min(shards, HANDS))
-    return [UpcardShard(spec, tuple(qual), payouts, (0, 52), (k, count)) for k in range(count)]
-
-
-ShardAnswer = _core.CaribbeanRun
-"""What a shard sends back: its category rows and its compact decisions (about 1 MB for half
-the hands instead of the 21 MB table), both picklable."""
 
 Rows = list[tuple[int, ...]]
 """Category rows as the cache stores them: each ``CategoryLine``'s counts in field order."""
 
 
-def row_values(row: _core.CategoryRow) -> tuple[int, ...]:
-    """A core row as the cache stores it, read by name (``CategoryLine``'s fields)."""
-    return tuple(getattr(row, f.name) for f in fields(CategoryLine)[1:])
+def engine_values(p: Payouts) -> tuple[list[list[list[int]]], list[list[list[int]]]]:
+    """The generic engine's values of fold and raise (numerators over one denominator) by
+    outcome (dealer does not qualify, player higher, equal, dealer higher) and category, and
+    the same with every win at the smallest win: the floor under which a category's margin
+    of raising is kept."""
+    den = common_denominator([p.fold, p.not_qualifying, p.tie, p.loss, *p.win])
+
+    def table(win: Sequence[Fraction]) -> list[list[list[int]]]:
+        fold = [[int(p.fold * den)] * len(win) for _ in range(4)]
+        raise_ = [
+            [int(p.not_qualifying * den)] * len(win),
+            [int(w * den) for w in win],
+            [int(p.tie * den)] * len(win),
+            [int(p.loss * den)] * len(win),
+        ]
+        return [fold, raise_]
+
+    return table(p.win), table([min(p.win)] * len(p.win))
 
 
-def run_upcard_shard(shard: UpcardShard) -> ShardAnswer:
-    """Run one shard on this machine: its category rows and its compact decisions."""
-    return _core.caribbean_analyze(
-        *_core_args(shard), chunks=1, upcards=shard.upcards, part=shard.part, compact=True
+def hand_shards(order: Ordering, p: Payouts, shards: int) -> list[HandShard]:
+    """The whole analysis cut into ``shards`` parts of the player hands (every upcard): the
+    way to split it over workers. Every sweep visits all hands, so a cut by upcards repeats
+    most of the work in each shard; a part of the hands costs only its hands (BENCHMARKS.md)."""
+    d = describe(order.rules)
+    values, floor = (_frozen(t) for t in engine_values(p))
+    count = max(1, min(shards, HANDS))
+    return [HandShard(d, values, floor, (k, count)) for k in range(count)]
+
+
+def _frozen(table: list[list[list[int]]]) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    return tuple(tuple(tuple(row) for row in by_outcome) for by_outcome in table)
+
+
+def _listed(table: tuple[tuple[tuple[int, ...], ...], ...]) -> list[list[list[int]]]:
+    return [[list(row) for row in by_outcome] for by_outcome in table]
+
+
+def _engine_run(shard: HandShard, progress: _core.Progress | None = None) -> _core.StudRun:
+    return _core.stud_analyze(
+        engine_game(shard.description),
+        _listed(shard.values),
+        masks=True,
+        floor=_listed(shard.floor),
+        progress=progress,
+        shard=shard.part,
     )
 
 
-def merge_upcard_shards(
-    shards: Sequence[UpcardShard], parts: Sequence[ShardAnswer]
-) -> tuple[Rows, bytes]:
-    """Put shards' answers together, in shard order: rows merge in the core (counts add, the
-    smallest margin wins), the decision tables of disjoint shards combine by OR. Equal to one
-    whole run."""
+def _rows(run: _core.StudRun) -> Rows:
+    """The engine's rows by (category, decision) as the sheet's rows by category: the
+    situations of both decisions, the outcomes of the raised ones."""
+    margins = run.min_margins or []
+    by_decision: list[list[_core.StudRow | None]] = [[None] * len(margins) for _ in range(2)]
+    for row in run.rows:
+        by_decision[min(row.decision, 1)][row.category] = row
+    rows: Rows = []
+    for fold, raised, margin in zip(*by_decision, margins, strict=True):
+        both = [x for x in (fold, raised) if x is not None]
+        counts = (
+            (0,) * 6
+            if raised is None
+            else (
+                raised.not_qualifying,
+                raised.won,
+                raised.tied,
+                raised.lost,
+                raised.equal_ranks,
+                raised.won_on_suit,
+            )
+        )
+        rows.append(
+            (
+                sum(x.situations for x in both),
+                0 if raised is None else raised.situations,
+                sum(x.indifferent for x in both),
+                *counts,
+                margin,
+            )
+        )
+    return rows
+
+
+def run_hand_shard(shard: HandShard) -> ShardAnswer:
+    """Run one shard on this machine: its category rows and its compact decisions."""
+    run = _engine_run(shard)
+    assert run.raise_masks is not None
+    return ShardAnswer(tuple(_rows(run)), _core.compact_decisions(run.raise_masks))
+
+
+def merge_hand_shards(parts: Sequence[ShardAnswer]) -> tuple[Rows, bytes]:
+    """Put shards' answers together, in shard order: counts add, the smallest margin wins,
+    the decision tables of disjoint shards combine by OR. Equal to one whole run."""
     if not parts:
         raise AnalysisError("no shards to merge")
-    rows = list(parts[0].categories)
+    rows = [list(r) for r in parts[0].rows]
     for part in parts[1:]:
-        rows = [a.merged(b) for a, b in zip(rows, part.categories, strict=True)]
-    compact = []
-    for _, part in zip(shards, parts, strict=True):
-        if not isinstance(part.decisions, _core.CompactDecisions):
-            raise AnalysisError("a shard sent back the decision table, not compact decisions")
-        compact.append(part.decisions)
-    return [row_values(r) for r in rows], _core.caribbean_decision_table(compact)
+        for row, other in zip(rows, part.rows, strict=True):
+            row[:-1] = [a + b for a, b in zip(row[:-1], other[:-1], strict=True)]
+            row[-1] = min(row[-1], other[-1])
+    table = _core.caribbean_decision_table([p.decisions for p in parts])
+    return [tuple(r) for r in rows], table
 
 
 def _run_core(
@@ -629,32 +668,24 @@ def _run_core(
 ) -> tuple[Rows, bytes]:
     if executor is not None:
         plan = hand_shards(order, p, shards or SHARDS_PER_THREAD * executor.parallelism)
-        return merge_upcard_shards(plan, executor.map(run_upcard_shard, plan, progress))
+        return merge_hand_shards(executor.map(run_hand_shard, plan, progress))
     (whole,) = hand_shards(order, p, 1)
-    chunks = 2
     counter = _core.Progress()
-    args = (*_core_args(whole), chunks, counter)
+    result: list[_core.StudRun] = []
     if progress is None:
-        return _core_table(args)
-    result: list[tuple[Rows, bytes]] = []
-    worker = threading.Thread(target=lambda: result.append(_core_table(args)))
-    worker.start()
-    total = HANDS
-    while worker.is_alive():
-        progress(counter.done, total)
-        worker.join(0.1)
-    progress(total, total)
-    if not result:  # pragma: no cover - the core raised; rerun to surface its error
-        return _core_table(args)
-    return result[0]
-
-
-def _core_table(args: tuple[*CoreArgs, int, _core.Progress]) -> tuple[Rows, bytes]:
-    """One core run on this machine, with its decision table."""
-    run = _core.caribbean_analyze(*args)
-    if not isinstance(run.decisions, bytes):  # pragma: no cover - the table is the default
-        raise AnalysisError("the core returned compact decisions, not the table")
-    return [row_values(r) for r in run.categories], run.decisions
+        result.append(_engine_run(whole))
+    else:
+        worker = threading.Thread(target=lambda: result.append(_engine_run(whole, counter)))
+        worker.start()
+        while worker.is_alive():
+            progress(counter.done, HANDS)
+            worker.join(0.1)
+        progress(HANDS, HANDS)
+        if not result:  # pragma: no cover - the core raised; rerun to surface its error
+            result.append(_engine_run(whole))
+    run = result[0]
+    assert run.raise_masks is not None
+    return _rows(run), run.raise_masks
 
 
 def analyze(

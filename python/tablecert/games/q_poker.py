@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tablecert import _core
-from tablecert.distributed import Executor, split_range
+from tablecert.distributed import Executor
 from tablecert.games.common import (
     AnalysisError,
     OutcomeRow,
@@ -29,20 +29,19 @@ from tablecert.games.common import (
     expected_value,
     fraction_json,
     per_category,
-    qualifier_ranks,
     rational,
 )
+from tablecert.games.stud import engine_game
 from tablecert.hand_arrays import all_strength_keys
 from tablecert.io.outputs import atomic_text, output_folder
 from tablecert.poker import (
     Ordering,
     RulesSource,
-    TieBreakSpec,
     format_hand,
     ordering,
     parse_hand,
-    tie_break_spec,
 )
+from tablecert.rules.stud import StudDescription, describe
 
 HANDS = comb(52, 3)
 DEALER_HANDS = comb(49, 3)
@@ -246,8 +245,8 @@ def play_values(order: Ordering) -> _PlayValues:
 
 @dataclass(frozen=True)
 class _Showdowns:
-    """Every player hand's counts over the dealer hands it can meet (colex order), one array
-    per column the core names (``_core.Q_POKER_COUNT_FIELDS``)."""
+    """Every player hand's counts over the dealer hands it can meet (colex order): not
+    qualifying, beaten on ranks, equal ranks, and of those won on suit."""
 
     not_qualifying: _Array
     beaten: _Array
@@ -256,10 +255,18 @@ class _Showdowns:
 
     @classmethod
     def of(cls, raw: bytes) -> _Showdowns:
-        """The core's table (one LE u32 per column and hand), its columns read by name."""
-        names = _core.Q_POKER_COUNT_FIELDS
+        """The generic engine's counts (one LE u32 per hand and column of
+        ``_core.STUD_COUNT_FIELDS``), its columns read by name. Its wins include those on
+        suit, so the hands beaten on ranks are the wins less those."""
+        names = _core.STUD_COUNT_FIELDS
         table = np.frombuffer(raw, dtype="<u4").reshape(-1, len(names)).astype(np.int64)
-        return cls(**{name: table[:, j] for j, name in enumerate(names)})
+        column = {name: table[:, j] for j, name in enumerate(names)}
+        return cls(
+            not_qualifying=column["not_qualifying"],
+            beaten=column["won"] - column["won_on_suit"],
+            equal_ranks=column["equal_ranks"],
+            won_on_suit=column["won_on_suit"],
+        )
 
 
 def _outcomes(counts: _Showdowns, suit_wins: bool) -> tuple[_Array, _Array, _Array, _Array]:
@@ -332,37 +339,40 @@ def _rank_pattern(index: int) -> str:
 
 @dataclass(frozen=True)
 class HandShard:
-    """One shard of the showdown counts: the player hands with colex index in ``hands``."""
+    """One shard of the showdown counts: part ``part`` (k, n) of the generic engine's cut of
+    the player hands, of the game the rule file describes."""
 
-    tie_breaks: TieBreakSpec
-    qualifier: tuple[int, ...]
-    hands: tuple[int, int]
+    description: StudDescription
+    part: tuple[int, int]
 
 
 def run_hand_shard(shard: HandShard) -> bytes:
-    """The core's showdown counts of one shard's player hands (one LE u32 per column of
-    ``_core.Q_POKER_COUNT_FIELDS`` and hand)."""
-    return _core.q_poker_hand_counts(
-        _core.TieBreaks(*shard.tie_breaks), list(shard.qualifier), hands=shard.hands
-    )
+    """The generic engine's counts of one shard's player hands, zero for the others (one LE
+    u32 per hand and column of ``_core.STUD_COUNT_FIELDS``): shards add up."""
+    game = engine_game(shard.description)
+    # One decision worth 0 under each of the engine's four outcomes: only the counts are asked.
+    values = [[[0] * len(shard.description.ranking.names) for _ in range(4)]]
+    run = _core.stud_analyze(game, values, counts=True, shard=shard.part)
+    assert run.counts is not None
+    return run.counts
 
 
 def hand_shards(order: Ordering, shards: int) -> list[HandShard]:
-    """All 22,100 player hands cut into ``shards`` contiguous colex ranges."""
-    spec = tie_break_spec(order.tie_breaks)
-    qual = tuple(qualifier_ranks(order.rules, "play.dealer_qualifier"))
-    return [HandShard(spec, qual, r) for r in split_range(0, HANDS, shards)]
+    """The player hands cut into ``shards`` parts of about equal work."""
+    d = describe(order.rules)
+    return [HandShard(d, (k, shards)) for k in range(shards)]
 
 
 def showdown_counts(
     order: Ordering, executor: Executor | None = None, shards: int = DEFAULT_SHARDS
 ) -> bytes:
-    """Every player hand's showdown counts: in one core call, or as shards on ``executor``
-    joined in colex order (the same bytes)."""
+    """Every player hand's showdown counts from the generic engine: in one core call, or as
+    shards on ``executor`` added up (the same bytes)."""
     if executor is None:
-        qual = qualifier_ranks(order.rules, "play.dealer_qualifier")
-        return _core.q_poker_hand_counts(order.tie_breaks, qual)
-    return b"".join(executor.map(run_hand_shard, hand_shards(order, shards)))
+        return run_hand_shard(HandShard(describe(order.rules), (0, 1)))
+    parts = executor.map(run_hand_shard, hand_shards(order, shards))
+    total = sum(np.frombuffer(p, dtype="<u4").astype(np.uint64) for p in parts)
+    return np.asarray(total, dtype="<u4").tobytes()
 
 
 def analyze(

@@ -154,6 +154,19 @@ impl Decisions {
         }
     }
 
+    /// The compact form of a whole decision table over every upcard (one mask per hand in
+    /// colex order, bit `u` = raise against upcard `u`), as a shard sends it back.
+    ///
+    /// # Panics
+    /// If the table has not one mask per hand.
+    #[must_use]
+    pub fn from_table(table: &[u64]) -> Self {
+        assert_eq!(table.len(), HANDS, "one mask per hand");
+        let mut d = Decisions::new((0, DECK_SIZE));
+        for_each_held(|i, held| d.record(i, held, table[i]));
+        d
+    }
+
     /// Add another part's decisions over the same upcards (of disjoint hands).
     pub fn merge(&mut self, other: &Decisions) {
         assert_eq!(self.upcards, other.upcards, "decisions of other upcards");
@@ -660,6 +673,9 @@ mod tests {
             assert_eq!(d.some.is_empty(), upcards.1 - upcards.0 == 1);
             assert!(d.every.iter().any(|&w| w != 0));
             assert_eq!(d.table(), expected, "{upcards:?}");
+            if upcards == (0, DECK_SIZE) {
+                assert_eq!(Decisions::from_table(&expected), d);
+            }
         }
         // The colex walk gives each index its own hand.
         let hands = crate::games::showdown::all_hands::<5>();

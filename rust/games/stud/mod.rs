@@ -112,6 +112,12 @@ impl Game {
         )
     }
 
+    /// The player's hands: C(deck, player cards).
+    #[must_use]
+    pub fn player_hands(&self) -> usize {
+        usize::try_from(choose(self.deck.len(), self.player_cards)).expect("hands fit a usize")
+    }
+
     /// Lanes of a situation table: the deck's positions (one upcard) or one.
     #[must_use]
     pub fn lanes(&self) -> usize {
@@ -179,6 +185,34 @@ impl Row {
 /// player's hand in category `c` (0 lowest).
 pub type Values = Vec<[[i64; MAX_CATEGORIES]; OUTCOMES]>;
 
+/// A situation's counts as `Run::counts` holds them: not qualifying, won, tied, equal ranks,
+/// won on suit (the fields of `COUNT_FIELDS`).
+pub type SituationCounts = [u32; 5];
+
+/// The names of `SituationCounts`' fields, in order.
+pub const COUNT_FIELDS: [&str; 5] = [
+    "not_qualifying",
+    "won",
+    "tied",
+    "equal_ranks",
+    "won_on_suit",
+];
+
+/// Most (player hand, lane) cells a run keeps every situation's counts for (20 bytes each).
+pub const MAX_COUNTED: usize = 1 << 24;
+
+/// What a run returns beyond its rows.
+#[derive(Debug, Clone, Default)]
+pub struct Want {
+    /// Every situation's decision (`Run::decisions`).
+    pub decisions: bool,
+    /// Every situation's counts (`Run::counts`; at most `MAX_COUNTED` cells).
+    pub counts: bool,
+    /// Values under which each category's smallest margin of raising over folding is kept
+    /// (`Run::min_margins`): the proof that a payout change moves no decision.
+    pub floor: Option<Values>,
+}
+
 /// The analysis: rows by category then decision, and optionally every situation's decision.
 #[derive(Debug, Clone)]
 pub struct Run {
@@ -188,6 +222,33 @@ pub struct Run {
     /// One byte per (player hand in colex order, lane): the decision, 255 where the upcard is
     /// in the hand.
     pub decisions: Option<Vec<u8>>,
+    /// Per (player hand in colex order, lane): the situation's counts (zero where the upcard
+    /// is in the hand).
+    pub counts: Option<Vec<SituationCounts>>,
+    /// Per category: the smallest, over its situations, of the best raise's value under
+    /// `Want::floor` less the fold's (`i64::MAX` without a floor or a situation).
+    pub min_margins: Vec<i64>,
+}
+
+impl Run {
+    /// Per player hand in colex order, bit `l` set where some raise is chosen in lane `l`
+    /// (at most 64 lanes; `None` without the decisions).
+    #[must_use]
+    pub fn raise_masks(&self, lanes: usize) -> Option<Vec<u64>> {
+        assert!(lanes <= 64, "{lanes} lanes: a mask holds 64");
+        let table = self.decisions.as_ref()?;
+        Some(
+            table
+                .chunks_exact(lanes)
+                .map(|hand| {
+                    hand.iter()
+                        .enumerate()
+                        .filter(|&(_, &d)| d != 0 && d != u8::MAX)
+                        .fold(0u64, |bits, (l, _)| bits | 1 << l)
+                })
+                .collect(),
+        )
+    }
 }
 
 /// The ranks-only part of a key (the suit field cleared).
@@ -218,8 +279,10 @@ struct Shared<'a> {
     not_qualifying_all: Option<Histogram>,
     /// `values[d][o][c]` as `by_category[c * decisions + d][o]`.
     by_category: Vec<[i64; OUTCOMES]>,
+    /// The same of `Want::floor`.
+    floor_by_category: Option<Vec<[i64; OUTCOMES]>>,
     completions: i64,
-    want_decisions: bool,
+    want: &'a Want,
     progress: Option<&'a AtomicU64>,
 }
 
@@ -235,10 +298,14 @@ struct Counts {
 
 /// Analyse every situation with `threads` tasks (0: all cores).
 #[must_use]
+///
+/// # Panics
+/// If the counts are wanted for more than `MAX_COUNTED` cells or the floor values have
+/// another number of decisions than `values` (the bindings refuse both first).
 pub fn analyze(
     game: &Game,
     values: &Values,
-    want_decisions: bool,
+    want: &Want,
     threads: usize,
     progress: Option<&AtomicU64>,
     shard: (usize, usize),
@@ -248,6 +315,13 @@ pub fn analyze(
         "shard {shard:?}: expected (k, n) with k < n"
     );
     let (dealers, dealer_colex) = game.hands(game.dealer_cards);
+    if want.counts {
+        let cells = game.player_hands() * game.lanes();
+        assert!(
+            cells <= MAX_COUNTED,
+            "{cells} situations' counts: at most {MAX_COUNTED}"
+        );
+    }
     let (players, colex) = if game.player_cards == game.dealer_cards {
         (dealers.clone(), dealer_colex)
     } else {
@@ -266,11 +340,13 @@ pub fn analyze(
         suit_decides: game.ranking.tie_breaks.suit_decides,
         same_hands: game.player_cards == game.dealer_cards,
         not_qualifying_all: None,
-        by_category: (0..MAX_CATEGORIES)
-            .flat_map(|c| values.iter().map(move |v| std::array::from_fn(|o| v[o][c])))
-            .collect(),
+        by_category: by_category(values),
+        floor_by_category: want.floor.as_ref().map(|f| {
+            assert_eq!(f.len(), values.len(), "floor values of every decision");
+            by_category(f)
+        }),
         completions: game.completions().cast_signed(),
-        want_decisions,
+        want,
         progress,
     };
     let threads = if threads == 0 {
@@ -319,13 +395,14 @@ pub fn analyze(
             (run, p.lanes)
         })
         .collect();
-    merge(
-        game,
-        values.len(),
-        shared.colex.len(),
-        want_decisions,
-        &results,
-    )
+    merge(game, values.len(), shared.colex.len(), want, &results)
+}
+
+/// `values[d][o][c]` as `by_category[c * decisions + d][o]`.
+fn by_category(values: &Values) -> Vec<[i64; OUTCOMES]> {
+    (0..MAX_CATEGORIES)
+        .flat_map(|c| values.iter().map(move |v| std::array::from_fn(|o| v[o][c])))
+        .collect()
 }
 
 /// The tasks' rows added up and their decision tables put together.
@@ -333,26 +410,45 @@ fn merge(
     game: &Game,
     decisions_count: usize,
     hands: usize,
-    want_decisions: bool,
+    want: &Want,
     results: &[(PartRun, Range<usize>)],
 ) -> Run {
     let mut rows = vec![vec![Row::default(); decisions_count]; game.ranking.categories()];
+    let mut min_margins = vec![i64::MAX; game.ranking.categories()];
     let lanes = game.lanes();
-    let mut decisions = want_decisions.then(|| vec![u8::MAX; hands * lanes]);
-    for ((part_rows, table), part_lanes) in results {
-        for (a, b) in rows.iter_mut().zip(part_rows) {
+    let mut decisions = want.decisions.then(|| vec![u8::MAX; hands * lanes]);
+    let mut counts = want
+        .counts
+        .then(|| vec![SituationCounts::default(); hands * lanes]);
+    for (part, part_lanes) in results {
+        for (a, b) in rows.iter_mut().zip(&part.rows) {
             for (x, y) in a.iter_mut().zip(b) {
                 x.merge(y);
             }
         }
-        if let (Some(all), Some(t)) = (decisions.as_mut(), table) {
-            let width = part_lanes.len();
+        for (a, &b) in min_margins.iter_mut().zip(&part.min_margins) {
+            *a = (*a).min(b);
+        }
+        let width = part_lanes.len();
+        if let (Some(all), Some(t)) = (decisions.as_mut(), &part.decisions) {
             for h in 0..hands {
                 for l in 0..width {
                     let d = t[h * width + l];
                     if d != u8::MAX {
                         all[h * lanes + part_lanes.start + l] = d;
                     }
+                }
+            }
+        }
+        // A part's cells outside its own situations are zero: parts add up.
+        if let (Some(all), Some(t)) = (counts.as_mut(), &part.counts) {
+            for h in 0..hands {
+                for l in 0..width {
+                    let (a, b) = (
+                        &mut all[h * lanes + part_lanes.start + l],
+                        &t[h * width + l],
+                    );
+                    a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
                 }
             }
         }
@@ -363,6 +459,8 @@ fn merge(
         situations,
         rows,
         decisions,
+        counts,
+        min_margins,
     }
 }
 
@@ -596,8 +694,13 @@ impl<'s> Sweep<'s> {
     }
 }
 
-/// The rows and decision table of one task.
-type PartRun = (Vec<Vec<Row>>, Option<Vec<u8>>);
+/// What one task found: its rows, and what `Want` asks of its situations.
+struct PartRun {
+    rows: Vec<Vec<Row>>,
+    decisions: Option<Vec<u8>>,
+    counts: Option<Vec<SituationCounts>>,
+    min_margins: Vec<i64>,
+}
 
 /// A part cut into `n` parts: by its lanes, or by its player hands into ranges of about equal
 /// weight. Always `n` parts (some empty when there are fewer lanes or hands); deterministic,
@@ -645,10 +748,17 @@ fn cut(part: &Part, by_lanes: bool, weights: &[u64], n: usize) -> Vec<Part> {
 /// One task: its lanes' histograms swept up the key order over its player hands.
 fn sweep(s: &Shared<'_>, part: &Part) -> PartRun {
     let width = part.lanes.len();
-    let mut rows = vec![vec![Row::default(); s.values.len()]; s.game.ranking.categories()];
+    let categories = s.game.ranking.categories();
+    let mut rows = vec![vec![Row::default(); s.values.len()]; categories];
+    let mut min_margins = vec![i64::MAX; categories];
     let mut table = s
-        .want_decisions
+        .want
+        .decisions
         .then(|| vec![u8::MAX; s.colex.len() * width]);
+    let mut cells = s
+        .want
+        .counts
+        .then(|| vec![SituationCounts::default(); s.colex.len() * width]);
     let mut state = Sweep::new(s, part);
     let mut i = part.players.start;
     while i < part.players.end {
@@ -676,6 +786,21 @@ fn sweep(s: &Shared<'_>, part: &Part) -> PartRun {
                 if let Some(t) = table.as_mut() {
                     t[hand * width + l] = d;
                 }
+                if let Some(t) = cells.as_mut() {
+                    t[hand * width + l] = [
+                        c.not_qualifying,
+                        c.won,
+                        c.tied,
+                        c.equal_ranks,
+                        c.won_on_suit,
+                    ]
+                    .map(i32::cast_unsigned);
+                }
+                if let Some(floor) = &s.floor_by_category {
+                    let f = &floor[category * decisions..(category + 1) * decisions];
+                    let m = &mut min_margins[category];
+                    *m = (*m).min(raise_margin(s.completions, f, c));
+                }
             }
         });
         if part.reports {
@@ -685,7 +810,25 @@ fn sweep(s: &Shared<'_>, part: &Part) -> PartRun {
         }
         i = end;
     }
-    (rows, table)
+    PartRun {
+        rows,
+        decisions: table,
+        counts: cells,
+        min_margins,
+    }
+}
+
+/// The best raise's value less the fold's, for one situation under `values[d][o]`.
+fn raise_margin(total: i64, values: &[[i64; OUTCOMES]], c: &Counts) -> i64 {
+    let (nq, won, tied) = (
+        i64::from(c.not_qualifying),
+        i64::from(c.won),
+        i64::from(c.tied),
+    );
+    let lost = total - nq - won - tied;
+    let value = |v: &[i64; OUTCOMES]| nq * v[0] + won * v[1] + tied * v[2] + lost * v[3];
+    let best_raise = values[1..].iter().map(value).max().unwrap_or(i64::MIN);
+    best_raise.saturating_sub(value(&values[0]))
 }
 
 /// Choose the best decision of one situation (the lowest of equal values) from the values of
@@ -848,7 +991,7 @@ mod tests {
                     });
                     let game = Game::new(r.clone(), &deck, player, dealer, up, qualifier).unwrap();
                     let values = vec![[[1i64; MAX_CATEGORIES]; OUTCOMES]];
-                    let run = analyze(&game, &values, false, 2, None, (0, 1));
+                    let run = analyze(&game, &values, &Want::default(), 2, None, (0, 1));
                     let want = brute(&game);
                     for (c, w) in want.iter().enumerate() {
                         let row = &run.rows[c][0];
@@ -884,7 +1027,24 @@ mod tests {
                 crate::games::showdown::qualifier_key(&[10]),
             );
             let values = vec![[[0i64; MAX_CATEGORIES]; OUTCOMES]];
-            let run = analyze(&game, &values, false, 2, None, (0, 1));
+            let want = Want {
+                counts: true,
+                ..Want::default()
+            };
+            let run = analyze(&game, &values, &want, 2, None, (0, 1));
+            // Hand by hand, in colex order: today's columns are the generic counts.
+            let counts = run.counts.as_ref().unwrap();
+            assert_eq!(counts.len(), today.len());
+            for (i, (h, c)) in today.iter().zip(counts).enumerate() {
+                let [nq, won, tied, equal, suit] = *c;
+                let beaten = if tb.suit_decides { won - suit } else { won };
+                assert_eq!(
+                    (h.not_qualifying, h.beaten, h.equal_ranks, h.won_on_suit),
+                    (nq, beaten, equal, suit),
+                    "hand {i} {tb:?}"
+                );
+                assert_eq!(tied, if tb.suit_decides { 0 } else { equal });
+            }
             let (mut nq, mut won, mut equal, mut suit) = (0u64, 0u64, 0u64, 0u64);
             for h in &today {
                 nq += u64::from(h.not_qualifying);
@@ -936,7 +1096,7 @@ mod tests {
                 raise[2][c] = pay.tie;
                 raise[3][c] = pay.loss;
             }
-            let run = analyze(&game, &vec![fold, raise], false, 2, None, (0, 1));
+            let run = analyze(&game, &vec![fold, raise], &Want::default(), 2, None, (0, 1));
             for (c, t) in today.categories.iter().enumerate() {
                 let r = &run.rows[c][1];
                 assert_eq!(
@@ -983,11 +1143,20 @@ mod tests {
                 [-20; MAX_CATEGORIES],
             ];
             let values = vec![fold, raise];
-            let whole = analyze(&game, &values, true, 2, None, (0, 1));
+            let mut floor = values.clone();
+            floor[1][1] = [20; MAX_CATEGORIES];
+            let want = Want {
+                decisions: true,
+                counts: true,
+                floor: Some(floor.clone()),
+            };
+            let whole = analyze(&game, &values, &want, 2, None, (0, 1));
             let mut sum = vec![vec![Row::default(); 2]; game.ranking.categories()];
             let mut table = vec![u8::MAX; whole.decisions.as_ref().unwrap().len()];
+            let mut counts = vec![SituationCounts::default(); table.len()];
+            let mut margins = vec![i64::MAX; game.ranking.categories()];
             for k in 0..3 {
-                let part = analyze(&game, &values, true, 2, None, (k, 3));
+                let part = analyze(&game, &values, &want, 2, None, (k, 3));
                 for (a, b) in sum.iter_mut().zip(&part.rows) {
                     for (x, y) in a.iter_mut().zip(b) {
                         x.merge(y);
@@ -998,10 +1167,65 @@ mod tests {
                         *t = d;
                     }
                 }
+                for (t, c) in counts.iter_mut().zip(part.counts.as_ref().unwrap()) {
+                    t.iter_mut().zip(c).for_each(|(x, y)| *x += y);
+                }
+                for (m, &p) in margins.iter_mut().zip(&part.min_margins) {
+                    *m = (*m).min(p);
+                }
             }
-            assert_eq!(sum, whole.rows, "{uses} {player}/{dealer} up {up}");
-            assert_eq!(&table, whole.decisions.as_ref().unwrap());
+            let name = format!("{uses} {player}/{dealer} up {up}");
+            assert_eq!(sum, whole.rows, "{name}");
+            assert_eq!(&table, whole.decisions.as_ref().unwrap(), "{name}");
+            assert_eq!(&counts, whole.counts.as_ref().unwrap(), "{name}");
+            assert_eq!(margins, whole.min_margins, "{name}");
             assert!(whole.rows.iter().flatten().any(|r| r.situations > 0));
+            // Every situation's counts add up to its decision's row, and the smallest margin
+            // under the floor is the smallest of the situations' own.
+            let mut by_decision = [[0u64; 5]; 2];
+            let mut smallest = i64::MAX;
+            let total = whole.completions.cast_signed();
+            for (&d, c) in table.iter().zip(&counts) {
+                if d == u8::MAX {
+                    continue;
+                }
+                for (x, &y) in by_decision[usize::from(d)].iter_mut().zip(c) {
+                    *x += u64::from(y);
+                }
+                let [nq, won, tied] = [c[0], c[1], c[2]].map(i64::from);
+                let lost = total - nq - won - tied;
+                let value = |v: &[[i64; MAX_CATEGORIES]; OUTCOMES]| {
+                    nq * v[0][0] + won * v[1][0] + tied * v[2][0] + lost * v[3][0]
+                };
+                smallest = smallest.min(value(&floor[1]) - value(&floor[0]));
+            }
+            for (d, totals) in by_decision.iter().enumerate() {
+                let rows: Vec<&Row> = whole.rows.iter().map(|r| &r[d]).collect();
+                let field = |f: fn(&Row) -> u64| rows.iter().map(|r| f(r)).sum::<u64>();
+                let expected = [
+                    field(|r| r.not_qualifying),
+                    field(|r| r.won),
+                    field(|r| r.tied),
+                    field(|r| r.equal_ranks),
+                    field(|r| r.won_on_suit),
+                ];
+                assert_eq!(*totals, expected, "{name}: decision {d}");
+            }
+            assert_eq!(whole.min_margins.iter().min(), Some(&smallest), "{name}");
         }
+    }
+
+    /// The raise masks set the lanes where a raise is chosen, never the hand's own cards.
+    #[test]
+    fn raise_masks_read_the_table() {
+        let run = Run {
+            completions: 1,
+            situations: 4,
+            rows: Vec::new(),
+            decisions: Some(vec![0, 1, u8::MAX, 2, u8::MAX, 0, 0, 3]),
+            counts: None,
+            min_margins: Vec::new(),
+        };
+        assert_eq!(run.raise_masks(4), Some(vec![0b1010, 0b1000]));
     }
 }
