@@ -386,3 +386,12 @@ def test_a_statute_file_settles_as_its_own_engine_s_audit_settles_it(
                 if bet != "pair_plus":
                     assert Fraction(int(table.numerators[0, column]), table.denominator) == fold
     assert compared == len(bets) * len(order.categories) * len(OUTCOMES)
+
+
+def test_a_log_of_another_game_or_an_unknown_game_is_refused(tmp_path: Path) -> None:
+    path, _ = _csv(tmp_path)
+    line = _refused(path, "caribbean-stud.no-upcard")
+    assert "log.csv:1: unknown column 'aces-up_bet'; a caribbean-stud.no-upcard log has" in line
+    line = _refused(path, "four-card-pokr")
+    assert "unknown game 'four-card-pokr'" in line
+    assert "Did you mean 'four-card-poker.standard'?" in line
