@@ -9,6 +9,7 @@ layout, given a cap, against the dedicated engine given the same cap (the same F
 
 from __future__ import annotations
 
+import os
 import re
 from fractions import Fraction
 from pathlib import Path
@@ -243,3 +244,22 @@ def test_the_generic_cap_gives_the_dedicated_engines_caribbean_figures(tmp_path:
         "raise 2x: player wins with royal-flush (capped)",
         "raise 2x: player wins with straight-flush (capped)",
     ]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("TABLECERT_SLOW"), reason="long run: set TABLECERT_SLOW=1")
+def test_the_generic_cap_curve_is_the_dedicated_engines(tmp_path: Path) -> None:
+    # The dedicated engine proves most points from its decisions; the generic one reruns
+    # them: the same exact house edges at every maximum (an ante of 5: five times the units).
+    path = variant(
+        tmp_path,
+        "caribbean-stud.no-upcard",
+        cap_table("0", "5", CARIBBEAN_CAPPED, ["raise"]),
+        *UPCARD,
+    )
+    maxima = [0, 100, 200, 250, 500, 1000]
+    sheet = stud.analyze(load_rules(path), cap_curve=maxima)
+    today = caribbean_stud.analyze("caribbean-stud.standard", use_cache=False)
+    dedicated = today.cap_curve([Fraction(m, 5) for m in maxima])
+    assert [p.house_edge for p in sheet.cap_curve] == [p.house_edge for p in dedicated]
+    assert [p.element_of_risk for p in sheet.cap_curve] == [p.element_of_risk for p in dedicated]
