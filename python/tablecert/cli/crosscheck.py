@@ -24,6 +24,7 @@ from tablecert.cli.common import (
     stderr,
     stdout,
 )
+from tablecert.cli.poker import game_name
 from tablecert.cli.progress import progress
 from tablecert.cli.tables import Column, print_table
 from tablecert.conformance import (
@@ -32,12 +33,13 @@ from tablecert.conformance import (
     native_crosscheck,
     native_evaluator,
     poker_crosscheck,
+    stud_crosscheck,
     yardstick,
 )
 from tablecert.conformance.evaluator_protocol import Answerer, open_evaluator, write_requests
 from tablecert.io.outputs import write_text
 from tablecert.mahjong.hands import GAMES as MAHJONG_GAMES
-from tablecert.poker import DEDICATED_ENGINES
+from tablecert.poker import DEDICATED_ENGINES, game_ordering
 
 crosscheck_app = typer.Typer(no_args_is_help=True, help=conventions.summary(__doc__))
 
@@ -72,7 +74,12 @@ def _answerer(
 @crosscheck_app.command("poker")
 def poker(
     game: Annotated[
-        str | None, typer.Argument(metavar="GAME", help="q-poker or caribbean-stud.")
+        str | None,
+        typer.Argument(
+            metavar="GAME",
+            help="q-poker or caribbean-stud, or any poker game described by its rule file: "
+            "a bundled file's name or a path (or the id 'stud', its file given apart).",
+        ),
     ] = None,
     evaluator: Annotated[
         str | None,
@@ -92,8 +99,10 @@ def poker(
         str,
         typer.Option(
             "--suit-pairs",
-            help="'default' (all for Q Poker; 100000 distinct ones for Caribbean Stud, spread "
-            "over the categories, small ones whole), 'all', or a number of distinct pairs.",
+            help="'default' (all for Q Poker; 100000 distinct ones for Caribbean Stud or a "
+            "described game whose suits decide, spread over the categories, small ones whole), "
+            "'all' (not for a described game: its showdowns are sampled), or a number of "
+            "distinct pairs.",
         ),
     ] = "default",
     other_pairs: Annotated[
@@ -134,6 +143,11 @@ def poker(
 ) -> None:
     """Check every hand's category and the statute's head-to-head decisions.
 
+    A game described by its rule file is checked against the ranking the file describes:
+    the categories of hands of every size the game deals, a showdown across every boundary
+    between rank classes that a player's and a dealer's hands can meet, suit-decided
+    showdowns where the ranking's suits decide, and seeded deals.
+
     A native evaluator (so:LIBRARY[:SYMBOL], the C ABI of docs/formats/evaluators.md) is checked
     exhaustively: every hand, every rank-class boundary and every suit-decided pair.
 
@@ -144,7 +158,20 @@ def poker(
     exited, crashed, hung or answered out of protocol), 2 usage or input error (an evaluator
     that cannot be started, imported or loaded included), 3 inconclusive (nothing was
     asked), 4 internal error."""
-    game = conventions.game_argument(game, old_game, tuple(DEDICATED_ENGINES))
+    order = None
+    if game is not None and old_game is None and game.casefold() not in DEDICATED_ENGINES:
+        game = game_name(game, rules)
+        order = game_ordering(game, rules)
+        if order.stud is None:  # a dedicated engine's rule file named as the game
+            game, rules, order = order.game, str(order.rules.path), None
+    else:
+        game = conventions.game_argument(game, old_game, tuple(DEDICATED_ENGINES))
+    if order is not None and evaluator is not None and native_evaluator.is_native(evaluator):
+        raise typer.BadParameter(
+            f"a native evaluator is checked for {' or '.join(DEDICATED_ENGINES)} only; give "
+            "a line-protocol evaluator for a game described by its rule file",
+            param_hint="--evaluator",
+        )
     if evaluator is not None and native_evaluator.is_native(evaluator):
         _native(
             game, evaluator, rules, other_pairs, seed, show, timeout, benchmark, repeat, json_out
@@ -163,15 +190,30 @@ def poker(
     values.whole(show, "--show", 0)
     values.seed(seed)
     values.seconds(timeout, "--timeout")
-    if game not in DEDICATED_ENGINES:
+    if order is None and game not in DEDICATED_ENGINES:
         raise typer.BadParameter(
             f"{game!r}: expected {' or '.join(DEDICATED_ENGINES)}", param_hint="GAME"
         )
+    if order is not None and suit_pairs == "all":
+        raise typer.BadParameter(
+            "'all': a described game's suit-decided showdowns are sampled; give a number",
+            param_hint="--suit-pairs",
+        )
     answerer = _answerer(evaluator, "--evaluator", write, "--write-requests", timeout)
-    stderr.print(f"planning the {game} crosscheck ...")
-    plan = poker_crosscheck.plan(
-        game, rules, hands=hand_count, suit_pairs=pairs, other_pairs=other_pairs, seed=seed
-    )
+    stderr.print(f"planning the {plain(game)} crosscheck ...")
+    plan: poker_crosscheck.Asking
+    if order is not None:
+        plan = stud_crosscheck.plan(
+            order,
+            hands=hand_count,
+            suit_pairs=None if suit_pairs == "default" else pairs,
+            other_pairs=other_pairs,
+            seed=seed,
+        )
+    else:
+        plan = poker_crosscheck.plan(
+            game, rules, hands=hand_count, suit_pairs=pairs, other_pairs=other_pairs, seed=seed
+        )
     if write is not None:
         count = write_requests(write, plan.requests())
         stderr.print(f"wrote {count:,} requests to {write}")
@@ -337,7 +379,12 @@ def _print(report: poker_crosscheck.CrosscheckReport) -> None:
             stdout.print(
                 f"  {m.request!r}: expected {m.expected!r}, got {m.got!r} ({m.article}, {m.step})"
             )
-    stdout.print(f"verdict: {report.verdict.upper()} to the statute ordering ({report.rules_file})")
+    against = (
+        "the statute ordering"
+        if report.game in DEDICATED_ENGINES
+        else "the ranking its rule file describes"
+    )
+    stdout.print(f"verdict: {report.verdict.upper()} to {against} ({report.rules_file})")
 
 
 @crosscheck_app.command("mahjong")

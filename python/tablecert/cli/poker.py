@@ -31,7 +31,7 @@ RulesOption = Annotated[
 ]
 
 
-def _game(value: str, rules: str | None) -> str:
+def game_name(value: str, rules: str | None) -> str:
     """GAME as given: a name the bundled files give (case-free), or a rule file's path; with
     ``--rules``, also the id of the games described by their files."""
     if not is_bare_name(value):
@@ -56,7 +56,7 @@ def hands(
     wide: WideOption = False,
 ) -> None:
     """Print the exact hand-category table of a poker game: count, probability, 1 in N."""
-    game = _game(game, rules)
+    game = game_name(game, rules)
     table = category_table(game, rules, bet)
     order = (
         poker.game_ordering(game, rules) if bet is None else poker.bet_ordering(game, bet, rules)
@@ -109,7 +109,7 @@ def compare(
 ) -> None:
     """Say which of two hands wins under the game's rules, and which rule and article
     decided."""
-    game = _game(game, rules)
+    game = game_name(game, rules)
     decision = poker.decide(game, hand_a, hand_b, rules)
     order = poker.game_ordering(game, rules)
     if json_out:

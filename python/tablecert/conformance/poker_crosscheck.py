@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import comb
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -229,14 +229,13 @@ def _deciding_step(order: Ordering, ka: int, kb: int) -> tuple[str, str, str]:
 def _features(order: Ordering, keys: tuple[int, ...]) -> set[str]:
     """Named hand features of the hands in one case, used to describe a defect."""
     found: set[str] = set()
-    low_top = 1 if order.hand_size == 3 else 3  # the 3 of A-2-3, the 5 of 5-4-3-2-A
+    low_top = order.hand_size - 2  # rank field of the 3 of A-2-3, the 4 of A-2-3-4, ...
+    low = {3: "A-2-3", 4: "A-2-3-4", 5: "5-4-3-2-A"}[order.hand_size]
     for key in keys:
         fields = _fields(key)
-        name = order.categories[fields[0]]
+        name = order.categories[fields[0]].replace("-", " ")
         if name in ("straight", "straight flush") and fields[1] == low_top:
-            found.add(
-                "an ace-low straight (" + ("A-2-3" if order.hand_size == 3 else "5-4-3-2-A") + ")"
-            )
+            found.add(f"an ace-low straight ({low})")
     return found
 
 
@@ -634,8 +633,17 @@ class Plan:
     adjacent_passed_over: int = 0
 
     @property
+    def order(self) -> Ordering:
+        return self.tables.order
+
+    @property
     def suit_pairs_complete(self) -> bool:
         return all(s.complete for s in self.suit_strata)
+
+    @property
+    def complete_suit_pairs(self) -> int | None:
+        """How many suit-decided pairs were asked when they are the complete set."""
+        return len(self.suit_pairs) if self.suit_pairs_complete else None
 
     def notes(self) -> dict[str, tuple[str, ...]]:
         """What each check asked and left out, by check name."""
@@ -776,11 +784,31 @@ def plan(
     )
 
 
+class Asking(Protocol):
+    """What a crosscheck asks: a plan of a dedicated game's checks (:class:`Plan`), or of a
+    game described by its rule file (``stud_crosscheck.StudPlan``)."""
+
+    @property
+    def order(self) -> Ordering: ...
+    @property
+    def complete_suit_pairs(self) -> int | None: ...
+    @property
+    def seed(self) -> int: ...
+
+    def checks(self) -> list[tuple[str, Check]]: ...
+    def notes(self) -> dict[str, tuple[str, ...]]: ...
+
+
 def crosscheck(
-    p: Plan, answerer: Answerer, evaluator: str, *, keep: int = 10, progress: Progress | None = None
+    p: Asking,
+    answerer: Answerer,
+    evaluator: str,
+    *,
+    keep: int = 10,
+    progress: Progress | None = None,
 ) -> CrosscheckReport:
     """Run every check of a plan through the evaluator and report mismatches by defect."""
-    order = p.tables.order
+    order = p.order
     notes = p.notes()
     checks = [
         replace(c, notes=notes.get(c.name, ()))
@@ -793,5 +821,5 @@ def crosscheck(
         evaluator=evaluator,
         seed=p.seed,
         checks=tuple(checks),
-        complete_suit_pairs=len(p.suit_pairs) if p.suit_pairs_complete else None,
+        complete_suit_pairs=p.complete_suit_pairs,
     )
