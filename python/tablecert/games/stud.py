@@ -390,12 +390,10 @@ def analyze(
     sheet = _analysis(rf, d, progress, executor, shards_count, strategy)
     if not maxima:
         return sheet
-    done: dict[str, tuple[Fraction, Fraction]] = {
-        repr(d.values()): (sheet.house_edge, sheet.element_of_risk)
-    }
+    done = {_values_key(d): (sheet.house_edge, sheet.element_of_risk)}
     points = []
     for maximum in maxima:
-        values = repr(_capped(d, maximum).values())
+        values = _values_key(_capped(d, maximum))
         if values in done:
             points.append(CapPoint(maximum, *done[values], "same values"))
             continue
@@ -403,6 +401,12 @@ def analyze(
         done[values] = (moved.house_edge, moved.element_of_risk)
         points.append(CapPoint(maximum, *done[values], "full analysis"))
     return replace(sheet, cap_curve=tuple(points))
+
+
+def _values_key(d: StudDescription) -> tuple[tuple[tuple[Fraction, ...], ...], ...]:
+    """What the engine is given for ``d``, exactly (two descriptions with the same key have
+    the same analysis)."""
+    return tuple(tuple(tuple(o) for o in dv) for dv in d.settlement.fractions())
 
 
 def _capped(d: StudDescription, maximum: Fraction) -> StudDescription:
