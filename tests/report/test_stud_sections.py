@@ -396,3 +396,28 @@ def test_stud_par_sheet_refuses_an_unknown_export_when_the_plan_is_read(tmp_path
     )
     with pytest.raises(PlanError, match=r"section 1 \(stud-par-sheet\): export: 'ods'"):
         load_plan(plan)
+
+
+def test_stud_par_sheet_states_the_cap_it_judged_under(tmp_path: Path) -> None:
+    text = (RULES / "caribbean-stud.no-upcard.toml").read_text(encoding="utf-8")
+    cap = (
+        '\n[settlement.cap]\nmaximum_payout = { value = 150, article = "Rules: <cap>", '
+        'kind = "amount", house_choice = true }\n'
+        'ante = { value = 5, article = "Rules: <cap>", kind = "positive", house_choice = true }\n'
+        'categories = { value = ["royal-flush"], article = "Rules: <cap>" }\n'
+        'bets = { value = ["raise"], article = "Rules: <cap>" }\n'
+    )
+    rules = tmp_path / "capped.toml"
+    rules.write_text(text + cap, encoding="utf-8")
+    section = _section(
+        tmp_path, f'[[section]]\nkind = "stud-par-sheet"\nrules = "{rules.as_posix()}"\n'
+    )
+    assert section.data["per_round_cap"]["antes"]["exact"] == "30/1"
+    assert (
+        "<td>per-round maximum payout (Rules: &lt;cap&gt;)</td><td>150 against an ante of 5 "
+        "(30 antes): raise on royal-flush</td>"
+    ) in section.html
+    royal = [r for r in section.data["rows"] if "royal-flush" in r["event"]]
+    assert [r["event"] for r in royal] == ["raise 2x: player wins with royal-flush (capped)"]
+    assert royal[0]["value"]["exact"] == "31/1"  # the ante 1 to 1, the raise capped at 30
+    assert section.outcome == Outcome.PASS

@@ -130,8 +130,23 @@ def _summary_html(analysis: stud.StudAnalysis) -> str:
                 (f"{b.name}: house edge", f"{percent(b.house_edge)} = {b.house_edge}")
                 for b in analysis.side_bets
             ),
+            *_cap_rows(analysis.cap),
         ],
     )
+
+
+def _cap_rows(cap: stud.CapTerms | None) -> list[tuple[str, str]]:
+    """The per-round maximum payout the figures were computed under, with its article."""
+    if cap is None:
+        return []
+    return [
+        (
+            f"per-round maximum payout ({cap.article})",
+            f"{cap.maximum_payout} against an ante of {cap.ante} "
+            f"({cap.maximum_payout / cap.ante} antes): {', '.join(cap.bets)} on "
+            f"{', '.join(cap.categories)}",
+        )
+    ]
 
 
 def _strategy_html(analysis: stud.StudAnalysis) -> str:
