@@ -395,3 +395,17 @@ def test_a_log_of_another_game_or_an_unknown_game_is_refused(tmp_path: Path) -> 
     line = _refused(path, "four-card-pokr")
     assert "unknown game 'four-card-pokr'" in line
     assert "Did you mean 'four-card-poker.standard'?" in line
+
+
+def test_a_game_with_more_bets_than_a_log_holds_is_refused_before_reading(
+    tmp_path: Path,
+) -> None:
+    source = Path(__file__).resolve().parents[2] / "fixtures" / "rules" / f"{FOUR}.toml"
+    text = source.read_text("utf-8")
+    bet = text[text.index("[side_bets.aces-up]") :]
+    rules = tmp_path / "five-bets.toml"
+    extra = "".join(bet.replace("aces-up", f"extra-{n}") for n in (1, 2))
+    rules.write_text(text + "\n" + extra, "utf-8")
+    line = _refused(tmp_path / "no-such-log.csv", str(rules))
+    assert "five-bets.toml: 5 bets (ante, raise, aces-up, extra-1, extra-2)" in line
+    assert "a round log holds at most 4 per seat" in line
