@@ -31,6 +31,7 @@ from tablecert.report.sections import rules_diff, stud_par_sheet
 from tablecert.report.signing import public_pem
 from tablecert.rules import load_rules
 from tablecert.rules.stud import describe
+from tests.support.cli_support import tablecert
 from tests.support.hostile import run_cli
 from tests.support.plan_support import write_plan
 
@@ -421,3 +422,23 @@ def test_stud_par_sheet_states_the_cap_it_judged_under(tmp_path: Path) -> None:
     assert [r["event"] for r in royal] == ["raise 2x: player wins with royal-flush (capped)"]
     assert royal[0]["value"]["exact"] == "31/1"  # the ante 1 to 1, the raise capped at 30
     assert section.outcome == Outcome.PASS
+
+
+def test_stud_par_sheet_exports_the_strategy_as_analyze_game_does(tmp_path: Path) -> None:
+    plan = write_plan(
+        tmp_path,
+        '[certification]\ntitle = "t"\n[[section]]\nkind = "stud-par-sheet"\n'
+        'rules = "q-poker.standard"\nstrategy = true\n',
+    )
+    key = Ed25519PrivateKey.generate()
+    run = certify(plan, key, tmp_path / "out")
+    assert run.data["outputs"] == ["strategy-q-poker.standard.csv"]
+    exported = (tmp_path / "out" / "strategy-q-poker.standard.csv").read_bytes()
+    cli = tablecert(["analyze", "game", "q-poker.standard", "--export", str(tmp_path / "cli")])
+    assert cli.code == 0, cli.stderr
+    assert exported == (tmp_path / "cli" / "strategy.csv").read_bytes()
+    assert b"\r\nhigh-card,Q 6 4,all hidden,0,60,raise 1x\r\n" in exported
+    result = dsse.verify_file(
+        run.envelope, [key.public_key()], [tmp_path / "out" / "strategy-q-poker.standard.csv"]
+    )
+    assert result.valid, result.reasons

@@ -12,7 +12,9 @@ the analysis's expected value; and the strategy decides every situation exactly 
 With a cluster (``certify --cluster``) the analysis runs there as shards, the same figures
 bit for bit. With ``export = "xlsx"`` (or ``"csv"``) the par sheet is also written beside the
 report as ``par-RULES.xlsx`` (the rule file's name without ``.toml``) by the par sheets' one
-writer (:mod:`tablecert.games.par_export`), and signed with it.
+writer (:mod:`tablecert.games.par_export`), and with ``strategy = true`` the strategy by hand
+class as ``strategy-RULES.csv`` (:mod:`tablecert.games.stud_strategy`); both are signed with
+the report.
 """
 
 from __future__ import annotations
@@ -49,14 +51,19 @@ def export_name(rules: RuleFile, export: str) -> str:
     return f"par-{rules.path.stem}.{export}"
 
 
+def strategy_name(rules: RuleFile) -> str:
+    """The exported strategy's file name: ``strategy-`` and the rule file's name."""
+    return f"strategy-{rules.path.stem}.csv"
+
+
 @cache
 def bundled_export_names() -> tuple[str, ...]:
     """The export names of every bundled described game (files a certificate may hold)."""
+    stems = [path.stem for path in sorted(RULES_DIR.glob("*.toml")) if is_stud(load_rules(path))]
     return tuple(
-        f"par-{path.stem}.{ext}"
-        for path in sorted(RULES_DIR.glob("*.toml"))
-        if is_stud(load_rules(path))
-        for ext in EXPORT_FORMATS
+        name
+        for stem in stems
+        for name in (*(f"par-{stem}.{ext}" for ext in EXPORT_FORMATS), f"strategy-{stem}.csv")
     )
 
 
@@ -183,30 +190,45 @@ def _data(analysis: stud.StudAnalysis) -> dict[str, Any]:
             required=False,
             help="xlsx or csv: also write the par sheet as par-RULES.xlsx (signed with the report)",
         ),
+        "strategy": Field(
+            "boolean",
+            required=False,
+            help="also write the strategy by hand class as strategy-RULES.csv (signed with the "
+            "report; default false)",
+        ),
     },
     check=check_entry,
 )
 def stud_par_sheet_section(entry: PlanEntry, context: Context) -> Section:
     export = _export(entry)
+    strategy = bool(entry.values.get("strategy", False))
     rules = entry.rules()
-    section = _par_sheet(entry, rules, context)
-    if export is None:
-        return section
-    name = export_name(rules, export)
-    context.step(f"{rules.path.name}: par sheet as {name}")
-    tables = par_export.sheets({**section.data, "rules": rules.path.name})
-    content = par_export.xlsx_bytes(tables) if export == "xlsx" else par_export.csv_bytes(tables)
-    return replace(section, exports=((name, content),))
+    section, analysis = _par_sheet(entry, rules, context, strategy)
+    exports = []
+    if export is not None:
+        name = export_name(rules, export)
+        context.step(f"{rules.path.name}: par sheet as {name}")
+        tables = par_export.sheets({**section.data, "rules": rules.path.name})
+        content = (
+            par_export.xlsx_bytes(tables) if export == "xlsx" else par_export.csv_bytes(tables)
+        )
+        exports.append((name, content))
+    if analysis.strategy_table is not None:
+        cells = analysis.strategy_table.cells()
+        exports.append((strategy_name(rules), par_export.table_csv_bytes(cells)))
+    return replace(section, exports=tuple(exports))
 
 
-def _par_sheet(entry: PlanEntry, rules: RuleFile, context: Context) -> Section:
+def _par_sheet(
+    entry: PlanEntry, rules: RuleFile, context: Context, strategy: bool
+) -> tuple[Section, stud.StudAnalysis]:
     description = _description(entry, rules)
     situations, completions = deals(description.deal)
     context.step(
         f"{rules.path.name}: par sheet ({situations:,} situations x {completions:,} dealer "
         "completions)"
     )
-    analysis = stud.analyze(rules, executor=context.executor)
+    analysis = stud.analyze(rules, executor=context.executor, strategy=strategy)
     prefix = f"stud-par-sheet.{rules.path.stem}"
     rows = _rebased(analysis.rows, situations * completions)
     play_article = _bet_article(rows[0].article)
@@ -235,7 +257,7 @@ def _par_sheet(entry: PlanEntry, rules: RuleFile, context: Context) -> Section:
         + return_table_html("The bet against the dealer, optimal strategy", rows)
         + "".join(side_html)
     )
-    return Section(
+    section = Section(
         id=f"stud-par-sheet/{rules.path.stem}",
         title=f"{analysis.title}: par sheet ({rules.path.name})",
         data=_data(analysis),
@@ -255,6 +277,7 @@ def _par_sheet(entry: PlanEntry, rules: RuleFile, context: Context) -> Section:
             ),
         ),
     )
+    return section, analysis
 
 
 __all__ = [
@@ -264,5 +287,6 @@ __all__ = [
     "check_entry",
     "deals",
     "export_name",
+    "strategy_name",
     "stud_par_sheet_section",
 ]
