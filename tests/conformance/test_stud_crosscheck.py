@@ -18,7 +18,7 @@ from tests.support.cli_support import tablecert
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "fixtures" / "rules" / "four-card-poker.standard.toml"
-VENDOR = Path(__file__).with_name("four_card_vendor.py")
+VENDOR = ROOT / "fixtures" / "evaluators" / "four_card_vendor.py"
 GAME = "four-card-poker.standard"
 
 
