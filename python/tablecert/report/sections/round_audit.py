@@ -3,6 +3,12 @@ rounds``): every deal checked as one deck, every spot re-settled under the rule 
 submitted configuration), the bets against the decisions, the progressive meter's accounting
 (Caribbean Stud) and, when asked for, the observed hold against its exact expectation.
 
+The game is named as ``audit rounds --game`` names it: ``game = "q-poker"`` or
+``"caribbean-stud"`` (their round-log format) with the statute's ``rules``; or no ``game``,
+and the ``rules`` file is the game, described by its file (as the ``stud-par-sheet`` section
+takes it): its logs re-settled by the description (:mod:`tablecert.rounds.stud_audit`), each
+check under the article of the description's value that decides it.
+
 One verdict per kind of check, each under its article: any difference is ``fail``; a log with
 no rounds (or a hold analysis without the power to fail) is ``inconclusive``, never a pass.
 ``data`` is what ``tablecert audit rounds --json`` writes (one dialect), the logs named by
@@ -14,17 +20,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from tablecert.errors import RuleFileError
 from tablecert.games.common import decimal
+from tablecert.games.stud_settle import StudSettlement, stud_settlement
 from tablecert.judgement import Verdict
 from tablecert.poker import GAMES, ordering
 from tablecert.report.display import named
 from tablecert.report.entry import Context, Field, PlanEntry, Sample, Scope, Section
 from tablecert.report.html import esc, table
 from tablecert.report.registry import register_section
-from tablecert.report.sections.fields import POKER_GAME
 from tablecert.rounds.audit import RoundAudit, audit_rounds
 from tablecert.rounds.hold import HoldParameters
+from tablecert.rounds.stud_audit import audit_stud_rounds, log_spec
 from tablecert.rules import RuleFile
+from tablecert.rules.stud import is_stud
 from tablecert.rules.submission import in_force
 
 FINDINGS_SHOWN = 20
@@ -51,22 +60,66 @@ CHECKS: dict[str, tuple[dict[str, str], str]] = {
 }
 
 
+#: What each kind of check requires in a game described by its rule file (no meter).
+DESCRIBED_CHECKS: dict[str, str] = {
+    "deck": "every round is dealt from one deck with the description's card counts",
+    "bet": "every seat's bets match its decision (the raise the decision's multiple of the ante)",
+    "settlement": "every bet is paid or taken as the rule file's description settles it (void "
+    "rounds refunded)",
+}
+
+
+def _whole(article: str) -> str:
+    """An article as a whole article (第九條(四) -> 第九條)."""
+    return article.split("(")[0]
+
+
 def _article(rules: RuleFile, key: str) -> str:
-    """The article of a rule key, as a whole article (第九條(四) -> 第九條)."""
-    return rules.require(key).article.split("(")[0]
+    """The article of a rule key, as a whole article."""
+    return _whole(rules.require(key).article)
 
 
 def check_verdicts(result: RoundAudit, rules: RuleFile, prefix: str) -> tuple[Verdict, ...]:
-    """One verdict per kind of check the game has."""
+    """One verdict per kind of check the game (a dedicated engine's) has."""
+    articles = {
+        kind: (_article(rules, keys[result.game]), requirement)
+        for kind, (keys, requirement) in CHECKS.items()
+        if result.game in keys
+    }
+    return _verdicts(result, articles, articles["settlement"][0], prefix)
+
+
+def described_check_verdicts(
+    result: RoundAudit, st: StudSettlement, prefix: str
+) -> tuple[Verdict, ...]:
+    """One verdict per kind of check of a game described by its rule file, each under the
+    article of the description's value that governs it: the deal's (one deck, its card
+    counts), the raise's (bets match decisions), the settlement's (the bet against the
+    dealer's loss, the article every settlement line of the description sits under)."""
+    d = st.description
+    governing = {
+        "deck": d.deal.dealer_cards.article,
+        "bet": d.raises[0].article,
+        "settlement": d.settlement.loss.ante.article,
+    }
+    articles = {kind: (_whole(governing[kind]), req) for kind, req in DESCRIBED_CHECKS.items()}
+    return _verdicts(result, articles, articles["settlement"][0], prefix)
+
+
+def _verdicts(
+    result: RoundAudit,
+    articles: dict[str, tuple[str, str]],
+    hold_article: str,
+    prefix: str,
+) -> tuple[Verdict, ...]:
+    """The verdicts of the checks ``articles`` names (kind: article, requirement), and the
+    hold's where it was asked for."""
     out = []
-    for kind, (keys, requirement) in CHECKS.items():
-        if result.game not in keys:
-            continue
+    for kind, (article, requirement) in articles.items():
         found = result.counts.get(kind, 0)
         # what the meter's accounting could not examine, under the check it belongs to
         meter = result.meter.not_examined if result.progressive is not None else {}
         unexamined = [meter[kind]] if kind in meter else []
-        article = _article(rules, keys[result.game])
         detail = f"{result.rounds:,} rounds, {result.seats:,} seats; {found:,} {kind} findings"
         out.append(
             Verdict(
@@ -82,7 +135,7 @@ def check_verdicts(result: RoundAudit, rules: RuleFile, prefix: str) -> tuple[Ve
         out.append(
             Verdict(
                 f"{prefix}.hold",
-                _article(rules, CHECKS["settlement"][0][result.game]),
+                hold_article,
                 "the observed hold agrees with its exact expectation given the cards and the "
                 "decisions, and the dealt hands follow the exact category law",
                 hold.outcome,
@@ -107,13 +160,60 @@ def section_data(result: RoundAudit) -> dict[str, Any]:
     return data
 
 
+#: The plan key naming a dedicated engine's game; without it the rule file names the game.
+GAME = Field(
+    "text",
+    required=False,
+    help="q-poker or caribbean-stud (their round-log format); leave it out for a game "
+    "described by its rule file (rules names the game)",
+)
+
+
+def _described(entry: PlanEntry) -> StudSettlement:
+    """The settlement of the game the entry's rule file describes (no ``game`` key), with the
+    options only the dedicated games' audit has refused, naming the key."""
+    rules = entry.rules()
+    for key in ("config", "hold"):
+        if key in entry.values and (key != "hold" or entry.values[key]):
+            raise entry.error(
+                key,
+                "is for q-poker and caribbean-stud logs: a game described by its rule file is "
+                "audited by its description",
+            )
+    if not is_stud(rules):
+        raise entry.error(
+            "rules",
+            f"{rules.path.name} describes no stud game (without game = q-poker or "
+            "caribbean-stud, the rule file names the game)",
+        )
+    try:
+        st = stud_settlement(rules)
+        log_spec(st)
+    except RuleFileError as exc:
+        raise entry.error(
+            "rules", f"{rules.path.name} describes no game whose rounds can be audited: {exc}"
+        ) from None
+    return st
+
+
+def check_entry(entry: PlanEntry) -> None:
+    """A described game's entry is vetted when the plan is read (a rule file that describes
+    no auditable game, an option it cannot take); a dedicated game's when it runs."""
+    if "game" not in entry.values:
+        _described(entry)
+
+
 @register_section(
     "round-audit",
     title="Round audit",
     fields={
         "logs": Field("files", help="the table's round logs (CSV or JSON Lines, .gz ok)"),
-        "rules": Field("rules", help="the game's rule file (the statute)"),
-        "game": POKER_GAME,
+        "rules": Field(
+            "rules",
+            help="the game's rule file (the statute; or, without game, the rule file that "
+            "describes the game)",
+        ),
+        "game": GAME,
         "config": Field(
             "file", required=False, help="a submitted configuration: settle under its values"
         ),
@@ -123,8 +223,11 @@ def section_data(result: RoundAudit) -> dict[str, Any]:
             help="also judge the observed hold and the dealt hands (default false)",
         ),
     },
+    check=check_entry,
 )
 def round_audit_section(entry: PlanEntry, context: Context) -> Section:
+    if "game" not in entry.values:
+        return _described_section(entry, context)
     game, rules = entry.game_rules(GAMES, "poker")
     settled_under = rules
     if "config" in entry.values:
@@ -152,7 +255,27 @@ def round_audit_section(entry: PlanEntry, context: Context) -> Section:
     )
 
 
-def _scope(result: RoundAudit, names: str, hold: bool) -> Scope:
+def _described_section(entry: PlanEntry, context: Context) -> Section:
+    """The round audit of a game described by its rule file: its logs re-settled by the
+    description, locally (the described games' audit is not sharded)."""
+    st = _described(entry)
+    logs = entry.paths("logs")
+    context.step(f"{st.rules.path.name}: auditing {len(logs)} round log(s) by the description")
+    result = audit_stud_rounds(logs, st.rules)
+    names = "+".join(p.name for p in logs)
+    game = st.rules.path.stem
+    return Section(
+        id=f"round-audit/{game}/{names}",
+        title=f"Round audit: {game} (described by its rule file), {result.rounds:,} rounds "
+        f"from {tables_text(result)} ({names})",
+        data=section_data(result),
+        verdicts=described_check_verdicts(result, st, f"round-audit.{game}.{names}"),
+        html=_html(result),
+        scope=_scope(result, names, hold=False, described=True),
+    )
+
+
+def _scope(result: RoundAudit, names: str, hold: bool, described: bool = False) -> Scope:
     limitations = [
         "the logs are taken as the table's record: that they are complete and unaltered is "
         "the lab's custody, not the audit's",
@@ -161,7 +284,12 @@ def _scope(result: RoundAudit, names: str, hold: bool) -> Scope:
         "with a cluster, each log is its own stream: the meter's continuity is checked within "
         "a log (the local answer whenever no table's rounds span two logs)",
     ]
-    if not hold:
+    if described:
+        limitations.append(
+            "a game described by its rule file: the observed hold is not judged against its "
+            "expectation (the hold analysis is the dedicated games')"
+        )
+    elif not hold:
         limitations.append(
             "the hold analysis was not asked for (plan key hold = true): the observed hold is "
             "not judged against its expectation"
