@@ -14,9 +14,13 @@ from rich.cells import cell_len
 
 from tablecert.conformance.configuration import bet_returns, check_configuration
 from tablecert.games import stud
+from tablecert.judgement import Outcome
+from tablecert.report.certify import run_sections
+from tablecert.report.plan import load_plan
 from tablecert.rules.stud import describe
 from tablecert.rules.submission import in_force
 from tests.support.cli_support import tablecert
+from tests.support.plan_support import write_plan
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIGS = ROOT / "fixtures" / "configs"
@@ -193,3 +197,24 @@ def test_the_returns_of_every_bet_of_the_configured_game() -> None:
         "Rules: Aces Up Aces Up (side bet, per unit): house edge 3.8917% (rule file 4.2355%, "
         "difference -0.3438 points)"
     ) in run.stdout.splitlines()
+
+
+def test_a_certificate_judges_it_article_by_article(tmp_path: Path) -> None:
+    plan = write_plan(
+        tmp_path,
+        '[certification]\ntitle = "t"\n\n[[section]]\nkind = "configuration"\nreturns = false\n'
+        f'file = "{DEVIATING}"\n',
+    )
+    (section,) = run_sections(load_plan(plan))
+    assert section.title == (
+        "four-card-poker.standard configuration four-card-poker.casino-e.toml (Casino E (example))"
+    )
+    prefix = "configuration.four-card-poker.casino-e."
+    rows = {v.requirement.removeprefix(prefix): (v.outcome, v.values) for v in section.verdicts}
+    assert rows["Rules: settlement"] == (Outcome.FAIL, ("settlement.ties = push",))
+    assert rows["Rules: ante bonus"][0] is Outcome.FAIL
+    assert rows["Rules: the play"] == (Outcome.PASS, ("decision.raises = 1, 2, 3",))
+    assert rows["Aces Up: pay table (Live! Casino Philadelphia).house-choice"][0] is (
+        Outcome.HOUSE_CHOICE
+    )
+    assert [p.name for p in section.rule_files] == ["four-card-poker.standard.toml"]

@@ -129,6 +129,20 @@ def game_names() -> tuple[str, ...]:
     return (*STATUTE_RULES, *files, *ids)
 
 
+def bundled_rules(submission: Submission) -> str:
+    """The name of the bundled rule file a submission's game is judged against: its
+    statute's, or a described game's own file. The id of described games names no bundled
+    file: its file is given apart, which only ``tablecert check --rules`` takes."""
+    ids, files = described_games()
+    if submission.game in ids:
+        raise submission.error(
+            "submission.game",
+            f"{submission.game!r} names a game described by its rule file, and none is given "
+            f"here: name a bundled one ({', '.join(files)})",
+        )
+    return STATUTE_RULES.get(submission.game, submission.game)
+
+
 def statute_rules(submission: Submission, rules: str | Path | RuleFile | None = None) -> RuleFile:
     """The rule file a submission is judged against: the bundled statute file of its game (or
     a described game's bundled file), or ``rules`` (a lab's copy of it), which must be of the

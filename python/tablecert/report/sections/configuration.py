@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Any
 
 from tablecert.conformance.configuration import (
-    STATUTE_RULES,
     BetReturn,
     ConfigurationReport,
     Line,
@@ -29,6 +28,7 @@ from tablecert.report.html import HtmlCell, badge, esc, table, wbr
 from tablecert.report.registry import register_section
 from tablecert.rules import load_rules
 from tablecert.rules.loader import bundled_rule_path
+from tablecert.rules.submission import bundled_rules
 
 
 @register_section(
@@ -46,7 +46,7 @@ def configuration_section(entry: PlanEntry, context: Context) -> Section:
     context.step(f"checking the configuration {path.name} against the statute")
     # The statute rule file the submission is judged against is an input too: read from the
     # snapshot and signed like the plan's own files.
-    statute = bundled_rule_path(STATUTE_RULES[load_submission(path).game])
+    statute = bundled_rule_path(bundled_rules(load_submission(path)))
     report = check_configuration(path, load_rules(context.snapshot(statute)))
     bets: tuple[BetReturn, ...] = ()
     if entry.values.get("returns", True):
