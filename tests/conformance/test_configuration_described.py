@@ -218,3 +218,13 @@ def test_a_certificate_judges_it_article_by_article(tmp_path: Path) -> None:
         Outcome.HOUSE_CHOICE
     )
     assert [p.name for p in section.rule_files] == ["four-card-poker.standard.toml"]
+
+
+def test_a_negative_bonus_is_judged_with_its_reason(tmp_path: Path) -> None:
+    report = check_configuration(write(tmp_path, "[settlement.bonus]\nflush = -1\n"))
+    (line,) = report.deviations
+    assert (line.key, line.article, line.note) == (
+        "settlement.bonus.flush",
+        "Rules: ante bonus",
+        "-1 is negative",
+    )
