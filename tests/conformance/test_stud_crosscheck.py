@@ -158,3 +158,14 @@ def test_an_evaluator_that_cannot_start_is_a_plan_mistake() -> None:
     native = tablecert(["crosscheck", "poker", str(RULES), "--evaluator", "so:/nonexistent.so"])
     assert native.code == 2
     assert "a native evaluator is checked for q-poker or caribbean-stud only" in native.stderr
+
+
+def test_five_against_five_has_the_dedicated_engines_boundaries() -> None:
+    """A described game dealt five cards to each side: every five-card hand on both sides,
+    so its class boundaries are the dedicated Caribbean Stud check's (6,474 classes, 146 of
+    which cannot meet the class just above, e.g. 2-2-2-3-3 and 2-2-2-4-4)."""
+    plan = stud_crosscheck.plan(
+        game_ordering("caribbean-stud.no-upcard"), hands=10, other_pairs=10, seed=0
+    )
+    assert (plan.classes, len(plan.boundary_pairs), plan.passed_over) == (6474, 6473, 146)
+    assert plan.size_notes == ("5-card hands: 10 of 2,598,960, sampled",)
