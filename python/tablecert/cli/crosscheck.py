@@ -94,7 +94,12 @@ def poker(
     rules: Annotated[
         str | None, typer.Option("--rules", help="Rule file (default statute).")
     ] = None,
-    hands: Annotated[str, typer.Option("--hands", help="'all' or a sample size.")] = "all",
+    hands: Annotated[
+        str,
+        typer.Option(
+            "--hands", help="'all' or a sample size (of each hand size, for a described game)."
+        ),
+    ] = "all",
     suit_pairs: Annotated[
         str,
         typer.Option(
