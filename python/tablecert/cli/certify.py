@@ -81,7 +81,7 @@ def certify(
     """
     # The certification machinery (every report section, Jinja2, the PDF printer) is
     # imported only by the command that runs it: `verify` and `sign` start without it.
-    from tablecert.report.certify import OUTPUT_FILES, ephemeral_key
+    from tablecert.report.certify import OUTPUTS, ephemeral_key
     from tablecert.report.certify import certify as run_certify
 
     out_dir = conventions.required_output(output, old_out)
@@ -89,7 +89,7 @@ def certify(
         raise typer.BadParameter(
             f"{paper!r} is not one of {', '.join(PAPER_SIZES)}", param_hint="--paper"
         )
-    check_target(out_dir, OUTPUT_FILES)  # before the passphrase and the run (again at the end)
+    check_target(out_dir, OUTPUTS)  # before the passphrase and the run (again at the end)
     private = read_private_key(key, allow_insecure_key) if key else ephemeral_key()
     with cluster_progress(cluster, workers, "certify") as (executor, reporter):
         result = run_certify(

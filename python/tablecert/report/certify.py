@@ -14,6 +14,7 @@ import datetime as dt
 import hashlib
 import os
 import platform
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -34,10 +35,9 @@ from tablecert.report.html import render_report
 from tablecert.report.pdf import check_pdf_text, render_pdf
 from tablecert.report.plan import load_plan
 from tablecert.report.sections.par_sheet import EXPORT_NAMES
-from tablecert.report.sections.stud_par_sheet import bundled_export_names
 from tablecert.report.signing import key_id, public_pem
 from tablecert.report.snapshot import InputChangedError, InputSnapshot
-from tablecert.report.staging import StagedFolder, check_outside
+from tablecert.report.staging import Outputs, StagedFolder, check_outside
 from tablecert.report.template_folder import read_template_folder
 from tablecert.rules import RULES_DIR, RuleFile, load_rules
 
@@ -281,8 +281,7 @@ def build_report(
     return json_data(report), subjects
 
 
-#: Every file certify writes into the output folder (a folder holding only these is a
-#: previous certificate, replaced whole).
+#: Every file certify writes into the output folder under a name of its own.
 OUTPUT_FILES = (
     REPORT_JSON,
     ENVELOPE_JSON,
@@ -290,8 +289,13 @@ OUTPUT_FILES = (
     SIGNER_PUB,
     REPORT_PDF,
     *EXPORT_NAMES,
-    *bundled_export_names(),
 )
+#: The exports of the ``stud-par-sheet`` section, named by the rule file's stem.
+EXPORT_FILE = re.compile(r"(par-[^/\\]+\.(xlsx|csv)|strategy-[^/\\]+\.csv)")
+#: What a previous certificate in the output folder may hold, replaced whole: those files,
+#: and beside its envelope the exports of a described game's par sheet, named by its rule
+#: file (``par-RULES.xlsx``, ``par-RULES.csv``, ``strategy-RULES.csv``).
+OUTPUTS = Outputs(OUTPUT_FILES, EXPORT_FILE, ENVELOPE_JSON)
 
 
 def rule_readings(rules: RuleFile, name: str) -> list[dict[str, str]]:
@@ -384,7 +388,7 @@ def certify(
     templates = read_template_folder(template_dir) if template_dir is not None else None
     named = [plan.path, *(p for e in plan.entries for _, p in e.named_files())]
     check_outside(out_dir, [*named, *([template_dir] if template_dir is not None else [])])
-    with StagedFolder(out_dir, OUTPUT_FILES) as stage:
+    with StagedFolder(out_dir, OUTPUTS) as stage:
         snapshot = InputSnapshot(stage.scratch / "inputs")
         try:
             sections = run_sections(snapshot_plan(plan, snapshot), progress, executor, snapshot)

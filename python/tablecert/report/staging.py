@@ -10,26 +10,47 @@ removed: nothing that looks like a certificate is left behind.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import stat
 import tempfile
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
 from tablecert.errors import ReportError
 
 
-def check_target(target: Path, known: Iterable[str]) -> None:
+@dataclass(frozen=True)
+class Outputs:
+    """The files a certification writes: ``names``, and files whose names match ``exports``
+    (their names come from a plan: a rule file's exports), recognised only beside ``anchor``
+    (the file every certificate holds), so that a folder of other files is never taken for one."""
+
+    names: tuple[str, ...]
+    exports: re.Pattern[str] | None = None
+    anchor: str | None = None
+
+    def of(self, folder: Path) -> set[str]:
+        """The names of ``folder``'s entries that a previous certificate there may hold."""
+        present = {item.name for item in folder.iterdir()}
+        known = set(self.names) & present
+        if self.exports is not None and self.anchor in present:
+            known |= {name for name in present if self.exports.fullmatch(name)}
+        return known
+
+
+def check_target(target: Path, known: Iterable[str] | Outputs) -> None:
     """Refuse a target that is not a folder, or a folder holding anything but the regular
     files named ``known`` (a previous certificate, which certify replaces whole)."""
-    names = set(known)
     if target.is_symlink():
         raise ReportError(f"output folder {target}: is a symbolic link; give the real folder")
     if not target.exists():
         return
     if not target.is_dir():
         raise ReportError(f"output folder {target}: exists and is not a folder")
+    names = known.of(target) if isinstance(known, Outputs) else set(known)
     for item in sorted(target.iterdir()):
         mode = item.lstat().st_mode
         if item.name not in names:
@@ -74,9 +95,9 @@ class StagedFolder:
     ``stage.scratch`` for work files), then ``stage.commit()``; leaving the block without a
     commit, or with an error, removes everything written."""
 
-    def __init__(self, target: Path, known: Iterable[str]) -> None:
+    def __init__(self, target: Path, known: Iterable[str] | Outputs) -> None:
         self.target = target
-        self.known = tuple(known)
+        self.known = known if isinstance(known, Outputs) else tuple(known)
         check_target(target, self.known)
         self._work: Path | None = None
 
