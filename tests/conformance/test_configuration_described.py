@@ -228,3 +228,29 @@ def test_a_negative_bonus_is_judged_with_its_reason(tmp_path: Path) -> None:
         "Rules: ante bonus",
         "-1 is negative",
     )
+
+
+def test_a_side_bet_of_a_statute_games_file_is_judged_and_returned(tmp_path: Path) -> None:
+    """A lab's Q Poker file with the 6 Card Bonus: the bet is judged, checked for its table
+    and returned from its category counts (188 royal flushes of C(52, 6) six-card hands)."""
+    config = write(tmp_path, "[side_bets.six-card-bonus.pays]\nroyal-flush = 500\n", "q-poker")
+    run = tablecert(["check", str(config), "--rules", "q-poker.six-card-bonus", "--json"])
+    assert run.code == 1, run.stderr
+    data = json.loads(run.stdout)
+    assert lines(data)["side_bets.six-card-bonus.pays.royal-flush"] == (
+        "deviates",
+        "6 Card Bonus: pay table",
+        1000,
+        500,
+    )
+    assert {
+        "check": "side_bets.six-card-bonus.pays: payouts never fall as the hand rises",
+        "article": "6 Card Bonus: pay table",
+        "passed": True,
+        "detail": "monotone",
+    } in data["consistency"]
+    bonus = data["returns"][-1]
+    assert bonus["bet"] == "6 Card Bonus (side bet, per unit)"
+    statute = Fraction(1_742_976, 20_358_520)
+    assert bonus["house_edge_statute"] == str(statute)
+    assert bonus["house_edge_submitted"] == str(statute + Fraction(500 * 188, 20_358_520))

@@ -77,6 +77,10 @@ def consistency_checks(rules: RuleFile) -> Iterator[Consistency]:
     order = tuple(row.category.replace(" ", "-") for row in reversed(table.rows))
     for paytable, article, rising in PAYTABLES[game]:
         yield from _paytable_checks(rules, paytable, article, order, rising)
+    if "side_bets" in rules.data:  # a file's side bets besides the statute's own tables
+        for bet in describe(rules).side_bets:
+            if bet.id != "pair_plus":
+                yield _rising(list(zip(reversed(bet.categories), bet.pays, strict=True)))
 
 
 def _rarity(table: CategoryTable, rules: RuleFile) -> Consistency:

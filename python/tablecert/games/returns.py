@@ -61,28 +61,24 @@ def bet_returns(rules: EffectiveRules, progress: Any = None) -> tuple[BetReturn,
     statute default (the game-math engine's optimal strategy for each)."""
     game = rules.submission.game
     if game == "q-poker":
-        return _q_poker_returns(rules)
+        return _q_poker_returns(rules) + _side_bet_returns(rules, skip=("pair_plus",))
     if game == "caribbean-stud":
-        return _caribbean_returns(rules, progress)
+        return _caribbean_returns(rules, progress) + _side_bet_returns(rules)
     if is_stud(rules.statute):
-        return _described_returns(rules, progress)
+        return _described_returns(rules, progress) + _side_bet_returns(rules)
     return ()
 
 
 def _described_returns(rules: EffectiveRules, progress: Any) -> tuple[BetReturn, ...]:
-    """A described game's bets: the bet against the dealer per ante under optimal play (the
-    engine runs again only if the submitted values change that game: a side bet's pay table
-    does not), and every side bet per unit, from its own category counts."""
+    """A described game's bet against the dealer, per ante under optimal play: the engine
+    runs again only if the submitted values change that game (a side bet's pay table does
+    not)."""
     from tablecert.games import stud
 
     law_d = describe(rules.statute)
     law = stud.analyze(rules.statute, progress=progress)
-    main = (
-        "the bet against the dealer (ante and raises, per ante)",
-        law_d.settlement.stake.article,
-    )
-    bets = [(f"{b.name.value} (side bet, per unit)", b.name.article) for b in law_d.side_bets]
-    statute_edges = [law.house_edge, *(b.house_edge for b in law.side_bets)]
+    bet = "the bet against the dealer (ante and raises, per ante)"
+    article = law_d.settlement.stake.article
     try:
         mine_d = describe(rules)
         game = (mine_d.deal, mine_d.ranking, mine_d.qualifier, mine_d.settlement)
@@ -91,18 +87,36 @@ def _described_returns(rules: EffectiveRules, progress: Any) -> tuple[BetReturn,
         else:
             edge = stud.analyze(rules, progress=progress).house_edge
     except NOT_COMPUTABLE as exc:
+        return (BetReturn(bet, article, None, law.house_edge, _why_not(exc)),)
+    return (BetReturn(bet, article, edge, law.house_edge),)
+
+
+def _side_bet_returns(rules: EffectiveRules, skip: tuple[str, ...] = ()) -> tuple[BetReturn, ...]:
+    """Every side bet the rule file describes (but those in ``skip``, which an engine of the
+    game returns itself), per unit, from the category counts of its hands: under the rule
+    file and under the submitted values."""
+    from tablecert.games import stud
+
+    statute = rules.statute
+    tables = [k for k in ("side_bets", "pair_plus") if k in statute.data and k not in skip]
+    if not is_stud(statute) or not tables:
+        return ()
+    law_d = describe(statute)
+    bets = [b for b in law_d.side_bets if b.id not in skip]
+    law_edges = [stud.side_bet_sheet(law_d, b).house_edge for b in bets]
+    labels = [(f"{b.name.value} (side bet, per unit)", b.name.article) for b in bets]
+    try:
+        mine_d = describe(rules)
+    except NOT_COMPUTABLE as exc:
         return tuple(
-            BetReturn(bet, article, None, statute_edge, _why_not(exc))
-            for (bet, article), statute_edge in zip([main, *bets], statute_edges, strict=True)
+            BetReturn(bet, article, None, edge, _why_not(exc))
+            for (bet, article), edge in zip(labels, law_edges, strict=True)
         )
-    mine_bets = {b.id: b for b in mine_d.side_bets}
-    out = [BetReturn(*main, edge, law.house_edge)]
-    for (bet, article), law_bet, statute_edge in zip(
-        bets, law_d.side_bets, statute_edges[1:], strict=True
-    ):
-        submitted = stud.side_bet_sheet(mine_d, mine_bets[law_bet.id]).house_edge
-        out.append(BetReturn(bet, article, submitted, statute_edge))
-    return tuple(out)
+    mine = {b.id: b for b in mine_d.side_bets}
+    return tuple(
+        BetReturn(bet, article, stud.side_bet_sheet(mine_d, mine[b.id]).house_edge, edge)
+        for (bet, article), b, edge in zip(labels, bets, law_edges, strict=True)
+    )
 
 
 def _q_poker_returns(rules: EffectiveRules) -> tuple[BetReturn, ...]:
