@@ -1,52 +1,44 @@
-"""Round logs of a game described by its rule file, for the tests: seeded deals, random play,
-every bet settled by a slow, obviously-correct reading of the rule file's text, and planted
-mis-settlements of named kinds, each with the round and the article that decides it.
+"""Round logs of a game described by its rule file, for the tests: the package simulator's
+seeded deals and random play (``tablecert.rounds.stud_simulate``: the same rounds as ``simulate
+rounds --game FILE`` draws), every bet settled by a slow, obviously-correct reading of the rule
+file's text, and planted mis-settlements of named kinds, each with the round and the article
+that decides it.
 
-Shares no code with the audit: the rule file is read as plain TOML (``tomllib``), hands are
-ranked by the independent reference ranking (``stud_reference``), and each bet is settled by
-spelling out the rules: fold, dealer not qualifying, higher hand, tie (to the player, push
-or to the dealer), lower hand, the ante bonus, each side bet's pay table.
+The settlement shares no code with the audit: the rule file is read as plain TOML
+(``tomllib``), hands are ranked by the independent reference ranking (``stud_reference``), and
+each bet is settled by spelling out the rules: fold, dealer not qualifying, higher hand, tie
+(to the player, push or to the dealer), lower hand, the ante bonus, each side bet's pay table.
+The simulator's decisions and raise multiples are checked against the text's.
 """
 
 from __future__ import annotations
 
-import csv
 import io
-import json
 import random
 import tomllib
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from tablecert.games.stud_settle import StudSettlement, stud_settlement
+from tablecert.rounds.stud_simulate import (
+    StudPlay,
+    StudRound,
+    StudSeat,
+    round_record,
+    write_records,
+)
+from tablecert.rules import load_rules
 from tests.support.stud_reference import Ranking, TieBreaks, first_rank
 
 RULES = Path(__file__).resolve().parents[2] / "fixtures" / "rules"
-RANKS = "23456789TJQKA"
-SUITS = "dchs"
 RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-START = datetime(2026, 3, 1, 10, tzinfo=UTC)
 KINDS = ("pay-line", "bonus-missed", "tie-to-dealer", "not-qualifying-as-win", "side-bet")
-
-
-def code(card: int) -> str:
-    return RANKS[card // 4] + SUITS[card % 4]
 
 
 def _number(value: Any) -> Fraction:
     return Fraction(str(value))
-
-
-def money(value: Fraction) -> str:
-    """An exact amount as a decimal of at most four places."""
-    scaled = value * 10_000
-    assert scaled.denominator == 1, value
-    units = int(scaled)
-    sign = "-" if units < 0 else ""
-    whole, frac = divmod(abs(units), 10_000)
-    return f"{sign}{whole}" + (f".{frac:04d}".rstrip("0") if frac else "")
 
 
 @dataclass(frozen=True)
@@ -175,18 +167,10 @@ class Rules:
         return "push"
 
 
-@dataclass
-class Seat:
-    """One seat as logged: its cards, decision, stakes and payouts (by bet id)."""
-
-    number: int
-    cards: list[int]
-    decision: str
-    stakes: dict[str, Fraction]
-    paid: dict[str, Fraction]
+Seat = StudSeat
 
 
-def settle(rules: Rules, seat: Seat, dealer: list[int], multiple: Fraction) -> dict[str, Fraction]:
+def settle(rules: Rules, seat: Seat, dealer: list[int]) -> dict[str, Fraction]:
     """Every bet of a seat, settled by the rules' text."""
     paid: dict[str, Fraction] = {}
     cat = rules.category(seat.cards)
@@ -276,19 +260,21 @@ class Planted:
 @dataclass
 class Log:
     rules: Rules
-    rounds: list[tuple[str, list[int], list[Seat]]]
+    rounds: list[StudRound]
     planted: list[Planted]
+    settlement: StudSettlement
 
     def seats(self) -> list[Seat]:
-        return [seat for _, _, seats in self.rounds for seat in seats]
+        return [seat for rnd in self.rounds for seat in rnd.seats]
 
     def outcomes(self) -> set[str]:
         """What happened at the seats, as the reference reads it: fold, dealer does not
         qualify, win, tie, loss; ante bonus (paid); side bet won, side bet lost."""
         rules = self.rules
         seen: set[str] = set()
-        for _, dealer, seats in self.rounds:
-            for seat in seats:
+        for rnd in self.rounds:
+            dealer = rnd.dealer
+            for seat in rnd.seats:
                 if seat.decision == "fold":
                     seen.add("fold")
                 elif not rules.qualifies(dealer):
@@ -307,80 +293,16 @@ class Log:
         return seen
 
     def write(self, path: Path) -> Path:
-        """The log as CSV, or as JSON Lines when the name ends in ``.jsonl``."""
-        if path.suffix == ".jsonl":
-            path.write_text("".join(json.dumps(r) + "\n" for r in self.records()), "utf-8")
-            return path
-        bets = self.rules.bets
+        """The log as CSV, or as JSON Lines when the name ends in ``.jsonl`` (the package
+        simulator's writer)."""
         out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(
-            [
-                *("table_id", "round_id", "timestamp", "dealer", "upcard"),
-                *("meter_before", "meter_after", "events", "seat", "cards", "decision"),
-                *(f"{b}_bet" for b in bets),
-                *(f"{b}_paid" for b in bets),
-            ]
-        )
-        for record in self.records():
-            for seat in record["seats"]:
-                writer.writerow(
-                    [
-                        record["table_id"],
-                        record["round_id"],
-                        record["timestamp"],
-                        record["dealer"],
-                        record["upcard"],
-                        "",
-                        "",
-                        "",
-                        seat["seat"],
-                        seat["cards"],
-                        seat["decision"],
-                        *(seat["bets"][b] for b in bets),
-                        *(seat["paid"][b] for b in bets),
-                    ]
-                )
+        records = self.records()
+        write_records(out, self.settlement, records, jsonl=path.suffix == ".jsonl")
         path.write_text(out.getvalue(), "utf-8")
         return path
 
     def records(self) -> list[dict[str, Any]]:
-        out = []
-        for i, (round_id, dealer, seats) in enumerate(self.rounds):
-            out.append(
-                {
-                    "table_id": "T1",
-                    "round_id": round_id,
-                    "timestamp": _timestamp(i),
-                    "dealer": " ".join(code(c) for c in dealer),
-                    "upcard": code(dealer[0]) if self.rules.upcards else "",
-                    "seats": [
-                        {
-                            "seat": s.number,
-                            "cards": " ".join(code(c) for c in s.cards),
-                            "decision": s.decision,
-                            "bets": {b: money(v) for b, v in s.stakes.items()},
-                            "paid": {b: money(v) for b, v in s.paid.items()},
-                        }
-                        for s in seats
-                    ],
-                }
-            )
-        return out
-
-
-def _timestamp(i: int) -> str:
-    """The time of the i-th round: one a second from 2026-03-01 10:00 UTC."""
-    return (START + timedelta(seconds=i)).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def _deal(rules: Rules, rng: random.Random, seats: int) -> tuple[list[int], list[list[int]]]:
-    cards = rng.sample(range(52), rules.dealer_cards + seats * rules.player_cards)
-    dealer = cards[: rules.dealer_cards]
-    rest = cards[rules.dealer_cards :]
-    return dealer, [
-        rest[i * rules.player_cards : (i + 1) * rules.player_cards] for i in range(seats)
-    ]
+        return [round_record(self.settlement, rnd, i) for i, rnd in enumerate(self.rounds)]
 
 
 def _mirrored_deal(
@@ -401,26 +323,6 @@ def _mirrored_deal(
         rest[i * rules.player_cards : (i + 1) * rules.player_cards] for i in range(seats - 1)
     ]
     return dealer, hands
-
-
-def _seat(
-    rules: Rules, rng: random.Random, number: int, cards: list[int], dealer: list[int]
-) -> Seat:
-    ante = Fraction(rng.choice((10, 20, 50)))
-    names = rules.decision_names()
-    choice = rng.randrange(len(names) + 1)
-    decision = "fold" if choice == 0 else names[choice - 1]
-    multiple = Fraction(0) if choice == 0 else rules.raises[choice - 1]
-    stakes: dict[str, Fraction] = {}
-    if rules.follow:
-        stakes["play"] = ante
-    else:
-        stakes["ante"], stakes["raise"] = ante, ante * multiple
-    for side in rules.sides:
-        stakes[side.id] = Fraction(rng.choice((0, 5, 10)))
-    seat = Seat(number, cards, decision, stakes, {})
-    seat.paid = settle(rules, seat, dealer, multiple)
-    return seat
 
 
 def _plant(rules: Rules, kind: str, seat: Seat, dealer: list[int]) -> tuple[str, str] | None:
@@ -517,23 +419,33 @@ def make_log(
     every: int = 10,
     seats: int = 3,
 ) -> Log:
-    """``rounds`` seeded rounds of the game ``name`` (a bundled rule file); with ``plant``, one
-    round in ``every`` (cycling through the kinds) mis-settled by a kind that applies to it
-    (a deal is dealt again until one does). The kind ``tie`` mis-settles nothing: it deals
-    a round where the first seat raises and ties the dealer."""
+    """``rounds`` seeded rounds of the game ``name`` (a bundled rule file), drawn as the
+    package simulator draws them (without ``plant``, its very rounds), every bet settled by
+    the rule text; with ``plant``, one round in ``every`` (cycling through the kinds)
+    mis-settled by a kind that applies to it (a deal is dealt again until one does). The kind
+    ``tie`` mis-settles nothing: it deals a round where the first seat raises and ties the
+    dealer."""
     rules = Rules.read(name)
-    rng = random.Random(seed)
-    log = Log(rules, [], [])
+    st = stud_settlement(load_rules(rules.path))
+    assert st.decisions == ("fold", *rules.decision_names()), st.decisions
+    if not rules.follow:
+        assert st.multiples == (0, *rules.raises), st.multiples
+    play = StudPlay(st, seed)
+    log = Log(rules, [], [], st)
     plant = tuple(k for k in plant if k in (*applicable(rules), "tie", "cap"))
     kinds = iter(plant * rounds)
     for i in range(rounds):
         round_id = str(i + 1)
         kind = next(kinds) if plant and i % every == every - 1 else None
         for _ in range(100_000):
-            n = rng.randint(1, seats)
-            mirrored = kind in ("tie", "tie-to-dealer")
-            dealer, hands = (_mirrored_deal if mirrored else _deal)(rules, rng, n)
-            table = [_seat(rules, rng, k + 1, h, dealer) for k, h in enumerate(hands)]
+            n = play.seat_count(seats)
+            if kind in ("tie", "tie-to-dealer"):
+                dealer, hands = _mirrored_deal(rules, play.rng, n)
+            else:
+                dealer, hands = play.deal(n)
+            table = [play.play(k + 1, h) for k, h in enumerate(hands)]
+            for seat in table:
+                seat.paid = settle(rules, seat, dealer)
             if kind is None:
                 break
             planted = _plant(rules, kind, table[0], dealer)
@@ -543,5 +455,5 @@ def make_log(
                 break
         else:
             raise AssertionError(f"no deal of {name} lets {kind} be planted")
-        log.rounds.append((round_id, dealer, table))
+        log.rounds.append(StudRound(round_id, dealer, table))
     return log

@@ -33,6 +33,7 @@ from tablecert import _core
 from tablecert.poker import engine_ranking
 from tablecert.rules import RuleFile
 from tablecert.rules.stud import (
+    LOST,
     NOT_QUALIFYING,
     TIED,
     WON,
@@ -137,6 +138,48 @@ class StudSettlement:
     def player_key(self, cards: Sequence[int]) -> int:
         """The key of the player's (or the dealer's) best hand; compare keys to compare."""
         return _core.stud_key(self.ranking, list(cards))
+
+    def outcome(self, player: Sequence[int], dealer: Sequence[int]) -> int:
+        """The outcome of the bet against the dealer (:data:`OUTCOMES`' index)."""
+        pk, dk = self.player_key(player), self.player_key(dealer)
+        if (dk & RANKS_ONLY) < self.threshold:
+            return NOT_QUALIFYING
+        mask = -1 if self.suit_decides else RANKS_ONLY
+        p, d = pk & mask, dk & mask
+        return WON if p > d else LOST if p < d else TIED
+
+    def settle(
+        self,
+        cards: Sequence[int],
+        dealer: Sequence[int],
+        decision: int,
+        stakes: Sequence[Fraction],
+    ) -> tuple[Fraction, ...]:
+        """A seat's net result on each of its bets (currency, ``bets`` order): its cards,
+        the dealer's, its ``decision`` (the engine's: 0 fold, 1.. the raises or the follow)
+        and its stakes. The scalar, one-seat-at-a-time reading of the tables (the round audit
+        does the same arithmetic on arrays: the two agree on every round, which the tests
+        check)."""
+        category = self.player_key(cards) >> CATEGORY_SHIFT
+        outcome = self.outcome(cards, dealer)
+        out = []
+        for i, bet in enumerate(self.bets):
+            table = self.tables[bet]
+            if bet == self.against[0]:
+                row, column = (0 if decision == 0 else 1 + 4 * (decision - 1) + outcome), category
+            elif bet == "raise":
+                row, column = (FOLDED if decision == 0 else outcome), category
+            else:
+                side = self.side_bets[i - len(self.against)]
+                hand = [*cards, *(dealer if side.with_dealer else ())]
+                key = _core.stud_key(side.ranking, hand)
+                row, column = (key >> FIRST_RANK_SHIFT) & 0xF, key >> CATEGORY_SHIFT
+            value = int(table.numerators[row, column])
+            due = stakes[i] * Fraction(value, table.denominator)
+            if bet == "raise" and self.cap_rule is not None and self.capped[column] and value > 0:
+                due = min(due, self.maximum_payout)
+            out.append(due)
+        return tuple(out)
 
 
 def _ties(rules: RuleFile) -> Cited[str]:

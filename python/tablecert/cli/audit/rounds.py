@@ -12,9 +12,8 @@ from typing import Annotated, Any
 import typer
 from rich.text import Text
 
-from tablecert import figures, poker
-from tablecert.bundled import is_bare_name
-from tablecert.cli import common, values
+from tablecert import figures
+from tablecert.cli import common
 from tablecert.cli.common import (
     OUTCOME_STYLE,
     JsonOption,
@@ -24,7 +23,14 @@ from tablecert.cli.common import (
     stdout,
 )
 from tablecert.cli.progress import cluster_progress, progress
-from tablecert.cli.round_options import ConfigOption, RulesOpt, round_ordering
+from tablecert.cli.round_options import (
+    AnyGameOption,
+    ConfigOption,
+    RulesOpt,
+    described_rules,
+    is_dedicated,
+    round_ordering,
+)
 from tablecert.cli.tables import Column, print_table
 from tablecert.games.common import decimal
 from tablecert.games.progressive import long_run_text
@@ -38,18 +44,7 @@ from tablecert.rounds.hold import (
     HoldTest,
 )
 from tablecert.rounds.stud_audit import audit_stud_rounds
-from tablecert.rules import RuleFile
 from tablecert.stats import DEFAULT_ALPHA
-
-GameOption = Annotated[
-    str,
-    typer.Option(
-        "--game",
-        help="q-poker or caribbean-stud (their round-log format), or the rule file (path or "
-        "bundled name) of a game described by its file: its logs, re-settled by the "
-        "description.",
-    ),
-]
 
 
 def _hold_level(name: str, help: str) -> Any:
@@ -63,7 +58,7 @@ def audit_rounds_command(
         list[Path],
         typer.Argument(metavar="LOG", help="Round logs (CSV or JSON Lines, plain or gzip)."),
     ],
-    game: GameOption,
+    game: AnyGameOption,
     rules: RulesOpt = None,
     config: ConfigOption = None,
     json_out: JsonOption = False,
@@ -112,9 +107,15 @@ def audit_rounds_command(
 
     A game described by its rule file (--game FILE) is audited by its description: its own
     log columns (the deal's cards, its decisions, each bet by id), every bet re-settled."""
-    if not _dedicated(game):
+    if not is_dedicated(game):
         _hold_parameters(hold, hold_alpha, hold_power, hold_shift, hold_effect)
-        described = _described_rules(game, rules, config, hold, cluster, workers)
+        refused = (
+            ("--config", config is not None),
+            ("--hold", hold),
+            ("--cluster", cluster is not None),
+            ("--workers", workers is not None),
+        )
+        described = described_rules(game, rules, refused, "is audited locally, by its description")
         with progress(f"auditing {len(logs):,} round log(s)", unit="rounds") as reporter:
             result = audit_stud_rounds(logs, described, progress=reporter.advance)
         if json_out:
@@ -140,39 +141,6 @@ def audit_rounds_command(
     else:
         print_round_audit(result)
     raise exit_for(result.outcome)
-
-
-def _dedicated(game: str) -> bool:
-    """Whether GAME is the id of a game with an engine of its own (case-free)."""
-    return game.casefold() in poker.DEDICATED_ENGINES
-
-
-def _described_rules(
-    game: str,
-    rules: str | None,
-    config: Path | None,
-    hold: bool,
-    cluster: str | None,
-    workers: int | None,
-) -> RuleFile:
-    """The rule file of a game named by its file (a path, a bundled name, or the described
-    games' id with --rules); the options only the dedicated games' audit has are refused."""
-    for flag, given in (
-        ("--config", config is not None),
-        ("--hold", hold),
-        ("--cluster", cluster is not None),
-        ("--workers", workers is not None),
-    ):
-        if given:
-            raise typer.BadParameter(
-                "is for q-poker and caribbean-stud logs: a game described by its rule file is "
-                "audited locally, by its description",
-                param_hint=flag,
-            )
-    if is_bare_name(game):
-        ids = poker.described_games() if rules is not None else ()
-        game = values.game(game, (*poker.game_names(), *ids), "--game")
-    return poker.game_ordering(game, rules).rules
 
 
 def print_round_audit(result: RoundAudit) -> None:

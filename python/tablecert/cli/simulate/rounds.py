@@ -1,5 +1,6 @@
-"""``tablecert simulate rounds``: a seeded round log with planted errors; wiring only (logic
-in ``tablecert.rounds.simulate``)."""
+"""``tablecert simulate rounds``: a seeded round log with planted errors, or a clean one of a
+game described by its rule file; wiring only (logic in ``tablecert.rounds.simulate`` and
+``tablecert.rounds.stud_simulate``)."""
 
 from __future__ import annotations
 
@@ -15,15 +16,23 @@ from tablecert.cli.common import (
     stderr,
 )
 from tablecert.cli.progress import progress
-from tablecert.cli.round_options import ConfigOption, GameOption, RulesOpt, round_ordering
+from tablecert.cli.round_options import (
+    AnyGameOption,
+    ConfigOption,
+    RulesOpt,
+    described_rules,
+    is_dedicated,
+    round_ordering,
+)
 from tablecert.rounds.simulate import MULTI_SHARE, write_rounds
+from tablecert.rounds.stud_simulate import write_stud_rounds
 
 #: The largest log simulate rounds makes (one table's; larger logs are several tables').
 MAX_SIMULATED_ROUNDS = 1_000_000
 
 
 def simulate_rounds_command(
-    game: GameOption,
+    game: AnyGameOption,
     output: Annotated[
         Path, typer.Option("-o", "--output", help="Log file (.jsonl: JSON Lines; .gz: gzip).")
     ],
@@ -56,7 +65,11 @@ def simulate_rounds_command(
 ) -> None:
     """Write a seeded round log (optimal play, statute settlement, planted errors) and the
     list of planted rounds to OUTPUT.planted.json (at most 1,000,000 rounds, written
-    atomically; larger logs are seeded logs of several tables)."""
+    atomically; larger logs are seeded logs of several tables).
+
+    A game described by its rule file (--game FILE): a clean log of random play, every bet
+    settled by the description, in its own columns, streamed; no planted errors (and no
+    OUTPUT.planted.json)."""
     values.whole(rounds, "--rounds", 1, MAX_SIMULATED_ROUNDS)
     values.seed(seed)
     for flag, share, top in (
@@ -68,6 +81,21 @@ def simulate_rounds_command(
                 f"{share!r}: expected a share from 0 to {top}", param_hint=flag
             )
     values.new_file(output, "--output")
+    if not is_dedicated(game):
+        refused = (
+            ("--config", config is not None),
+            ("--error-share", error_share != 0),
+            ("--kinds", kinds is not None),
+            ("--multi-share", multi_share != MULTI_SHARE),
+        )
+        described = described_rules(
+            game, rules, refused, "is simulated clean, settled by its description"
+        )
+        with progress("simulating", unit="rounds") as reporter:
+            reporter.update(0, rounds)
+            write_stud_rounds(output, described, rounds, seed=seed, progress=reporter.advance)
+        stderr.print(f"wrote {rounds:,} rounds of {described.path.stem} to {plain(str(output))}")
+        return
     values.new_file(output.with_name(output.name + ".planted.json"), "--output")
     order = round_ordering(game, rules, config)
     chosen = None if kinds is None else tuple(k.strip() for k in kinds.split(",") if k.strip())
