@@ -194,18 +194,24 @@ def poker_outcome(game: str, path: Path, full: bool) -> Any:
     )
     out["payouts"] = pay
     out["values"] = shard.payouts
-    prog = progressive(order.rules, order.tie_breaks)
-    out["progressive"] = prog.as_json()
-    # Rounds with several meter winners, paid by Art. 10's order under the file's readings.
-    out["meter rounds"] = [
-        repr(prog.pay_round(Fraction("123456.7"), seats, Fraction(len(seats))))
-        for seats in (
-            [(1, "straight flush"), (2, "royal flush"), (4, "straight flush"), (6, "flush")],
-            [(3, "royal flush"), (5, "royal flush")],
-            [(2, "straight flush"), (3, "four of a kind")],
-        )
-    ]
+    out |= progressive_figures(progressive(order.rules, order.tie_breaks))
     return out
+
+
+def progressive_figures(prog: Any) -> dict[str, Any]:
+    """A progressive's sheet, and rounds with several meter winners paid by Art. 10's order
+    under the file's readings."""
+    return {
+        "progressive": prog.as_json(),
+        "meter rounds": [
+            repr(prog.pay_round(Fraction("123456.7"), seats, Fraction(len(seats))))
+            for seats in (
+                [(1, "straight flush"), (2, "royal flush"), (4, "straight flush"), (6, "flush")],
+                [(3, "royal flush"), (5, "royal flush")],
+                [(2, "straight flush"), (3, "four of a kind")],
+            )
+        ],
+    }
 
 
 _POKER_PAIRS = {game: _poker_pairs(game) for game in ("q-poker", "caribbean-stud")}
@@ -214,18 +220,23 @@ _POKER_PAIRS = {game: _poker_pairs(game) for game in ("q-poker", "caribbean-stud
 def stud_outcome(game: str, path: Path, full: bool) -> Any:
     """A game described by its file: what the generic engine computes from the description
     (its rows, the expected value, the side bets' returns) on a reduced deck where every
-    category occurs, and the file's labels."""
+    category occurs, its progressive's figures, and the file's labels."""
+    from tablecert.games.progressive import progressive_of
     from tablecert.rules.stud import describe
 
     rules = load_rules(path)
     description = describe(rules)
     labels = [rules.require(f"game.{k}").value for k in ("variant", "title", "source")]
     decks = FULL_DECKS if full else DECKS
-    return {
+    jackpot = description.progressive
+    out = {
         "labels": labels,
         "game": game_figures(description, decks[description.ranking.uses]),
         "side bets": side_bet_figures(description, FULL_SIDE_BET_DECKS if full else SIDE_BET_DECKS),
     }
+    if jackpot is not None:
+        out |= progressive_figures(progressive_of(jackpot, description.ranking))
+    return out
 
 
 def mahjong_outcome(game: str, path: Path, full: bool) -> Any:

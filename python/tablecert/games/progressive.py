@@ -12,6 +12,7 @@ when emptied. ``long_run`` is the bet's return over the meter's cycles (a renewa
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -19,34 +20,29 @@ from math import comb, factorial, floor
 from typing import Any
 
 from tablecert import _core
-from tablecert.games.common import AnalysisError, decimal, fraction_json, rational
+from tablecert.games.common import AnalysisError, decimal, fraction_json
 from tablecert.poker import TieBreakSpec, tie_break_spec
 from tablecert.rules import RuleFile
+from tablecert.rules.stud import (
+    CONTRIBUTION_TIMINGS,
+    PAYMENT_ORDERS,
+    PROGRESSIVE_HAND,
+    STRAIGHT_FLUSH_BASES,
+    ProgressiveTerms,
+    Ranking,
+    progressive_terms,
+)
 
-HANDS = comb(52, 5)
-PAYING = ("royal flush", "straight flush", "four of a kind", "full house", "flush")
-ROYAL, STRAIGHT_FLUSH = PAYING[:2]
-PAYMENT_ORDERS = ("ascending-seat", "descending-seat")
-STRAIGHT_FLUSH_BASES = ("meter-before", "remaining")
-CONTRIBUTION_TIMINGS = ("after-prizes", "before-prizes")
+HANDS = comb(52, PROGRESSIVE_HAND)
+#: Trailing points of an article: "(一)" of "第十条(一)".
+_POINTS = re.compile(r"(\([^()]*\))+$")
+ROYAL, STRAIGHT_FLUSH = "royal flush", "straight flush"
 #: The clauses of Art. 10 that decide a round with several winners (statute structure, cited
 #: in findings): royals share the meter (5), straight flushes each take their share (6),
 #: straight flushes are paid before royals (7).
 ROYALS_SHARE = "第十条(五)"
 STRAIGHT_FLUSHES_EACH = "第十条(六)"
 STRAIGHT_FLUSH_FIRST = "第十条(七)"
-ARTICLE_KEYS = (
-    "bet",
-    "seed",
-    "contribution",
-    "royal_meter_share",
-    "straight_flush_meter_share",
-    "payment_order",
-    "straight_flush_base",
-    "meter_pays",
-    "contribution_timing",
-    "prize_unit",
-)
 SHARE_KEYS = {
     ROYAL: "progressive.royal_meter_share",
     STRAIGHT_FLUSH: "progressive.straight_flush_meter_share",
@@ -182,6 +178,12 @@ class Progressive:
     def articles_of(self, key: str) -> str:
         """The article of one of the progressive's rule keys."""
         return dict(self.articles).get(key, "")
+
+    @property
+    def article(self) -> str:
+        """The progressive's article as its sheet's heading cites it: the bet's, without its
+        points (第十条 of 第十条(一); "Rules: progressive" whole)."""
+        return _POINTS.sub("", self.articles_of("progressive.bet")).strip()
 
     def prize_of(self, category: str) -> ProgressivePrize | None:
         return next((p for p in self.prizes if p.category == category), None)
@@ -706,70 +708,64 @@ PRIZE_HEADER = (
 
 
 @cache
-def _five_card_counts(spec: TieBreakSpec) -> tuple[int, ...]:
-    """Five-card hands per category under one ordering: the core enumerates all 2,598,960 of
-    them (30 ms), once per process and ordering rather than in every analysis."""
-    return tuple(_core.category_counts(5, _core.TieBreaks(*spec)))
+def _category_counts(names: tuple[str, ...], spec: TieBreakSpec) -> tuple[int, ...]:
+    """Five-card hands per category of a ranking (``names`` highest first), highest first:
+    the core enumerates all 2,598,960 of them, once per process and ranking rather than in
+    every analysis."""
+    order = _core.StudRanking(PROGRESSIVE_HAND, list(names), _core.TieBreaks(*spec))
+    counts = _core.stud_category_counts(order, list(range(52)), PROGRESSIVE_HAND)
+    return tuple(sum(row) for row in reversed(counts))
+
+
+def progressive_of(
+    terms: ProgressiveTerms, ranking: Ranking, tie_breaks: _core.TieBreaks | None = None
+) -> Progressive:
+    """The progressive's par sheet from its terms, its paying hands counted under the game's
+    ranking (``tie_breaks``: an ordering's own instead of the ranking's; a category holds the
+    same hands under any)."""
+    order = _core.TieBreaks(**ranking.tie_breaks) if tie_breaks is None else tie_breaks
+    counts = dict(
+        zip(ranking.names, _category_counts(ranking.names, tie_break_spec(order)), strict=True)
+    )
+    shares = {
+        "royal-flush": terms.royal_meter_share.value,
+        "straight-flush": terms.straight_flush_meter_share.value,
+    }
+    return Progressive(
+        bet=terms.bet.value,
+        meter=terms.meter.value,
+        seed=terms.seed.value,
+        contribution=terms.contribution.value,
+        players=terms.players.value,
+        prizes=tuple(
+            ProgressivePrize(
+                _label(name),
+                prize.article,
+                counts[name],
+                prize.value,
+                shares.get(name, Fraction(0)),
+            )
+            for name, prize in terms.fixed
+        ),
+        payment_order=terms.payment_order.value,
+        straight_flush_base=terms.straight_flush_base.value,
+        meter_pays=frozenset(_label(name) for name in terms.meter_pays.value),
+        contribution_timing=terms.contribution_timing.value,
+        prize_unit=terms.prize_unit.value,
+        articles=terms.articles,
+    )
+
+
+def _label(slug: str) -> str:
+    """A category as the progressive's sheet names it: ``royal flush`` of ``royal-flush``."""
+    return slug.replace("-", " ")
 
 
 def progressive(rules: RuleFile, tie_breaks: _core.TieBreaks) -> Progressive:
-    """Read the progressive's rule values and count its paying hands."""
-    counts = _five_card_counts(tie_break_spec(tie_breaks))
-    names = _core.category_names(5)
-    shares = {
-        "royal flush": rational(rules, "progressive.royal_meter_share"),
-        "straight flush": rational(rules, "progressive.straight_flush_meter_share"),
-    }
-    prizes = []
-    for name in PAYING:
-        dotted = f"progressive.fixed.{name.replace(' ', '-')}"
-        prizes.append(
-            ProgressivePrize(
-                name,
-                rules.require(dotted).article,
-                counts[names.index(name)],
-                rational(rules, dotted),
-                shares.get(name, Fraction(0)),
-            )
-        )
-    bet = rational(rules, "progressive.bet")
-    if bet <= 0:
-        raise rules.error("progressive.bet", "the bet must be positive")
-    players = rules.value_of("progressive.players", int)
-    if not 1 <= players <= 7:
-        raise rules.error("progressive.players", "between 1 and 7 player seats")
-    slugs = {name.replace(" ", "-"): name for name in PAYING}
-    listed = rules.value_of("progressive.meter_pays", list)
-    if any(not isinstance(s, str) or s not in slugs for s in listed) or len(set(listed)) != len(
-        listed
-    ):
-        raise rules.error(
-            "progressive.meter_pays",
-            f"expected distinct paying categories among {', '.join(slugs)}, got {listed!r}",
-        )
-    unit = rational(rules, "progressive.prize_unit")
-    if unit <= 0:
-        raise rules.error("progressive.prize_unit", "the prize unit must be positive")
-    return Progressive(
-        bet=bet,
-        meter=rational(rules, "progressive.meter"),
-        seed=rational(rules, "progressive.seed"),
-        contribution=rational(rules, "progressive.contribution"),
-        players=players,
-        prizes=tuple(prizes),
-        payment_order=rules.choice("progressive.payment_order", PAYMENT_ORDERS),
-        straight_flush_base=rules.choice("progressive.straight_flush_base", STRAIGHT_FLUSH_BASES),
-        meter_pays=frozenset(slugs[s] for s in listed),
-        contribution_timing=rules.choice("progressive.contribution_timing", CONTRIBUTION_TIMINGS),
-        prize_unit=unit,
-        articles=tuple(
-            (f"progressive.{key}", str(rules.require(f"progressive.{key}").article))
-            for key in (
-                *ARTICLE_KEYS,
-                *(f"fixed.{name.replace(' ', '-')}" for name in PAYING),
-            )
-        ),
-    )
+    """Read the progressive's rule values and count its paying hands under an ordering's
+    ``tie_breaks`` (the statutes' engines)."""
+    ranking, terms = progressive_terms(rules)
+    return progressive_of(terms, ranking, tie_breaks)
 
 
 __all__ = [
@@ -787,6 +783,7 @@ __all__ = [
     "meter_hands",
     "prize_rows",
     "progressive",
+    "progressive_of",
     "round_law",
     "seat_law",
 ]

@@ -5,8 +5,10 @@ qualifier, the decisions and every bet's settlement; the generic engine
 (``_core.stud_analyze``) counts every situation's dealer completions by outcome and chooses
 each situation's best decision from the exact values. Here the counts become the par sheet:
 every outcome's probability and value, the house edge and the element of risk, how often each
-decision is taken, the strategy by category, and every side bet's return from the category
-counts of its hands. Nothing here knows a game: a game is its rule file.
+decision is taken, the strategy by category, every side bet's return from the category
+counts of its hands, and the progressive's sheet (:mod:`tablecert.games.progressive`: its
+prizes depend on the player's five cards alone). Nothing here knows a game: a game is its
+rule file.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from tablecert import _core
 from tablecert.distributed import Executor
 from tablecert.games import stud_strategy
 from tablecert.games.common import AnalysisError, OutcomeRow, Returns, fraction_json
+from tablecert.games.progressive import Progressive, progressive_of
 from tablecert.games.stud_strategy import ClassCounts, StrategyTable
 from tablecert.poker import engine_ranking
 from tablecert.rules import RuleFile, load_rules
@@ -151,7 +154,8 @@ def cap_terms(d: StudDescription) -> CapTerms | None:
 class StudAnalysis(Returns):
     """A stud game's par sheet under optimal play, exact throughout (the expected value and
     house edge per unit ante). ``strategy_table`` (the decisions by hand class) and
-    ``cap_curve`` are there when asked for; ``cap`` states the per-round maximum applied."""
+    ``cap_curve`` are there when asked for; ``cap`` states the per-round maximum applied;
+    ``progressive`` is the progressive's sheet when the file has one."""
 
     title: str
     rules_path: str
@@ -170,6 +174,7 @@ class StudAnalysis(Returns):
     cap_curve: tuple[CapPoint, ...] = ()
     #: The per-round cap applied (None: no maximum).
     cap: CapTerms | None = None
+    progressive: Progressive | None = None
 
     @property
     def average_wager(self) -> Fraction:
@@ -210,6 +215,7 @@ class StudAnalysis(Returns):
             },
             "side_bets": [b.as_json() for b in self.side_bets],
             **({"per_round_cap": self.cap.as_json()} if self.cap is not None else {}),
+            **({"progressive": self.progressive.as_json()} if self.progressive else {}),
             **({"cap_curve": [p.as_json() for p in self.cap_curve]} if self.cap_curve else {}),
         }
 
@@ -521,6 +527,7 @@ def _sheet(rf: RuleFile, d: StudDescription, run: Counted, den: int) -> StudAnal
         won_on_suit=suit,
         strategy_table=table,
         cap=cap_terms(d),
+        progressive=None if d.progressive is None else progressive_of(d.progressive, d.ranking),
     )
 
 

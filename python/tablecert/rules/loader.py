@@ -341,9 +341,10 @@ def _known_paths(game: str) -> dict[tuple[str, ...], bool]:
 
 
 #: The tables of a stud game's description (a file with a ``[deal]`` table) that may hold keys
-#: no bundled file has (a lab's new side bet, a bonus on another category): the description
-#: (:func:`tablecert.rules.stud.describe`) reads every key in them and refuses the rest.
-DESCRIBED_TABLES = ("deal", "qualifier", "decision", "settlement", "side_bets")
+#: no bundled file has (a lab's new side bet, a bonus on another category, a progressive): the
+#: description (:func:`tablecert.rules.stud.describe`) reads every key in them and refuses the
+#: rest.
+DESCRIBED_TABLES = ("deal", "qualifier", "decision", "settlement", "side_bets", "progressive")
 
 
 def _check_known_keys(rules: RuleFile) -> None:

@@ -23,7 +23,9 @@ A file describes its game in these tables (see ``docs/games/rule-files.md``):
   decision whose values are written whole, by outcome) or ``[play]`` with
   ``raise_multiple`` (ante and raise, the raise paid by category, the royal option and the
   per-round cap);
-- side bets: ``[side_bets.<id>]`` (any game) and ``[pair_plus]`` (the statutes' layout).
+- side bets: ``[side_bets.<id>]`` (any game) and ``[pair_plus]`` (the statutes' layout);
+- the progressive: ``[progressive]`` with its meter rules and ``[progressive.fixed]`` (any
+  layout; computed for a player's hand of five cards ranked by the five-card categories).
 
 Within the description's own tables every key must be read by it: a key nothing reads is
 refused, never ignored.
@@ -166,7 +168,17 @@ DESCRIPTION_TABLES = (
     "side_bets",
     "play",
     "pair_plus",
+    "progressive",
 )
+#: The progressive's readings of a round with several winners: the values each may take.
+PAYMENT_ORDERS = ("ascending-seat", "descending-seat")
+STRAIGHT_FLUSH_BASES = ("meter-before", "remaining")
+CONTRIBUTION_TIMINGS = ("after-prizes", "before-prizes")
+#: The categories a progressive's meter shares pay (their hands make the meter's law).
+METER_CATEGORIES = ("royal-flush", "straight-flush")
+#: The most progressive bets a round may hold (player seats), and the hand their law is for.
+MAX_PROGRESSIVE_PLAYERS = 7
+PROGRESSIVE_HAND = 5
 
 
 @dataclass(frozen=True)
@@ -423,14 +435,63 @@ class SideBet:
 
 
 @dataclass(frozen=True)
+class ProgressiveTerms:
+    """The progressive side bet as ``[progressive]`` sets it: prizes in currency units for a
+    bet of ``bet`` units, paid on the player's own five cards by their category.
+
+    ``fixed`` holds the paying categories (slugs of the game's ranking, highest first) with
+    their fixed prizes (0 = none); the royal flush and the straight flush also take
+    ``royal_meter_share`` / ``straight_flush_meter_share`` of the meter when that is more.
+    ``players`` bets a round, the meter's ``seed`` and ``contribution``, and the readings of
+    a round with several winners (``payment_order``, ``straight_flush_base``, ``meter_pays``,
+    ``contribution_timing``, ``prize_unit``) drive the round's payment and the long run.
+    """
+
+    bet: Cited[Fraction]
+    meter: Cited[Fraction]
+    seed: Cited[Fraction]
+    contribution: Cited[Fraction]
+    royal_meter_share: Cited[Fraction]
+    straight_flush_meter_share: Cited[Fraction]
+    players: Cited[int]
+    payment_order: Cited[str]
+    straight_flush_base: Cited[str]
+    meter_pays: Cited[tuple[str, ...]]
+    contribution_timing: Cited[str]
+    prize_unit: Cited[Fraction]
+    fixed: tuple[tuple[str, Cited[Fraction]], ...]
+
+    @property
+    def articles(self) -> tuple[tuple[str, str], ...]:
+        """(key, article) of every value but the meter shown and the players: the bet, the
+        meter's rules and readings, then the fixed prizes highest first."""
+        cited: tuple[Cited[Any], ...] = (
+            self.bet,
+            self.seed,
+            self.contribution,
+            self.royal_meter_share,
+            self.straight_flush_meter_share,
+            self.payment_order,
+            self.straight_flush_base,
+            self.meter_pays,
+            self.contribution_timing,
+            self.prize_unit,
+            *(prize for _, prize in self.fixed),
+        )
+        return tuple((c.key, c.article) for c in cited)
+
+
+@dataclass(frozen=True)
 class StudDescription:
-    """A stud poker game as its rule file describes it, everything the engine is fed."""
+    """A stud poker game as its rule file describes it, everything the engine is fed, and
+    its progressive (None: the file has none), which depends on the player's cards alone."""
 
     deal: Deal
     ranking: Ranking
     qualifier: Qualifier | None
     settlement: Settlement
     side_bets: tuple[SideBet, ...]
+    progressive: ProgressiveTerms | None = None
 
     @property
     def raises(self) -> tuple[Cited[Fraction], ...]:
@@ -482,8 +543,19 @@ def describe(rules: RuleFile) -> StudDescription:
         bets.append(_pair_plus(read, ranking, deal))
     if "side_bets" in rules.data:
         bets += [_side_bet(read, name, deal) for name in rules.table("side_bets")]
+    jackpot = _progressive(read, deal, ranking) if "progressive" in rules.data else None
     read.check_all_read()
-    return StudDescription(deal, ranking, qualifier, settlement, tuple(bets))
+    return StudDescription(deal, ranking, qualifier, settlement, tuple(bets), jackpot)
+
+
+def progressive_terms(rules: RuleFile) -> tuple[Ranking, ProgressiveTerms]:
+    """The progressive of a rule file alone and the ranking it is paid by, validated as
+    :func:`describe` validates them: what the statutes' own engines read."""
+    read = _Reader(rules)
+    deal = _deal(read)
+    ranking = _ranking(read, deal.uses)
+    read.table("progressive")
+    return ranking, _progressive(read, deal, ranking)
 
 
 class _Reader:
@@ -965,4 +1037,83 @@ def _side_bet(read: _Reader, bet: str, deal: Deal) -> SideBet:
             Cited(Fraction(value), article, key) for _, value, article, key in reversed(pays)
         ),
         minimum_rank=minimum,
+    )
+
+
+def _progressive(read: _Reader, deal: Deal, ranking: Ranking) -> ProgressiveTerms:
+    """``[progressive]``: the bet, the meter and its rules, the fixed prizes by category.
+
+    Its law (a seat's five cards, and the royals and straight flushes of several seats dealt
+    from one deck) is computed for a player's hand of five cards ranked by the five-card
+    categories with the royal flush apart: another game's progressive is refused."""
+    if (deal.player_cards.value, deal.uses.value) != (PROGRESSIVE_HAND, PROGRESSIVE_HAND):
+        raise read.error(
+            "progressive",
+            f"is computed for a player's hand of {PROGRESSIVE_HAND} cards ranked by the "
+            f"{PROGRESSIVE_HAND}-card categories (its law: one seat's five cards and several "
+            "seats' royals and straight flushes from one deck); this game deals the player "
+            f"{deal.player_cards.value} cards ({deal.player_cards.key}) making hands of "
+            f"{deal.uses.value} ({deal.uses.key})",
+        )
+    missing = [name for name in METER_CATEGORIES if name not in ranking.names]
+    if missing:
+        raise read.error(
+            "progressive",
+            f"the meter pays the royal flush and the straight flush, but the ranking has no "
+            f"{missing[0]} category (ranking.categories)",
+        )
+    fixed_table = read.table("progressive.fixed")
+    for name in fixed_table:
+        if name not in ranking.names:
+            raise read.error(
+                f"progressive.fixed.{name}",
+                f"unknown category; the game's ranking: {', '.join(ranking.names)}",
+            )
+    fixed = []
+    for name in ranking.names:
+        if name in fixed_table or name in METER_CATEGORIES:
+            prize = read.number(f"progressive.fixed.{name}")
+            if prize.value < 0:
+                raise read.error(prize.key, f"{prize.value}: a prize cannot be negative")
+            fixed.append((name, prize))
+    shares = []
+    for key in ("royal_meter_share", "straight_flush_meter_share"):
+        share = read.number(f"progressive.{key}")
+        if not 0 <= share.value <= 1:
+            raise read.error(share.key, f"{share.value}: a share of the meter is within 0..1")
+        shares.append(share)
+    bet = read.number("progressive.bet")
+    if bet.value <= 0:
+        raise read.error("progressive.bet", "the bet must be positive")
+    players = read.get("progressive.players", int)
+    if not 1 <= players.value <= MAX_PROGRESSIVE_PLAYERS:
+        raise read.error(
+            "progressive.players", f"between 1 and {MAX_PROGRESSIVE_PLAYERS} player seats"
+        )
+    paying = [name for name, _ in fixed]
+    listed = read.get("progressive.meter_pays", list)
+    if any(not isinstance(s, str) or s not in paying for s in listed.value) or len(
+        set(listed.value)
+    ) != len(listed.value):
+        raise read.error(
+            "progressive.meter_pays",
+            f"expected distinct paying categories among {', '.join(paying)}, got {listed.value!r}",
+        )
+    unit = read.number("progressive.prize_unit")
+    if unit.value <= 0:
+        raise read.error("progressive.prize_unit", "the prize unit must be positive")
+    return ProgressiveTerms(
+        bet=bet,
+        meter=read.number("progressive.meter"),
+        seed=read.number("progressive.seed"),
+        contribution=read.number("progressive.contribution"),
+        royal_meter_share=shares[0],
+        straight_flush_meter_share=shares[1],
+        players=players,
+        payment_order=read.choice("progressive.payment_order", PAYMENT_ORDERS),
+        straight_flush_base=read.choice("progressive.straight_flush_base", STRAIGHT_FLUSH_BASES),
+        meter_pays=Cited(tuple(map(str, listed.value)), listed.article, listed.key, listed.reading),
+        contribution_timing=read.choice("progressive.contribution_timing", CONTRIBUTION_TIMINGS),
+        prize_unit=unit,
+        fixed=tuple(fixed),
     )
