@@ -17,7 +17,7 @@ from tablecert.games.stud_settle import OUTCOMES, stud_settlement
 from tablecert.poker import ordering
 from tablecert.rules import load_rules
 from tests.support.cli_support import tablecert
-from tests.support.stud_rounds import KINDS, Rules, applicable, make_log
+from tests.support.stud_rounds import KINDS, Rules, applicable, capped_rules, make_log
 
 FOUR = "four-card-poker.standard"
 GAMES = (
@@ -285,28 +285,10 @@ def test_the_example_logs_are_the_generator_s_and_audit_as_documented(tmp_path: 
     assert {p.round_id for p in planted.planted} == {"10", "20", "30", "40"}
 
 
-CAP = """
-[settlement.cap]
-maximum_payout = { value = 150, article = "Lab variant: the cap" }
-ante = { value = 10, article = "Lab variant: the cap" }
-categories = { value = ["royal-flush", "straight-flush", "four-of-a-kind", "full-house", \
-"flush", "straight", "three-of-a-kind", "two-pair"], article = "Lab variant: the cap" }
-bets = { value = BETS, article = "Lab variant: the cap" }
-"""
-
-
-def _capped_rules(tmp_path: Path, bets: str = '["raise"]') -> Path:
-    source = Path(__file__).resolve().parents[2] / "fixtures" / "rules"
-    path = tmp_path / "capped.toml"
-    text = (source / "caribbean-stud.no-upcard.toml").read_text("utf-8")
-    path.write_text(text + CAP.replace("BETS", bets), "utf-8")
-    return path
-
-
 def test_a_cap_on_the_raise_is_applied_and_a_raise_paid_above_it_is_found(
     tmp_path: Path,
 ) -> None:
-    rules = _capped_rules(tmp_path)
+    rules = capped_rules(tmp_path)
     clean = make_log(rules, 1000, seed=4, seats=4)
     capped = [s for s in clean.seats() if s.stakes["raise"] and s.paid["raise"] == 150]
     assert len(capped) >= 5  # the cap binds on some seats of the clean log
@@ -324,7 +306,7 @@ def test_a_cap_on_the_raise_is_applied_and_a_raise_paid_above_it_is_found(
 
 
 def test_a_cap_over_several_bets_together_is_refused_naming_the_key(tmp_path: Path) -> None:
-    rules = _capped_rules(tmp_path, '["ante", "raise"]')
+    rules = capped_rules(tmp_path, '["ante", "raise"]')
     path, _ = _csv(tmp_path, "caribbean-stud.no-upcard")
     line = _refused(path, str(rules))
     assert "settlement.cap.bets" in line

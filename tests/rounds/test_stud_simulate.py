@@ -16,7 +16,7 @@ from tablecert.games.stud_settle import stud_settlement
 from tablecert.rounds.stud_simulate import round_record, simulate
 from tablecert.rules import load_rules
 from tests.support.cli_support import tablecert
-from tests.support.stud_rounds import Rules, make_log, settle
+from tests.support.stud_rounds import Rules, capped_rules, make_log, settle
 
 FOUR = "four-card-poker.standard"
 DESCRIBED = (
@@ -42,6 +42,19 @@ def test_every_simulated_bet_is_settled_as_the_rule_text_settles_it(game: str) -
             decisions.add(seat.decision)
     assert seats > 1500
     assert decisions == set(st.decisions)  # every decision of the game is played
+
+
+def test_a_capped_raise_is_simulated_as_the_rule_text_caps_it(tmp_path: Path) -> None:
+    path = capped_rules(tmp_path)
+    st = stud_settlement(load_rules(path))
+    rules = Rules.read(path)
+    capped = 0
+    for rnd in simulate(st, 1000, seed=4, seats=4):
+        for seat in rnd.seats:
+            assert seat.paid == settle(rules, seat, rnd.dealer), (rnd.round_id, seat)
+            pay, _ = rules.value(f"settlement.raise.win.{rules.category(seat.cards)}")
+            capped += seat.paid["raise"] == 150 < seat.stakes["raise"] * pay
+    assert capped >= 3  # the cap decides some seats' raise
 
 
 def test_the_tests_generator_draws_the_simulator_s_rounds() -> None:

@@ -457,3 +457,22 @@ def make_log(
             raise AssertionError(f"no deal of {name} lets {kind} be planted")
         log.rounds.append(StudRound(round_id, dealer, table))
     return log
+
+
+CAP = """
+[settlement.cap]
+maximum_payout = { value = 150, article = "Lab variant: the cap" }
+ante = { value = 10, article = "Lab variant: the cap" }
+categories = { value = ["royal-flush", "straight-flush", "four-of-a-kind", "full-house", \
+"flush", "straight", "three-of-a-kind", "two-pair"], article = "Lab variant: the cap" }
+bets = { value = BETS, article = "Lab variant: the cap" }
+"""
+
+
+def capped_rules(folder: Path, bets: str = '["raise"]') -> Path:
+    """A lab variant of Caribbean Stud without an upcard whose round pays at most 150 on
+    ``bets`` (a TOML list) for the hands the cap covers: ``folder/capped.toml``."""
+    path = folder / "capped.toml"
+    text = (RULES / "caribbean-stud.no-upcard.toml").read_text("utf-8")
+    path.write_text(text + CAP.replace("BETS", bets), "utf-8")
+    return path
