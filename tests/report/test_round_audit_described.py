@@ -19,6 +19,7 @@ from tablecert.report.signing import public_pem
 from tablecert.rules import load_rules
 from tests.support.hostile import run_cli
 from tests.support.plan_support import write_plan
+from tests.support.stud_rounds import make_log
 
 ROOT = Path(__file__).resolve().parents[2]
 ROUNDS = ROOT / "fixtures" / "rounds"
@@ -142,3 +143,21 @@ def test_what_a_described_game_cannot_take_is_refused_when_the_plan_is_read(
     plan = _plan(tmp_path, f'logs = ["{ROUNDS / "four-card-poker-clean.csv"}"]\n' + extra)
     with pytest.raises(PlanError, match=r"plan.toml:\d+: section 1 \(round-audit\): " + message):
         load_plan(plan)
+
+
+def test_a_statute_file_without_game_is_audited_as_described_under_whole_articles(
+    tmp_path: Path,
+) -> None:
+    """Q Poker's statute file named by its rules alone: a described game's log, its checks
+    under the statute's whole articles (第九條(二) is judged as 第九條), as the dedicated
+    engine's section cites them."""
+    log = make_log("q-poker.macau", 60, seed=3).write(tmp_path / "q.csv")
+    plan = _plan(tmp_path, f'logs = ["{log}"]\nrules = "q-poker.macau"\n')
+    (section,) = run_sections(load_plan(plan))
+    assert section.id == "round-audit/q-poker.macau/q.csv"
+    assert [(v.requirement.rsplit(".", 1)[1], v.article, v.outcome) for v in section.verdicts] == [
+        ("deck", "第七條", "pass"),
+        ("bet", "第九條", "pass"),
+        ("settlement", "第九條", "pass"),
+    ]
+    assert section.data["spots"].keys() == {"play", "pair_plus"}

@@ -17,6 +17,7 @@ their base names (the signed subjects).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -69,14 +70,19 @@ DESCRIBED_CHECKS: dict[str, str] = {
 }
 
 
+#: An article's trailing points, written onto it: the "(四)(2)" of 第九條(四)(2), not the
+#: "(Live! Casino Philadelphia)" of a pay table's name.
+_POINTS = re.compile(r"(?<=\S)(\([^()\s]*\))+$")
+
+
 def _whole(article: str) -> str:
-    """An article as a whole article (第九條(四) -> 第九條)."""
-    return article.split("(")[0]
+    """An article without its points (第九條(四) -> 第九條; "Rules: settlement" whole)."""
+    return _POINTS.sub("", article)
 
 
 def _article(rules: RuleFile, key: str) -> str:
-    """The article of a rule key, as a whole article."""
-    return _whole(rules.require(key).article)
+    """The article of a statute's rule key, as a whole article (第九條(四) -> 第九條)."""
+    return rules.require(key).article.split("(")[0]
 
 
 def check_verdicts(result: RoundAudit, rules: RuleFile, prefix: str) -> tuple[Verdict, ...]:
