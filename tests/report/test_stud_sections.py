@@ -442,3 +442,26 @@ def test_stud_par_sheet_exports_the_strategy_as_analyze_game_does(tmp_path: Path
         run.envelope, [key.public_key()], [tmp_path / "out" / "strategy-q-poker.standard.csv"]
     )
     assert result.valid, result.reasons
+
+
+def test_stud_par_sheet_carries_the_progressive(tmp_path: Path) -> None:
+    """The statute's progressive in a described game (the dealer's cards all face down, for
+    a quick analysis): its pay table and long run in the report, its sheet in the signed
+    data, reported and not judged."""
+    from tests.support.generic_caribbean import generic_caribbean
+
+    path = generic_caribbean(tmp_path, upcards=0)
+    s = _section(tmp_path, f'[[section]]\nkind = "stud-par-sheet"\nrules = "{path}"\n')
+    prog = s.data["progressive"]
+    assert prog["return_at_meter"]["exact"] == "-4003/21658"
+    assert [p["count"] for p in prog["prizes"]] == [4, 36, 624, 3744, 5108]
+    assert prog["long_run"]["player_advantage"] is True
+    assert "<h3>Progressive (第十条): prizes per unit bet 1 at the meter 200,000</h3>" in s.html
+    assert '<td>flush</td><td>第十条(二)(5)</td><td class="num">5,108</td>' in s.html
+    assert "<strong>Player advantage:</strong>" in s.html
+    assert "progressive return at the meter" in s.html
+    assert "the progressive: all 2,598,960 hands of the player's five cards" in s.scope.exhaustive
+    assert "the progressive is reported at the meter of the rule file, not judged" in (
+        s.scope.limitations
+    )
+    assert not any("progressive" in v.requirement for v in s.verdicts)

@@ -26,7 +26,13 @@ from tablecert.cli.values import new_file
 from tablecert.errors import OutputError
 from tablecert.games import caribbean_stud, par_export, q_poker
 from tablecert.games.common import OutcomeRow, decimal, fraction_json
-from tablecert.games.progressive import PRIZE_HEADER, grouped, long_run_text, prize_rows
+from tablecert.games.progressive import (
+    PRIZE_HEADER,
+    Progressive,
+    grouped,
+    long_run_text,
+    prize_rows,
+)
 from tablecert.games.sweep import sweep
 from tablecert.io.outputs import output_folder
 
@@ -230,7 +236,13 @@ def analyze_caribbean(
             if p.value
             else f"no per-round maximum: house edge {_percent(p.house_edge)} ({p.method})"
         )
-    prog = result.progressive
+    _print_progressive(result.progressive)
+
+
+def _print_progressive(prog: Progressive) -> None:
+    """The progressive's pay table at the rule file's meter, its return there, the
+    break-even meter, the return with royals shared, and the long run (a player advantage
+    in bold red)."""
     print_table(
         [
             Column(PRIZE_HEADER[0], wrap=True),
@@ -238,8 +250,8 @@ def analyze_caribbean(
             *(Column(h, "right", short=PRIZE_SHORT.get(h)) for h in PRIZE_HEADER[2:]),
         ],
         (tuple(plain(c) for c in row) for row in prize_rows(prog)),
-        title=f"progressive (第十条): prizes per unit bet {grouped(prog.bet)}, meter "
-        f"{grouped(prog.meter)}",
+        title=f"progressive ({plain(prog.article)}): prizes per unit bet {grouped(prog.bet)}, "
+        f"meter {grouped(prog.meter)}",
     )
     stdout.print(
         f"progressive: return {_percent(prog.return_at(prog.meter))} at meter "
@@ -520,6 +532,8 @@ def analyze_game(
     for bet in result.side_bets:
         _return_table(f"{bet.name} ({bet.article})", bet.rows, wide)
         stdout.print(f"{plain(bet.name)} house edge: {_percent(bet.house_edge)}")
+    if result.progressive is not None:
+        _print_progressive(result.progressive)
 
 
 def _cap_value(text: str | None) -> Fraction | None:

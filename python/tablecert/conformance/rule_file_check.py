@@ -124,9 +124,14 @@ def _poker(rules: RuleFile) -> list[tuple[str, str, Callable[[], object]]]:
 
 
 def _stud(rules: RuleFile) -> list[tuple[str, str, Callable[[], object]]]:
-    from tablecert.rules.stud import deal_and_ranking, describe
+    from tablecert.games.progressive import progressive_of
+    from tablecert.rules.stud import deal_and_ranking, describe, progressive_terms
 
-    return [
+    def jackpot() -> object:
+        ranking, terms = progressive_terms(rules)
+        return progressive_of(terms, ranking)
+
+    steps: list[tuple[str, str, Callable[[], object]]] = [
         (
             "deal and hand ranking (the stud engine)",
             "[deal], [ranking]",
@@ -138,6 +143,9 @@ def _stud(rules: RuleFile) -> list[tuple[str, str, Callable[[], object]]]:
             lambda: describe(rules),
         ),
     ]
+    if "progressive" in rules.data:
+        steps.append(("progressive and its meter (analyze game)", "[progressive]", jackpot))
+    return steps
 
 
 def _mahjong(rules: RuleFile) -> list[tuple[str, str, Callable[[], object]]]:

@@ -227,8 +227,8 @@ def progressive_html(prog: Progressive) -> str:
             "betting every round): the house loses on this bet.</p>"
         )
     return (
-        f"<h3>Progressive (第十条): prizes per unit bet {esc(grouped(prog.bet))} at the meter "
-        f"{esc(grouped(prog.meter))}</h3>"
+        f"<h3>Progressive ({esc(prog.article)}): prizes per unit bet {esc(grouped(prog.bet))} "
+        f"at the meter {esc(grouped(prog.meter))}</h3>"
         + table(list(PRIZE_HEADER), prize_rows(prog), numeric=(2, 3, 4, 5, 6))
         + flag
     )

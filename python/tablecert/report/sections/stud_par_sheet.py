@@ -4,7 +4,9 @@ The game is the rule file's description (:func:`tablecert.rules.stud.describe`),
 the generic stud engine (:func:`tablecert.games.stud.analyze`): the return table of the bet
 against the dealer (each line with its article), the house edge and element of risk under the
 optimal strategy, how often each decision is taken, the strategy by the player's category, and
-every side bet's return table. The verdicts are the par-sheet section's, per return table: the
+every side bet's return table, and the progressive's pay table at the file's meter with its
+long-run return (reported, not judged: the meter is the house's). The verdicts are the
+par-sheet section's, per return table: the
 outcomes cover every deal exactly once, where the number of deals is the closed form of the
 deal the file describes (not the engine's own count), and the lines' returns sum exactly to
 the analysis's expected value; and the strategy decides every situation exactly once.
@@ -29,11 +31,17 @@ from typing import Any
 from tablecert.errors import RuleFileError
 from tablecert.games import par_export, stud
 from tablecert.games.common import OutcomeRow
+from tablecert.games.progressive import HANDS, Progressive, long_run_text
 from tablecert.judgement import Outcome, Verdict
 from tablecert.report.entry import Context, Field, PlanEntry, Scope, Section
 from tablecert.report.html import esc, table
 from tablecert.report.registry import register_section
-from tablecert.report.sections.par_sheet import percent, return_table_html, table_verdicts
+from tablecert.report.sections.par_sheet import (
+    percent,
+    progressive_html,
+    return_table_html,
+    table_verdicts,
+)
 from tablecert.rules import RULES_DIR, RuleFile, load_rules
 from tablecert.rules.stud import Deal, StudDescription, describe, is_stud
 
@@ -138,8 +146,19 @@ def _summary_html(analysis: stud.StudAnalysis) -> str:
                 for b in analysis.side_bets
             ),
             *_cap_rows(analysis.cap),
+            *_progressive_rows(analysis.progressive),
         ],
     )
+
+
+def _progressive_rows(prog: Progressive | None) -> list[tuple[str, str]]:
+    """The progressive's return at the file's meter and over the meter's cycles."""
+    if prog is None:
+        return []
+    return [
+        ("progressive return at the meter", percent(prog.return_at(prog.meter))),
+        ("progressive over the meter's cycles", long_run_text(prog)),
+    ]
 
 
 def _cap_rows(cap: stud.CapTerms | None) -> list[tuple[str, str]]:
@@ -247,6 +266,9 @@ def _par_sheet(
         )
         side_html.append(return_table_html(f"{sheet.name} ({sheet.article})", bet_rows))
         side_scope.append(f"{sheet.name}: all {hands:,} hands of {cards} cards")
+    prog = analysis.progressive
+    if prog is not None:
+        side_scope.append(f"the progressive: all {HANDS:,} hands of the player's five cards")
     html = (
         f"<p>{esc(analysis.title)} under <code>{esc(rules.path.name)}</code> "
         f"(SHA-256 <code>{esc(rules.sha256)}</code>), game described by the file "
@@ -256,6 +278,7 @@ def _par_sheet(
         + _strategy_html(analysis)
         + return_table_html("The bet against the dealer, optimal strategy", rows)
         + "".join(side_html)
+        + ("" if prog is None else progressive_html(prog))
     )
     section = Section(
         id=f"stud-par-sheet/{rules.path.stem}",
@@ -274,6 +297,11 @@ def _par_sheet(
             limitations=(
                 "returns assume the optimal strategy; a player who plays otherwise faces a "
                 "higher house edge (the element of risk is per unit wagered under it)",
+                *(
+                    ()
+                    if prog is None
+                    else ("the progressive is reported at the meter of the rule file, not judged",)
+                ),
             ),
         ),
     )
