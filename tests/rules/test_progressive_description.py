@@ -43,18 +43,19 @@ def test_the_generic_copy_reads_the_progressive_with_its_articles(tmp_path: Path
     d = describe(load_rules(generic_caribbean(tmp_path)))
     p = d.progressive
     assert p is not None
-    assert (p.bet.value, p.meter.value, p.seed.value) == (1, 200_000, 50_000)
+    assert (p.bet.value, p.meter.value, p.seed.value) == tuple(map(Fraction, (1, 200_000, 50_000)))
     assert p.contribution.value == Fraction(7, 10)
     assert p.royal_meter_share.value == 1
     assert p.straight_flush_meter_share.value == Fraction(1, 10)
     assert p.players.value == 7
-    assert [(name, c.value, c.article) for name, c in p.fixed] == [
+    assert [(name, int(c.value), c.article) for name, c in p.fixed] == [
         ("royal-flush", 0, "第十条(二)(1)"),
         ("straight-flush", 0, "第十条(二)(2)"),
         ("four-of-a-kind", 100, "第十条(二)(3)"),
         ("full-house", 75, "第十条(二)(4)"),
         ("flush", 50, "第十条(二)(5)"),
     ]
+    assert all(c.value.denominator == 1 for _, c in p.fixed)
     assert p.meter_pays.value == ("royal-flush", "straight-flush")
     assert p.payment_order.reading
     assert p.prize_unit.reading
@@ -198,7 +199,7 @@ def test_a_fixed_prize_on_another_category_is_paid(tmp_path: Path) -> None:
     prog = progressive_of(d.progressive, d.ranking)
     assert [p.category for p in prog.prizes][-1] == "three of a kind"
     trips = prog.prizes[-1]
-    assert (trips.count, trips.fixed, trips.article) == (54_912, 5, "第十条(二)(6)")
+    assert (trips.count, trips.fixed, trips.article) == (54_912, Fraction(5), "第十条(二)(6)")
     base = describe(load_rules(generic_caribbean(tmp_path)))
     assert base.progressive is not None
     before = progressive_of(base.progressive, base.ranking)
