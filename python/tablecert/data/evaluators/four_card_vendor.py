@@ -1,0 +1,1 @@
+../../../../fixtures/evaluators/four_card_vendor.py
