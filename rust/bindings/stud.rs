@@ -261,8 +261,7 @@ fn stud_analyze(
         None => None,
     };
     // A deck holds at most 52 cards: a lane mask always fits 64 bits.
-    let lanes = g.lanes();
-    let cells = g.player_hands() * lanes;
+    let cells = g.player_hands() * g.lanes();
     if counts && cells > stud::MAX_COUNTED {
         return Err(CoreError::Argument(format!(
             "counts: {cells} situations, at most {} are kept",
@@ -272,7 +271,8 @@ fn stud_analyze(
     }
     let has_floor = floor.is_some();
     let want = stud::Want {
-        decisions: decisions || masks,
+        decisions,
+        masks,
         counts,
         floor,
     };
@@ -286,14 +286,10 @@ fn stud_analyze(
             shard,
         )
     });
-    let raise_masks = if masks {
-        let m = py
-            .allow_threads(|| run.raise_masks(lanes))
-            .unwrap_or_default();
-        Some(le_bytes(py, m.iter().flat_map(|w| w.to_le_bytes())))
-    } else {
-        None
-    };
+    let raise_masks = run
+        .raise_masks
+        .as_ref()
+        .map(|m| le_bytes(py, m.iter().flat_map(|w| w.to_le_bytes())));
     let counts = run
         .counts
         .as_ref()
@@ -322,11 +318,7 @@ fn stud_analyze(
         completions: run.completions,
         situations: run.situations,
         rows,
-        decisions: if decisions {
-            run.decisions.map(|d| PyBytes::new_bound(py, &d).unbind())
-        } else {
-            None
-        },
+        decisions: run.decisions.map(|d| PyBytes::new_bound(py, &d).unbind()),
         raise_masks,
         counts,
         min_margins: has_floor.then_some(run.min_margins),

@@ -206,6 +206,8 @@ pub const MAX_COUNTED: usize = 1 << 24;
 pub struct Want {
     /// Every situation's decision (`Run::decisions`).
     pub decisions: bool,
+    /// Every player hand's lanes where a raise is chosen (`Run::raise_masks`).
+    pub masks: bool,
     /// Every situation's counts (`Run::counts`; at most `MAX_COUNTED` cells).
     pub counts: bool,
     /// Values under which each category's smallest margin of raising over folding is kept
@@ -222,33 +224,14 @@ pub struct Run {
     /// One byte per (player hand in colex order, lane): the decision, 255 where the upcard is
     /// in the hand.
     pub decisions: Option<Vec<u8>>,
+    /// Per player hand in colex order, bit `l` set where some raise is chosen in lane `l`.
+    pub raise_masks: Option<Vec<u64>>,
     /// Per (player hand in colex order, lane): the situation's counts (zero where the upcard
     /// is in the hand).
     pub counts: Option<Vec<SituationCounts>>,
     /// Per category: the smallest, over its situations, of the best raise's value under
     /// `Want::floor` less the fold's (`i64::MAX` without a floor or a situation).
     pub min_margins: Vec<i64>,
-}
-
-impl Run {
-    /// Per player hand in colex order, bit `l` set where some raise is chosen in lane `l`
-    /// (at most 64 lanes; `None` without the decisions).
-    #[must_use]
-    pub fn raise_masks(&self, lanes: usize) -> Option<Vec<u64>> {
-        assert!(lanes <= 64, "{lanes} lanes: a mask holds 64");
-        let table = self.decisions.as_ref()?;
-        Some(
-            table
-                .chunks_exact(lanes)
-                .map(|hand| {
-                    hand.iter()
-                        .enumerate()
-                        .filter(|&(_, &d)| d != 0 && d != u8::MAX)
-                        .fold(0u64, |bits, (l, _)| bits | 1 << l)
-                })
-                .collect(),
-        )
-    }
 }
 
 /// The ranks-only part of a key (the suit field cleared).
@@ -417,6 +400,7 @@ fn merge(
     let mut min_margins = vec![i64::MAX; game.ranking.categories()];
     let lanes = game.lanes();
     let mut decisions = want.decisions.then(|| vec![u8::MAX; hands * lanes]);
+    let mut masks = want.masks.then(|| vec![0u64; hands]);
     let mut counts = want
         .counts
         .then(|| vec![SituationCounts::default(); hands * lanes]);
@@ -430,6 +414,9 @@ fn merge(
             *a = (*a).min(b);
         }
         let width = part_lanes.len();
+        if let (Some(all), Some(m)) = (masks.as_mut(), &part.masks) {
+            all.iter_mut().zip(m).for_each(|(a, b)| *a |= b);
+        }
         if let (Some(all), Some(t)) = (decisions.as_mut(), &part.decisions) {
             for h in 0..hands {
                 for l in 0..width {
@@ -459,6 +446,7 @@ fn merge(
         situations,
         rows,
         decisions,
+        raise_masks: masks,
         counts,
         min_margins,
     }
@@ -698,6 +686,7 @@ impl<'s> Sweep<'s> {
 struct PartRun {
     rows: Vec<Vec<Row>>,
     decisions: Option<Vec<u8>>,
+    masks: Option<Vec<u64>>,
     counts: Option<Vec<SituationCounts>>,
     min_margins: Vec<i64>,
 }
@@ -755,6 +744,7 @@ fn sweep(s: &Shared<'_>, part: &Part) -> PartRun {
         .want
         .decisions
         .then(|| vec![u8::MAX; s.colex.len() * width]);
+    let mut masks = s.want.masks.then(|| vec![0u64; s.colex.len()]);
     let mut cells = s
         .want
         .counts
@@ -786,6 +776,11 @@ fn sweep(s: &Shared<'_>, part: &Part) -> PartRun {
                 if let Some(t) = table.as_mut() {
                     t[hand * width + l] = d;
                 }
+                if d != 0 {
+                    if let Some(m) = masks.as_mut() {
+                        m[hand] |= 1 << (part.lanes.start + l);
+                    }
+                }
                 if let Some(t) = cells.as_mut() {
                     t[hand * width + l] = [
                         c.not_qualifying,
@@ -813,6 +808,7 @@ fn sweep(s: &Shared<'_>, part: &Part) -> PartRun {
     PartRun {
         rows,
         decisions: table,
+        masks,
         counts: cells,
         min_margins,
     }
@@ -1032,18 +1028,23 @@ mod tests {
                 ..Want::default()
             };
             let run = analyze(&game, &values, &want, 2, None, (0, 1));
-            // Hand by hand, in colex order: today's columns are the generic counts.
+            // Hand by hand, in colex order: today's columns are the generic counts. (Under
+            // rank-only rules today's engine still counts the showdowns the statute's suits
+            // would win; the generic one counts only wins that happen, none on suit.)
             let counts = run.counts.as_ref().unwrap();
             assert_eq!(counts.len(), today.len());
             for (i, (h, c)) in today.iter().zip(counts).enumerate() {
                 let [nq, won, tied, equal, suit] = *c;
-                let beaten = if tb.suit_decides { won - suit } else { won };
                 assert_eq!(
-                    (h.not_qualifying, h.beaten, h.equal_ranks, h.won_on_suit),
-                    (nq, beaten, equal, suit),
+                    (h.not_qualifying, h.beaten, h.equal_ranks),
+                    (nq, won - suit, equal),
                     "hand {i} {tb:?}"
                 );
-                assert_eq!(tied, if tb.suit_decides { 0 } else { equal });
+                if tb.suit_decides {
+                    assert_eq!((h.won_on_suit, tied), (suit, 0), "hand {i}");
+                } else {
+                    assert_eq!((suit, tied), (0, equal), "hand {i}");
+                }
             }
             let (mut nq, mut won, mut equal, mut suit) = (0u64, 0u64, 0u64, 0u64);
             for h in &today {
@@ -1147,6 +1148,7 @@ mod tests {
             floor[1][1] = [20; MAX_CATEGORIES];
             let want = Want {
                 decisions: true,
+                masks: true,
                 counts: true,
                 floor: Some(floor.clone()),
             };
@@ -1179,6 +1181,17 @@ mod tests {
             assert_eq!(&table, whole.decisions.as_ref().unwrap(), "{name}");
             assert_eq!(&counts, whole.counts.as_ref().unwrap(), "{name}");
             assert_eq!(margins, whole.min_margins, "{name}");
+            // The raise masks are the table's lanes where a raise is chosen.
+            let lanes = game.lanes();
+            let from_table: Vec<u64> = table
+                .chunks_exact(lanes)
+                .map(|hand| {
+                    (0..lanes)
+                        .filter(|&l| hand[l] != 0 && hand[l] != u8::MAX)
+                        .fold(0, |m, l| m | 1 << l)
+                })
+                .collect();
+            assert_eq!(whole.raise_masks.as_ref(), Some(&from_table), "{name}");
             assert!(whole.rows.iter().flatten().any(|r| r.situations > 0));
             // Every situation's counts add up to its decision's row, and the smallest margin
             // under the floor is the smallest of the situations' own.
@@ -1213,19 +1226,5 @@ mod tests {
             }
             assert_eq!(whole.min_margins.iter().min(), Some(&smallest), "{name}");
         }
-    }
-
-    /// The raise masks set the lanes where a raise is chosen, never the hand's own cards.
-    #[test]
-    fn raise_masks_read_the_table() {
-        let run = Run {
-            completions: 1,
-            situations: 4,
-            rows: Vec::new(),
-            decisions: Some(vec![0, 1, u8::MAX, 2, u8::MAX, 0, 0, 3]),
-            counts: None,
-            min_margins: Vec::new(),
-        };
-        assert_eq!(run.raise_masks(4), Some(vec![0b1010, 0b1000]));
     }
 }
