@@ -1,8 +1,11 @@
-"""Caribbean Stud's progressive side bet (Art. 10): exact return as a function of the meter.
+"""The progressive side bet (Caribbean Stud's Art. 10): exact return as a function of the meter.
 
 Prizes depend only on the player's own five cards. The royal takes the larger of its fixed
-prize and its share of the meter, the straight flush likewise; four of a kind, full house and
-flush pay fixed prizes. The bet is collected in every case (prizes are "for one").
+prize and its share of the meter, the straight flush likewise; the other paying categories
+(four of a kind, full house and flush in the statute's file) pay fixed prizes. The bet is
+collected in every case (prizes are "for one"). The terms are read by
+:mod:`tablecert.rules.stud` (``[progressive]``, in the statutes' files and in any game
+described by its file) and the paying hands counted under the game's own ranking.
 
 A round with several winners is paid as Art. 10(4)-(8) say, with the rule file's readings of
 what they leave open (``pay_round``): straight flushes before royals, each straight flush its
