@@ -260,10 +260,11 @@ struct Shared<'a> {
     same_hands: bool,
     /// The not-qualifying histogram of all lanes, when tasks split the player hands.
     not_qualifying_all: Option<Histogram>,
-    /// `values[d][o][c]` as `by_category[c * decisions + d][o]`.
-    by_category: Vec<[i64; OUTCOMES]>,
+    /// `values` as the worth of each decision over the fold's, by category then decision
+    /// (`Relative`).
+    relative: Vec<Relative>,
     /// The same of `Want::floor`.
-    floor_by_category: Option<Vec<[i64; OUTCOMES]>>,
+    floor_relative: Option<Vec<Relative>>,
     completions: i64,
     want: &'a Want,
     progress: Option<&'a AtomicU64>,
@@ -323,10 +324,10 @@ pub fn analyze(
         suit_decides: game.ranking.tie_breaks.suit_decides,
         same_hands: game.player_cards == game.dealer_cards,
         not_qualifying_all: None,
-        by_category: by_category(values),
-        floor_by_category: want.floor.as_ref().map(|f| {
+        relative: relative(values, game.completions().cast_signed()),
+        floor_relative: want.floor.as_ref().map(|f| {
             assert_eq!(f.len(), values.len(), "floor values of every decision");
-            by_category(f)
+            relative(f, game.completions().cast_signed())
         }),
         completions: game.completions().cast_signed(),
         want,
@@ -381,11 +382,36 @@ pub fn analyze(
     merge(game, values.len(), shared.colex.len(), want, &results)
 }
 
-/// `values[d][o][c]` as `by_category[c * decisions + d][o]`.
-fn by_category(values: &Values) -> Vec<[i64; OUTCOMES]> {
+/// A decision's worth in a situation over the fold's, as `[a, b, c, k]`: with `n`
+/// completions split into `nq` not qualifying, `won`, `tied` and the rest lost,
+/// `nq * a + won * b + tied * c + k` is `sum over o of count_o * (v[o] - fold[o])` (the lost
+/// ones folded into the constant: `a = (v0 - v3) - (f0 - f3)`, ..., `k = n * (v3 - f3)`). Three
+/// products a situation instead of eight, and the comparison between decisions is the same
+/// (every value moves by the fold's): the fold's own is zero.
+type Relative = [i64; OUTCOMES];
+
+/// `values[d][o][c]` relative to the fold, as `relative[c * decisions + d]`.
+fn relative(values: &Values, completions: i64) -> Vec<Relative> {
+    let fold = &values[0];
     (0..MAX_CATEGORIES)
-        .flat_map(|c| values.iter().map(move |v| std::array::from_fn(|o| v[o][c])))
+        .flat_map(|c| {
+            values.iter().map(move |v| {
+                let over = |o: usize| (v[o][c] - v[3][c]) - (fold[o][c] - fold[3][c]);
+                [
+                    over(0),
+                    over(1),
+                    over(2),
+                    completions * (v[3][c] - fold[3][c]),
+                ]
+            })
+        })
         .collect()
+}
+
+/// A decision's worth over the fold's in a situation with these counts.
+#[inline]
+fn worth(r: &Relative, nq: i64, won: i64, tied: i64) -> i64 {
+    nq * r[0] + won * r[1] + tied * r[2] + r[3]
 }
 
 /// The tasks' rows added up and their decision tables put together.
@@ -763,7 +789,7 @@ fn sweep(s: &Shared<'_>, part: &Part) -> PartRun {
         state.group(group, i, |g, counts| {
             let (key, m) = group[g];
             let category = usize::from(crate::ranking::category(key));
-            let values = &s.by_category[category * decisions..(category + 1) * decisions];
+            let values = &s.relative[category * decisions..(category + 1) * decisions];
             let rows = &mut rows[category];
             let hand = s.colex[i + g] as usize;
             // The lanes of the hand's own cards are no situation.
@@ -791,10 +817,10 @@ fn sweep(s: &Shared<'_>, part: &Part) -> PartRun {
                     ]
                     .map(i32::cast_unsigned);
                 }
-                if let Some(floor) = &s.floor_by_category {
-                    let f = &floor[category * decisions..(category + 1) * decisions];
+                if let Some(floor) = &s.floor_relative {
+                    let f = &floor[category * decisions + 1..(category + 1) * decisions];
                     let m = &mut min_margins[category];
-                    *m = (*m).min(raise_margin(s.completions, f, c));
+                    *m = (*m).min(raise_margin(f, c));
                 }
             }
         });
@@ -814,34 +840,38 @@ fn sweep(s: &Shared<'_>, part: &Part) -> PartRun {
     }
 }
 
-/// The best raise's value less the fold's, for one situation under `values[d][o]`.
-fn raise_margin(total: i64, values: &[[i64; OUTCOMES]], c: &Counts) -> i64 {
+/// The best raise's value less the fold's, for one situation, from the raises' worths over
+/// the fold (`raises`: `Relative` of decisions 1, 2, ...).
+fn raise_margin(raises: &[Relative], c: &Counts) -> i64 {
     let (nq, won, tied) = (
         i64::from(c.not_qualifying),
         i64::from(c.won),
         i64::from(c.tied),
     );
-    let lost = total - nq - won - tied;
-    let value = |v: &[i64; OUTCOMES]| nq * v[0] + won * v[1] + tied * v[2] + lost * v[3];
-    let best_raise = values[1..].iter().map(value).max().unwrap_or(i64::MIN);
-    best_raise.saturating_sub(value(&values[0]))
+    raises
+        .iter()
+        .map(|r| worth(r, nq, won, tied))
+        .max()
+        .unwrap_or(i64::MIN)
 }
 
-/// Choose the best decision of one situation (the lowest of equal values) from the values of
-/// its category (`values[d][o]`), and add its outcomes to that decision's row.
+/// Choose the best decision of one situation (the lowest of equal values) from its
+/// category's worths over the fold (`relative[d]`), and add its outcomes to that decision's
+/// row.
 #[inline]
-fn decide(total: i64, values: &[[i64; OUTCOMES]], c: &Counts, rows: &mut [Row]) -> u8 {
+fn decide(total: i64, relative: &[Relative], c: &Counts, rows: &mut [Row]) -> u8 {
     let (nq, won, tied) = (
         i64::from(c.not_qualifying),
         i64::from(c.won),
         i64::from(c.tied),
     );
     let lost = total - nq - won - tied;
+    // The fold is worth 0 over itself.
     let mut best = 0usize;
-    let mut best_value = i64::MIN;
+    let mut best_value = 0;
     let mut tie = false;
-    for (d, v) in values.iter().enumerate() {
-        let value = nq * v[0] + won * v[1] + tied * v[2] + lost * v[3];
+    for (d, r) in relative.iter().enumerate().skip(1) {
+        let value = worth(r, nq, won, tied);
         if value > best_value {
             best = d;
             best_value = value;
