@@ -12,6 +12,18 @@ evaluator gave no wrong answer. Samples are seeded, so the same plan asks the sa
 Throughput is a measurement of this run: it goes to the progress line, not into report.json
 or the HTML, which stay byte-identical run to run (``tablecert crosscheck poker`` prints it).
 
+The game is named as ``tablecert crosscheck poker`` names it: ``game = "q-poker"`` or
+``"caribbean-stud"`` with the statute's ``rules``; or no ``game``, and the ``rules`` file is the
+game (as the ``stud-par-sheet`` and ``round-audit`` sections take it). A file that describes a
+stud game is crosschecked as the command crosschecks it (:mod:`tablecert.conformance.
+stud_crosscheck`): the categories of hands of every size the game deals, a showdown across
+every rank-class boundary a player's and a dealer's hands can meet, suit-decided showdowns
+where its suits decide and seeded deals, each check one verdict under the ranking's article,
+each defect named by the article of the category it concerns. It settles no bet (the line
+protocol's ``settle`` requests are the dedicated games') and takes no library (the C ABI
+scores the dedicated games' hands). A dedicated engine's file named without ``game`` is that
+game's crosscheck, as the command runs it.
+
 The evaluator is started when the plan is read (``check_entry``), before anything runs: one
 that cannot be started, loaded or found is a plan error naming the key, never a FAIL signed
 against the vendor. What the report says of it names the file as the plan does, never a path
@@ -30,31 +42,58 @@ from math import comb, floor
 from pathlib import Path
 from typing import Any
 
-from tablecert.conformance import native_crosscheck, poker_crosscheck
+from tablecert.conformance import native_crosscheck, poker_crosscheck, stud_crosscheck
 from tablecert.conformance.evaluator_errors import EvaluatorError, EvaluatorStartError
 from tablecert.conformance.evaluator_protocol import check_evaluator, open_evaluator
 from tablecert.conformance.isolation import is_shared_library
 from tablecert.conformance.native_evaluator import DEFAULT_SYMBOL, NativeEvaluator, NativeSpec
+from tablecert.errors import GameError, RuleFileError
 from tablecert.judgement import Outcome, Verdict
-from tablecert.poker import GAMES
+from tablecert.poker import GAMES, Ordering, game_ordering
 from tablecert.poker import ordering as ordering_of
 from tablecert.report.entry import Context, Field, PlanEntry, Sample, Scope, Section
 from tablecert.report.html import HtmlCell, badge, esc, table
 from tablecert.report.registry import register_section
-from tablecert.report.sections.fields import POKER_GAME
 from tablecert.rules import RuleFile
+from tablecert.rules.stud import is_stud
 
 NATIVE_RANDOM_PAIRS = 1_000_000
 """Random disjoint pairs a library's scores are checked on besides the exhaustive checks."""
 _LINE_ONLY = ("hands", "suit_pairs", "settlements", "function", "command")
+#: The sample sizes an entry may give, each held in memory with its expected answers.
+_COUNTS = ("hands", "suit_pairs", "other_pairs", "settlements")
+
+_NATIVE_ONLY_DEDICATED = (
+    "a native evaluator is checked for q-poker or caribbean-stud only; give a line-protocol "
+    "evaluator (evaluator = ...) for a game described by its rule file"
+)
+#: What only a dedicated engine's game takes, and why a described game's entry may not.
+_DEDICATED_ONLY = {
+    "library": _NATIVE_ONLY_DEDICATED,
+    "symbol": _NATIVE_ONLY_DEDICATED,
+    "settlements": "a game described by its rule file is crosschecked on its hands: no bet "
+    "is settled",
+}
+
+#: The plan key naming a dedicated engine's game; without it the rule file names the game.
+GAME = Field(
+    "text",
+    required=False,
+    help="q-poker or caribbean-stud; leave it out for a game described by its rule file "
+    "(rules names the game)",
+)
 
 
 @register_section(
     "evaluator-crosscheck",
     title="Evaluator crosscheck",
     fields={
-        "game": POKER_GAME,
-        "rules": Field("rules", help="the rule file whose ordering is the reference"),
+        "game": GAME,
+        "rules": Field(
+            "rules",
+            help="the rule file whose ordering is the reference (without game, the rule file "
+            "that describes the game)",
+        ),
         "evaluator": Field(
             "file", required=False, help="the vendor's evaluator (a program or a .py file)"
         ),
@@ -73,7 +112,7 @@ _LINE_ONLY = ("hands", "suit_pairs", "settlements", "function", "command")
             "integer",
             required=False,
             minimum=1,
-            help="suit-decided pairs (default: all for Q Poker)",
+            help="suit-decided pairs (default: all for Q Poker; 100,000 otherwise)",
         ),
         "other_pairs": Field(
             "integer",
@@ -89,7 +128,9 @@ _LINE_ONLY = ("hands", "suit_pairs", "settlements", "function", "command")
     check=lambda entry: check_entry(entry),
 )
 def evaluator_crosscheck_section(entry: PlanEntry, context: Context) -> Section:
-    game, rules = entry.game_rules(GAMES, "poker")
+    game, rules, described = _game(entry)
+    if described is not None:
+        return _described_section(entry, context, described)
     if "library" in entry.values:
         return _native_section(entry, context, game, rules)
     path = entry.path("evaluator")
@@ -124,6 +165,68 @@ def evaluator_crosscheck_section(entry: PlanEntry, context: Context) -> Section:
         verdicts=_verdicts(report, f"evaluator-crosscheck.{game}.{ident}", articles, ordering),
         html=_html(report),
         scope=_scope(plan, entry.integer("settlements", 20)),
+    )
+
+
+def _game(entry: PlanEntry) -> tuple[str, RuleFile, Ordering | None]:
+    """The game the entry names, as ``tablecert crosscheck poker`` names it, and for a game
+    described by its rule file its ordering (None for a dedicated engine's game): ``game``
+    with that game's ``rules``; or no ``game``, and the ``rules`` file is the game (a
+    dedicated engine's file is that engine's game)."""
+    if "game" in entry.values:
+        return (*entry.game_rules(GAMES, "poker"), None)
+    rules = entry.rules()
+    if not is_stud(rules):
+        raise entry.error(
+            "rules",
+            f"{rules.path.name} describes no stud game (without game = q-poker or "
+            "caribbean-stud, the rule file names the game)",
+        )
+    try:
+        order = game_ordering(rules.game, rules)
+    except (GameError, RuleFileError) as exc:
+        raise entry.error(
+            "rules", f"{rules.path.name} describes no game whose evaluator can be checked: {exc}"
+        ) from None
+    return order.game, rules, order if order.stud is not None else None
+
+
+def _described_section(entry: PlanEntry, context: Context, order: Ordering) -> Section:
+    """The crosscheck of a game described by its rule file: ``crosscheck poker``'s for it."""
+    game, rules = order.game, order.rules
+    path = entry.path("evaluator")
+    spec, label = _spec(entry, path)
+    context.step(f"{game}: starting {label}")
+    answerer = _opened(entry, "evaluator", lambda: open_evaluator(spec, name=label))
+    context.step(f"{game}: planning the crosscheck of {label}")
+    plan = stud_crosscheck.plan(
+        order,
+        hands=entry.values.get("hands"),
+        suit_pairs=entry.values.get("suit_pairs"),
+        other_pairs=entry.integer("other_pairs", 5_000),
+        seed=entry.integer("seed", 0),
+    )
+    context.step(f"{game}: {plan.total:,} requests to {label}")
+    report = _scrubbed(poker_crosscheck.crosscheck(plan, answerer, label, keep=5), path)
+    answered = sum(c.checked for c in report.checks)
+    seconds = max(sum(c.seconds for c in report.checks), 1e-9)
+    context.step(f"{label}: {answered:,} answers in {seconds:.1f} s, {answered / seconds:,.0f}/s")
+    ordering = rules.require("ranking.ordering").article
+    ident = path.name + (f":{entry.values['function']}" if "function" in entry.values else "")
+    return Section(
+        id=f"evaluator-crosscheck/{game}/{ident}",
+        title=f"{game} evaluator crosscheck (described by its rule file): {label} "
+        f"({rules.path.name})",
+        data=_data(report, path.name),
+        verdicts=_verdicts(
+            report,
+            f"evaluator-crosscheck.{game}.{ident}",
+            {},
+            ordering,
+            "the ranking its rule file describes",
+        ),
+        html=_html(report) + _notes_html(report),
+        scope=_stud_scope(plan),
     )
 
 
@@ -182,12 +285,16 @@ def _verdicts(
     prefix: str,
     articles: dict[str, str],
     ordering: str,
+    reference: str = "the statute",
 ) -> tuple[Verdict, ...]:
+    """One verdict per check, under its article (``articles``, else the ordering's); each
+    says the evaluator answers as ``reference`` does (the statute, or a described game's
+    rule file)."""
     return tuple(
         Verdict(
             f"{prefix}.{c.name.replace(' ', '-')}",
             articles.get(c.name, ordering),
-            f"the evaluator answers every {c.name} request as the statute does",
+            f"the evaluator answers every {c.name} request as {reference} does",
             Outcome.parse(c.verdict),
             f"{c.mismatches:,} wrong of {c.checked:,}"
             + (f"; the evaluator failed: {c.error}" if c.error else "")
@@ -225,8 +332,22 @@ def _opened(entry: PlanEntry, key: str, start: Any) -> Any:
 
 
 def check_entry(entry: PlanEntry) -> None:
-    """Before anything runs: the entry names one evaluator that can be started (a program
-    that can be executed, a Python function that can be imported, a library that loads)."""
+    """Before anything runs: the entry names a game (a described game's file is read, and
+    what its crosscheck does not take is refused), sample sizes a run can hold, and one
+    evaluator that can be started (a program that can be executed, a Python function that
+    can be imported, a library that loads)."""
+    for key in _COUNTS:
+        count = entry.values.get(key)
+        if count is not None and count > poker_crosscheck.MAX_SAMPLE:
+            raise entry.error(
+                key,
+                f"{count:,}: a sample holds at most {poker_crosscheck.MAX_SAMPLE:,} requests "
+                "(each is kept in memory with its expected answer; use several seeds for more)",
+            )
+    if "game" not in entry.values and _game(entry)[2] is not None:
+        for key, why in _DEDICATED_ONLY.items():
+            if key in entry.values:
+                raise entry.error(key, why)
     given = [key for key in ("evaluator", "library") if key in entry.values]
     if len(given) != 1:
         raise entry.error(
@@ -345,6 +466,50 @@ def _scope(p: poker_crosscheck.Plan, per_outcome: int) -> Scope:
     )
 
 
+def _stud_scope(p: stud_crosscheck.StudPlan) -> Scope:
+    """What the crosscheck of a described game asked: each hand size whole or sampled, every
+    boundary the deal's hands were found to meet, the sampled showdowns."""
+    exhaustive = []
+    sampled = []
+    for hands in p.category_hands:
+        size = hands.shape[1]
+        population = comb(52, size)
+        if len(hands) == population:
+            exhaustive.append(
+                f"the category of every one of the C(52, {size}) = {population:,} {size}-card hands"
+            )
+        else:
+            what = f"{size}-card hands asked for their category"
+            sampled.append(Sample(what, len(hands), population, p.seed))
+    exhaustive.append(
+        f"{len(p.boundary_pairs):,} showdowns across rank classes, one for every class with the "
+        "next class up that a player's and a dealer's hands were found to meet"
+    )
+    if p.order.suit_decides:
+        what = "showdowns decided only by suit (distinct, spread over the categories)"
+        sampled.append(Sample(what, len(p.suit_pairs), None, p.seed))
+    sampled.append(Sample("seeded deals from one deck", len(p.other_pairs), None, p.seed))
+    power = tuple(
+        f"{s.what}: a defect in at least 1 in {detectable_share(s.size):,} of them is found "
+        "with probability 99% or more"
+        for s in sampled
+        if s.size
+    )
+    return Scope(
+        exhaustive=tuple(exhaustive),
+        sampled=tuple(sampled),
+        power=power,
+        limitations=(
+            "settlements are not checked: the crosscheck of a game described by its rule file "
+            "asks for categories and showdowns",
+            "a side dealt more cards than make a hand is represented by one dealt hand found, "
+            f"by seeded tries, for each hand of its best cards: {p.passed_over:,} classes were "
+            "not found to meet the class just above them and are paired with the next class up",
+            "a sampled check that finds no defect bounds, not excludes, rarer defects",
+        ),
+    )
+
+
 def _spec(entry: PlanEntry, path: Path) -> tuple[str, str]:
     """The evaluator spec to open and the label the report names it by (no local paths)."""
     function = entry.values.get("function")
@@ -378,6 +543,12 @@ def _data(report: poker_crosscheck.CrosscheckReport, evaluator: str) -> dict[str
     for check in data["checks"]:
         del check["requests_per_second"]  # a measurement of this run, not certified data
     return data
+
+
+def _notes_html(report: poker_crosscheck.CrosscheckReport) -> str:
+    """What each check asked and left out, as its notes say."""
+    notes = [f"<li>{esc(c.name)}: {esc(n)}</li>" for c in report.checks for n in c.notes]
+    return f"<h3>What was asked</h3><ul>{''.join(notes)}</ul>" if notes else ""
 
 
 def _html(report: poker_crosscheck.CrosscheckReport) -> str:
