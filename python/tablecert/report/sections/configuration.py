@@ -6,10 +6,17 @@ configuration in force; and every bet's exact house edge is computed under the s
 under the statute. One verdict per article the submission sets values under (pass iff none
 of them deviates; values left to the statute are listed, not judged) and one per consistency
 check, so a deviation fails exactly the article it breaks.
+
+The configuration is judged against its game's bundled rule file, or against the ``rules``
+file the entry gives (as ``tablecert check CONFIG --rules FILE``: a lab's copy of a statute's
+or a described game's file, or the file of a game the submission names by the id of the games
+described by their rule files, ``stud``). A ``rules`` file of another game, or of another
+variant than the bundled file the submission names, is refused by name when the plan is read.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from tablecert.conformance.configuration import (
@@ -20,15 +27,16 @@ from tablecert.conformance.configuration import (
     check_configuration,
     load_submission,
 )
+from tablecert.errors import RuleFileError
 from tablecert.exact import decimal_text
 from tablecert.judgement import Outcome, Verdict, overall
 from tablecert.report.display import display
 from tablecert.report.entry import Context, Field, PlanEntry, Scope, Section
 from tablecert.report.html import HtmlCell, badge, esc, table, wbr
 from tablecert.report.registry import register_section
-from tablecert.rules import load_rules
+from tablecert.rules import RuleFile, load_rules
 from tablecert.rules.loader import bundled_rule_path
-from tablecert.rules.submission import bundled_rules
+from tablecert.rules.submission import bundled_rules, statute_rules
 
 
 @register_section(
@@ -36,18 +44,23 @@ from tablecert.rules.submission import bundled_rules
     title="Submitted configuration",
     fields={
         "file": Field("file", help="the submitted configuration (TOML or JSON)"),
+        "rules": Field(
+            "rules",
+            required=False,
+            help="the rule file to judge against, as check --rules (default: the bundled one "
+            "of the game)",
+        ),
         "returns": Field(
             "boolean", required=False, help="compute every bet's exact return (default true)"
         ),
     },
+    check=lambda entry: check_entry(entry),
 )
 def configuration_section(entry: PlanEntry, context: Context) -> Section:
     path = entry.path("file")
     context.step(f"checking the configuration {path.name} against the statute")
-    # The statute rule file the submission is judged against is an input too: read from the
-    # snapshot and signed like the plan's own files.
-    statute = bundled_rule_path(bundled_rules(load_submission(path)))
-    report = check_configuration(path, load_rules(context.snapshot(statute)))
+    statute, bundled = _judged_against(entry, context)
+    report = check_configuration(path, statute)
     bets: tuple[BetReturn, ...] = ()
     if entry.values.get("returns", True):
         context.step(f"{path.name}: the exact return of every bet (submitted and statute)")
@@ -59,10 +72,36 @@ def configuration_section(entry: PlanEntry, context: Context) -> Section:
         data=_data(report, bets),
         verdicts=_verdicts(report, f"configuration.{path.stem}"),
         html=_html(report, bets),
-        inputs=(statute,),
-        rule_files=(statute,),
+        inputs=bundled,
+        rule_files=bundled,
         scope=_scope(report, bets),
     )
+
+
+def _judged_against(entry: PlanEntry, context: Context) -> tuple[RuleFile, tuple[Path, ...]]:
+    """The rule file the submission is judged against, and the bundled file it was read from
+    when the entry gives none. Either is an input: the entry's ``rules`` is signed as every
+    plan file is; a bundled file is read from the snapshot and listed as the section's own
+    input."""
+    if "rules" in entry.values:
+        return entry.rules(), ()
+    bundled = bundled_rule_path(bundled_rules(load_submission(entry.path("file"))))
+    return load_rules(context.snapshot(bundled)), (bundled,)
+
+
+def check_entry(entry: PlanEntry) -> None:
+    """When the entry gives ``rules``: the submission is read against it and the file is of
+    the submission's game (and variant, for a game named by its bundled file), before anything
+    runs; a file of another game is refused at ``rules``, naming both."""
+    if "rules" not in entry.values:
+        return
+    rules = entry.rules()
+    try:
+        statute_rules(load_submission(entry.path("file"), rules), rules)
+    except RuleFileError as exc:
+        raise entry.error(
+            "rules", f"{rules.path.name} is not the submission's game: {exc}"
+        ) from None
 
 
 def _scope(report: ConfigurationReport, bets: tuple[BetReturn, ...]) -> Scope:
