@@ -162,6 +162,11 @@ def test_a_defective_evaluator_fails_the_check_it_breaks_under_its_article(
             r"evaluator: .*no_such_function",
         ),
         (
+            _vendor("four_card", "suit_pairs = 100\n"),
+            r"suit_pairs: four-card-poker.standard.toml ranks hands rank-only: suits never "
+            r"decide a showdown, so none is asked",
+        ),
+        (
             _vendor("four_card", "other_pairs = 2000001\n"),
             r"other_pairs: 2,000,001: a sample holds at most 2,000,000 requests",
         ),
@@ -204,3 +209,27 @@ def test_a_dedicated_games_file_without_game_is_that_games_crosscheck(tmp_path: 
     assert section.outcome == "pass"
     assert [c["name"] for c in section.data["checks"]][-1] == "settlements"
     assert {v.article for v in section.verdicts} == {"第八條", "第九條, 第十條"}
+
+
+def test_where_suits_decide_the_suit_decided_showdowns_are_a_check(tmp_path: Path) -> None:
+    """The Four Card Poker file with the statutes' suit tie-breaks: ``suit_pairs`` showdowns
+    spread over the categories; an evaluator that ignores suits answers PUSH to every one."""
+    text = load_rules(FOUR).path.read_text(encoding="utf-8")
+    suits = tmp_path / "four-card-suits.toml"
+    suits.write_text(
+        text.replace('ordering = { value = "rank-only"', 'ordering = { value = "statute"'),
+        encoding="utf-8",
+    )
+    plan = _plan(
+        tmp_path,
+        f'rules = "{suits}"\nevaluator = "{VENDOR}"\nfunction = "four_card"\n'
+        "hands = 100\nother_pairs = 100\nsuit_pairs = 160\nseed = 3\n",
+    )
+    (section,) = run_sections(load_plan(plan))
+    outcomes = {v.requirement.rsplit(".", 1)[1]: v.outcome for v in section.verdicts}
+    assert outcomes["suit-decided-pairs"] == "fail"
+    (suit,) = [c for c in section.data["checks"] if c["name"] == "suit-decided pairs"]
+    assert (suit["checked"], suit["mismatches"]) == (120, 120)  # 20 in each of 6 categories
+    assert ("showdowns decided only by suit (distinct, spread over the categories)", 120) in [
+        (s.what, s.size) for s in section.scope.sampled
+    ]

@@ -344,10 +344,18 @@ def check_entry(entry: PlanEntry) -> None:
                 f"{count:,}: a sample holds at most {poker_crosscheck.MAX_SAMPLE:,} requests "
                 "(each is kept in memory with its expected answer; use several seeds for more)",
             )
-    if "game" not in entry.values and _game(entry)[2] is not None:
+    described = None if "game" in entry.values else _game(entry)[2]
+    if described is not None:
         for key, why in _DEDICATED_ONLY.items():
             if key in entry.values:
                 raise entry.error(key, why)
+        if "suit_pairs" in entry.values and not described.suit_decides:
+            ordering = described.rules.require("ranking.ordering").value
+            raise entry.error(
+                "suit_pairs",
+                f"{described.rules.path.name} ranks hands {ordering}: suits never decide a "
+                "showdown, so none is asked",
+            )
     given = [key for key in ("evaluator", "library") if key in entry.values]
     if len(given) != 1:
         raise entry.error(
