@@ -37,10 +37,11 @@ import json
 import os
 import shlex
 import shutil
+from collections.abc import Callable
 from dataclasses import replace
 from math import comb, floor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from tablecert.conformance import native_crosscheck, poker_crosscheck, stud_crosscheck
 from tablecert.conformance.evaluator_errors import EvaluatorError, EvaluatorStartError
@@ -133,39 +134,57 @@ def evaluator_crosscheck_section(entry: PlanEntry, context: Context) -> Section:
         return _described_section(entry, context, described)
     if "library" in entry.values:
         return _native_section(entry, context, game, rules)
-    path = entry.path("evaluator")
-    spec, label = _spec(entry, path)
-    hands = entry.values.get("hands")
-    context.step(f"{game}: starting {label}")
-    answerer = _opened(entry, "evaluator", lambda: open_evaluator(spec, name=label))
-    context.step(f"{game}: planning the crosscheck of {label}")
-    plan = poker_crosscheck.plan(
+    plan, report, path, ident = _asked(
+        entry,
+        context,
         game,
-        rules,
-        hands=hands,
-        suit_pairs=entry.integer("suit_pairs", 0),
-        other_pairs=entry.integer("other_pairs", 5_000),
-        seed=entry.integer("seed", 0),
-        settlements_per_outcome=entry.integer("settlements", 20),
+        lambda: poker_crosscheck.plan(
+            game,
+            rules,
+            hands=entry.values.get("hands"),
+            suit_pairs=entry.integer("suit_pairs", 0),
+            other_pairs=entry.integer("other_pairs", 5_000),
+            seed=entry.integer("seed", 0),
+            settlements_per_outcome=entry.integer("settlements", 20),
+        ),
     )
-    context.step(f"{game}: {plan.total:,} requests to {label}")
-    report = _scrubbed(poker_crosscheck.crosscheck(plan, answerer, label, keep=5), path)
-    answered = sum(c.checked for c in report.checks)
-    seconds = max(sum(c.seconds for c in report.checks), 1e-9)
-    context.step(f"{label}: {answered:,} answers in {seconds:.1f} s, {answered / seconds:,.0f}/s")
     ordering = rules.require("ranking.ordering").article
     # Settlements are judged under the pay articles (第九條, 第十條, ...), the rest the ordering.
     paid = sorted({where[2].split("(")[0] for where in plan.settlement_check()[2]})
     articles = {"settlements": ", ".join(paid) or ordering}
-    ident = path.name + (f":{entry.values['function']}" if "function" in entry.values else "")
     return Section(
         id=f"evaluator-crosscheck/{game}/{ident}",
-        title=f"{game} evaluator crosscheck: {label} ({rules.path.name})",
+        title=f"{game} evaluator crosscheck: {report.evaluator} ({rules.path.name})",
         data=_data(report, path.name),
         verdicts=_verdicts(report, f"evaluator-crosscheck.{game}.{ident}", articles, ordering),
         html=_html(report),
         scope=_scope(plan, entry.integer("settlements", 20)),
     )
+
+
+#: A line-protocol crosscheck's plan: a dedicated game's, or a described game's.
+P = TypeVar("P", poker_crosscheck.Plan, stud_crosscheck.StudPlan)
+
+
+def _asked(
+    entry: PlanEntry, context: Context, game: str, planned: Callable[[], P]
+) -> tuple[P, poker_crosscheck.CrosscheckReport, Path, str]:
+    """Start the entry's line-protocol evaluator in its own process, plan what to ask
+    (``planned``), and ask it: the plan, the report (no machine path in it), the evaluator
+    file and the name the section's ids give it (the file, and its function)."""
+    path = entry.path("evaluator")
+    spec, label = _spec(entry, path)
+    context.step(f"{game}: starting {label}")
+    answerer = _opened(entry, "evaluator", lambda: open_evaluator(spec, name=label))
+    context.step(f"{game}: planning the crosscheck of {label}")
+    plan = planned()
+    context.step(f"{game}: {plan.total:,} requests to {label}")
+    report = _scrubbed(poker_crosscheck.crosscheck(plan, answerer, label, keep=5), path)
+    answered = sum(c.checked for c in report.checks)
+    seconds = max(sum(c.seconds for c in report.checks), 1e-9)
+    context.step(f"{label}: {answered:,} answers in {seconds:.1f} s, {answered / seconds:,.0f}/s")
+    ident = path.name + (f":{entry.values['function']}" if "function" in entry.values else "")
+    return plan, report, path, ident
 
 
 def _game(entry: PlanEntry) -> tuple[str, RuleFile, Ordering | None]:
@@ -194,28 +213,22 @@ def _game(entry: PlanEntry) -> tuple[str, RuleFile, Ordering | None]:
 def _described_section(entry: PlanEntry, context: Context, order: Ordering) -> Section:
     """The crosscheck of a game described by its rule file: ``crosscheck poker``'s for it."""
     game, rules = order.game, order.rules
-    path = entry.path("evaluator")
-    spec, label = _spec(entry, path)
-    context.step(f"{game}: starting {label}")
-    answerer = _opened(entry, "evaluator", lambda: open_evaluator(spec, name=label))
-    context.step(f"{game}: planning the crosscheck of {label}")
-    plan = stud_crosscheck.plan(
-        order,
-        hands=entry.values.get("hands"),
-        suit_pairs=entry.values.get("suit_pairs"),
-        other_pairs=entry.integer("other_pairs", 5_000),
-        seed=entry.integer("seed", 0),
+    plan, report, path, ident = _asked(
+        entry,
+        context,
+        game,
+        lambda: stud_crosscheck.plan(
+            order,
+            hands=entry.values.get("hands"),
+            suit_pairs=entry.values.get("suit_pairs"),
+            other_pairs=entry.integer("other_pairs", 5_000),
+            seed=entry.integer("seed", 0),
+        ),
     )
-    context.step(f"{game}: {plan.total:,} requests to {label}")
-    report = _scrubbed(poker_crosscheck.crosscheck(plan, answerer, label, keep=5), path)
-    answered = sum(c.checked for c in report.checks)
-    seconds = max(sum(c.seconds for c in report.checks), 1e-9)
-    context.step(f"{label}: {answered:,} answers in {seconds:.1f} s, {answered / seconds:,.0f}/s")
     ordering = rules.require("ranking.ordering").article
-    ident = path.name + (f":{entry.values['function']}" if "function" in entry.values else "")
     return Section(
         id=f"evaluator-crosscheck/{game}/{ident}",
-        title=f"{game} evaluator crosscheck (described by its rule file): {label} "
+        title=f"{game} evaluator crosscheck (described by its rule file): {report.evaluator} "
         f"({rules.path.name})",
         data=_data(report, path.name),
         verdicts=_verdicts(
