@@ -6,10 +6,10 @@ from typing import Final, Literal, final
 from tablecert._core import CompactDecisions, Progress, TieBreaks
 
 __all__ = [
+    "Q_POKER_COUNT_FIELDS",
     "CaribbeanPayouts",
     "CaribbeanRun",
     "CategoryRow",
-    "Q_POKER_COUNT_FIELDS",
     "aperiodic_templates",
     "caribbean_analyze",
     "count_complete_hands",
