@@ -742,6 +742,19 @@ def _settlement_article(order: Ordering, outcome: str, category: str) -> str:
     return str(order.rules.require(key).article)
 
 
+def check_sampling(seed: int, **counts: int | None) -> None:
+    """Refuse a negative seed, or a sample (by its option's name) of more requests than are
+    kept in memory."""
+    if seed < 0:
+        raise CrosscheckError(f"seed {seed}: expected a whole number, 0 or more")
+    for name, count in counts.items():
+        if count is not None and not 0 <= count <= MAX_SAMPLE:
+            raise CrosscheckError(
+                f"{name} {count:,}: a sample holds 0 to {MAX_SAMPLE:,} requests (each is kept "
+                "in memory with its expected answer; run several seeds for more)"
+            )
+
+
 def plan(
     game: str,
     rules: RulesSource = None,
@@ -756,14 +769,7 @@ def plan(
     Caribbean Stud; ``None`` means all. ``settlements_per_outcome`` deals for each outcome of
     each bet."""
     check_game(game)
-    if seed < 0:
-        raise CrosscheckError(f"seed {seed}: expected a whole number, 0 or more")
-    for name, count in (("hands", hands), ("suit_pairs", suit_pairs), ("other_pairs", other_pairs)):
-        if count is not None and not 0 <= count <= MAX_SAMPLE:
-            raise CrosscheckError(
-                f"{name} {count:,}: a sample holds 0 to {MAX_SAMPLE:,} requests (each is kept "
-                "in memory with its expected answer; run several seeds for more)"
-            )
+    check_sampling(seed, hands=hands, suit_pairs=suit_pairs, other_pairs=other_pairs)
     tables = _Tables(game, rules)
     rng = np.random.default_rng(seed)
     if suit_pairs == 0:

@@ -39,12 +39,12 @@ import numpy.typing as npt
 
 from tablecert import _core
 from tablecert.conformance.poker_crosscheck import (
-    MAX_SAMPLE,
     Check,
     _codes,
     _deciding_step,
     _distinct,
     _hand_text,
+    check_sampling,
 )
 from tablecert.conformance.rank_classes import SUIT_FIELD, first_pair, masks_of
 from tablecert.errors import CrosscheckError
@@ -237,14 +237,7 @@ def plan(
     stud = order.stud
     if stud is None:
         raise CrosscheckError(f"{order.rules.path.name}: not a game described by its rule file")
-    if seed < 0:
-        raise CrosscheckError(f"seed {seed}: expected a whole number, 0 or more")
-    for name, count in (("hands", hands), ("suit_pairs", suit_pairs), ("other_pairs", other_pairs)):
-        if count is not None and not 0 <= count <= MAX_SAMPLE:
-            raise CrosscheckError(
-                f"{name} {count:,}: a sample holds 0 to {MAX_SAMPLE:,} requests (each is kept "
-                "in memory with its expected answer; run several seeds for more)"
-            )
+    check_sampling(seed, hands=hands, suit_pairs=suit_pairs, other_pairs=other_pairs)
     rng = np.random.default_rng(seed)
     deal = (
         int(order.rules.require("deal.player_cards").value),

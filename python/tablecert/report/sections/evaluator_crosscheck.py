@@ -473,18 +473,7 @@ def _scope(p: poker_crosscheck.Plan, per_outcome: int) -> Scope:
             p.seed,
         )
     )
-    power = tuple(
-        f"{s.what}: a defect in at least 1 in {detectable_share(s.size):,} of them is found "
-        "with probability 99% or more"
-        for s in sampled
-        if s.size
-    )
-    return Scope(
-        exhaustive=tuple(exhaustive),
-        sampled=tuple(sampled),
-        power=power,
-        limitations=("a sampled check that finds no defect bounds, not excludes, rarer defects",),
-    )
+    return _sampled_scope(exhaustive, sampled, ())
 
 
 def _stud_scope(p: stud_crosscheck.StudPlan) -> Scope:
@@ -510,6 +499,21 @@ def _stud_scope(p: stud_crosscheck.StudPlan) -> Scope:
         what = "showdowns decided only by suit (distinct, spread over the categories)"
         sampled.append(Sample(what, len(p.suit_pairs), None, p.seed))
     sampled.append(Sample("seeded deals from one deck", len(p.other_pairs), None, p.seed))
+    limitations = (
+        "settlements are not checked: the crosscheck of a game described by its rule file "
+        "asks for categories and showdowns",
+        "a side dealt more cards than make a hand is represented by one dealt hand found, "
+        f"by seeded tries, for each hand of its best cards: {p.passed_over:,} classes were "
+        "not found to meet the class just above them and are paired with the next class up",
+    )
+    return _sampled_scope(exhaustive, sampled, limitations)
+
+
+def _sampled_scope(
+    exhaustive: list[str], sampled: list[Sample], limitations: tuple[str, ...]
+) -> Scope:
+    """A crosscheck's scope: what it asked whole and by sample, each sample's power, and its
+    limitations (a sample's last)."""
     power = tuple(
         f"{s.what}: a defect in at least 1 in {detectable_share(s.size):,} of them is found "
         "with probability 99% or more"
@@ -521,11 +525,7 @@ def _stud_scope(p: stud_crosscheck.StudPlan) -> Scope:
         sampled=tuple(sampled),
         power=power,
         limitations=(
-            "settlements are not checked: the crosscheck of a game described by its rule file "
-            "asks for categories and showdowns",
-            "a side dealt more cards than make a hand is represented by one dealt hand found, "
-            f"by seeded tries, for each hand of its best cards: {p.passed_over:,} classes were "
-            "not found to meet the class just above them and are paired with the next class up",
+            *limitations,
             "a sampled check that finds no defect bounds, not excludes, rarer defects",
         ),
     )
