@@ -30,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tablecert import _core
+from tablecert.games.progressive import Progressive, progressive_of
 from tablecert.poker import engine_ranking
 from tablecert.rules import RuleFile
 from tablecert.rules.stud import (
@@ -125,6 +126,16 @@ class StudSettlement:
     maximum_payout: Fraction
     capped: tuple[bool, ...]
     cap_rule: Rule | None
+    #: The progressive (``[progressive]``), its paying hands counted under the game's
+    #: ranking; None where the file has none. It is settled with its meter (rounds/meter.py),
+    #: not by a table: its prizes depend on the meter and on the round's other winners.
+    progressive: Progressive | None = None
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """The bets a round log holds per seat, in column order: ``bets``, then the
+        progressive where the game has one."""
+        return (*self.bets, "progressive") if self.progressive is not None else self.bets
 
     @property
     def categories(self) -> tuple[str, ...]:
@@ -316,4 +327,5 @@ def stud_settlement(rules: RuleFile) -> StudSettlement:
         maximum_payout=maximum,
         capped=s.capped,
         cap_rule=None if cap is None or maximum == 0 else _rule(cap.maximum_payout),
+        progressive=None if d.progressive is None else progressive_of(d.progressive, d.ranking),
     )

@@ -400,6 +400,64 @@ class ChunkChecks:
                 int(differs[sel].sum()),
             )
 
+    def check_spot(
+        self,
+        spot: str,
+        i: int,
+        dues: SeatDues,
+        examined: _Bool,
+        void_seat: _Bool,
+        detail: Callable[[int], str],
+        unstaked: str,
+    ) -> None:
+        """One spot (log column ``i``) of every seat of the chunk settled by ``dues``: its
+        totals, and a finding for every examined seat paid otherwise than due (void rounds:
+        nothing due; ``detail(row)`` says what decided a staked seat's due, ``unstaked`` is
+        the finding's detail for a payment on a spot without a stake)."""
+        a, c = self.a, self.c
+        bet, paid = c.arrays.bets[:, i], c.arrays.paid[:, i]
+        a.bets[spot] = a.bets.get(spot, Fraction(0)) + Fraction(int(bet.sum()), SCALE)
+        a.paid[spot] = a.paid.get(spot, Fraction(0)) + Fraction(int(paid.sum()), SCALE)
+        den, codes, names = dues.den, dues.codes, dues.names
+        # void rounds: bets void (returned), the progressive carried over: nothing paid
+        due_scaled = np.where(void_seat, 0, dues.due)
+        a.due[spot] = a.due.get(spot, Fraction(0)) + Fraction(
+            int(due_scaled[examined].sum()), den * SCALE
+        )
+        differs = examined & (paid * den != due_scaled)
+        self.totals(
+            spot,
+            examined & ((bet != 0) | (paid != 0)),
+            differs,
+            paid,
+            due_scaled,
+            den,
+            codes,
+            dues.articles,
+            void_seat,
+        )
+        for row in np.flatnonzero(differs).tolist():
+            r = int(self.seat_round[row])
+            rule = "" if void_seat[row] else names[int(codes[row])]
+            article = self.void_article(r) if void_seat[row] else dues.articles[int(codes[row])]
+            if void_seat[row]:
+                text = f"void round ({', '.join(c.events[r])}): bets void, nothing paid"
+            elif bet[row] == 0:
+                text = unstaked
+            else:
+                text = detail(row)
+            self.finding(
+                "settlement",
+                row,
+                r,
+                spot=spot,
+                article=article,
+                rule=rule,
+                paid=Fraction(int(paid[row]), SCALE),
+                due=Fraction(int(due_scaled[row]), den * SCALE),
+                detail=text,
+            )
+
     def add_total(
         self, name: str, spots: int, paid: int, due_scaled: int, den: int, differences: int
     ) -> None:
@@ -509,65 +567,32 @@ class _ChunkAudit(ChunkChecks):
         self.judged_rounds, self.judged_seats = judged_round, judged.copy()
         void_seat = self.void[self.seat_round]
         for i, spot in enumerate(self.spots):
-            bet, paid = self.bets[:, i], self.paid[:, i]
-            a.bets[spot] = a.bets.get(spot, Fraction(0)) + Fraction(int(bet.sum()), SCALE)
-            a.paid[spot] = a.paid.get(spot, Fraction(0)) + Fraction(int(paid.sum()), SCALE)
+            bet = self.bets[:, i]
             if spot == "progressive":
                 dues = self.progressive(category, bet, judged, void_seat)
             else:
                 dues = self.against(spot, outcome, category)
-            due_scaled, den, codes, names = dues.due, dues.den, dues.codes, dues.names
-            # void rounds: bets void (returned), the progressive carried over: nothing paid
-            due_scaled = np.where(void_seat, 0, due_scaled)
+
+            def detail(row: int, spot: str = spot) -> str:
+                text = self.describe(spot, int(outcome[row]), int(category[row]))
+                if spot == "progressive" and self.meter is not None:
+                    text += self.meter.describe(int(self.seat_round[row]))
+                if (
+                    spot not in ("pair_plus", "progressive")
+                    and outcome[row] in (WIN, LOSS)
+                    and player_key[row] >> 2 == dealer_key[row] >> 2
+                ):
+                    article_of = self.order.articles[int(category[row])]
+                    text += f"; equal ranks, decided by suit ({article_of})"
+                return text
+
             examined = judged | void_seat
             if spot == "progressive":
                 assert self.meter is not None
                 examined &= ~self.meter.unsettled
-            a.due[spot] = a.due.get(spot, Fraction(0)) + Fraction(
-                int(due_scaled[examined].sum()), den * SCALE
+            self.check_spot(
+                spot, i, dues, examined, void_seat, detail, "paid on a spot without a bet"
             )
-            differs = examined & (paid * den != due_scaled)
-            self.totals(
-                spot,
-                examined & ((bet != 0) | (paid != 0)),
-                differs,
-                paid,
-                due_scaled,
-                den,
-                codes,
-                dues.articles,
-                void_seat,
-            )
-            for row in np.flatnonzero(differs).tolist():
-                r = int(self.seat_round[row])
-                rule = "" if void_seat[row] else names[int(codes[row])]
-                article = self.void_article(r) if void_seat[row] else dues.articles[int(codes[row])]
-                if void_seat[row]:
-                    detail = f"void round ({', '.join(c.events[r])}): bets void, nothing paid"
-                elif bet[row] == 0:
-                    detail = "paid on a spot without a bet"
-                else:
-                    detail = self.describe(spot, int(outcome[row]), int(category[row]))
-                    if spot == "progressive" and self.meter is not None:
-                        detail += self.meter.describe(r)
-                    if (
-                        spot not in ("pair_plus", "progressive")
-                        and outcome[row] in (WIN, LOSS)
-                        and player_key[row] >> 2 == dealer_key[row] >> 2
-                    ):
-                        article_of = self.order.articles[int(category[row])]
-                        detail += f"; equal ranks, decided by suit ({article_of})"
-                self.finding(
-                    "settlement",
-                    row,
-                    r,
-                    spot=spot,
-                    article=article,
-                    rule=rule,
-                    paid=Fraction(int(paid[row]), SCALE),
-                    due=Fraction(int(due_scaled[row]), den * SCALE),
-                    detail=detail,
-                )
         if self.meter is not None:
             self.meter.accounting(self.bets[:, self.spots.index("progressive")], self.void, dealt)
 

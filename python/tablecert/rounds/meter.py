@@ -186,12 +186,16 @@ class ChunkMeter:
         categories: tuple[str, ...],
         totals: MeterTotals,
         report: Report,
+        void_of: Callable[[int], str] | None = None,
     ) -> None:
         self.c = chunk
         self.prog = prog
         self.categories = categories
         self.totals = totals
         self.report = report
+        #: The article under which round r of the chunk is void (the game's own numbering;
+        #: by default the statutes' Art. 11 of the chunk's game).
+        self.void_of = void_of or (lambda r: void_article(chunk.game, chunk.events[r]))
         arrays = chunk.arrays
         self.seat_round = np.asarray(arrays.seat_round, dtype=np.int64)
         self.seat_number = np.asarray(arrays.seat_number, dtype=np.int64)
@@ -297,7 +301,7 @@ class ChunkMeter:
             if void[r]:
                 self._meter(
                     r,
-                    void_article(c.game, c.events[r]),
+                    self.void_of(r),
                     "",
                     due,
                     "void round: the progressive bets carry over, the meter does not change",

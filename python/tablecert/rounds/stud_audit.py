@@ -38,6 +38,7 @@ from tablecert.games.stud_settle import (
 from tablecert.rounds.audit import ChunkChecks, RoundAudit, dealt_twice, one_deck
 from tablecert.rounds.clock import RoundClock
 from tablecert.rounds.log import METER_NOT_LOGGED, SCALE, LogSpec, RoundChunk, read_log
+from tablecert.rounds.meter import ChunkMeter
 from tablecert.rules import RuleFile
 from tablecert.rules.stud import LOST, NOT_QUALIFYING, RANK_NAMES, TIED, WON
 
@@ -51,16 +52,16 @@ def log_spec(st: StudSettlement) -> LogSpec:
     """What a described game's round log holds: the deal's card counts, its bets and its
     decisions (refused, naming the file, when it has more bets than a log holds)."""
     deal = st.description.deal
-    if len(st.bets) > MAX_BETS:
+    if len(st.columns) > MAX_BETS:
         raise RuleFileError(
-            f"{st.rules.path.name}: {len(st.bets)} bets ({', '.join(st.bets)}); a round log "
-            f"holds at most {MAX_BETS} per seat"
+            f"{st.rules.path.name}: {len(st.columns)} bets ({', '.join(st.columns)}); a round "
+            f"log holds at most {MAX_BETS} per seat"
         )
     return LogSpec(
         game=st.rules.path.stem,
         hand_size=deal.player_cards.value,
         dealer_size=deal.dealer_cards.value,
-        spots=st.bets,
+        spots=st.columns,
         decisions=("", *st.decisions),
         upcard_required=deal.upcards.value == 1,
     )
@@ -73,6 +74,21 @@ class _StudChunkAudit(ChunkChecks):
         super().__init__(chunk, audit)
         self.st = st
         self.arrays = chunk.arrays
+        prog = st.progressive
+        #: The progressive and its meter, checked as the dedicated Caribbean audit checks them
+        #: (rounds/meter.py), its prizes by the categories of the game's own ranking.
+        self.meter = (
+            None
+            if prog is None
+            else ChunkMeter(
+                chunk,
+                prog,
+                tuple(name.replace("-", " ") for name in st.categories),
+                audit.meter,
+                self.finding,
+                self.void_article,
+            )
+        )
 
     def void_article(self, r: int) -> str:
         return "void round"
@@ -82,7 +98,7 @@ class _StudChunkAudit(ChunkChecks):
         progressive), an upcard where every dealer card is dealt face down. Either is an
         input error naming the line and the field."""
         arrays, deal = self.arrays, self.st.description.deal
-        for name in ("meter_before", "meter_after"):
+        for name in () if self.meter is not None else ("meter_before", "meter_after"):
             logged = np.flatnonzero(getattr(arrays, name) != METER_NOT_LOGGED)
             if len(logged):
                 line = int(arrays.line[logged[0]])
@@ -147,6 +163,38 @@ class _StudChunkAudit(ChunkChecks):
                 detail=f"bets do not match the decision: expected {expected}",
             )
             judged[row] = False
+        if st.progressive is not None:
+            self.check_progressive_bets(judged)
+
+    def check_progressive_bets(self, judged: _Bool) -> None:
+        """The progressive bet: none, or exactly the posted bet, and only beside an accepted
+        bet against the dealer (a seat that does not match is not judged)."""
+        st, arrays = self.st, self.arrays
+        assert st.progressive is not None
+        prog = st.progressive
+        stake = arrays.bets[:, st.columns.index("progressive")]
+        posted = prog.bet * SCALE
+        wrong = (stake != 0) & (stake * posted.denominator != posted.numerator)
+        orphan = (stake > 0) & (arrays.bets[:, 0] == 0)
+        article = prog.articles_of("progressive.bet")
+        for row in np.flatnonzero((wrong | orphan) & judged).tolist():
+            detail = (
+                f"a progressive bet of 0 or {prog.bet} (progressive.bet)"
+                if wrong[row]
+                else f"a progressive bet without a bet on {st.against[0]} is not accepted"
+            )
+            self.finding(
+                "bet",
+                row,
+                int(self.seat_round[row]),
+                spot="progressive",
+                article=article,
+                rule="progressive.bet",
+                detail=f"bets do not match the decision: expected {detail}"
+                if wrong[row]
+                else detail,
+            )
+            judged[row] = False
 
     def keys(self, hands: list[list[int]], judged: Sequence[bool], ranking: Any) -> _Int:
         key = _core.stud_key
@@ -161,7 +209,8 @@ class _StudChunkAudit(ChunkChecks):
         a.void_rounds += int(self.void.sum())
         a.seats += c.seats
         self.check_fields()
-        judged_round = self.deck() & ~self.void
+        dealt = self.deck()
+        judged_round = dealt & ~self.void
         judged = judged_round[self.seat_round]
         self.check_bets(judged)
         void_seat = self.void[self.seat_round]
@@ -199,6 +248,27 @@ class _StudChunkAudit(ChunkChecks):
                 row = (bk >> FIRST_RANK_SHIFT) & 0xF
                 column = bk >> CATEGORY_SHIFT
             self.settle(bet, i, table, row, column, examined, void_seat)
+        if self.meter is not None:
+            self.progressive(category, judged, void_seat, dealt)
+
+    def progressive(self, category: _Int, judged: _Bool, void_seat: _Bool, dealt: _Bool) -> None:
+        """The progressive bet of every seat and the meter of every round, by the statute's
+        order of the round's prizes and the meter's accounting (rounds/meter.py)."""
+        meter = self.meter
+        assert meter is not None
+        i = self.st.columns.index("progressive")
+        stake = self.arrays.bets[:, i]
+        dues = meter.dues(category, stake, judged, void_seat)
+
+        def detail(row: int) -> str:
+            name = meter.categories[int(category[row])]
+            return f"the player's {name}{meter.describe(int(self.seat_round[row]))}"
+
+        examined = (judged | void_seat) & ~meter.unsettled
+        self.check_spot(
+            "progressive", i, dues, examined, void_seat, detail, "paid on a bet without a stake"
+        )
+        meter.accounting(stake, self.void, dealt)
 
     def settle(
         self,
@@ -301,7 +371,7 @@ def audit_stud_file(
 ) -> RoundAudit:
     """One log of a described game, audited as one stream."""
     audit = RoundAudit(st.rules.path.stem, str(st.rules.path), st.rules.sha256)
-    audit.spot_names = st.bets
+    audit.spot_names = st.columns
     audit.files.append(str(path))
     clock = RoundClock(str(path))
     for chunk in read_log(path, log_spec(st)):
@@ -323,7 +393,8 @@ def audit_stud_rounds(
     st = stud_settlement(rules)
     log_spec(st)  # a game whose bets no log holds is refused before any file is read
     audit = RoundAudit(rules.path.stem, str(rules.path), rules.sha256)
-    audit.spot_names = st.bets
+    audit.spot_names = st.columns
+    audit.progressive = st.progressive
     for path in paths:
         audit.absorb(audit_stud_file(path, st, progress))
     return audit

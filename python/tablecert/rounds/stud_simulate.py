@@ -149,8 +149,8 @@ def round_record(
                 "seat": s.number,
                 "cards": _cards(s.cards),
                 "decision": s.decision,
-                "bets": {b: _amount(v) for b, v in s.stakes.items()},
-                "paid": {b: _amount(v) for b, v in s.paid.items()},
+                "bets": {b: _amount(s.stakes.get(b, Fraction(0))) for b in st.columns},
+                "paid": {b: _amount(s.paid.get(b, Fraction(0))) for b in st.columns},
             }
             for s in rnd.seats
         ],
@@ -165,7 +165,7 @@ def write_records(
         for record in records:
             out.write(json.dumps(record) + "\n")
         return
-    bets = st.bets
+    bets = st.columns
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(log_spec(st).columns)
     for record in records:
