@@ -254,3 +254,38 @@ def test_a_meter_is_still_refused_where_the_game_has_no_progressive(tmp_path: Pa
     )
     assert run.code == 2
     assert "meter_before: the game has no progressive meter" in run.stderr
+
+
+def _house_numbered(tmp_path: Path) -> Path:
+    """The generic copy with its progressive cited by a house's own rules, not Art. 10."""
+    path = generic_caribbean(tmp_path)
+    head, marker, progressive = path.read_text(encoding="utf-8").partition(
+        "# Progressive (Art. 10)"
+    )
+    path.write_text(head + marker + progressive.replace("第十条", "House §10"), "utf-8")
+    return path
+
+
+def test_several_winners_cite_the_file_s_own_articles(tmp_path: Path) -> None:
+    """A progressive whose file cites its own rules: the straight flushes paid before the royal
+    name the file's payment order, two royals sharing the meter the royal's meter share, and
+    the meter its contribution (never a clause of the statute's Art. 10)."""
+    game = load_rules(_house_numbered(tmp_path))
+    wrong = json.loads(json.dumps(CLEAN))
+    for seat in (*wrong[0]["seats"][:3], *wrong[3]["seats"]):
+        seat["paid"]["progressive"] = "0"
+    wrong[2]["meter_after"] = "45004.72"
+    result = audit_stud_rounds([_write(tmp_path / "h.jsonl", [_described(r) for r in wrong])], game)
+    assert sorted((f.round_id, f.seat, f.article) for f in result.findings) == [
+        ("1", 1, "House §10(四)"),
+        ("1", 2, "House §10(四)"),
+        ("1", 4, "House §10(四)"),
+        ("3", 0, "House §10(八)"),
+        ("4", 0, "House §10(八)"),
+        ("4", 3, "House §10(二)(1)"),
+        ("4", 5, "House §10(二)(1)"),
+    ]
+    clean = audit_stud_rounds([_write(tmp_path / "c.jsonl", [_described(r) for r in CLEAN])], game)
+    assert (clean.verdict, dict(clean.counts)) == ("pass", {})
+    assert clean.by_article["House §10(四) progressive"].spots == 3
+    assert not any("第十条" in name for name in clean.by_article)

@@ -46,6 +46,8 @@ ROYAL, STRAIGHT_FLUSH = "royal flush", "straight flush"
 ROYALS_SHARE = "第十条(五)"
 STRAIGHT_FLUSHES_EACH = "第十条(六)"
 STRAIGHT_FLUSH_FIRST = "第十条(七)"
+#: The statute's article of the progressive, whose clauses those are.
+STATUTE_ARTICLE = "第十条"
 SHARE_KEYS = {
     ROYAL: "progressive.royal_meter_share",
     STRAIGHT_FLUSH: "progressive.straight_flush_meter_share",
@@ -177,6 +179,13 @@ class Progressive:
     contribution_timing: str = "after-prizes"
     prize_unit: Fraction = Fraction(1, 100)
     articles: tuple[tuple[str, str], ...] = ()
+    #: The articles a round with several winners is paid under: royals sharing the meter,
+    #: straight flushes each taking their share, straight flushes paid before royals.
+    round_articles: tuple[str, str, str] = (
+        ROYALS_SHARE,
+        STRAIGHT_FLUSHES_EACH,
+        STRAIGHT_FLUSH_FIRST,
+    )
 
     def articles_of(self, key: str) -> str:
         """The article of one of the progressive's rule keys."""
@@ -204,6 +213,7 @@ class Progressive:
         )
         base = m
         ordered = sorted(seats, key=lambda s: s[0], reverse=self.payment_order == PAYMENT_ORDERS[1])
+        royals_share, flushes_each, flush_first = self.round_articles
         categories = [c for _, c in seats]
         several_sf = categories.count(STRAIGHT_FLUSH) > 1
         royals = [s for s, c in ordered if c == ROYAL]
@@ -226,9 +236,9 @@ class Progressive:
                 emptied |= m <= 0
             article = prize.article
             if category == STRAIGHT_FLUSH and royals:
-                article = STRAIGHT_FLUSH_FIRST
+                article = flush_first
             elif category == STRAIGHT_FLUSH and several_sf:
-                article = STRAIGHT_FLUSHES_EACH
+                article = flushes_each
             rule = self._rule(category, prize.meter_share > 0 and share >= prize.fixed)
             paid[seat] = SeatPrize(seat, category, amount, rule, article)
         if royals:
@@ -241,9 +251,9 @@ class Progressive:
                 # 100% of the meter: the royals take all of it, as a share or a larger fixed prize
                 emptied |= m <= 0 or royal.meter_share == 1
             article = (
-                ROYALS_SHARE
+                royals_share
                 if len(royals) > 1
-                else STRAIGHT_FLUSH_FIRST
+                else flush_first
                 if STRAIGHT_FLUSH in categories
                 else royal.article
             )
@@ -756,6 +766,22 @@ def progressive_of(
         contribution_timing=terms.contribution_timing.value,
         prize_unit=terms.prize_unit.value,
         articles=terms.articles,
+        round_articles=round_articles(terms),
+    )
+
+
+def round_articles(terms: ProgressiveTerms) -> tuple[str, str, str]:
+    """The articles of a round with several winners (royals sharing, straight flushes each
+    taking their share, straight flushes first): the statute's clauses of Art. 10 where the
+    file's progressive is the statute's article; otherwise the file's own articles of what
+    decides each point (the royal's meter share, the straight flushes' base, the payment
+    order), so that a finding never cites a statute clause the file does not have."""
+    if _POINTS.sub("", terms.bet.article).strip() == STATUTE_ARTICLE:
+        return ROYALS_SHARE, STRAIGHT_FLUSHES_EACH, STRAIGHT_FLUSH_FIRST
+    return (
+        terms.royal_meter_share.article,
+        terms.straight_flush_base.article,
+        terms.payment_order.article,
     )
 
 
@@ -787,6 +813,7 @@ __all__ = [
     "prize_rows",
     "progressive",
     "progressive_of",
+    "round_articles",
     "round_law",
     "seat_law",
 ]
