@@ -289,3 +289,22 @@ def test_several_winners_cite_the_file_s_own_articles(tmp_path: Path) -> None:
     assert (clean.verdict, dict(clean.counts)) == ("pass", {})
     assert clean.by_article["House §10(四) progressive"].spots == 3
     assert not any("第十条" in name for name in clean.by_article)
+
+
+def test_a_void_round_leaves_the_meter_unchanged(tmp_path: Path) -> None:
+    """A void round: the progressive bets carried over, nothing contributed; a meter that moved
+    is a meter finding under the described game's void round."""
+    void_seat = dedicated_seat(1, FLUSH, 0) | {"paid": {"ante": 0, "raise": 0, "progressive": 0}}
+    rounds = [
+        dedicated_round(1, 1000, "1000.7", [dedicated_seat(1, FLUSH, 50)]),
+        dedicated_round(2, "1000.7", "1000.7", [void_seat], events=["misdeal"]),
+    ]
+    game = load_rules(generic_caribbean(tmp_path))
+    clean = audit_stud_rounds([_write(tmp_path / "v.jsonl", [_described(r) for r in rounds])], game)
+    assert (clean.verdict, dict(clean.counts), clean.void_rounds) == ("pass", {}, 1)
+    assert clean.meter.rounds == 2
+    rounds[1]["meter_after"] = "1001.4"
+    moved = audit_stud_rounds([_write(tmp_path / "w.jsonl", [_described(r) for r in rounds])], game)
+    assert [(f.kind, f.round_id, f.article, f.paid, f.due) for f in moved.findings] == [
+        ("meter", "2", "void round", Fraction("1001.4"), Fraction("1000.7"))
+    ]
