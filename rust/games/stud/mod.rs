@@ -523,7 +523,6 @@ fn split(n: usize, parts: usize) -> Vec<Range<usize>> {
 struct Sweep<'s> {
     s: &'s Shared<'s>,
     lanes: Range<usize>,
-    upcard: bool,
     nq: Cow<'s, Histogram>,
     main: Option<Histogram>,
     next: usize,
@@ -531,7 +530,6 @@ struct Sweep<'s> {
     query: Vec<i32>,
     below_ranks: Vec<i32>,
     below_full: Vec<i32>,
-    equal_full: Vec<i32>,
     counts: Vec<Counts>,
     nq_counts: Vec<i32>,
     subs: Vec<Subset>,
@@ -539,7 +537,6 @@ struct Sweep<'s> {
 
 impl<'s> Sweep<'s> {
     fn new(s: &'s Shared<'s>, part: &Part) -> Self {
-        let upcard = s.game.upcards == 1;
         let width = part.lanes.len();
         let scratch = [Subset::default(); 1 << MAX_CARDS];
         let nq = match &s.not_qualifying_all {
@@ -549,7 +546,6 @@ impl<'s> Sweep<'s> {
         Sweep {
             s,
             lanes: part.lanes.clone(),
-            upcard,
             nq,
             main: None,
             next: s.not_qualifying,
@@ -557,7 +553,6 @@ impl<'s> Sweep<'s> {
             query: vec![0; width],
             below_ranks: Vec::new(),
             below_full: Vec::new(),
-            equal_full: Vec::new(),
             counts: Vec::new(),
             nq_counts: Vec::new(),
             subs: Vec::new(),
@@ -586,26 +581,6 @@ impl<'s> Sweep<'s> {
                 _ => h.insert(mask, &mut self.scratch),
             }
             self.next += 1;
-        }
-    }
-
-    /// Per lane, the dealer hands after `next` whose key is exactly `key` and which are
-    /// disjoint from `mask` (none in any ordering one deck allows; counted if there are).
-    fn same_key(&self, key: u32, mask: u64, out: &mut Vec<i32>) {
-        let width = self.lanes.len();
-        let start = out.len();
-        out.resize(start + width, 0);
-        let dealers = &self.s.dealers;
-        let mut d = self.next;
-        while d < dealers.len() && dealers[d].0 == key {
-            let dm = dealers[d].1;
-            if dm & mask == 0 {
-                for (l, x) in out[start..].iter_mut().enumerate() {
-                    let lane = self.lanes.start + l;
-                    *x += i32::from(!self.upcard || dm >> lane & 1 == 1);
-                }
-            }
-            d += 1;
         }
     }
 
@@ -657,20 +632,20 @@ impl<'s> Sweep<'s> {
             h.query(of(g), &mut self.query);
             self.below_ranks.extend_from_slice(&self.query);
         }
-        // When suits decide: below in the full key, walking the group up its suit order.
+        // When suits decide: below in the full key, walking the group up its suit order. No
+        // dealer hand disjoint from the player's has the same full key: every suit step is the
+        // suit of one card of the hand's best cards (the highest, the pair's, the kicker's,
+        // the flush's), so equal keys hold that same card; the categories without a suit step
+        // (trips, quads, full house) cannot repeat their ranks in one deck. So none ties.
         self.below_full.clear();
-        let mut equal_full = std::mem::take(&mut self.equal_full);
-        equal_full.clear();
         if self.s.suit_decides {
-            for (g, &(key, m)) in group.iter().enumerate() {
+            for (g, &(key, _)) in group.iter().enumerate() {
                 self.insert_until(|k| k >= key, known);
                 let h = self.main.as_ref().expect("made above");
                 h.query(of(g), &mut self.query);
                 self.below_full.extend_from_slice(&self.query);
-                self.same_key(key, m, &mut equal_full);
             }
         }
-        self.equal_full = equal_full;
         self.insert_until(|k| ranks_only(k) > ranks, known);
         let mut nq = std::mem::take(&mut self.nq_counts);
         nq.resize(width, 0);
@@ -687,7 +662,7 @@ impl<'s> Sweep<'s> {
                     Counts {
                         not_qualifying,
                         won: full - not_qualifying,
-                        tied: self.equal_full[i],
+                        tied: 0,
                         equal_ranks: through - below,
                         won_on_suit: full - below,
                     }
