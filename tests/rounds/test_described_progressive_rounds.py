@@ -15,10 +15,13 @@ from typing import Any
 
 import pytest
 
+from tablecert.games.stud_settle import stud_settlement
 from tablecert.poker import ordering
+from tablecert.report.sections.round_audit import described_check_verdicts
 from tablecert.rounds import simulate
 from tablecert.rounds.audit import Finding, RoundAudit, audit_rounds
 from tablecert.rounds.stud_audit import audit_stud_rounds
+from tablecert.rounds.stud_simulate import write_stud_rounds
 from tablecert.rules import load_rules
 from tests.support.cli_support import tablecert
 from tests.support.generic_caribbean import generic_caribbean
@@ -308,3 +311,40 @@ def test_a_void_round_leaves_the_meter_unchanged(tmp_path: Path) -> None:
     assert [(f.kind, f.round_id, f.article, f.paid, f.due) for f in moved.findings] == [
         ("meter", "2", "void round", Fraction("1001.4"), Fraction("1000.7"))
     ]
+
+
+@pytest.mark.parametrize("name", ["sim.csv", "sim.jsonl"])
+def test_a_simulated_log_of_the_game_has_its_progressive_columns(tmp_path: Path, name: str) -> None:
+    """``simulate rounds --game FILE`` writes the progressive's columns (no progressive bet,
+    the meter blank): its log audits clean, as a table that does not offer the progressive."""
+    game = load_rules(generic_caribbean(tmp_path))
+    log = write_stud_rounds(tmp_path / name, game, 200, seed=3)
+    if name.endswith(".csv"):
+        header = log.read_text(encoding="utf-8").splitlines()[0].split(",")
+        assert header[-6:] == [
+            "ante_bet",
+            "raise_bet",
+            "progressive_bet",
+            "ante_paid",
+            "raise_paid",
+            "progressive_paid",
+        ]
+    result = audit_stud_rounds([log], game)
+    assert (result.verdict, dict(result.counts), result.rounds) == ("pass", {}, 200)
+    assert result.meter.text.endswith("the table does not offer the progressive")
+
+
+def test_the_report_section_judges_the_meter_of_a_described_game(tmp_path: Path) -> None:
+    """The round-audit section's checks of a described game with a progressive include the
+    meter's, under its contribution's article: a meter error fails it, and only it."""
+    rules = load_rules(generic_caribbean(tmp_path))
+    bad = json.loads(json.dumps(CLEAN))
+    bad[2]["meter_after"] = "45004.72"
+    result = audit_stud_rounds([_write(tmp_path / "r.jsonl", [_described(r) for r in bad])], rules)
+    verdicts = described_check_verdicts(result, stud_settlement(rules), "r")
+    assert {v.requirement: (v.article, v.outcome) for v in verdicts} == {
+        "r.deck": ("第七条", "pass"),
+        "r.bet": ("第六条", "pass"),
+        "r.settlement": ("第九条", "pass"),
+        "r.meter": ("第十条", "fail"),
+    }

@@ -61,7 +61,8 @@ CHECKS: dict[str, tuple[dict[str, str], str]] = {
 }
 
 
-#: What each kind of check requires in a game described by its rule file (no meter).
+#: What each kind of check requires in a game described by its rule file (and its meter's,
+#: CHECKS', where the file has a progressive).
 DESCRIBED_CHECKS: dict[str, str] = {
     "deck": "every round is dealt from one deck with the description's card counts",
     "bet": "every seat's bets match its decision (the raise the decision's multiple of the ante)",
@@ -109,6 +110,9 @@ def described_check_verdicts(
         "settlement": d.settlement.loss.ante.article,
     }
     articles = {kind: (_whole(governing[kind]), req) for kind, req in DESCRIBED_CHECKS.items()}
+    if st.progressive is not None:  # its meter, checked as in the dedicated game
+        contribution = st.progressive.articles_of("progressive.contribution")
+        articles["meter"] = (_whole(contribution), CHECKS["meter"][1])
     return _verdicts(result, articles, articles["settlement"][0], prefix)
 
 
