@@ -1,5 +1,5 @@
-"""Caribbean Stud's progressive in a round log: every seat's prize and the meter's accounting,
-round by round (Art. 10, Art. 11).
+"""The progressive in a round log (Caribbean Stud's, Art. 10, Art. 11, or a described game's
+``[progressive]``): every seat's prize and the meter's accounting, round by round.
 
 Most rounds pay only fixed prizes (four of a kind, full house, flush) and leave the meter to
 grow by the contribution of each progressive bet: those are checked on arrays. A round where

@@ -6,11 +6,16 @@ JSON Lines, a round logged twice refused, rounds of a table in time order), with
 the description gives: a seat's cards and the dealer's in the deal's counts, the decision
 (``fold``, or ``raise Nx`` for each allowed multiple; ``follow`` in the statutes'
 one-decision layout), and each bet's stake and net payout (``games.stud_settle``: the bets
-against the dealer, then each side bet by its id). Per chunk of rounds, the core's
+against the dealer, then each side bet by its id, then the progressive where the file has
+one, with the round's meter). Per chunk of rounds, the core's
 ``stud_key`` gives the key of every hand (one call per hand); NumPy settles every bet of every
 seat as an exact integer and compares it with what was paid. What the audit keeps per round
 id is what the reader keeps (a 16-byte hash, to find a round logged twice) and, per table,
 the last round's timestamp: memory is flat in the log's length otherwise.
+
+A progressive (``[progressive]``) is audited by the dedicated Caribbean Stud audit's own
+accounting (``rounds.meter``): every seat's prize by the order of the round's winners, the
+meter's contributions, restarts and continuity per table, within a log and across logs.
 """
 
 from __future__ import annotations
@@ -179,7 +184,7 @@ class _StudChunkAudit(ChunkChecks):
         article = prog.articles_of("progressive.bet")
         for row in np.flatnonzero((wrong | orphan) & judged).tolist():
             detail = (
-                f"a progressive bet of 0 or {prog.bet} (progressive.bet)"
+                f"bets do not match the decision: expected a progressive bet of 0 or {prog.bet}"
                 if wrong[row]
                 else f"a progressive bet without a bet on {st.against[0]} is not accepted"
             )
@@ -190,9 +195,7 @@ class _StudChunkAudit(ChunkChecks):
                 spot="progressive",
                 article=article,
                 rule="progressive.bet",
-                detail=f"bets do not match the decision: expected {detail}"
-                if wrong[row]
-                else detail,
+                detail=detail,
             )
             judged[row] = False
 

@@ -136,7 +136,9 @@ def _cards(cards: Iterable[int]) -> str:
 def round_record(
     st: StudSettlement, rnd: StudRound, index: int, table_id: str = "T1"
 ) -> dict[str, Any]:
-    """A round as a JSON Lines record (the ``index``-th round of the log: its timestamp)."""
+    """A round as a JSON Lines record (the ``index``-th round of the log: its timestamp).
+    Every bet a log holds is written, a bet the seat did not make as 0: the progressive is not
+    played here (no progressive bet, the meter blank: a table that does not offer it)."""
     upcards = st.description.deal.upcards.value
     return {
         "table_id": table_id,
