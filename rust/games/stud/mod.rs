@@ -769,6 +769,12 @@ fn sweep(s: &Shared<'_>, part: &Part) -> PartRun {
             let hand = s.colex[i + g] as usize;
             // The lanes of the hand's own cards are no situation.
             let own = if upcard { m >> part.lanes.start } else { 0 };
+            let floor = s
+                .floor_relative
+                .as_ref()
+                .map(|f| &f[category * decisions + 1..(category + 1) * decisions]);
+            let mut margin = i64::MAX;
+            let mut raised = 0u64;
             for (l, c) in counts.iter().enumerate() {
                 if own >> l & 1 == 1 {
                     continue;
@@ -777,11 +783,7 @@ fn sweep(s: &Shared<'_>, part: &Part) -> PartRun {
                 if let Some(t) = table.as_mut() {
                     t[hand * width + l] = d;
                 }
-                if d != 0 {
-                    if let Some(m) = masks.as_mut() {
-                        m[hand] |= 1 << (part.lanes.start + l);
-                    }
-                }
+                raised |= u64::from(d != 0) << l;
                 if let Some(t) = cells.as_mut() {
                     t[hand * width + l] = [
                         c.not_qualifying,
@@ -792,12 +794,15 @@ fn sweep(s: &Shared<'_>, part: &Part) -> PartRun {
                     ]
                     .map(i32::cast_unsigned);
                 }
-                if let Some(floor) = &s.floor_relative {
-                    let f = &floor[category * decisions + 1..(category + 1) * decisions];
-                    let m = &mut min_margins[category];
-                    *m = (*m).min(raise_margin(f, c));
+                if let Some(f) = floor {
+                    margin = margin.min(raise_margin(f, c));
                 }
             }
+            if let Some(m) = masks.as_mut() {
+                m[hand] |= raised << part.lanes.start;
+            }
+            let m = &mut min_margins[category];
+            *m = (*m).min(margin);
         });
         if part.reports {
             if let Some(p) = s.progress {
@@ -817,12 +822,16 @@ fn sweep(s: &Shared<'_>, part: &Part) -> PartRun {
 
 /// The best raise's value less the fold's, for one situation, from the raises' worths over
 /// the fold (`raises`: `Relative` of decisions 1, 2, ...).
+#[inline]
 fn raise_margin(raises: &[Relative], c: &Counts) -> i64 {
     let (nq, won, tied) = (
         i64::from(c.not_qualifying),
         i64::from(c.won),
         i64::from(c.tied),
     );
+    if let [only] = raises {
+        return worth(only, nq, won, tied);
+    }
     raises
         .iter()
         .map(|r| worth(r, nq, won, tied))
