@@ -14,7 +14,6 @@ import datetime as dt
 import hashlib
 import os
 import platform
-import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -35,6 +34,7 @@ from tablecert.report.html import render_report
 from tablecert.report.pdf import check_pdf_text, render_pdf
 from tablecert.report.plan import load_plan
 from tablecert.report.sections.par_sheet import EXPORT_NAMES
+from tablecert.report.sections.stud_par_sheet import EXPORT_FILE
 from tablecert.report.signing import key_id, public_pem
 from tablecert.report.snapshot import InputChangedError, InputSnapshot
 from tablecert.report.staging import Outputs, StagedFolder, check_outside
@@ -290,8 +290,6 @@ OUTPUT_FILES = (
     REPORT_PDF,
     *EXPORT_NAMES,
 )
-#: The exports of the ``stud-par-sheet`` section, named by the rule file's stem.
-EXPORT_FILE = re.compile(r"(par-[^/\\]+\.(xlsx|csv)|strategy-[^/\\]+\.csv)")
 #: What a previous certificate in the output folder may hold, replaced whole: those files,
 #: and beside its envelope the exports of a described game's par sheet, named by its rule
 #: file (``par-RULES.xlsx``, ``par-RULES.csv``, ``strategy-RULES.csv``).

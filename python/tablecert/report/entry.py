@@ -19,6 +19,7 @@ from tablecert.errors import PlanError
 from tablecert.judgement import Outcome, Verdict, overall
 from tablecert.report.certificate import Certificate
 from tablecert.rules import RuleFile, load_rules
+from tablecert.rules.stud import is_stud
 
 if TYPE_CHECKING:
     from tablecert.distributed import Executor
@@ -213,6 +214,17 @@ class PlanEntry:
         if rules.game != game:
             raise self.error("rules", f"{rules.path.name} is a rule file for {rules.game}")
         return game, rules
+
+    def stud_rules(self) -> RuleFile:
+        """The ``rules`` file of a section without ``game``: the stud game it describes."""
+        rules = self.rules()
+        if not is_stud(rules):
+            raise self.error(
+                "rules",
+                f"{rules.path.name} describes no stud game (without game = q-poker or "
+                "caribbean-stud, the rule file names the game)",
+            )
+        return rules
 
     def files(self) -> tuple[Path, ...]:
         """Every file this entry names (its ``file``, ``files`` and ``rules`` fields)."""

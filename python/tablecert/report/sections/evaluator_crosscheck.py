@@ -56,7 +56,6 @@ from tablecert.report.entry import Context, Field, PlanEntry, Sample, Scope, Sec
 from tablecert.report.html import HtmlCell, badge, esc, table
 from tablecert.report.registry import register_section
 from tablecert.rules import RuleFile
-from tablecert.rules.stud import is_stud
 
 NATIVE_RANDOM_PAIRS = 1_000_000
 """Random disjoint pairs a library's scores are checked on besides the exhaustive checks."""
@@ -194,13 +193,7 @@ def _game(entry: PlanEntry) -> tuple[str, RuleFile, Ordering | None]:
     dedicated engine's file is that engine's game)."""
     if "game" in entry.values:
         return (*entry.game_rules(GAMES, "poker"), None)
-    rules = entry.rules()
-    if not is_stud(rules):
-        raise entry.error(
-            "rules",
-            f"{rules.path.name} describes no stud game (without game = q-poker or "
-            "caribbean-stud, the rule file names the game)",
-        )
+    rules = entry.stud_rules()
     try:
         order = game_ordering(rules.game, rules)
     except (GameError, RuleFileError) as exc:

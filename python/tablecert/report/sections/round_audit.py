@@ -34,7 +34,6 @@ from tablecert.rounds.audit import RoundAudit, audit_rounds
 from tablecert.rounds.hold import HoldParameters
 from tablecert.rounds.stud_audit import audit_stud_rounds, log_spec
 from tablecert.rules import RuleFile
-from tablecert.rules.stud import is_stud
 from tablecert.rules.submission import in_force
 
 FINDINGS_SHOWN = 20
@@ -182,7 +181,6 @@ GAME = Field(
 def _described(entry: PlanEntry) -> StudSettlement:
     """The settlement of the game the entry's rule file describes (no ``game`` key), with the
     options only the dedicated games' audit has refused, naming the key."""
-    rules = entry.rules()
     for key in ("config", "hold"):
         if key in entry.values and (key != "hold" or entry.values[key]):
             raise entry.error(
@@ -190,12 +188,7 @@ def _described(entry: PlanEntry) -> StudSettlement:
                 "is for q-poker and caribbean-stud logs: a game described by its rule file is "
                 "audited by its description",
             )
-    if not is_stud(rules):
-        raise entry.error(
-            "rules",
-            f"{rules.path.name} describes no stud game (without game = q-poker or "
-            "caribbean-stud, the rule file names the game)",
-        )
+    rules = entry.stud_rules()
     try:
         st = stud_settlement(rules)
         log_spec(st)

@@ -25,7 +25,6 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import replace
-from functools import cache
 from typing import Any
 
 from tablecert.errors import RuleFileError
@@ -42,8 +41,8 @@ from tablecert.report.sections.par_sheet import (
     return_table_html,
     table_verdicts,
 )
-from tablecert.rules import RULES_DIR, RuleFile, load_rules
-from tablecert.rules.stud import Deal, StudDescription, describe, is_stud
+from tablecert.rules import RuleFile
+from tablecert.rules.stud import Deal, StudDescription, describe
 
 #: Trailing points of an article: "(七)(4)".
 _POINTS = re.compile(r"(\([^()]*\))+$")
@@ -64,15 +63,9 @@ def strategy_name(rules: RuleFile) -> str:
     return f"strategy-{rules.path.stem}.csv"
 
 
-@cache
-def bundled_export_names() -> tuple[str, ...]:
-    """The export names of every bundled described game (files a certificate may hold)."""
-    stems = [path.stem for path in sorted(RULES_DIR.glob("*.toml")) if is_stud(load_rules(path))]
-    return tuple(
-        name
-        for stem in stems
-        for name in (*(f"par-{stem}.{ext}" for ext in EXPORT_FORMATS), f"strategy-{stem}.csv")
-    )
+#: The names ``export_name`` and ``strategy_name`` give, whatever the rule file (a lab's own
+#: included): what a previous certificate's folder may hold beside its report.
+EXPORT_FILE = re.compile(rf"par-[^/\\]+\.({'|'.join(EXPORT_FORMATS)})|strategy-[^/\\]+\.csv")
 
 
 def deals(deal: Deal) -> tuple[int, int]:
@@ -310,8 +303,8 @@ def _par_sheet(
 
 __all__ = [
     "DECK",
+    "EXPORT_FILE",
     "EXPORT_FORMATS",
-    "bundled_export_names",
     "check_entry",
     "deals",
     "export_name",
