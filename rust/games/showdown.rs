@@ -15,6 +15,7 @@ use std::ops::Range;
 use crate::cards::DECK_SIZE;
 use crate::cpu::Avx2;
 use crate::enumerate::choose;
+use crate::games::stud::histogram::add_bits;
 use crate::ranking::TieBreaks;
 
 /// The statute key with its suit field cleared: the standard rank-only comparison.
@@ -127,21 +128,6 @@ const fn mask_table(top: bool) -> [u8; 32] {
     }
     t
 }
-
-/// Eight lanes' 0/1 values for each 8-bit pattern (bit `j` = lane `j`).
-const BYTE_LANES: [[i32; 8]; 256] = {
-    let mut t = [[0i32; 8]; 256];
-    let mut n = 0;
-    while n < 256 {
-        let mut j = 0;
-        while j < 8 {
-            t[n][j] = ((n >> j) & 1) as u8 as i32;
-            j += 1;
-        }
-        n += 1;
-    }
-    t
-};
 
 /// What the histogram counts per subset row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -414,27 +400,6 @@ fn add_row<T: Copy + Into<i32>>(out: &mut [i32], row: &[T], subtract: bool) {
         out.iter_mut().zip(row).for_each(|(o, &x)| *o -= x.into());
     } else {
         out.iter_mut().zip(row).for_each(|(o, &x)| *o += x.into());
-    }
-}
-
-/// `out` += `plane`'s bits (bit `j` = lane `j`) times 2^`shift` (`-=` when `subtract`), eight
-/// lanes at a time.
-#[allow(clippy::inline_always)] // see `query_lanes`
-#[inline(always)]
-fn add_bits(out: &mut [i32], plane: u64, shift: usize, subtract: bool) {
-    for (j, lanes) in out.chunks_mut(8).enumerate() {
-        let bits = &BYTE_LANES[(plane >> (8 * j)) as usize & 255];
-        if subtract {
-            lanes
-                .iter_mut()
-                .zip(bits)
-                .for_each(|(o, &b)| *o -= b << shift);
-        } else {
-            lanes
-                .iter_mut()
-                .zip(bits)
-                .for_each(|(o, &b)| *o += b << shift);
-        }
     }
 }
 

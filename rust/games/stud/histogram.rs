@@ -192,6 +192,21 @@ fn gather<T: Cell>(out: &mut [i32], row: &[T], subtract: bool) {
     }
 }
 
+/// Eight lanes' 0/1 values for each 8-bit pattern (bit `j` = lane `j`).
+const BYTE_LANES: [[i32; 8]; 256] = {
+    let mut t = [[0i32; 8]; 256];
+    let mut n = 0;
+    while n < 256 {
+        let mut j = 0;
+        while j < 8 {
+            t[n][j] = ((n >> j) & 1) as u8 as i32;
+            j += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
 /// Dealer hands by the card sets they contain, for the lanes (deck positions) of one task.
 #[derive(Clone)]
 pub struct Histogram {
@@ -331,26 +346,22 @@ impl Histogram {
             match &self.levels[usize::from(first.size)] {
                 Cells::Empty => {}
                 Cells::Bits(words) => {
-                    // Added up lane-parallel in bit planes (a run has at most C(7, 3) = 35
-                    // rows), then spread into the lanes once.
+                    // Added up lane-parallel in bit planes (as many as the run's length
+                    // needs: a run has at most C(7, 3) = 35 rows), then spread into the lanes
+                    // eight at a time.
+                    let used = (usize::BITS - run.len().leading_zeros()) as usize;
                     let mut planes = [0u64; 6];
                     for s in run {
                         let mut carry = words[s.index as usize];
-                        for plane in &mut planes {
+                        for plane in &mut planes[..used] {
                             let next = *plane & carry;
                             *plane ^= carry;
                             carry = next;
                         }
                     }
-                    for (l, o) in out.iter_mut().enumerate() {
-                        let mut v = 0i32;
-                        for (p, plane) in planes.iter().enumerate() {
-                            v |= (((plane >> l) & 1) as i32) << p;
-                        }
-                        if odd {
-                            *o -= v;
-                        } else {
-                            *o += v;
+                    for (shift, &plane) in planes[..used].iter().enumerate() {
+                        if plane != 0 {
+                            add_bits(out, plane, shift, odd);
                         }
                     }
                 }
@@ -358,6 +369,27 @@ impl Histogram {
                 Cells::U16(c) => run.iter().for_each(|s| gather(out, row(c, s, width), odd)),
                 Cells::U32(c) => run.iter().for_each(|s| gather(out, row(c, s, width), odd)),
             }
+        }
+    }
+}
+
+/// `out` += `plane`'s bits (bit `j` = lane `j`) times 2^`shift` (`-=` when `subtract`), eight
+/// lanes at a time.
+#[allow(clippy::inline_always)] // inlined into the AVX2 copies of the queries
+#[inline(always)]
+pub(crate) fn add_bits(out: &mut [i32], plane: u64, shift: usize, subtract: bool) {
+    for (j, lanes) in out.chunks_mut(8).enumerate() {
+        let bits = &BYTE_LANES[(plane >> (8 * j)) as usize & 255];
+        if subtract {
+            lanes
+                .iter_mut()
+                .zip(bits)
+                .for_each(|(o, &b)| *o -= b << shift);
+        } else {
+            lanes
+                .iter_mut()
+                .zip(bits)
+                .for_each(|(o, &b)| *o += b << shift);
         }
     }
 }

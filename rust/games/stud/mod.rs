@@ -16,7 +16,7 @@
 //! Work splits over rayon tasks by upcard lanes (each task keeps only its lanes) or, without an
 //! upcard, by ranges of the player hands in key order.
 
-mod histogram;
+pub(crate) mod histogram;
 pub mod ranking;
 
 use std::borrow::Cow;
@@ -27,6 +27,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::cards::DECK_SIZE;
+use crate::cpu::{compiled_with, Native};
 use crate::enumerate::choose;
 use histogram::{subsets, Histogram, Scratch, Subset};
 pub use ranking::{combinations, vocabulary, Ranking, MAX_CARDS, MAX_CATEGORIES};
@@ -266,6 +267,8 @@ struct Shared<'a> {
     /// The same of `Want::floor`.
     floor_relative: Option<Vec<Relative>>,
     completions: i64,
+    /// The native features' proof, for the settling's compilation that uses them.
+    native: Option<Native>,
     want: &'a Want,
     progress: Option<&'a AtomicU64>,
 }
@@ -278,6 +281,44 @@ struct Counts {
     tied: i32,
     equal_ranks: i32,
     won_on_suit: i32,
+}
+
+/// One player hand's queries, lane by lane: the dealer hands (disjoint from it, holding the
+/// lane's upcard) that do not qualify, that rank below its ranks, below or equal to them, and
+/// below its full key when suits decide. A hand that does not qualify gives its
+/// not-qualifying count for all three: every qualifying dealer hand ranks above it.
+#[derive(Clone, Copy)]
+struct HandCounts<'a> {
+    not_qualifying: &'a [i32],
+    below: &'a [i32],
+    through: &'a [i32],
+    full: Option<&'a [i32]>,
+}
+
+impl HandCounts<'_> {
+    /// One lane's outcomes.
+    #[inline]
+    fn lane(&self, l: usize) -> Counts {
+        let (not_qualifying, below, through) =
+            (self.not_qualifying[l], self.below[l], self.through[l]);
+        match self.full {
+            // No dealer hand has the player's full key (see `Sweep::group`): none ties.
+            Some(full) => Counts {
+                not_qualifying,
+                won: full[l] - not_qualifying,
+                tied: 0,
+                equal_ranks: through - below,
+                won_on_suit: full[l] - below,
+            },
+            None => Counts {
+                not_qualifying,
+                won: below - not_qualifying,
+                tied: through - below,
+                equal_ranks: through - below,
+                won_on_suit: 0,
+            },
+        }
+    }
 }
 
 /// Analyse every situation with `threads` tasks (0: all cores).
@@ -330,6 +371,7 @@ pub fn analyze(
             relative(f, game.completions().cast_signed())
         }),
         completions: game.completions().cast_signed(),
+        native: Native::detect(),
         want,
         progress,
     };
@@ -530,7 +572,6 @@ struct Sweep<'s> {
     query: Vec<i32>,
     below_ranks: Vec<i32>,
     below_full: Vec<i32>,
-    counts: Vec<Counts>,
     nq_counts: Vec<i32>,
     subs: Vec<Subset>,
 }
@@ -553,7 +594,6 @@ impl<'s> Sweep<'s> {
             query: vec![0; width],
             below_ranks: Vec::new(),
             below_full: Vec::new(),
-            counts: Vec::new(),
             nq_counts: Vec::new(),
             subs: Vec::new(),
         }
@@ -590,7 +630,7 @@ impl<'s> Sweep<'s> {
         &mut self,
         group: &[(u32, u64)],
         first: usize,
-        mut settle: impl FnMut(usize, &[Counts]),
+        mut settle: impl FnMut(usize, &HandCounts<'_>),
     ) {
         let width = self.lanes.len();
         // Each player hand's sub-sets, once for all its queries.
@@ -609,13 +649,16 @@ impl<'s> Sweep<'s> {
             // Every qualifying dealer hand ranks above: only the not-qualifying count varies.
             for g in 0..group.len() {
                 self.nq.query(of(g), &mut self.query);
-                self.counts.clear();
-                self.counts
-                    .extend(self.query.iter().map(|&not_qualifying| Counts {
-                        not_qualifying,
-                        ..Counts::default()
-                    }));
-                settle(g, &self.counts);
+                let q = &self.query[..];
+                settle(
+                    g,
+                    &HandCounts {
+                        not_qualifying: q,
+                        below: q,
+                        through: q,
+                        full: None,
+                    },
+                );
             }
             self.subs = subs;
             return;
@@ -653,30 +696,16 @@ impl<'s> Sweep<'s> {
             let h = self.main.as_ref().expect("made above");
             h.query(of(g), &mut self.query);
             self.nq.query(of(g), &mut nq);
-            self.counts.clear();
-            for (l, &not_qualifying) in nq.iter().enumerate() {
-                let i = g * width + l;
-                let (below, through) = (self.below_ranks[i], self.query[l]);
-                self.counts.push(if self.s.suit_decides {
-                    let full = self.below_full[i];
-                    Counts {
-                        not_qualifying,
-                        won: full - not_qualifying,
-                        tied: 0,
-                        equal_ranks: through - below,
-                        won_on_suit: full - below,
-                    }
-                } else {
-                    Counts {
-                        not_qualifying,
-                        won: below - not_qualifying,
-                        tied: through - below,
-                        equal_ranks: through - below,
-                        won_on_suit: 0,
-                    }
-                });
-            }
-            settle(g, &self.counts);
+            let lanes = g * width..(g + 1) * width;
+            settle(
+                g,
+                &HandCounts {
+                    not_qualifying: &nq,
+                    below: &self.below_ranks[lanes.clone()],
+                    through: &self.query,
+                    full: self.s.suit_decides.then(|| &self.below_full[lanes]),
+                },
+            );
         }
         self.nq_counts = nq;
         self.subs = subs;
@@ -773,31 +802,43 @@ fn sweep(s: &Shared<'_>, part: &Part) -> PartRun {
                 .floor_relative
                 .as_ref()
                 .map(|f| &f[category * decisions + 1..(category + 1) * decisions]);
-            let mut margin = i64::MAX;
-            let mut raised = 0u64;
-            for (l, c) in counts.iter().enumerate() {
-                if own >> l & 1 == 1 {
-                    continue;
+            let (raised, margin) = if decisions == 2 && table.is_none() && cells.is_none() {
+                let floor = floor.map(|f| &f[0]);
+                settle_one_raise(
+                    s.native,
+                    s.completions,
+                    &values[1],
+                    floor,
+                    counts,
+                    own,
+                    rows,
+                )
+            } else {
+                let mut margin = i64::MAX;
+                let mut raised = 0u64;
+                for l in (0..width).filter(|l| own >> l & 1 == 0) {
+                    let c = counts.lane(l);
+                    let d = decide(s.completions, values, &c, rows);
+                    if let Some(t) = table.as_mut() {
+                        t[hand * width + l] = d;
+                    }
+                    raised |= u64::from(d != 0) << l;
+                    if let Some(t) = cells.as_mut() {
+                        t[hand * width + l] = [
+                            c.not_qualifying,
+                            c.won,
+                            c.tied,
+                            c.equal_ranks,
+                            c.won_on_suit,
+                        ]
+                        .map(i32::cast_unsigned);
+                    }
+                    if let Some(f) = floor {
+                        margin = margin.min(raise_margin(f, &c));
+                    }
                 }
-                let d = decide(s.completions, values, c, rows);
-                if let Some(t) = table.as_mut() {
-                    t[hand * width + l] = d;
-                }
-                raised |= u64::from(d != 0) << l;
-                if let Some(t) = cells.as_mut() {
-                    t[hand * width + l] = [
-                        c.not_qualifying,
-                        c.won,
-                        c.tied,
-                        c.equal_ranks,
-                        c.won_on_suit,
-                    ]
-                    .map(i32::cast_unsigned);
-                }
-                if let Some(f) = floor {
-                    margin = margin.min(raise_margin(f, c));
-                }
-            }
+                (raised, margin)
+            };
             if let Some(m) = masks.as_mut() {
                 m[hand] |= raised << part.lanes.start;
             }
@@ -818,6 +859,181 @@ fn sweep(s: &Shared<'_>, part: &Part) -> PartRun {
         counts: cells,
         min_margins,
     }
+}
+
+/// Outcomes added up over situations.
+#[derive(Clone, Copy, Default)]
+struct Sums {
+    not_qualifying: i64,
+    won: i64,
+    tied: i64,
+    equal_ranks: i64,
+    won_on_suit: i64,
+}
+
+impl Sums {
+    /// Every lane of `width` but those of `own`, from the queries' lane sums.
+    #[allow(clippy::inline_always)] // inlined into `settle_one_raise_native`
+    #[inline(always)]
+    fn of_lanes(c: &HandCounts<'_>, width: usize, own: u64) -> Self {
+        let sum = |x: &[i32]| {
+            let mut all: i64 = x[..width].iter().map(|&v| i64::from(v)).sum();
+            let mut bits = own & (u64::MAX >> (64 - width));
+            while bits != 0 {
+                all -= i64::from(x[bits.trailing_zeros() as usize]);
+                bits &= bits - 1;
+            }
+            all
+        };
+        let (nq, below, through) = (sum(c.not_qualifying), sum(c.below), sum(c.through));
+        match c.full.map(sum) {
+            Some(full) => Sums {
+                not_qualifying: nq,
+                won: full - nq,
+                tied: 0,
+                equal_ranks: through - below,
+                won_on_suit: full - below,
+            },
+            None => Sums {
+                not_qualifying: nq,
+                won: below - nq,
+                tied: through - below,
+                equal_ranks: through - below,
+                won_on_suit: 0,
+            },
+        }
+    }
+
+    /// Add `situations` situations with these outcomes to a row (`total` completions each).
+    fn into_row(self, situations: u64, indifferent: u64, total: i64, row: &mut Row) {
+        let lost = situations.cast_signed() * total - self.not_qualifying - self.won - self.tied;
+        row.situations += situations;
+        row.indifferent += indifferent;
+        row.not_qualifying += self.not_qualifying.unsigned_abs();
+        row.won += self.won.unsigned_abs();
+        row.tied += self.tied.unsigned_abs();
+        row.lost += lost.unsigned_abs();
+        row.equal_ranks += self.equal_ranks.unsigned_abs();
+        row.won_on_suit += self.won_on_suit.unsigned_abs();
+    }
+
+    fn less(self, o: Sums) -> Sums {
+        Sums {
+            not_qualifying: self.not_qualifying - o.not_qualifying,
+            won: self.won - o.won,
+            tied: self.tied - o.tied,
+            equal_ranks: self.equal_ranks - o.equal_ranks,
+            won_on_suit: self.won_on_suit - o.won_on_suit,
+        }
+    }
+}
+
+/// [`decide`] for every lane of one player hand of a game with one raise (fold or raise):
+/// only the raised situations' outcomes are added up one by one, the fold's are the rest of
+/// the hand's lane sums. Gives the raise's lanes and the smallest margin under `floor`; the
+/// rows get the same integers as `decide` lane by lane.
+fn settle_one_raise(
+    native: Option<Native>,
+    total: i64,
+    raise: &Relative,
+    floor: Option<&Relative>,
+    c: &HandCounts<'_>,
+    own: u64,
+    rows: &mut [Row],
+) -> (u64, i64) {
+    #[cfg(target_arch = "x86_64")]
+    if native.is_some() {
+        // SAFETY: a `Native` is made only on a CPU that has the features (`Native::detect`).
+        return unsafe { settle_one_raise_native(total, raise, floor, c, own, rows) };
+    }
+    settle_one_raise_portable(total, raise, floor, c, own, rows)
+}
+
+compiled_with!(
+    native,
+    fn settle_one_raise_native(
+        total: i64,
+        raise: &Relative,
+        floor: Option<&Relative>,
+        c: &HandCounts<'_>,
+        own: u64,
+        rows: &mut [Row],
+    ) -> (u64, i64) = settle_one_raise_portable
+);
+
+#[allow(clippy::inline_always)] // compiled again with the native features (`compiled_with!`)
+#[inline(always)]
+fn settle_one_raise_portable(
+    total: i64,
+    raise: &Relative,
+    floor: Option<&Relative>,
+    c: &HandCounts<'_>,
+    own: u64,
+    rows: &mut [Row],
+) -> (u64, i64) {
+    // Every slice has one entry per lane of the task.
+    let width = c.not_qualifying.len();
+    let (nq, below, through) = (
+        &c.not_qualifying[..width],
+        &c.below[..width],
+        &c.through[..width],
+    );
+    let (won_from, suits) = match c.full {
+        Some(full) => (&full[..width], true),
+        None => (below, false),
+    };
+    // Lane-parallel and branch-free (a lane's decision is close to a coin toss from one lane
+    // to the next): every lane is computed, the hand's own lanes are masked out.
+    let mut valid = [-1i64; 64];
+    let mut bits = own & (u64::MAX >> (64 - width));
+    while bits != 0 {
+        valid[bits.trailing_zeros() as usize] = 0;
+        bits &= bits - 1;
+    }
+    let valid = &valid[..width];
+    let mut up = [0i64; 64];
+    let up = &mut up[..width];
+    let (mut s_nq, mut s_won, mut s_tied, mut s_equal, mut s_suit) = (0i64, 0i64, 0i64, 0, 0);
+    let (mut indifferent, mut margin) = (0i64, i64::MAX);
+    let f = floor.copied().unwrap_or([0; OUTCOMES]);
+    for l in 0..width {
+        let q = i64::from(nq[l]);
+        let won = i64::from(won_from[l]) - q;
+        let equal = i64::from(through[l]) - i64::from(below[l]);
+        let tied = if suits { 0 } else { equal };
+        let v = worth(raise, q, won, tied);
+        let take = -i64::from(v > 0) & valid[l];
+        up[l] = take;
+        s_nq += q & take;
+        s_won += won & take;
+        s_tied += tied & take;
+        s_equal += equal & take;
+        s_suit += (i64::from(won_from[l]) - i64::from(below[l])) & take;
+        indifferent += i64::from(v == 0) & valid[l];
+        let m = worth(&f, q, won, tied);
+        margin = margin.min(if valid[l] == 0 { i64::MAX } else { m });
+    }
+    let raised = up
+        .iter()
+        .enumerate()
+        .fold(0u64, |r, (l, &t)| r | (t.cast_unsigned() & 1) << l);
+    let raised_sums = Sums {
+        not_qualifying: s_nq,
+        won: s_won,
+        tied: s_tied,
+        equal_ranks: s_equal,
+        won_on_suit: if suits { s_suit } else { 0 },
+    };
+    let margin = if floor.is_some() { margin } else { i64::MAX };
+    let indifferent = indifferent.unsigned_abs();
+    let situations = u64::from((!own & (u64::MAX >> (64 - width))).count_ones());
+    let up = u64::from(raised.count_ones());
+    let all = Sums::of_lanes(c, width, own);
+    // Equal values choose the fold (the lowest decision), which is where they are counted.
+    all.less(raised_sums)
+        .into_row(situations - up, indifferent, total, &mut rows[0]);
+    raised_sums.into_row(up, 0, total, &mut rows[1]);
+    (raised, margin)
 }
 
 /// The best raise's value less the fold's, for one situation, from the raises' worths over
@@ -1140,6 +1356,77 @@ mod tests {
                 assert_eq!(r.indifferent + run.rows[c][0].indifferent, t.indifferent);
             }
         }
+    }
+
+    /// The one-raise settling of a hand's lanes at once gives what `decide` and
+    /// `raise_margin` give lane by lane: rows, raised lanes, the floor's margin, the hand's
+    /// own lanes left out, equal values counted as indifferent folds. Both compilations.
+    #[test]
+    fn one_raise_settling_is_decide_lane_by_lane() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |below: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % below
+        };
+        let total = 1000i64;
+        let mut checked_ties = 0;
+        for trial in 0..400 {
+            let width = [1, 7, 8, 47, 52, 64][trial % 6];
+            let suits = trial % 2 == 1;
+            let mut lanes = |n: usize, lo: i32, span: u64| -> Vec<i32> {
+                (0..n).map(|_| lo + next(span) as i32).collect()
+            };
+            let nq = lanes(width, 0, 300);
+            let below: Vec<i32> = nq.iter().map(|&q| q + 200).collect();
+            let through: Vec<i32> = below.iter().map(|&b| b + 50).collect();
+            let full: Vec<i32> = below.iter().map(|&b| b + 25).collect();
+            // Values that make some lanes worth exactly the fold: won * 2 - nq == 400.
+            let raise: Relative = [
+                -1,
+                2,
+                i64::from(trial % 3 == 0),
+                -400 - 3 * i64::from(suits),
+            ];
+            let floor: Relative = [0, 1, 0, -300];
+            let own = if width == 1 {
+                0
+            } else {
+                next(1 << width.min(63)) & next(u64::MAX)
+            };
+            let counts = HandCounts {
+                not_qualifying: &nq,
+                below: &below,
+                through: &through,
+                full: suits.then_some(&full[..]),
+            };
+            let relative = [[0; OUTCOMES], raise];
+            let mut expected = vec![Row::default(); 2];
+            let (mut raised, mut margin) = (0u64, i64::MAX);
+            for l in (0..width).filter(|l| own >> l & 1 == 0) {
+                let c = counts.lane(l);
+                raised |= u64::from(decide(total, &relative, &c, &mut expected)) << l;
+                margin = margin.min(raise_margin(&[floor], &c));
+            }
+            checked_ties += expected[0].indifferent;
+            for native in [None, Native::detect()] {
+                for with_floor in [Some(&floor), None] {
+                    let mut rows = vec![Row::default(); 2];
+                    let got = settle_one_raise(
+                        native, total, &raise, with_floor, &counts, own, &mut rows,
+                    );
+                    let want_margin = if with_floor.is_some() {
+                        margin
+                    } else {
+                        i64::MAX
+                    };
+                    assert_eq!(got, (raised, want_margin), "trial {trial}");
+                    assert_eq!(rows, expected, "trial {trial}");
+                }
+            }
+        }
+        assert!(checked_ties > 0, "no lane was worth exactly the fold");
     }
 
     /// Shards of either cut add up to the whole run, decision for decision.
