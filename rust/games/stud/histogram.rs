@@ -79,6 +79,38 @@ const HIGHEST: [u8; SUBMASKS] = {
     out
 };
 
+/// Each sub-mask's number of cards (a table: the portable x86-64 baseline has no population
+/// count instruction).
+const SIZE: [u8; SUBMASKS] = {
+    let mut out = [0u8; SUBMASKS];
+    let mut s = 1;
+    while s < SUBMASKS {
+        out[s] = s.count_ones() as u8;
+        s += 1;
+    }
+    out
+};
+
+/// `AT_MOST[n][k]`: how many sub-masks of an `n`-card list have at most `k` cards (the first
+/// ones of `BY_SIZE[n]`).
+const AT_MOST: [[u8; MAX_CARDS + 1]; MAX_CARDS + 1] = {
+    let mut out = [[0u8; MAX_CARDS + 1]; MAX_CARDS + 1];
+    let mut n = 0;
+    while n <= MAX_CARDS {
+        let mut s = 0;
+        while s < 1 << n {
+            let mut k = SIZE[s] as usize;
+            while k <= MAX_CARDS {
+                out[n][k] += 1;
+                k += 1;
+            }
+            s += 1;
+        }
+        n += 1;
+    }
+    out
+};
+
 /// Every sub-set of `mask` (a set of deck positions) with at most `max` cards, fewest cards
 /// first, into `out`; returns how many. Each is built from the one without its highest card.
 pub fn subsets(mask: u64, max: usize, out: &mut Scratch) -> usize {
@@ -98,13 +130,11 @@ pub fn subsets(mask: u64, max: usize, out: &mut Scratch) -> usize {
         }
     }
     out[0] = Subset::default();
+    let count = usize::from(AT_MOST[n][max.min(n)]);
     let mut k = 1;
-    for &s in &BY_SIZE[n][1..1 << n] {
+    for &s in &BY_SIZE[n][1..count] {
         let s = usize::from(s);
-        let size = s.count_ones() as usize;
-        if size > max {
-            break;
-        }
+        let size = usize::from(SIZE[s]);
         let h = usize::from(HIGHEST[s]);
         // The set without its highest card came earlier (it has one card fewer).
         let rest = out[usize::from(PLACE[n][s ^ (1 << h)])];
