@@ -409,47 +409,12 @@ def format_hand(cards: Sequence[int]) -> str:
     return " ".join(_core.card_code(c) for c in sorted(cards, reverse=True))
 
 
-@dataclass(frozen=True, slots=True)
-class Evaluation:
-    """A hand's category and strength key under one ordering."""
-
-    game: str
-    cards: tuple[int, ...]
-    category: str
-    category_index: int
-    key: int
-
-    @property
-    def codes(self) -> str:
-        return format_hand(self.cards)
-
-    @property
-    def name(self) -> str:
-        return f"{self.category} ({self.codes})"
-
-
-# The slots' own setters (what a frozen dataclass's __init__ reaches through object.__setattr__).
-_SET_GAME, _SET_CARDS, _SET_CATEGORY, _SET_CATEGORY_INDEX, _SET_KEY = (
-    Evaluation.__dict__[name].__set__
-    for name in ("game", "cards", "category", "category_index", "key")
-)
-
-
-def _evaluation(
-    game: str, cards: tuple[int, ...], category: str, category_index: int, key: int
-) -> Evaluation:
-    """``Evaluation(game, cards, category, category_index, key)``, filled in directly: the
-    frozen dataclass's ``__init__`` (one ``object.__setattr__`` per field) was a third of an
-    ``evaluate`` call. The result is the same object: equal, hashed, printed and still frozen
-    like one built by ``__init__``. Slots, not a per-object dict: a loop that keeps 10^5
-    evaluations gives the garbage collector half the containers to walk."""
-    out = object.__new__(Evaluation)
-    _SET_GAME(out, game)
-    _SET_CARDS(out, cards)
-    _SET_CATEGORY(out, category)
-    _SET_CATEGORY_INDEX(out, category_index)
-    _SET_KEY(out, key)
-    return out
+Evaluation = _core.Evaluation
+"""A hand's category and strength key under one ordering: ``Evaluation(game, cards, category,
+category_index, key)``, with ``codes`` and ``name`` for display. Made in the core and never
+tracked by the garbage collector (a dataclass instance is, and a loop keeping 10^5
+evaluations paid as much in collections as in the evaluations: BENCHMARKS.md, "Python API").
+Frozen, compared and hashed by its fields, pickled and copied by its arguments."""
 
 
 def evaluate(
@@ -480,16 +445,17 @@ def _evaluate(order: Ordering, hand: Hand) -> Evaluation:
         _check_size(order.stud, cards)
         key = _core.stud_key(order.stud.ranking, list(cards))
         index = _core.key_fields(key)[0]
-        return _evaluation(order.game, cards, order.categories[index], index, key)
+        return Evaluation(order.game, cards, order.categories[index], index, key)
     if isinstance(hand, str) and (
-        fast := _core.evaluate_text(hand, order.hand_size, order.tie_breaks)
+        fast := _core.evaluation_of_text(
+            hand, order.hand_size, order.tie_breaks, order.game, order.categories
+        )
     ):
-        cards, key, category_index = fast
-    else:
-        listed = _card_list(hand, order.hand_size)
-        key = _core.strength_key(listed, order.tie_breaks)
-        cards, category_index = tuple(listed), _core.key_fields(key)[0]
-    return _evaluation(order.game, cards, order.categories[category_index], category_index, key)
+        return fast
+    listed = _card_list(hand, order.hand_size)
+    key = _core.strength_key(listed, order.tie_breaks)
+    index = _core.key_fields(key)[0]
+    return Evaluation(order.game, listed, order.categories[index], index, key)
 
 
 def _check_size(stud: StudHands, cards: Sequence[int]) -> None:

@@ -1,7 +1,7 @@
 //! Bindings for cards, the two statute orderings and exhaustive hand enumeration.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyTuple};
+use pyo3::types::PyBytes;
 
 use super::bytes::le_bytes;
 use super::errors::CoreError;
@@ -158,21 +158,6 @@ fn strength_key(hand: Vec<u8>, tie_breaks: &TieBreaks) -> PyResult<u32> {
     Ok(key_of(&hand, &tie_breaks.0)?)
 }
 
-/// The fast path of one hand given as text: its card ids (in the order written), strength
-/// key and category index, in one call; `None` for any text that is not a well-formed hand
-/// of `hand_size` cards (hyphens included), so that the caller's full parse can word the
-/// error.
-#[pyfunction]
-fn evaluate_text<'py>(
-    py: Python<'py>,
-    text: &str,
-    hand_size: usize,
-    tie_breaks: &TieBreaks,
-) -> Option<(Bound<'py, PyTuple>, u32, u8)> {
-    let (hand, key) = hand_and_key(text, hand_size, &tie_breaks.0)?;
-    Some((PyTuple::new_bound(py, hand), key, ranking::fields(key).0))
-}
-
 /// The fast path of a showdown between two hands given as text: the sign of key A minus key
 /// B; `None` when either text is not a well-formed hand of `hand_size` cards or the hands
 /// share a card, so that the caller's full checks can word the error.
@@ -190,7 +175,11 @@ fn compare_texts(a: &str, b: &str, hand_size: usize, tie_breaks: &TieBreaks) -> 
     })
 }
 
-fn hand_and_key(text: &str, hand_size: usize, tb: &ranking::TieBreaks) -> Option<(Vec<u8>, u32)> {
+pub(super) fn hand_and_key(
+    text: &str,
+    hand_size: usize,
+    tb: &ranking::TieBreaks,
+) -> Option<(Vec<u8>, u32)> {
     if text.contains('-') {
         return None;
     }
@@ -340,7 +329,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(card_code, m)?)?;
     m.add_function(wrap_pyfunction!(strength_key, m)?)?;
     m.add_function(wrap_pyfunction!(key_fields, m)?)?;
-    m.add_function(wrap_pyfunction!(evaluate_text, m)?)?;
     m.add_function(wrap_pyfunction!(all_hands, m)?)?;
     m.add_function(wrap_pyfunction!(compare_texts, m)?)?;
     m.add_function(wrap_pyfunction!(category_names, m)?)?;

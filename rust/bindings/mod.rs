@@ -11,6 +11,7 @@ mod audit;
 mod bytes;
 mod cards;
 mod errors;
+mod evaluation;
 mod games;
 mod lookup;
 mod mahjong;
@@ -25,6 +26,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     errors::register(m)?;
     cards::register(m)?;
+    evaluation::register(m)?;
     games::register(m)?;
     lookup::register(m)?;
     mahjong::register(m)?;
