@@ -12,7 +12,7 @@ import random
 import pytest
 
 import tablecert
-from tablecert import poker
+from tablecert import _core, poker
 from tablecert.errors import CardError
 
 CODES = [r + s for r in "23456789TJQKA" for s in "shdc"]
@@ -86,6 +86,33 @@ def test_malformed_text_raises_what_parse_hand_raises(hand: str) -> None:
     with pytest.raises(CardError) as got_compare:
         tablecert.compare("caribbean-stud", hand, "2c 3c 4c 5c 7d")
     assert str(got_compare.value) == str(want.value)
+
+
+@pytest.mark.parametrize(
+    "game",
+    ["four-card-poker.standard", "caribbean-stud.pair-qualifier", "caribbean-stud.no-upcard"],
+)
+def test_a_described_games_text_is_its_ids(game: str) -> None:
+    # The one-call path from text (any dealt size) gives the object the id path builds.
+    order = poker.game_ordering(game)
+    assert order.stud is not None
+    rng = random.Random(5)
+    for size in order.stud.sizes:
+        for _ in range(100):
+            text = " ".join(rng.sample(CODES, size))
+            got = tablecert.evaluate(game, text)
+            ids = list(poker.parse_hand(text))
+            want = tablecert.evaluate(game, ids)
+            assert got == want
+            assert repr(got) == repr(want)
+            assert got.key == _core.stud_key(order.stud.ranking, ids)
+    # A size the deal has no hand of, a repeated card, a hyphen: the general path's errors.
+    for text in ("As Kd", "As As Qh Jc 9s", "As-Kd-Qh-Jc-9s", "As Kd Qh Jc 9s 8s 7s 6s"):
+        with pytest.raises(CardError) as want_error:
+            tablecert.evaluate(game, poker.parse_hand(text) if "-" not in text else text)
+        with pytest.raises(CardError) as got_error:
+            tablecert.evaluate(game, text)
+        assert str(got_error.value) == str(want_error.value)
 
 
 RANKS = "23456789TJQKA"

@@ -204,15 +204,20 @@ def _bet_ordering(rules: RuleFile, bet_id: str) -> Ordering:
 
 
 def _game_file(game: str) -> RuleFile:
-    """The rule file a game name names: a path, or a bundled name (else no game at all)."""
+    """The rule file a game name names: a path, or a bundled name (else no game at all). A
+    file loaded before costs one ``stat`` (``load_rules``): a loop of ``evaluate`` calls asks
+    this every call."""
     if not isinstance(game, str):
         raise unknown_game(game)
-    if is_bare_name(game):
-        try:
-            bundled_rule_file(game)
-        except BundledDataError:
-            raise unknown_game(game) from None
-    return load_rules(game)
+    try:
+        return load_rules(game)
+    except RuleFileError:
+        if is_bare_name(game):
+            try:
+                bundled_rule_file(game)
+            except BundledDataError:
+                raise unknown_game(game) from None
+        raise
 
 
 @cache
@@ -222,9 +227,11 @@ def engine_ranking(uses: int, names: Sequence[str], ranking: Ranking) -> _core.S
     return _core.StudRanking(uses, list(names), _core.TieBreaks(**ranking.tie_breaks))
 
 
+@cache
 def _stud_ordering(rules: RuleFile) -> Ordering:
     """A described game's ordering: its ranking (categories in the file's order and
-    vocabulary, each with its steps and article) built once in the core."""
+    vocabulary, each with its steps and article) built once in the core, once per parsed
+    file (an edited file is another ``RuleFile``)."""
     deal, ranking = deal_and_ranking(rules)
     tie_breaks = _core.TieBreaks(**ranking.tie_breaks)
     lowest_first = tuple(reversed(ranking.categories))
@@ -441,6 +448,12 @@ def _evaluate(order: Ordering, hand: Hand) -> Evaluation:
     """A hand under an ordering: a described game's by the generic engine, a dedicated
     engine's by its one-call path from text."""
     if order.stud is not None:
+        if isinstance(hand, str) and (
+            fast := _core.stud_evaluation_of_text(
+                hand, order.stud.ranking, order.stud.sizes, order.game, order.categories
+            )
+        ):
+            return fast
         cards = parse_hand(hand)
         _check_size(order.stud, cards)
         key = _core.stud_key(order.stud.ranking, list(cards))

@@ -12,6 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 
 use super::cards::{hand_and_key, TieBreaks};
+use super::stud::StudRanking;
 use crate::cards;
 use crate::ranking;
 
@@ -217,8 +218,51 @@ fn evaluation_of_text(
     }))
 }
 
+/// The same for a described game's hand: its best `uses` cards under `ranking`, `None` unless
+/// the text is a well-formed hand of one of the dealt sizes `sizes`.
+#[pyfunction]
+fn stud_evaluation_of_text(
+    text: &str,
+    ranking: &StudRanking,
+    sizes: Vec<usize>,
+    game: Py<PyString>,
+    categories: &Bound<'_, PyTuple>,
+) -> PyResult<Option<Evaluation>> {
+    if text.contains('-') {
+        return Ok(None);
+    }
+    let Ok(hand) = cards::parse_hand(text) else {
+        return Ok(None);
+    };
+    let r = &ranking.0;
+    let n = hand.len();
+    if !sizes.contains(&n) || n < r.uses || n > MOST_CARDS || cards::check_distinct(&hand).is_err()
+    {
+        return Ok(None);
+    }
+    let mut sorted = hand.clone();
+    sorted.sort_unstable();
+    let key = r.best(&sorted);
+    let index = ranking::fields(key).0;
+    let category = categories
+        .get_item(usize::from(index))?
+        .downcast_into::<PyString>()?
+        .unbind();
+    let mut held = [0u8; MOST_CARDS];
+    held[..n].copy_from_slice(&hand);
+    Ok(Some(Evaluation {
+        game,
+        cards: held,
+        len: n as u8,
+        category,
+        category_index: index,
+        key,
+    }))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Evaluation>()?;
     m.add_function(wrap_pyfunction!(evaluation_of_text, m)?)?;
+    m.add_function(wrap_pyfunction!(stud_evaluation_of_text, m)?)?;
     Ok(())
 }

@@ -15,7 +15,7 @@ use crate::games::stud::{self, MAX_CATEGORIES, MAX_DECISIONS, MAX_VALUE, OUTCOME
 
 /// A game's ranking: how many cards make a hand, its categories highest first, the tie-breaks.
 #[pyclass(frozen, module = "tablecert._core")]
-pub struct StudRanking(Arc<stud::Ranking>);
+pub struct StudRanking(pub(super) Arc<stud::Ranking>);
 
 #[pymethods]
 impl StudRanking {

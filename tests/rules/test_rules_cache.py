@@ -61,3 +61,48 @@ def test_compare_agrees_with_decide() -> None:
         assert poker.compare("q-poker", a, b) == poker.decide("q-poker", a, b).outcome
     with pytest.raises(CardError, match="share"):
         poker.compare("q-poker", "As Ks Qs", "As 2h 3h")
+
+
+def test_a_bundled_file_by_name_is_read_once_and_never_stated_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Part of the installed package, like its code: a loop of evaluate calls on a bundled
+    # described game costs no system call for the file.
+    first = loader.load_rules("four-card-poker.standard")
+    calls: list[object] = []
+    real_stat = os.stat
+
+    def counted(path: object, *args: object, **kwargs: object) -> os.stat_result:
+        calls.append(path)
+        return real_stat(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "stat", counted)
+    for _ in range(10):
+        assert loader.load_rules("four-card-poker.standard") is first
+        poker.evaluate("four-card-poker.standard", "As Kd Qh Jc 9s")
+    assert calls == []
+    # A file by its path is still stated on every call (an edit is seen at once).
+    path = FIXTURES / "rules" / "four-card-poker.standard.toml"
+    loader.load_rules(path)
+    calls.clear()
+    loader.load_rules(path)
+    assert calls == [str(path)]
+
+
+def test_a_described_games_ordering_is_built_once_per_parsed_file(tmp_path: Path) -> None:
+    rules = tmp_path / "four.toml"
+    shutil.copy(FIXTURES / "rules" / "four-card-poker.standard.toml", rules)
+    first = poker.game_ordering(str(rules))
+    assert poker.game_ordering(str(rules)) is first
+    assert first.articles[-1] == "Rules: hand ranks"
+    text = rules.read_text(encoding="utf-8")
+    # An edit of the top category's article is a new file, so a new ordering.
+    top = 'value = ["rank of the four", "(cannot tie in one deck)"]\narticle = "Rules: hand ranks"'
+    edited = text.replace(top, top.replace("hand ranks", "ranks, edited"), 1)
+    assert edited != text
+    rules.write_text(edited, encoding="utf-8")
+    stat = rules.stat()
+    os.utime(rules, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
+    second = poker.game_ordering(str(rules))
+    assert second is not first
+    assert second.articles[-1] == "Rules: ranks, edited"

@@ -15,7 +15,7 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -64,8 +64,9 @@ class RuleFile:
     sha256: str
     lines: tuple[str, ...] = field(repr=False)
 
-    @property
+    @cached_property
     def game(self) -> str:
+        # Read once: a per-call API (``evaluate`` of a described game) asks it every call.
         return str(self.require("game.id").value)
 
     @property
@@ -197,21 +198,29 @@ def load_rules(source: str | os.PathLike[str]) -> RuleFile:
     (``q-poker.macau``).
 
     A file is parsed once per content: loading it again returns the same object. A file
-    loaded before is not read again while its identity and modification time are unchanged
-    (``os.stat``: device, inode, size, mtime in nanoseconds and ctime), so a loop over
-    ``tablecert.evaluate("caribbean-stud", ...)`` costs one ``stat`` a call; an edited or
-    replaced file is read and parsed afresh.
+    loaded before by its path is not read again while its identity and modification time are
+    unchanged (``os.stat``: device, inode, size, mtime in nanoseconds and ctime), so a loop
+    over ``tablecert.evaluate("my-game.toml", ...)`` costs one ``stat`` a call; an edited or
+    replaced file is read and parsed afresh. A bundled file loaded by its name is part of the
+    installed package and is read once per process, like the package's code.
     """
-    if not isinstance(source, str | os.PathLike):
+    if not isinstance(source, str) and not isinstance(source, os.PathLike):
         raise RuleFileError(f"expected a rule file path or bundled name, got {source!r}")
     key = (type(source), source)
     known = _LOADED.get(key)
-    if known is not None:
-        rules, identity = known
-        with contextlib.suppress(OSError):
-            if _identity(os.stat(rules.path)) == identity:
+    if known is not None:  # the per-call path: one stat, or none for a bundled name
+        rules, identity, where = known
+        if where is None:
+            return rules
+        try:
+            st = os.stat(where)
+        except OSError:
+            pass
+        else:
+            if _identity(st) == identity:
                 return rules
-    path = bundled_rule_path(str(source)) if is_bare_name(source) else Path(source)
+    bundled = is_bare_name(source)
+    path = bundled_rule_path(str(source)) if bundled else Path(source)
     try:
         before = os.stat(path)
         raw = read_input(path)  # a regular file of bounded size: never a FIFO or a device
@@ -222,12 +231,12 @@ def load_rules(source: str | os.PathLike[str]) -> RuleFile:
     if _identity(before) == _identity(after):  # not changed while it was read
         if len(_LOADED) >= _LOADED_MAX:
             _LOADED.clear()
-        _LOADED[key] = (rules, _identity(after))
+        _LOADED[key] = (rules, _identity(after), None if bundled else str(path))
     return rules
 
 
 _Identity = tuple[int, int, int, int, int]
-_LOADED: dict[tuple[type, object], tuple[RuleFile, _Identity]] = {}
+_LOADED: dict[tuple[type, object], tuple[RuleFile, _Identity, str | None]] = {}
 _LOADED_MAX = 256
 
 
