@@ -5,9 +5,10 @@ Run: .venv/bin/python benches/bench_api.py [HANDS]   (default 100,000 hand strin
 Each round times every row once, tablecert and treys alternating; five rounds, then the
 minimum and the median of each and the ratio treys / tablecert (above 1: tablecert is faster).
 Rows: ``tablecert.evaluate`` against treys' ``Evaluator.evaluate`` of ``Card.new`` of each
-code; ``tablecert.compare`` of two disjoint hands against two treys evaluations and a
-comparison; and the batch fast path ``hand_arrays.strength_keys`` (an (n, 5) array of card ids)
-against treys' evaluation of hands already parsed to its card ints, treys' own fastest form.
+code, for Caribbean Stud and for a game described by its rule file (Four Card Poker);
+``tablecert.compare`` of two disjoint hands against two treys evaluations and a comparison;
+and the batch fast path ``hand_arrays.strength_keys`` (an (n, 5) array of card ids) against
+treys' evaluation of hands already parsed to its card ints, treys' own fastest form.
 Before timing, the two are checked to order a sample of hand pairs alike wherever treys (rank
 only) sees a difference, so both sides compute the same thing.
 """
@@ -30,6 +31,8 @@ from tablecert import hand_arrays
 from tablecert.poker import parse_hand
 
 GAME = "caribbean-stud"
+#: A game of the generic engine, by its bundled rule file: a 5-card hand counts its best 4.
+DESCRIBED = "four-card-poker.standard"
 ROUNDS = 5
 CODES = [r + s for r in "23456789TJQKA" for s in "shdc"]
 
@@ -71,6 +74,10 @@ def rows(
     return {
         "evaluate from strings": {
             "tablecert": lambda: [tablecert.evaluate(GAME, h) for h in hands],
+            "treys": t_evaluate,
+        },
+        "evaluate from strings, a described game (four-card-poker.standard: best 4 of 5)": {
+            "tablecert": lambda: [tablecert.evaluate(DESCRIBED, h) for h in hands],
             "treys": t_evaluate,
         },
         "compare from strings": {
