@@ -252,15 +252,24 @@ def test_a_raise_of_another_multiple_than_the_decision_is_a_bet_finding(tmp_path
     assert "a raise of the decision's multiple of the ante (1x, 2x, 3x)" in str(finding["detail"])
 
 
-@pytest.mark.parametrize("option", [["--hold"], ["--workers", "2"], ["--config", "x.toml"]])
+@pytest.mark.parametrize(
+    ("option", "why"),
+    [
+        (["--hold"], "has no hold analysis yet"),
+        (["--workers", "2"], "is audited locally"),
+        (["--cluster", "tcp://127.0.0.1:1"], "is audited locally"),
+        (["--config", "x.toml"], "settled by the values written in that file"),
+    ],
+)
 def test_options_of_the_dedicated_audit_are_refused_for_a_described_game(
-    tmp_path: Path, option: list[str]
+    tmp_path: Path, option: list[str], why: str
 ) -> None:
     path, _ = _csv(tmp_path)
     run = tablecert(["audit", "rounds", "--game", FOUR, str(path), *option])
     assert run.code == 2
     assert option[0] in run.stderr
     assert "described by its rule file" in run.stderr
+    assert why in " ".join(run.stderr.split())  # the message may wrap
 
 
 def test_the_game_is_named_by_its_file_path_too(tmp_path: Path) -> None:

@@ -60,12 +60,12 @@ def is_dedicated(game: str) -> bool:
 
 
 def described_rules(
-    game: str, rules: str | None, refused: Sequence[tuple[str, bool]], why: str
+    game: str, rules: str | None, refused: Sequence[tuple[str, bool, str]]
 ) -> RuleFile:
     """The rule file of a game named by its file (a path, a bundled name, or the described
-    games' id with --rules); each option of ``refused`` that was given (only the dedicated
-    games' command has it) is a usage error naming it, ``why`` its reason."""
-    for flag, given in refused:
+    games' id with --rules); each option of ``refused`` (flag, given, why) that was given
+    (only the dedicated games' command has it) is a usage error naming it and its reason."""
+    for flag, given, why in refused:
         if given:
             raise typer.BadParameter(
                 f"is for q-poker and caribbean-stud logs: a game described by its rule file {why}",

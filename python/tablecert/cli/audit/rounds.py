@@ -109,13 +109,19 @@ def audit_rounds_command(
     log columns (the deal's cards, its decisions, each bet by id), every bet re-settled."""
     if not is_dedicated(game):
         _hold_parameters(hold, hold_alpha, hold_power, hold_shift, hold_effect)
+        local = "is audited locally, one log after another"
         refused = (
-            ("--config", config is not None),
-            ("--hold", hold),
-            ("--cluster", cluster is not None),
-            ("--workers", workers is not None),
+            ("--config", config is not None, "is settled by the values written in that file"),
+            (
+                "--hold",
+                hold,
+                "has no hold analysis yet (it needs every round's dealer completions, computed "
+                "for those two games only): audit its settlement without --hold",
+            ),
+            ("--cluster", cluster is not None, local),
+            ("--workers", workers is not None, local),
         )
-        described = described_rules(game, rules, refused, "is audited locally, by its description")
+        described = described_rules(game, rules, refused)
         with progress(f"auditing {len(logs):,} round log(s)", unit="rounds") as reporter:
             result = audit_stud_rounds(logs, described, progress=reporter.advance)
         if json_out:

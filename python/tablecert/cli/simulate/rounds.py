@@ -82,15 +82,14 @@ def simulate_rounds_command(
             )
     values.new_file(output, "--output")
     if not is_dedicated(game):
+        clean = "is simulated clean, settled by its description (no planted errors)"
         refused = (
-            ("--config", config is not None),
-            ("--error-share", error_share != 0),
-            ("--kinds", kinds is not None),
-            ("--multi-share", multi_share != MULTI_SHARE),
+            ("--config", config is not None, "is settled by the values written in that file"),
+            ("--error-share", error_share != 0, clean),
+            ("--kinds", kinds is not None, clean),
+            ("--multi-share", multi_share != MULTI_SHARE, clean),
         )
-        described = described_rules(
-            game, rules, refused, "is simulated clean, settled by its description"
-        )
+        described = described_rules(game, rules, refused)
         with progress("simulating", unit="rounds") as reporter:
             reporter.update(0, rounds)
             write_stud_rounds(output, described, rounds, seed=seed, progress=reporter.advance)
