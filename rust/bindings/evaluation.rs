@@ -32,6 +32,31 @@ pub struct Evaluation {
 }
 
 impl Evaluation {
+    /// A hand (at most `MOST_CARDS` card ids, as written) with its key, its category named
+    /// from `categories` by the key's category field.
+    fn of_key(
+        game: Py<PyString>,
+        hand: &[u8],
+        key: u32,
+        categories: &Bound<'_, PyTuple>,
+    ) -> PyResult<Self> {
+        let index = ranking::fields(key).0;
+        let category = categories
+            .get_item(usize::from(index))?
+            .downcast_into::<PyString>()?
+            .unbind();
+        let mut cards = [0u8; MOST_CARDS];
+        cards[..hand.len()].copy_from_slice(hand);
+        Ok(Evaluation {
+            game,
+            cards,
+            len: hand.len() as u8,
+            category,
+            category_index: index,
+            key,
+        })
+    }
+
     fn cards(&self) -> &[u8] {
         &self.cards[..usize::from(self.len)]
     }
@@ -201,21 +226,7 @@ fn evaluation_of_text(
     if hand.len() > MOST_CARDS {
         return Ok(None);
     }
-    let index = ranking::fields(key).0;
-    let category = categories
-        .get_item(usize::from(index))?
-        .downcast_into::<PyString>()?
-        .unbind();
-    let mut cards = [0u8; MOST_CARDS];
-    cards[..hand.len()].copy_from_slice(&hand);
-    Ok(Some(Evaluation {
-        game,
-        cards,
-        len: hand.len() as u8,
-        category,
-        category_index: index,
-        key,
-    }))
+    Evaluation::of_key(game, &hand, key, categories).map(Some)
 }
 
 /// The same for a described game's hand: its best `uses` cards under `ranking`, `None` unless
@@ -242,22 +253,7 @@ fn stud_evaluation_of_text(
     }
     let mut sorted = hand.clone();
     sorted.sort_unstable();
-    let key = r.best(&sorted);
-    let index = ranking::fields(key).0;
-    let category = categories
-        .get_item(usize::from(index))?
-        .downcast_into::<PyString>()?
-        .unbind();
-    let mut held = [0u8; MOST_CARDS];
-    held[..n].copy_from_slice(&hand);
-    Ok(Some(Evaluation {
-        game,
-        cards: held,
-        len: n as u8,
-        category,
-        category_index: index,
-        key,
-    }))
+    Evaluation::of_key(game, &hand, r.best(&sorted), categories).map(Some)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
