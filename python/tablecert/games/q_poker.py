@@ -313,8 +313,14 @@ def _strategy(
     cats: tuple[str, ...],
 ) -> Strategy:
     patterns = (keys >> 2).astype(np.int64)  # category and ranks, without the suit field
-    order = np.unique(patterns)
-    all_follow = np.array([bool(choose[patterns == p].all()) for p in order])
+    # np.unique's values, sorted distinct; np.unique itself imports numpy.ma (8 ms of a light
+    # command's start-up) to ask whether the array is masked.
+    ordered = np.sort(patterns)
+    order = ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
+    # A pattern is always followed unless one of its hands is not (one pass, not one per
+    # pattern: every pattern is in ``order``).
+    all_follow = np.ones(len(order), dtype=bool)
+    all_follow[np.searchsorted(order, patterns[~choose])] = False
     # The weakest pattern from which every stronger pattern is always followed.
     tail = len(order)
     while tail > 0 and all_follow[tail - 1]:
