@@ -21,7 +21,9 @@ from tablecert.cli import app
 from tablecert.cli.app import COMMANDS
 from tablecert.cli.lazy import load_module
 
-HEAVY = ("scipy", "dask", "distributed", "cryptography", "jsonschema", "jinja2")
+# pydantic: Typer 0.29 converts values with pydantic adapters; tablecert.cli.coercion converts
+# the plain ones (str, int, float, paths) without it, about 50 ms of every command's start-up.
+HEAVY = ("scipy", "dask", "distributed", "cryptography", "jsonschema", "jinja2", "pydantic")
 
 # Runs the real entry point with the given arguments and, at exit, prints which of the heavy
 # top-level packages were imported (the command's own output goes to /dev/null).
@@ -84,6 +86,7 @@ def test_simulate_and_audit_import_what_they_use(tmp_path: Path) -> None:
         "tablecert.cli.audit.rng",
         "tablecert.cli.audit.rounds",
         "tablecert.cli.simulate.rounds",
+        "pydantic",
     )
     log = tmp_path / "fair.csv.gz"
     simulate = ("simulate", "shuffler", "--model", "fair", "--shuffles", "3000", "-o", str(log))
@@ -101,17 +104,22 @@ def test_audit_rng_imports_no_scipy() -> None:
     # The NIST decision's binomial tails come from tablecert.stats.pvalues (scipy.special's
     # Boost CDF, what scipy.stats.binom returns), not from scipy.stats (about 0.5 s); with one
     # sequence the only tail is 1 - alpha, computed without SciPy at all.
-    # Nor the other audits' machinery (the shuffler battery, the round logs).
+    # Nor the other audits' machinery (the shuffler battery, the round logs), nor the poker
+    # API and the rule files that `import tablecert` loaded before it was imported on first
+    # use (tablecert/__init__.py), nor pydantic (tablecert.cli.coercion).
     watched = (
         "scipy",
         "dask",
         "cryptography",
         "jsonschema",
         "jinja2",
+        "pydantic",
         "tablecert.audit.battery",
         "tablecert.cli.audit.shuffler",
         "tablecert.cli.audit.rounds",
         "tablecert.rounds",
+        "tablecert.poker",
+        "tablecert.rules",
     )
     rng = ("audit", "rng", str(FIXTURES / "nist" / "e.bin"), "-N", "1", "-n", "100000")
     assert loaded_heavy(*rng, "-t", "Frequency", heavy=watched) == (0, [])
@@ -120,8 +128,13 @@ def test_audit_rng_imports_no_scipy() -> None:
 @pytest.mark.parametrize(
     ("args", "code", "heavy"),
     [
-        # check's text formats values with report.display, a leaf: not the HTML renderer.
-        (("check", "configs/q-poker.casino-b.toml"), 1, (*HEAVY, "tablecert.report.html")),
+        # check's text formats values with report.display, a leaf: not the HTML renderer; its
+        # strategy's distinct hands are found without np.unique, which imports numpy.ma.
+        (
+            ("check", "configs/q-poker.casino-b.toml"),
+            1,
+            (*HEAVY, "tablecert.report.html", "numpy.ma"),
+        ),
         (
             ("audit", "rounds", "--game", "q-poker", "rounds/q-poker-clean.csv"),
             0,
@@ -139,7 +152,8 @@ def test_check_and_audit_rounds_import_no_heavy_library(
 
 def test_verify_imports_no_certification_machinery(tmp_path: Path) -> None:
     # `verify` needs cryptography (the signatures) and jsonschema (the statement), not the
-    # report sections, Jinja2, SciPy or the PDF printer that `certify` imports.
+    # report sections, Jinja2, SciPy or the PDF printer that `certify` imports, nor the
+    # poker API (`import tablecert` imports it on first use).
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     from tablecert.report.signing import public_pem
@@ -151,7 +165,7 @@ def test_verify_imports_no_certification_machinery(tmp_path: Path) -> None:
     envelope.write_bytes(envelopes.certification(subjects, key).to_bytes())
     pub = tmp_path / "k.pub"
     pub.write_bytes(public_pem(key.public_key()))
-    watched = (*HEAVY, "tablecert.report.certify", "tablecert.report.sections")
+    watched = (*HEAVY, "tablecert.report.certify", "tablecert.report.sections", "tablecert.poker")
     args = ("verify", str(envelope), str(tmp_path / "log.csv"), "--pubkey", str(pub))
     code, loaded = loaded_heavy(*args, heavy=watched)
     assert code == 0

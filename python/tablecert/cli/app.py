@@ -18,7 +18,7 @@ _ENVIRONMENT_PROBLEM = set_aside_bad_source_date_epoch()
 
 import typer  # noqa: E402
 
-from tablecert.cli import conventions  # noqa: E402
+from tablecert.cli import coercion, conventions  # noqa: E402
 from tablecert.cli.common import run_app, stdout  # noqa: E402
 from tablecert.cli.lazy import Entry, HelpTable, LazyGroup  # noqa: E402
 
@@ -57,6 +57,7 @@ app = typer.Typer(
     help="Certify casino table games against the Macau statutes that govern them.",
 )
 conventions.help_conventions()
+coercion.plain_coercion()  # values converted without pydantic where that is plain
 
 
 def _version(value: bool) -> None:
