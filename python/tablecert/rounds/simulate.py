@@ -29,6 +29,7 @@ from tablecert.hand_arrays import key_table
 from tablecert.io.outputs import atomic_file, write_atomic
 from tablecert.poker import Ordering
 from tablecert.rounds.log import SCALE, SPOTS, amount_text, csv_columns
+from tablecert.rounds.progressive_round import disjoint_meter_hands, settle_progressive
 
 #: Planted error kinds, by game.
 KINDS: dict[str, tuple[str, ...]] = {
@@ -223,18 +224,7 @@ class _Simulator:
         """A deal where random seats hold disjoint hands of the given categories (royal or
         straight flush), the rest of the deck shuffled to the dealer and the other seats."""
         rng, size = self.rng, self.size
-        royals, flushes = meter_hands()
-        while True:
-            used, chosen = 0, []
-            for category in categories:
-                pool = royals if category == "royal flush" else flushes
-                mask = pool[int(rng.integers(len(pool)))]
-                if mask & used:
-                    break
-                used |= mask
-                chosen.append([c for c in range(52) if mask >> c & 1])
-            else:
-                break
+        used, chosen = disjoint_meter_hands(categories, lambda n: int(rng.integers(n)))
         rest = np.array([c for c in rng.permutation(52) if not used >> int(c) & 1])
         rows = sorted(rng.choice(n, len(chosen), replace=False).tolist())
         spare = (len(rest) - size) // size * size
@@ -403,19 +393,21 @@ class _Simulator:
             contributed = self.prog.contribution * sum(
                 (b["progressive"] for b in all_bets), Fraction(0)
             )
-            payment = self.prog.pay_round(
+            payment, nets = settle_progressive(
+                self.prog,
                 meter_before,
                 [
-                    (seat_numbers[i], self.order.categories[int(pks[i]) >> CATEGORY_SHIFT])
+                    (
+                        seat_numbers[i],
+                        self.order.categories[int(pks[i]) >> CATEGORY_SHIFT],
+                        b["progressive"],
+                    )
                     for i, b in enumerate(all_bets)
-                    if b["progressive"]
                 ],
-                sum((b["progressive"] for b in all_bets), Fraction(0)),
             )
             for i, b in enumerate(all_bets):
                 if b["progressive"]:
-                    won = payment.of(seat_numbers[i])
-                    all_paid[i]["progressive"] = (won.prize if won else 0) - b["progressive"]
+                    all_paid[i]["progressive"] = nets[i]
             meter_after = payment.meter_after
             target = self.meter_target(kind, payment, seat_numbers, target)
         planted: list[Planted] = []

@@ -9,6 +9,15 @@ outcome the game has, it does not play well) and stakes each side bet from a men
 included); every bet is settled by :meth:`StudSettlement.settle`, the scalar reading of the
 tables the round audit reads as arrays. Rounds are one a second from 2026-03-01 10:00 UTC.
 
+Where the file has a ``[progressive]``, every seat then places the progressive bet (the
+posted ``progressive.bet``) or not, equally likely, as the dedicated games' simulator does;
+the table's meter starts at ``progressive.meter``, and each round's prizes and meter after it
+are the file's terms' (``Progressive.pay_round``: the order of the round's winners, the
+meter's shares, its restart from the seed and its contributions), settled by the dedicated
+simulator's own code (``rounds/progressive_round.py``) and logged in ``meter_before`` and
+``meter_after``. Without a progressive nothing of this is drawn or written: the same rounds
+and bytes as before the progressive was played.
+
 The rounds are streamed: one round at a time through the writer into the output (CSV, or
 JSON Lines when the name has ``.jsonl``; gzip when it ends in ``.gz``, with no time or name in
 its header), written atomically; a seed gives the same bytes. Python's ``random.Random`` is
@@ -32,9 +41,10 @@ from typing import Any, TextIO
 
 from tablecert import _core
 from tablecert.errors import AuditError
-from tablecert.games.stud_settle import StudSettlement, stud_settlement
+from tablecert.games.stud_settle import CATEGORY_SHIFT, StudSettlement, stud_settlement
 from tablecert.io.outputs import atomic_file
 from tablecert.rounds.log import SCALE, amount_text
+from tablecert.rounds.progressive_round import settle_progressive
 from tablecert.rounds.stud_audit import log_spec
 from tablecert.rules import RuleFile
 
@@ -60,11 +70,14 @@ class StudSeat:
 
 @dataclass
 class StudRound:
-    """One round: its id, the dealer's cards (the upcard first) and its seats."""
+    """One round: its id, the dealer's cards (the upcard first) and its seats; the table's
+    meter before and after it where the game has a progressive (None: no meter)."""
 
     round_id: str
     dealer: list[int]
     seats: list[StudSeat]
+    meter_before: Fraction | None = None
+    meter_after: Fraction | None = None
 
 
 class StudPlay:
@@ -103,6 +116,13 @@ class StudPlay:
             stakes[bet] = Fraction(self.rng.choice(SIDE_STAKES))
         return StudSeat(number, cards, st.decisions[choice], stakes)
 
+    def progressive_bet(self, seat: StudSeat) -> None:
+        """The seat's progressive bet: the posted bet or none, equally likely (a game with a
+        progressive only; drawn after every seat's play)."""
+        prog = self.st.progressive
+        assert prog is not None
+        seat.stakes["progressive"] = prog.bet if self.rng.random() < 0.5 else Fraction(0)
+
 
 def settle_seat(st: StudSettlement, seat: StudSeat, dealer: list[int]) -> dict[str, Fraction]:
     """Every bet of a seat, settled by the description."""
@@ -111,15 +131,46 @@ def settle_seat(st: StudSettlement, seat: StudSeat, dealer: list[int]) -> dict[s
     return dict(zip(st.bets, paid, strict=True))
 
 
+def settle_progressive_seats(
+    st: StudSettlement, table: list[StudSeat], meter_before: Fraction
+) -> Fraction:
+    """The round's progressive by the file's terms: each seat's net result on it (in its
+    ``paid``, 0 without a bet); returns the table's meter after the round."""
+    prog = st.progressive
+    assert prog is not None
+    categories = st.categories
+    seats = [
+        (
+            seat.number,
+            categories[st.player_key(seat.cards) >> CATEGORY_SHIFT].replace("-", " "),
+            seat.stakes["progressive"],
+        )
+        for seat in table
+    ]
+    payment, nets = settle_progressive(prog, meter_before, seats)
+    for seat, net in zip(table, nets, strict=True):
+        seat.paid["progressive"] = net
+    return payment.meter_after
+
+
 def simulate(st: StudSettlement, count: int, seed: int, seats: int = SEATS) -> Iterator[StudRound]:
-    """``count`` seeded rounds of clean play, one at a time."""
+    """``count`` seeded rounds of clean play, one at a time; with a progressive, the table's
+    meter runs on from ``progressive.meter`` round by round."""
     play = StudPlay(st, seed)
+    prog = st.progressive
+    meter = None if prog is None else prog.meter
     for i in range(count):
         dealer, hands = play.deal(play.seat_count(seats))
         table = [play.play(k + 1, hand) for k, hand in enumerate(hands)]
         for seat in table:
             seat.paid = settle_seat(st, seat, dealer)
-        yield StudRound(str(i + 1), dealer, table)
+        if meter is None:
+            yield StudRound(str(i + 1), dealer, table)
+            continue
+        for seat in table:
+            play.progressive_bet(seat)
+        before, meter = meter, settle_progressive_seats(st, table, meter)
+        yield StudRound(str(i + 1), dealer, table, before, meter)
 
 
 def _amount(value: Fraction) -> str:
@@ -137,15 +188,22 @@ def round_record(
     st: StudSettlement, rnd: StudRound, index: int, table_id: str = "T1"
 ) -> dict[str, Any]:
     """A round as a JSON Lines record (the ``index``-th round of the log: its timestamp).
-    Every bet a log holds is written, a bet the seat did not make as 0: the progressive is not
-    played here (no progressive bet, the meter blank: a table that does not offer it)."""
+    Every bet a log holds is written, a bet the seat did not make as 0; the table's meter
+    before and after the round where the round has one (a round without one leaves it out:
+    not logged, as a table that does not offer the progressive logs it)."""
     upcards = st.description.deal.upcards.value
+    meter = (
+        {}
+        if rnd.meter_before is None or rnd.meter_after is None
+        else {"meter_before": _amount(rnd.meter_before), "meter_after": _amount(rnd.meter_after)}
+    )
     return {
         "table_id": table_id,
         "round_id": rnd.round_id,
         "timestamp": (START + timedelta(seconds=index)).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "dealer": _cards(rnd.dealer),
         "upcard": _core.card_code(rnd.dealer[0]) if upcards else "",
+        **meter,
         "seats": [
             {
                 "seat": s.number,
@@ -172,11 +230,13 @@ def write_records(
     writer.writerow(log_spec(st).columns)
     for record in records:
         head = [record[k] for k in ("table_id", "round_id", "timestamp", "dealer", "upcard")]
+        meter = (record.get("meter_before", ""), record.get("meter_after", ""))
         for seat in record["seats"]:
             writer.writerow(
                 [
                     *head,
-                    *("", "", ""),  # meter_before, meter_after, events
+                    *meter,
+                    "",  # events
                     seat["seat"],
                     seat["cards"],
                     seat["decision"],

@@ -68,8 +68,9 @@ def simulate_rounds_command(
     atomically; larger logs are seeded logs of several tables).
 
     A game described by its rule file (--game FILE): a clean log of random play, every bet
-    settled by the description, in its own columns, streamed; no planted errors (and no
-    OUTPUT.planted.json)."""
+    settled by the description, in its own columns, streamed; where the file has a
+    progressive, each seat bets it at random and the table's meter runs on by the file's
+    terms; no planted errors (and no OUTPUT.planted.json)."""
     values.whole(rounds, "--rounds", 1, MAX_SIMULATED_ROUNDS)
     values.seed(seed)
     for flag, share, top in (
