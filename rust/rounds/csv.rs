@@ -219,8 +219,7 @@ impl RoundReader {
         }
         if !same_round {
             if self.chunk.rounds() >= self.spec.rounds_per_chunk {
-                let chunk = std::mem::take(&mut self.chunk);
-                self.ready.push(chunk);
+                self.complete_chunk();
             }
             let round = key.map(In::Text);
             self.add_round(&round, line)?;

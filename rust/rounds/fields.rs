@@ -30,11 +30,12 @@ pub(super) fn amount_units(text: &str) -> Result<i64, bool> {
         return Err(false);
     }
     let w: i64 = whole.parse().map_err(|_| true)?;
-    let f: i64 = if frac.is_empty() {
-        0
-    } else {
-        format!("{frac:0<PLACES$}").parse().map_err(|_| true)?
-    };
+    // the fraction's digits, padded with zeros to PLACES (it has at most PLACES digits)
+    let f = frac
+        .bytes()
+        .chain(std::iter::repeat(b'0'))
+        .take(PLACES)
+        .fold(0i64, |f, d| f * 10 + i64::from(d - b'0'));
     if w > MAX_AMOUNT || (w == MAX_AMOUNT && f != 0) {
         return Err(false);
     }
@@ -108,12 +109,12 @@ impl RoundReader {
         if value.absent() {
             return Ok(0);
         }
-        let text = match value {
-            In::Text(s) => s.to_string(),
+        let text: std::borrow::Cow<str> = match value {
+            In::Text(s) => s.into(),
             // An amount is written as a decimal: a number with an exponent (`1e1`, `0.1e2`) is
             // refused like the text "1e1", naming it as written.
-            In::Json(v @ Value::Number(n)) if is_int(n) => py_number(v),
-            In::Json(Value::Number(n)) => n.to_string(),
+            In::Json(v @ Value::Number(n)) if is_int(n) => py_number(v).into(),
+            In::Json(Value::Number(n)) => n.to_string().into(),
             _ => {
                 return Err(self.error_in(
                     line,
@@ -356,6 +357,7 @@ impl RoundReader {
         let number = f[0];
         let n = match number {
             In::Json(Value::Bool(_)) => None,
+            In::Text(s) => py_int(s),
             _ => py_int(&number.to_text()),
         };
         let Some(n) = n else {

@@ -62,8 +62,7 @@ impl RoundReader {
             self.add_seat(&fields, &bets, &paid, line, &prefix)?;
         }
         if self.chunk.rounds() >= self.spec.rounds_per_chunk {
-            let chunk = std::mem::take(&mut self.chunk);
-            self.ready.push(chunk);
+            self.complete_chunk();
         }
         Ok(())
     }

@@ -85,6 +85,33 @@ impl Columns {
     pub fn rounds(&self) -> usize {
         self.round_id.len()
     }
+
+    /// Empty columns with room for as many rounds and seats as these hold and a sixteenth
+    /// more (the chunks of a log are alike): the next chunk's columns grow without copying.
+    fn sized_like(&self) -> Columns {
+        fn room<T>(v: &[T]) -> Vec<T> {
+            Vec::with_capacity(v.len() + v.len() / 16)
+        }
+        Columns {
+            table_id: room(&self.table_id),
+            round_id: room(&self.round_id),
+            timestamp: room(&self.timestamp),
+            events: room(&self.events),
+            line: room(&self.line),
+            dealer: room(&self.dealer),
+            upcard: room(&self.upcard),
+            meter_before: room(&self.meter_before),
+            meter_after: room(&self.meter_after),
+            void: room(&self.void),
+            seat_round: room(&self.seat_round),
+            seat_number: room(&self.seat_number),
+            seat_line: room(&self.seat_line),
+            seat_cards: room(&self.seat_cards),
+            decision: room(&self.decision),
+            bets: room(&self.bets),
+            paid: room(&self.paid),
+        }
+    }
 }
 
 mod csv;
@@ -185,6 +212,13 @@ impl RoundReader {
         } else {
             format!("{}:{line}: {field}: {message}", self.path)
         }
+    }
+
+    /// The chunk being read is complete: it is handed on, the next one made room for.
+    fn complete_chunk(&mut self) {
+        let next = self.chunk.sized_like();
+        let chunk = std::mem::replace(&mut self.chunk, next);
+        self.ready.push(chunk);
     }
 
     /// Whether a chunk is complete.

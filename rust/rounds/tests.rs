@@ -154,3 +154,90 @@ fn card_separators_are_python_spaces_commas_and_semicolons() {
         );
     }
 }
+
+/// A small xorshift generator: the tests' hashes, repeatable.
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// The id set against `std`'s `HashSet`: random hashes, and again hashes inserted before
+/// (in the fresh table, merged into the sorted blocks one or several merges ago, just before
+/// and after a merge), hashes sharing their top bits (one directory range) or their low bits
+/// (one probe chain), and the extremes; every insert answers as the reference does.
+#[test]
+fn round_ids_find_every_repeat_as_a_hash_set_does() {
+    use std::collections::HashSet;
+    for (seed, min_batch) in [(1u64, 4usize), (2, 8), (3, 64), (4, 1024)] {
+        let mut rng = XorShift(0x9e37_79b9_7f4a_7c15 ^ seed);
+        let mut ids = RoundIds::with_min_batch(min_batch);
+        let mut reference: HashSet<u128> = HashSet::new();
+        let mut inserted: Vec<u128> = Vec::new();
+        let (mut repeats, mut found) = (0, 0);
+        for step in 0..60_000 {
+            let h = match rng.below(10) {
+                // a repeat of any earlier hash, or of one of the last few (around a merge)
+                0 | 1 if !inserted.is_empty() => inserted[rng.below(inserted.len())],
+                2 if !inserted.is_empty() => {
+                    inserted[inserted.len() - 1 - rng.below(inserted.len().min(2 * min_batch))]
+                }
+                // one directory range, one probe chain, the extremes
+                3 => (u128::from(rng.next() & 3) << 126) | u128::from(rng.next() & 0xff) | 1,
+                4 => (u128::from(rng.next()) << 64) | 0x10,
+                5 => [1, 2, u128::MAX, u128::MAX - 1, 1 << 127][rng.below(5)],
+                _ => (u128::from(rng.next()) << 64) | u128::from(rng.next()) | 1,
+            };
+            let want = reference.insert(h);
+            let got = ids.insert_hash(h);
+            assert_eq!(got, want, "seed {seed}, step {step}: {h:#x}");
+            if !want {
+                repeats += 1;
+                found += usize::from(!got);
+            }
+            if want {
+                inserted.push(h);
+            }
+            assert_eq!(ids.len(), reference.len());
+        }
+        assert!(repeats > 10_000 && found == repeats, "{repeats} repeats");
+        // every hash is still found once the last batch is merged
+        assert!(ids.sorted.len > 0 && ids.fresh_len < ids.batch);
+        for h in &inserted {
+            assert!(!ids.insert_hash(*h), "{h:#x} was inserted");
+        }
+    }
+}
+
+/// The id set's memory: 16 bytes per id in its sorted blocks, plus at most 0.25 bytes per id
+/// of directory, the fresh table (2 MiB, then at most 1 byte per id) and one block's slack.
+#[test]
+fn round_ids_take_sixteen_bytes_an_id_and_a_bounded_overhead() {
+    let mut rng = XorShift(7);
+    let mut ids = RoundIds::default();
+    let mut most = 0f64;
+    for n in 1..=3_000_000usize {
+        assert!(ids.insert_hash(u128::from(rng.next()) << 64 | u128::from(rng.next()) | 1));
+        if n % 100_000 == 0 {
+            let bound = 16 * n + n / 4 + (2 << 20).max(n) + 64 * 1024 + 16 * n / 4096 + 64;
+            assert!(
+                ids.heap_bytes() <= bound,
+                "{n}: {} > {bound}",
+                ids.heap_bytes()
+            );
+            if n >= 1_000_000 {
+                most = most.max((ids.heap_bytes() - (2 << 20)) as f64 / n as f64);
+            }
+        }
+    }
+    assert!(most < 16.5, "{most} bytes per id beyond the fresh table");
+}
