@@ -1,6 +1,8 @@
 """Round logs of a game described by its rule file, for the tests: the package simulator's
 seeded deals and random play (``tablecert.rounds.stud_simulate``: the same rounds as ``simulate
-rounds --game FILE`` draws), every bet settled by a slow, obviously-correct reading of the rule
+rounds --game FILE`` draws for a game without a progressive; this generator places no
+progressive bet, so for a game with one its draws differ from the simulator's from the first
+round on), every bet settled by a slow, obviously-correct reading of the rule
 file's text, and planted mis-settlements of named kinds, each with the round and the article
 that decides it.
 
@@ -420,7 +422,8 @@ def make_log(
     seats: int = 3,
 ) -> Log:
     """``rounds`` seeded rounds of the game ``name`` (a bundled rule file), drawn as the
-    package simulator draws them (without ``plant``, its very rounds), every bet settled by
+    package simulator draws them (without ``plant`` and for a game without a progressive, its
+    very rounds; no progressive bet is placed here), every bet settled by
     the rule text; with ``plant``, one round in ``every`` (cycling through the kinds)
     mis-settled by a kind that applies to it (a deal is dealt again until one does). The kind
     ``tie`` mis-settles nothing: it deals a round where the first seat raises and ties the
