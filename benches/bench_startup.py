@@ -11,11 +11,19 @@ Before and after in the same run: point TABLECERT_STARTUP_BEFORE at the ``python
 an older checkout with its core built in place (BENCHMARKS.md, "Start-up of light commands",
 says how); every command then also runs from there (first on PYTHONPATH), interleaved.
 What the light commands must not import is a normal test (tests/cli/test_cli_startup.py).
+
+Bytecode: every process reads and writes its compiled modules in one folder of this run
+(PYTHONPYCACHEPREFIX), written by the warm-up round, as an installed package's are written at
+install; a caller's PYTHONDONTWRITEBYTECODE would otherwise make every round compile every
+tablecert module from source again (a source checkout has no __pycache__ of its own until
+something writes it). TABLECERT_STARTUP_COMPILE=1 measures that instead: no bytecode written
+or read from the run's folder.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -28,6 +36,8 @@ from pytest_benchmark.fixture import BenchmarkFixture
 ENTRY = "from tablecert.cli import main; main()"
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 WORK = Path(tempfile.gettempdir()) / f"tablecert-bench-startup-{os.getpid()}"
+PYCACHE = WORK.with_name(WORK.name + "-pycache")
+COMPILE = os.environ.get("TABLECERT_STARTUP_COMPILE") == "1"
 
 RUNS = {
     "yardstick: python -c 'import numpy'": ["-c", "import numpy"],
@@ -78,10 +88,22 @@ def signed_envelope() -> Iterator[None]:
     for path in WORK.iterdir():
         path.unlink()
     WORK.rmdir()
+    shutil.rmtree(PYCACHE, ignore_errors=True)
+
+
+def environment() -> dict[str, str]:
+    env = dict(os.environ)
+    if COMPILE:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        env.pop("PYTHONPYCACHEPREFIX", None)
+    else:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
+    return env
 
 
 def run(args: list[str], tree: str, expected: int = 0) -> None:
-    env = dict(os.environ)
+    env = environment()
     if tree:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [tree, env.get("PYTHONPATH")]))
     code = subprocess.run(
@@ -108,5 +130,6 @@ def test_startup(benchmark: BenchmarkFixture, name: str, tree: str) -> None:
         ).stdout
         assert found.startswith(TREES[tree]), found
     benchmark.extra_info["load_average"] = os.getloadavg()
+    benchmark.extra_info["bytecode"] = "compiled each run" if COMPILE else "cached"
     args = (RUNS[name], TREES[tree], EXPECTED.get(name, 0))
     benchmark.pedantic(run, args=args, rounds=10, warmup_rounds=1)
