@@ -91,7 +91,17 @@ fn chunk_dict<'py>(
     events: &[String],
 ) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new_bound(py);
-    d.set_item("table_id", PyList::new_bound(py, &c.table_id))?;
+    // A table's rounds are logged one after another: one string for a run of the same id.
+    let mut last: Option<(&str, Bound<'py, PyString>)> = None;
+    let tables = c.table_id.iter().map(|t| match &last {
+        Some((text, s)) if text == t => s.clone(),
+        _ => {
+            let s = PyString::new_bound(py, t);
+            last = Some((t, s.clone()));
+            s
+        }
+    });
+    d.set_item("table_id", PyList::new_bound(py, tables))?;
     d.set_item("round_id", PyList::new_bound(py, &c.round_id))?;
     d.set_item("timestamp", PyList::new_bound(py, &c.timestamp))?;
     let names: Vec<Bound<'py, PyString>> =

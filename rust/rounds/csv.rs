@@ -195,35 +195,29 @@ impl RoundReader {
             ));
         }
         let key: [&str; 8] = std::array::from_fn(|i| fields[layout.round[i]]);
-        let mut joined = std::mem::take(&mut self.row_key);
-        joined.clear();
-        for (i, field) in key.iter().enumerate() {
-            joined.extend_from_slice(&(field.len() as u64).to_le_bytes());
-            joined.extend_from_slice(field.as_bytes());
-            if i == 1 {
-                self.row_key_split = joined.len(); // table and round id end here
-            }
-        }
-        let split = self.row_key_split;
-        let same_round = self.current.len() >= split && self.current[..split] == joined[..split];
-        let same_fields = same_round && self.current == joined;
-        self.row_key = joined;
-        if same_round && !same_fields {
-            let cur = self.current_fields();
-            let i = (0..8).find(|&i| cur[i] != key[i].as_bytes()).unwrap_or(0);
+        // The round fields that agree with the current round's, in column order: a row of
+        // the same round agrees on all of them, the first of another round's on fewer than 2.
+        let agree = self.current_agrees(&key);
+        if agree == 8 {
+            // another row of the current round
+        } else if agree >= 2 {
             return Err(self.error(
                 line,
-                ROUND_FIELDS[i],
+                ROUND_FIELDS[agree],
                 "differs from the round's first row (round fields must agree)",
             ));
-        }
-        if !same_round {
+        } else {
             if self.chunk.rounds() >= self.spec.rounds_per_chunk {
                 self.complete_chunk();
             }
             let round = key.map(In::Text);
             self.add_round(&round, line)?;
-            std::mem::swap(&mut self.current, &mut self.row_key);
+            let current = &mut self.current;
+            current.clear();
+            for field in key {
+                current.extend_from_slice(&(field.len() as u64).to_le_bytes());
+                current.extend_from_slice(field.as_bytes());
+            }
         }
         let seat = layout.seat.map(|i| In::Text(fields[i]));
         let bets: [In; MAX_SPOTS] = std::array::from_fn(|i| In::Text(fields[layout.bets[i]]));
@@ -237,17 +231,21 @@ impl RoundReader {
         )
     }
 
-    /// The current round's fields, from their length-prefixed bytes.
-    pub(super) fn current_fields(&self) -> Vec<&[u8]> {
-        let mut out = Vec::with_capacity(8);
+    /// How many of `key`'s fields, from the first, are the current round's (its fields kept
+    /// length-prefixed): 8 when all are.
+    pub(super) fn current_agrees(&self, key: &[&str; 8]) -> usize {
         let mut rest = &self.current[..];
-        while rest.len() >= 8 {
-            let (len, tail) = rest.split_at(8);
-            let len = u64::from_le_bytes(len.try_into().expect("8 bytes")) as usize;
-            out.push(&tail[..len]);
+        for (i, field) in key.iter().enumerate() {
+            let Some((len, tail)) = rest.split_first_chunk::<8>() else {
+                return i;
+            };
+            let len = u64::from_le_bytes(*len) as usize;
+            if tail.get(..len) != Some(field.as_bytes()) {
+                return i;
+            }
             rest = &tail[len..];
         }
-        out
+        8
     }
 
     pub(super) fn csv_header(&mut self, fields: &[&str]) -> Result<(), ReadError> {

@@ -150,10 +150,8 @@ pub struct RoundReader {
     field_start: usize,
     header_done: bool,
     /// The current round's raw round fields, each length-prefixed (CSV: the rows of a round
-    /// must agree), and the same of the row being read (a reused buffer).
+    /// must agree; a row is compared with them where it lies).
     current: Vec<u8>,
-    row_key: Vec<u8>,
-    row_key_split: usize,
     /// Every (table id, round id) read, as a 16-byte keyed hash: a round is logged once.
     /// The reader's one state that grows with the log (`ids`).
     seen: RoundIds,
@@ -190,8 +188,6 @@ impl RoundReader {
             field_start: 0,
             header_done: false,
             current: Vec::new(),
-            row_key: Vec::new(),
-            row_key_split: 0,
             seen: RoundIds::default(),
             round_seats: [0; 2],
             hand: Vec::new(),
