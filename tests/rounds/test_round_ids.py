@@ -24,8 +24,20 @@ def _row(table: str, round_id: str) -> str:
     return f"{table},{round_id},2026-03-01T00:00:00Z,Qs 7d 3c,,,,,1,9h 9d 4s,follow,10,20,10,20\n"
 
 
+def _json_row(table: str, round_id: str) -> str:
+    return (
+        f'{{"table_id": "{table}", "round_id": "{round_id}", "timestamp": '
+        '"2026-03-01T00:00:00Z", "dealer": "Qs 7d 3c", "seats": [{"seat": 1, "cards": '
+        '"9h 9d 4s", "decision": "follow", "bets": {"pair_plus": "10", "play": "20"}, '
+        '"paid": {"pair_plus": "10", "play": "20"}}]}\n'
+    )
+
+
 def _log(path: Path, rows: list[tuple[str, str]]) -> Path:
-    path.write_text(HEADER + "".join(_row(t, r) for t, r in rows), encoding="utf-8")
+    if path.suffix == ".jsonl":
+        path.write_text("".join(_json_row(t, r) for t, r in rows), encoding="utf-8")
+    else:
+        path.write_text(HEADER + "".join(_row(t, r) for t, r in rows), encoding="utf-8")
     return path
 
 
@@ -54,6 +66,14 @@ def test_a_round_logged_twice_is_found_across_merges(
     with pytest.raises(RoundLogError) as err:
         _read(path)
     line = repeat_at + 2  # the header, then one line a round
+    assert str(err.value) == (
+        f"{path}:{line}: round_id: round '{round_id}' of table '{table}' is logged twice"
+    )
+    # the same in JSON Lines: one line a round, no header
+    path = _log(tmp_path / "q.jsonl", rows)
+    with pytest.raises(RoundLogError) as err:
+        _read(path)
+    line = repeat_at + 1
     assert str(err.value) == (
         f"{path}:{line}: round_id: round '{round_id}' of table '{table}' is logged twice"
     )
