@@ -269,7 +269,13 @@ impl RoundReader {
     pub(super) fn add_round(&mut self, f: &[In; 8], line: u64) -> Result<(), ReadError> {
         let table = self.text(f[0], line, "table_id")?;
         let round_id = self.text(f[1], line, "round_id")?;
-        if !self.seen.insert(&table, &round_id) {
+        // The pair is looked up once the round's other fields are read, the memory it is
+        // looked up in fetched meanwhile; a round logged twice is still the error named when
+        // one of its later fields is wrong too.
+        let h = self.seen.hash(&table, &round_id);
+        self.seen.prefetch(h);
+        let fields = self.round_fields(f, line);
+        if !self.seen.insert_hash(h) {
             return Err(self.error(
                 line,
                 "round_id",
@@ -280,6 +286,32 @@ impl RoundReader {
                 ),
             ));
         }
+        let (events, void, mut dealer, upcard, timestamp, [meter_before, meter_after]) = fields?;
+        let c = &mut self.chunk;
+        c.table_id.push(table);
+        c.round_id.push(round_id);
+        c.timestamp.push(timestamp);
+        c.line.push(wide(line));
+        c.events.push(events);
+        c.void.push(void);
+        dealer.resize(self.spec.dealer_size, -1);
+        c.dealer.extend_from_slice(&dealer);
+        c.upcard.push(upcard);
+        c.meter_before.push(meter_before);
+        c.meter_after.push(meter_after);
+        self.hand = dealer;
+        self.rounds += 1;
+        Ok(())
+    }
+
+    /// A round's fields after its ids: events, whether void, the dealer's cards (in the
+    /// reused hand buffer), the upcard, the timestamp and the meters.
+    #[allow(clippy::type_complexity)]
+    fn round_fields(
+        &mut self,
+        f: &[In; 8],
+        line: u64,
+    ) -> Result<(Vec<u8>, bool, Vec<i16>, i16, String, [i64; 2]), ReadError> {
         self.round_seats = [0; 2];
         let events = self.events(f[7], line)?;
         let void = events
@@ -328,21 +360,14 @@ impl RoundReader {
         let timestamp = self.text(f[2], line, "timestamp")?;
         let meter_before = self.meter(f[5], line, "meter_before")?;
         let meter_after = self.meter(f[6], line, "meter_after")?;
-        let c = &mut self.chunk;
-        c.table_id.push(table);
-        c.round_id.push(round_id);
-        c.timestamp.push(timestamp);
-        c.line.push(wide(line));
-        c.events.push(events);
-        c.void.push(void);
-        dealer.resize(self.spec.dealer_size, -1);
-        c.dealer.extend_from_slice(&dealer);
-        c.upcard.push(upcard);
-        c.meter_before.push(meter_before);
-        c.meter_after.push(meter_after);
-        self.hand = dealer;
-        self.rounds += 1;
-        Ok(())
+        Ok((
+            events,
+            void,
+            dealer,
+            upcard,
+            timestamp,
+            [meter_before, meter_after],
+        ))
     }
 
     pub(super) fn add_seat(

@@ -128,8 +128,7 @@ impl Sorted {
         if range.is_empty() {
             return false;
         }
-        let within = ((h << bits) >> 64) as u64; // h's place in its range, in 1/2^64
-        let mut i = ((u128::from(within) * range.len() as u128) >> 64) as usize;
+        let mut i = start(range.len(), h, bits);
         if range[i] < h {
             while i + 1 < range.len() && range[i + 1] < h {
                 i += 1;
@@ -146,6 +145,13 @@ impl Sorted {
     fn heap_bytes(&self) -> usize {
         self.cap * 16
     }
+}
+
+/// Where in a range of `len` sorted hashes sharing their top `bits` bits the search for `h`
+/// starts: where its next bits place it (the hashes are uniform within the range).
+fn start(len: usize, h: u128, bits: u32) -> usize {
+    let within = ((h << bits) >> 64) as u64; // h's place in its range, in 1/2^64
+    ((u128::from(within) * len as u128) >> 64) as usize
 }
 
 /// Every (table id, round id) pair read, as its keyed hash.
@@ -196,7 +202,8 @@ impl RoundIds {
 
     /// The keyed hash of a pair: the table id's length first, so that no other split of the
     /// same bytes is the same pair; never 0 (an empty slot).
-    pub(super) fn hash(&self, table: &str, round: &str) -> u128 {
+    #[must_use]
+    pub fn hash(&self, table: &str, round: &str) -> u128 {
         let half = |key: &RandomState| {
             let mut h = key.build_hasher();
             h.write_u64(table.len() as u64);
@@ -206,6 +213,33 @@ impl RoundIds {
         };
         let h = (u128::from(half(&self.keys[0])) << 64) | u128::from(half(&self.keys[1]));
         h.max(1)
+    }
+
+    /// Ask the processor for the memory a later `insert_hash(h)` looks in (its fresh slot and
+    /// where its search in the sorted part starts): a hint, so that those loads overlap the
+    /// caller's work instead of stalling it.
+    pub fn prefetch(&self, h: u128) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let slot = ((h >> self.fresh_shift) as usize).min(self.fresh.len() - 1);
+            let (lo, hi) = self.range_of(h);
+            let sorted = self.sorted.as_slice();
+            let at = if lo < hi {
+                sorted[lo + start(hi - lo, h, self.bits)..].as_ptr()
+            } else {
+                sorted.as_ptr()
+            };
+            // SAFETY: a prefetch only hints at an address (here within the fresh table and
+            // within, or at the start of, the sorted slice); it reads nothing into the
+            // program and cannot fault.
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(self.fresh[slot..].as_ptr().cast());
+                _mm_prefetch::<_MM_HINT_T0>(at.cast());
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = h;
     }
 
     /// Record a pair: false when it was read before.
@@ -252,14 +286,19 @@ impl RoundIds {
         }
     }
 
-    fn in_sorted(&self, h: u128) -> bool {
+    /// The indices in `sorted` of the hashes with h's top `bits` bits.
+    fn range_of(&self, h: u128) -> (usize, usize) {
         let b = if self.bits == 0 {
             0
         } else {
             (h >> (128 - self.bits)) as usize
         };
-        self.sorted
-            .contains(self.dir[b], self.dir[b + 1], h, self.bits)
+        (self.dir[b], self.dir[b + 1])
+    }
+
+    fn in_sorted(&self, h: u128) -> bool {
+        let (lo, hi) = self.range_of(h);
+        self.sorted.contains(lo, hi, h, self.bits)
     }
 
     /// The fresh hashes (in ascending order in their table) merged into `sorted` (from its

@@ -241,3 +241,29 @@ fn round_ids_take_sixteen_bytes_an_id_and_a_bounded_overhead() {
     }
     assert!(most < 16.5, "{most} bytes per id beyond the fresh table");
 }
+
+/// A round logged twice is the error named even when a later field of the repeat is wrong
+/// too (its ids are looked up after its other fields are read); a wrong field of a new round
+/// is named as before.
+#[test]
+fn a_repeat_is_named_before_its_other_faults() {
+    let first = "T,1,t,Qs 7d 3c,,,,,1,9h 9d 4s,follow,10,20,10,20\n\
+                 T,2,t,Qs 7d 3c,,,,,1,9h 9d 4s,follow,10,20,10,20\n";
+    for repeat in [
+        "T,1,t,Qs 7d,,,,,1,9h 9d 4s,follow,10,20,10,20\n",
+        "T,1,t,Qs 7d 3c,,,,bogus,1,9h 9d 4s,follow,10,20,10,20\n",
+        "T,1,t,Qs 7d 3c,,x,,,1,9h 9d 4s,follow,10,20,10,20\n",
+    ] {
+        let err = read(&format!("{HEADER}{first}{repeat}"), 1 << 20).unwrap_err();
+        assert_eq!(
+            err,
+            "q.csv:4: round_id: round '1' of table 'T' is logged twice"
+        );
+    }
+    let err = read(
+        &format!("{HEADER}{first}T,3,t,Qs 7d,,,,,1,9h 9d 4s,follow,10,20,10,20\n"),
+        1 << 20,
+    )
+    .unwrap_err();
+    assert_eq!(err, "q.csv:4: dealer: a q-poker hand has 3 cards, got 2");
+}
