@@ -5,6 +5,7 @@ merges ago, and the read stops at the repeat's line with the same message."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -87,3 +88,16 @@ def test_distinct_rounds_across_merges_are_all_read(tmp_path: Path) -> None:
     rows += [("T0", "23"), ("T3", "12"), ("T31", "2")]  # T0's ids were even
     path = _log(tmp_path / "q.csv", rows)
     assert _read(path) == len(rows)
+
+
+def test_the_reader_keeps_no_chunk_it_has_handed_on(tmp_path: Path) -> None:
+    """A chunk's columns are referenced by the chunk alone once it is handed on: the reader
+    keeps nothing of it while the next chunks are made (memory stays at a few chunks)."""
+    path = _log(tmp_path / "q.csv", [("T", str(i)) for i in range(2 * BATCH + 5)])
+    sizes = []
+    for chunk in read_rounds(path, "q-poker"):
+        # the chunk's attribute and getrefcount's argument: no other holder
+        refs = sys.getrefcount(chunk.round_id)
+        assert refs == 2
+        sizes.append(len(chunk))
+    assert sizes == [BATCH, BATCH, 5]

@@ -730,6 +730,7 @@ def _audit_file(
             analysis.add(chunk, checked.judged_rounds, checked.judged_seats)
         if progress is not None:
             progress(len(chunk))
+        del chunk, checked  # not kept while the next chunk is read: memory stays at a few
     return FileAudit(audit, None if analysis is None else analysis.state())
 
 

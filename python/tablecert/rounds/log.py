@@ -314,7 +314,9 @@ def read_log(path: str | Path, spec: LogSpec) -> Iterator[RoundChunk]:
     try:
         reader.open(str(path))
         while (ready := reader.next_chunks()) is not None:
-            for columns in ready:
-                yield _chunk(spec, str(path), columns)
+            # each chunk let go of once handed on: none is kept while the next are made
+            ready.reverse()
+            while ready:
+                yield _chunk(spec, str(path), ready.pop())
     except LogError as exc:
         raise RoundLogError(str(exc)) from None
