@@ -29,6 +29,7 @@ RATIO = re.compile(
     r"per hand \((\d+\.\d\d)x its speed\)"
 )
 
+
 def _one_ratio_rounded_twice(time_ratio: float, speed: float) -> bool:
     """Whether one true ratio r prints as both figures, each rounded to two decimals.
 
