@@ -132,3 +132,93 @@ def test_shuffler_audit_does_not_import_scipy_stats(tmp_path: object) -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300
     )
     assert out.stdout.strip() == "[]"
+
+
+# A fresh interpreter: the compiled functions loaded light, their values, then SciPy imported
+# for real; prints what a test below checks. {setup} runs first.
+LIGHT_PROBE = """
+import json, sys, threading
+{setup}
+from tablecert.stats import pvalues
+module = pvalues.special_functions()
+light = "scipy.special" not in sys.modules
+left = sorted(m for m in sys.modules if m.startswith("scipy.special."))
+got = [
+    repr(float(pvalues.chi2_sf(3.3, 3))),
+    repr(float(pvalues.norm_sf(1.7))),
+    repr(float(pvalues.binom_cdf(2, 50, 0.1))),
+    repr(pvalues.ks_uniform_greater([0.1, 0.5, 0.7])),
+]
+import scipy.special
+from scipy import stats
+want = [
+    repr(float(stats.chi2.sf(3.3, 3))),
+    repr(float(stats.norm.sf(1.7))),
+    repr(float(stats.binom.cdf(2, 50, 0.1))),
+    repr(pvalues.ks_uniform_greater([0.1, 0.5, 0.7])),
+]
+k = stats.kstest([0.1, 0.5, 0.7], "uniform", alternative="greater")
+want[3] = repr((float(k.statistic), float(k.pvalue)))
+print(json.dumps({{
+    "light": light,
+    "left": left,
+    "same_module": scipy.special._ufuncs is module,
+    "same_functions": all(
+        getattr(scipy.special, f) is getattr(module, f) for f in ("chdtrc", "ndtr", "smirnov")
+    ),
+    "got": got,
+    "want": want,
+}}))
+"""
+
+
+def _light_probe(setup: str = "") -> dict[str, object]:
+    import json
+
+    out = subprocess.run(
+        [sys.executable, "-c", LIGHT_PROBE.format(setup=setup)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    result: dict[str, object] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
+def test_special_functions_load_without_the_package_init_and_equal_scipy() -> None:
+    # The light load: scipy.special's __init__ (~0.15 s of CPU) is not run, and nothing of the
+    # stand-in package is left; the later real import reuses the very compiled module, so the
+    # values are SciPy's, bit for bit.
+    r = _light_probe()
+    assert r["light"] is True
+    assert "scipy.special._ufuncs" in r["left"]  # type: ignore[operator]
+    assert r["same_module"] is True
+    assert r["same_functions"] is True
+    assert r["got"] == r["want"]
+
+
+def test_special_functions_import_scipy_special_with_other_threads() -> None:
+    # Another Python thread could import scipy.special while the stand-in is in sys.modules:
+    # then the package is imported as usual.
+    setup = "stop = threading.Event(); threading.Thread(target=stop.wait, daemon=True).start()"
+    r = _light_probe(setup)
+    assert r["light"] is False
+    assert r["same_module"] is True
+    assert r["got"] == r["want"]
+
+
+def test_special_functions_fall_back_when_the_light_load_fails() -> None:
+    # A SciPy whose compiled module cannot be found this way: the attempt leaves nothing behind
+    # and the package is imported as usual.
+    setup = "import scipy; scipy.__path__ = ['/nonexistent']"
+    # The real import needs the real path back; the fallback must not depend on the stand-in.
+    setup += "\nimport tablecert.stats.pvalues as p\n_l = p._light_ufuncs\n"
+    setup += "def _probe():\n    r = _l()\n    assert r is None, r\n"
+    setup += "    assert 'scipy.special' not in sys.modules\n"
+    setup += "    scipy.__path__ = [scipy.__file__.rsplit('/', 1)[0]]\n    return r\n"
+    setup += "p._light_ufuncs = _probe"
+    r = _light_probe(setup)
+    assert r["light"] is False
+    assert r["same_module"] is True
+    assert r["got"] == r["want"]

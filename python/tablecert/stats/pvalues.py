@@ -5,17 +5,74 @@ distribution and its documentation), a third of a whole 1,000,000-shuffle audit'
 the read. Each function here computes exactly what the named ``scipy.stats`` call returns: the
 same special function that ``scipy.stats`` evaluates, with the same handling of the support's
 edges (tests/test_audit_pvalues.py checks bit-for-bit equality on a grid with the edges).
+
+Every function comes from ``scipy.special._ufuncs``, the compiled module whose ufuncs
+``scipy.special`` itself exports (the same objects). Its package's ``__init__`` costs about
+0.15 s of CPU more (SciPy 1.17 wraps every function for the array API on import), half of a
+light command's start-up budget: :func:`special_functions` loads the compiled module alone
+when it safely can (see there).
 """
 
 from __future__ import annotations
 
+import importlib
+import sys
+import threading
+import types
+from functools import cache
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-# scipy.special is imported where used: commands that import the battery without running it
+# SciPy is imported where used: commands that import the battery without running it
 # (`tablecert simulate`) need no SciPy at all.
+
+_SPECIAL = "scipy.special"
+_UFUNCS = "scipy.special._ufuncs"
+
+
+@cache
+def special_functions() -> Any:
+    """``scipy.special._ufuncs``: ``chdtrc``, ``ndtr``, ``smirnov``, and the Boost binomial
+    CDF and SF that ``scipy.stats.binom`` calls, the very objects ``scipy.special`` exports.
+
+    When ``scipy.special`` is not imported yet and this is the process's only Python thread
+    (the CLI; the core's reader threads run no Python imports), the compiled module is loaded
+    under a bare stand-in for its package, which is removed at once: no other thread can see
+    the stand-in, and a later ``import scipy.special`` runs the real ``__init__``, which takes
+    the already loaded compiled modules from ``sys.modules`` (tests/audit/test_audit_pvalues.py
+    checks both, and that the values equal SciPy's). Otherwise, or when the light load fails
+    (another SciPy layout), the package is imported as usual."""
+    if _SPECIAL not in sys.modules and threading.active_count() == 1:
+        light = _light_ufuncs()
+        if light is not None:
+            return light
+    return importlib.import_module(_UFUNCS)
+
+
+def _light_ufuncs() -> Any | None:
+    """The compiled module loaded under a bare package, or None (nothing left behind)."""
+    import scipy
+
+    before = set(sys.modules)
+    bare = types.ModuleType(_SPECIAL)
+    bare.__path__ = [f"{scipy.__path__[0]}/special"]
+    bare.__package__ = _SPECIAL
+    sys.modules[_SPECIAL] = bare
+    try:
+        module = importlib.import_module(_UFUNCS)
+        for name in ("chdtrc", "ndtr", "smirnov", "_binom_cdf", "_binom_sf"):
+            getattr(module, name)
+    except Exception:  # any failure: forget the attempt, import as usual
+        for name in set(sys.modules) - before:
+            if name == _SPECIAL or name.startswith(_SPECIAL + "."):
+                del sys.modules[name]
+        return None
+    finally:
+        if sys.modules.get(_SPECIAL) is bare:
+            del sys.modules[_SPECIAL]
+    return module
 
 
 def _out(values: NDArray[np.float64]) -> Any:
@@ -24,8 +81,7 @@ def _out(values: NDArray[np.float64]) -> Any:
 
 def chi2_sf(x: ArrayLike, df: ArrayLike) -> Any:
     """``scipy.stats.chi2.sf(x, df)``: 1 at x <= 0, 0 at x = inf, NaN for NaN or df <= 0."""
-    import scipy.special as sc
-
+    sc = special_functions()
     if isinstance(x, float | int) and isinstance(df, int) and df > 0 and 0 < x < np.inf:
         return sc.chdtrc(df, float(x))  # the common case, without the masks below
     x_a = np.asarray(x, dtype=np.float64)
@@ -42,8 +98,7 @@ def chi2_sf(x: ArrayLike, df: ArrayLike) -> Any:
 
 def norm_sf(z: ArrayLike) -> Any:
     """``scipy.stats.norm.sf(z)``."""
-    import scipy.special as sc
-
+    sc = special_functions()
     return _out(np.asarray(sc.ndtr(-np.asarray(z, dtype=np.float64))))
 
 
@@ -66,8 +121,7 @@ def _binom(k: ArrayLike, n: int, p: float, tail: str) -> Any:
         # one-sequence decision (`audit rng -N 1`) needs no SciPy.
         out[inside] = 1 - p if tail == "cdf" else p
     elif np.any(inside):
-        import scipy.special._ufuncs as scu  # scipy.stats.binom's own Boost-backed CDF and SF
-
+        scu = special_functions()  # scipy.stats.binom's own Boost-backed CDF and SF
         f = scu._binom_cdf if tail == "cdf" else scu._binom_sf
         # Each distinct count once (a successor table's 2,652 cells hold about 100 distinct
         # counts): the function is elementwise, so the values are those of every cell.
@@ -89,8 +143,7 @@ def binom_sf(k: ArrayLike, n: int, p: float) -> Any:
 
 def ks_uniform_greater(values: ArrayLike) -> tuple[float, float]:
     """``scipy.stats.kstest(values, "uniform", alternative="greater")``: (D+, p-value)."""
-    import scipy.special as sc
-
+    sc = special_functions()
     x = np.sort(np.asarray(values, dtype=np.float64))
     n = len(x)
     cdf = np.where(x >= 1, 1.0, np.where(x > 0, x, 0.0))

@@ -25,7 +25,7 @@ from tablecert.cli.common import (
 )
 from tablecert.cli.progress import progress
 from tablecert.exact import measured
-from tablecert.stats import level_of
+from tablecert.stats import level_of, pvalues
 
 
 def rng(
@@ -95,6 +95,8 @@ def rng(
     nist.check_sizes(bits, sequences)
     if results_dir is not None:
         nist_tool.check_results_dir(results_dir)
+    if sequences != 1:  # one sequence's decision needs no SciPy (stats.pvalues)
+        pvalues.special_functions()  # light, while this is the only Python thread (see there)
     with progress("audit rng") as reporter:
         reporter.update(0, 2, f"reading {len(files)} file(s)")
         source = nist.read_bits(files, fmt, nist.bits_needed(bits, sequences))  # type: ignore[arg-type]

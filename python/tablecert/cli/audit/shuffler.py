@@ -28,7 +28,7 @@ from tablecert.cli.progress import cluster_progress
 from tablecert.cli.tables import Column, print_table
 from tablecert.io.outputs import output_folder, write_text
 from tablecert.poker import DEDICATED_ENGINES
-from tablecert.stats import EFFECT_MEANING
+from tablecert.stats import EFFECT_MEANING, pvalues
 
 SHOWN_BAD = 20
 
@@ -177,6 +177,7 @@ def shuffler(
     if svg_dir is not None:
         values.folder(svg_dir, "--svg-dir")
     sharded = cluster is not None or workers is not None
+    pvalues.special_functions()  # light, while this is the only Python thread (see there)
     title = f"auditing {len(logs)} log files, one shard each" if sharded else "reading"
     unit = "logs" if sharded else "bytes"
     with cluster_progress(cluster, workers, title, unit=unit) as (executor, reporter):
