@@ -89,6 +89,10 @@ def test_simulate_and_audit_import_what_they_use(tmp_path: Path) -> None:
         "tablecert.cli.audit.rounds",
         "tablecert.cli.simulate.rounds",
         "pydantic",
+        # A card audit without --game reads no rule file and deals no mahjong wall.
+        "tablecert.poker",
+        "tablecert.rules",
+        "tablecert.mahjong",
     )
     log = tmp_path / "fair.csv.gz"
     simulate = ("simulate", "shuffler", "--model", "fair", "--shuffles", "3000", "-o", str(log))

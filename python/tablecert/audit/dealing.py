@@ -10,12 +10,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 from math import comb
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from tablecert import _core, poker
+from tablecert import _core
 from tablecert.stats import Counts, DealtLaw
+
+if TYPE_CHECKING:
+    from tablecert import poker
 
 DEALINGS = ("packets", "round-robin")
 
@@ -23,6 +26,8 @@ DEALINGS = ("packets", "round-robin")
 def poker_law(game: str, seats: int, rules: poker.RulesSource = None) -> DealtLaw:
     """Every dealt hand of ``game`` (seats, then the dealer) follows the exact category law of
     a uniformly random k-card hand."""
+    from tablecert import poker  # the rule files, only for an audit with a game
+
     order = poker.ordering(game, rules)
     counts = _core.category_counts(order.hand_size, order.tie_breaks)
     total = comb(52, order.hand_size)

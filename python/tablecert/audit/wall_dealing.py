@@ -22,13 +22,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
+from typing import TYPE_CHECKING
 
 from tablecert import _core
 from tablecert.errors import AuditError
-from tablecert.mahjong import wall as mahjong_wall
-from tablecert.mahjong.hands import TILE_SET
-from tablecert.rules import RuleFile
 from tablecert.stats import DealtLaw
+
+if TYPE_CHECKING:
+    from tablecert.rules import RuleFile
+
+# The mahjong engine is imported by the dealer that deals its walls: a card audit needs none
+# of it (start-up of `audit shuffler`, tests/cli/test_cli_startup.py).
 
 STATISTICS = ("types", "pairs", "honours")
 DECK_GAMES = {"mahjong136": "mahjong-traditional", "mahjong112": "mahjong-simple"}
@@ -105,6 +109,9 @@ def mahjong_dealer(
         raise AuditError(f"{deck} is not a mahjong wall: expected mahjong136 or mahjong112")
     game = DECK_GAMES[deck]
     _weights(statistic, 0)  # reject an unknown statistic before any work
+    from tablecert.mahjong import wall as mahjong_wall
+    from tablecert.mahjong.hands import TILE_SET
+
     throw = tuple(dice) if dice is not None else DEFAULT_DICE[game]
     tiles = _core.tile_types(TILE_SET[game])
     # Positions depend only on the dice and the rules: deal a reference wall once.

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tablecert import poker
 from tablecert.audit.battery import DEFAULT_CONFIDENCE, check_levels
 from tablecert.audit.dealing import DEALINGS, WallDealer, poker_law
 from tablecert.audit.decks import DECK_SIZES
@@ -24,12 +23,16 @@ from tablecert.audit.shuffler.result import (
     check_input_order,
     conclude,
 )
-from tablecert.audit.shuffler.sharded import audit_sharded
-from tablecert.audit.wall_dealing import mahjong_dealer
-from tablecert.distributed import Executor
 from tablecert.errors import AuditError
 from tablecert.io.pathlike import PathsArg, as_paths, distinct_paths
 from tablecert.stats import DEFAULT_ALPHA, DealtLaw
+
+if TYPE_CHECKING:
+    from tablecert import poker
+    from tablecert.distributed import Executor
+
+# The poker rules (with a game), the mahjong dealer (mahjong decks) and the sharded audit
+# (an executor) are imported where they are used: a plain card audit starts without them.
 
 __all__ = [
     "DEFAULT_BATCH",
@@ -75,6 +78,8 @@ def audit_setup(
         return None, {}
     if deck != "cards52":
         raise AuditError(f"{game} is dealt from a 52-card deck, not {deck}")
+    from tablecert import poker
+
     order = poker.ordering(game, rules)
     limit = 52 // order.hand_size - 1
     if not 1 <= seats <= limit:
@@ -122,11 +127,15 @@ def audit_shuffler(
     if executor is not None:
         if wall_dealer is not None:
             raise AuditError("a wall dealer needs every order in one process: audit locally")
+        from tablecert.audit.shuffler.sharded import audit_sharded
+
         options = (deck, input_order, game, batch_size)
         return audit_sharded(paths, executor, options, law, kwargs, (alpha, confidence), progress)
     if wall_dealer is not None and deck == "cards52":
         raise AuditError("a wall dealer deals mahjong walls: use --deck mahjong136 or mahjong112")
     if wall_dealer is None and wall_statistic is not None and deck != "cards52":
+        from tablecert.audit.wall_dealing import mahjong_dealer
+
         wall_dealer = mahjong_dealer(deck, wall_statistic)
     return audit_local(
         paths,

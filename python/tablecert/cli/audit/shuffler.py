@@ -27,7 +27,6 @@ from tablecert.cli.common import (
 from tablecert.cli.progress import cluster_progress
 from tablecert.cli.tables import Column, print_table
 from tablecert.io.outputs import output_folder, write_text
-from tablecert.poker import DEDICATED_ENGINES
 from tablecert.stats import EFFECT_MEANING, pvalues
 
 SHOWN_BAD = 20
@@ -169,6 +168,8 @@ def shuffler(
     values.choice(deck, DECK_SIZES, "--deck")
     values.choice(input_order, INPUT_ORDERS, "--input-order")
     if game is not None:
+        from tablecert.poker import DEDICATED_ENGINES  # the rule files: only with a game
+
         game = values.game(game, tuple(DEDICATED_ENGINES), "--game")
     values.choice(dealing, DEALINGS, "--dealing")
     values.choice(wall_statistic, (*STATISTICS, "none"), "--wall-statistic")
