@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +29,7 @@ from tablecert.audit.battery import BatteryResult, Repeats, Tally, run_battery, 
 from tablecert.audit.dealing import tally_walls
 from tablecert.audit.shuffler import audit_setup
 from tablecert.audit.wall_dealing import mahjong_dealer
-from tablecert.stats import CheckResult, DealtLaw, dealt_outcomes
+from tablecert.stats import CheckResult, DealtLaw, dealt_outcomes, gof, pool
 
 GOLDEN = Path(__file__).resolve().parent.parent / "audit" / "data" / "battery_golden.json"
 
@@ -153,8 +154,39 @@ def run_case(case: Case) -> dict[str, Any]:
     }
 
 
+def pool_inputs() -> list[tuple[list[int], list[float]]]:
+    """Seeded cell laws and counts for :func:`pool` and :func:`gof`: every length to 300,
+    totals from 0 to 10^7, cells of probability zero, counts in them too."""
+    rng = random.Random(33)
+    cases: list[tuple[list[int], list[float]]] = [([], []), ([7], [1.0]), ([0, 5], [1.0, 0.0])]
+    for _ in range(300):
+        cells = rng.randrange(1, 300)
+        weights = [rng.random() ** rng.choice((1, 3, 8)) for _ in range(cells)]
+        for _ in range(rng.randrange(0, cells // 4 + 1)):
+            weights[rng.randrange(cells)] = 0.0
+        if not any(weights):
+            weights[0] = 1.0
+        total = sum(weights)
+        probs = [w / total for w in weights]
+        n = rng.choice((0, 1, 4, 5, 6, 20, 100, 1_000, 10**5, 10**7))
+        obs = [
+            rng.randrange(0, int(2 * n * p) + 2) if p or rng.random() < 0.01 else 0 for p in probs
+        ]
+        cases.append((obs, probs))
+    return cases
+
+
+def pool_results() -> list[list[Any]]:
+    """Each input's :func:`pool` (observed and expected counts) and :func:`gof`, as repr."""
+    out = []
+    for obs, probs in pool_inputs():
+        o, e = pool(obs, probs)
+        out.append([repr(o.tolist()), repr(e.tolist()), str(o.dtype), repr(gof(obs, probs))])
+    return out
+
+
 def record() -> dict[str, Any]:
-    return {case.name: run_case(case) for case in CASES}
+    return {"pool": pool_results(), **{case.name: run_case(case) for case in CASES}}
 
 
 if __name__ == "__main__":

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import cache
-from math import comb, factorial, sqrt
+from functools import cache, lru_cache
+from math import comb, factorial, isfinite, sqrt
 from typing import Any
 
 import numpy as np
@@ -29,6 +29,7 @@ from tablecert.judgement import Judged, Outcome
 from tablecert.stats import (
     DEFAULT_ALPHA,
     MIN_EXPECTED,
+    CellLaw,
     CheckResult,
     Counts,
     DealtLaw,
@@ -135,15 +136,26 @@ def _normalized(counts: Sequence[int], total: int, length: int) -> list[float]:
     return (p + [0.0] * length)[:length]
 
 
+@dataclass(frozen=True, eq=False)
+class _HistogramLaw:
+    cells: CellLaw
+    mean: float
+
+
 @cache
-def _laws(n: int) -> dict[str, list[float]]:
+def _laws(n: int) -> dict[str, _HistogramLaw]:
+    """Each per-shuffle histogram's exact law for a deck of n, and its mean."""
     nf = factorial(n)
-    return {
+    probs = {
         "rising": [0.0, *_normalized(exact.eulerian(n), nf, n)],
         "runs": [0.0, *_normalized(exact.eulerian(n), nf, n)],
         "fixed": _normalized(exact.rencontres(n), nf, n + 1),
         "successions": _normalized(exact.successions(n), nf, n + 1),
         "valleys": _normalized(exact.interior_peaks(n), nf, n + 1),
+    }
+    return {
+        key: _HistogramLaw(CellLaw.of(p), float(np.dot(np.arange(len(p)), p)))
+        for key, p in probs.items()
     }
 
 
@@ -157,7 +169,7 @@ def _fit_result(
     """A goodness-of-fit test's result from :func:`gof`'s chi-square, degrees of freedom and
     p-value; the effect size is Cohen's w over the ``count`` observations."""
     x2, df, p = fit
-    w = sqrt(x2 / count) if np.isfinite(x2) else None
+    w = sqrt(x2 / count) if isfinite(x2) else None
     return CheckResult(key, name, cites, x2, df, p, w, "Cohen's w", detail)
 
 
@@ -174,8 +186,12 @@ def _mean_shift_result(
 def _symbol_code(deck: str, s: int) -> str:
     if deck == "cards52":
         return _core.card_code(s)
-    types = _core.tile_types("traditional" if deck == "mahjong136" else "simple")
-    return _core.tile_code(types[s])
+    return _core.tile_code(_tile_types(deck)[s])
+
+
+@cache
+def _tile_types(deck: str) -> tuple[int, ...]:
+    return tuple(_core.tile_types("traditional" if deck == "mahjong136" else "simple"))
 
 
 # --- position and adjacency -------------------------------------------------------------
@@ -189,12 +205,13 @@ def position_uniformity(t: Tally) -> CheckResult:
         return skipped(key, name, cites, f"needs {int(np.ceil(MIN_EXPECTED / p))} shuffles")
     o = t.tables["position"]
     e = n * p
-    x2 = float(np.sum((o - e) ** 2) / e)
+    deviation = o - e
+    x2 = float(np.sum(deviation**2) / e)
     # Sum of n random fixed-margin tables: Pearson ~ N/(N-1) * chi2((T-1)(N-1)).
     scaled = x2 * (size - 1) / size
     df = (t.symbols - 1) * (size - 1)
-    resid = (o - e) / sqrt(e * (1 - p))
-    worst = np.argsort(-np.abs(resid), axis=None)[:3]
+    resid = deviation / sqrt(e * (1 - p))
+    worst = _smallest(-np.abs(resid), 3)
     named = ", ".join(
         f"{_symbol_code(t.deck, int(s))}@{int(q) + 1} {resid[s, q]:+.1f}"
         for s, q in (np.unravel_index(w, resid.shape) for w in worst)
@@ -209,6 +226,19 @@ def position_uniformity(t: Tally) -> CheckResult:
         "Cramér's V (bias-corrected)",
         f"largest standardized residuals: {named}",
     )
+
+
+def _smallest(values: NDArray[np.float64], k: int) -> NDArray[np.intp]:
+    """``np.argsort(values, axis=None)[:k]``, without sorting every value when it can: if the
+    k + 1 smallest values are distinct (and not NaN), the k smallest in order are the only
+    answer, read off a partition; otherwise argsort's own order of the ties is the answer."""
+    flat = values.reshape(-1)
+    if flat.size > k:
+        edge = np.sort(np.partition(flat, k)[: k + 1])
+        if not np.isnan(edge[k]) and bool(np.all(edge[1:] > edge[:-1])):
+            first = np.flatnonzero(flat < edge[k])
+            return first[np.argsort(flat[first])]
+    return np.argsort(values, axis=None)[:k]
 
 
 def per_position(t: Tally, confidence: float = DEFAULT_CONFIDENCE) -> CheckResult:
@@ -244,6 +274,29 @@ def _binomial_two_sided(o: Counts, n: int, p: float) -> NDArray[Any]:
     return np.asarray(np.minimum(1.0, 2 * np.minimum(lo, hi)))
 
 
+@cache
+def _off_diagonal(size: int) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """The off-diagonal cells of a size x size table: flat indices, and (row, column) pairs."""
+    off = ~np.eye(size, dtype=bool)
+    return np.flatnonzero(off), np.argwhere(off)
+
+
+def _distinct(values: Counts) -> tuple[Counts, NDArray[np.intp]]:
+    """``np.unique(values, return_inverse=True)`` of counts, by counting when their range is
+    small (a table's cells of one batch) rather than sorting them."""
+    if values.size == 0:
+        return values, np.zeros(0, dtype=np.intp)
+    low = int(values.min())
+    span = int(values.max()) - low + 1
+    if span > 4 * values.size:
+        distinct, inverse = np.unique(values, return_inverse=True)
+        return distinct, inverse.reshape(-1)
+    shifted = values - low
+    present = np.bincount(shifted, minlength=span) > 0
+    rank = np.cumsum(present) - 1
+    return np.flatnonzero(present) + low, rank[shifted]
+
+
 def adjacency(t: Tally) -> CheckResult:
     key, name, cites = "adjacency", "successor table (card j right after card i)", "exact binomial"
     n, size = t.shuffles, t.size
@@ -251,12 +304,14 @@ def adjacency(t: Tally) -> CheckResult:
         return skipped(key, name, cites, "no complete shuffles")
     s = t.tables["successor"]
     # Each ordered pair of distinct cards is adjacent in a shuffle with probability 1/N, at
-    # most once: every cell is Binomial(n, 1/N) exactly.
-    off = ~np.eye(size, dtype=bool)
-    ps = _binomial_two_sided(s[off], n, 1 / size)
+    # most once: every cell is Binomial(n, 1/N) exactly. The p-value is a function of the
+    # count: computed once for each distinct count (a few hundred for 2,652 cells).
+    off, pairs = _off_diagonal(size)
+    counts, cell = _distinct(s.reshape(-1)[off])
+    ps = _binomial_two_sided(counts, n, 1 / size)[cell]
     cells = size * (size - 1)
     w = int(np.argmin(ps))
-    i, j = np.argwhere(off)[w]
+    i, j = pairs[w]
     return CheckResult(
         key,
         name,
@@ -314,15 +369,13 @@ def histogram_test(t: Tally, key: str) -> CheckResult:
     if count == 0:
         return skipped(key, name, cites, "no shuffle has an input order")
     h = t.tables[key]
-    probs = _laws(t.size)[key]
-    r = gof(h, probs)
+    law = _laws(t.size)[key]
+    r = gof(h, law.cells)
     if r is None:
         return skipped(key, name, cites, "too few shuffles")
-    support = np.arange(len(h))
-    mean = float(np.dot(support, h) / count)
-    expected = float(np.dot(support, probs))
+    mean = float(np.dot(np.arange(len(h)), h) / count)
     return _fit_result(
-        key, name, cites, r, count, f"mean {mean:.3f} per shuffle, {expected:.3f} expected"
+        key, name, cites, r, count, f"mean {mean:.3f} per shuffle, {law.mean:.3f} expected"
     )
 
 
@@ -357,14 +410,14 @@ def _moment_test(
     key: str,
     name: str,
     table: str,
-    moments: tuple[Fraction, Fraction],
+    moments: tuple[float, float],
     describe: str,
 ) -> CheckResult:
     """Two-sided z-test of a per-input-order statistic's mean against its exact moments."""
     cites = "exact mean and variance, normal limit of the mean"
     if t.referenced == 0:
         return skipped(key, name, cites, "no shuffle has an input order")
-    mean, var = float(moments[0]), float(moments[1])
+    mean, var = moments
     observed, z = _mean_z(t.tables[table], mean, var, t.referenced)
     return _mean_shift_result(
         key,
@@ -376,13 +429,25 @@ def _moment_test(
     )
 
 
+@cache
+def _footrule_law(size: int) -> tuple[float, float]:
+    mean, var = exact.footrule_moments(size)
+    return float(mean), float(var)
+
+
+@cache
+def _matches_law(symbols: int, copies: int) -> tuple[float, float]:
+    mean, var = exact.matches_moments(symbols, copies)
+    return float(mean), float(var)
+
+
 def displacement(t: Tally) -> CheckResult:
     return _moment_test(
         t,
         "displacement",
         "displacement vs input order (Spearman footrule)",
         "footrule",
-        exact.footrule_moments(t.size),
+        _footrule_law(t.size),
         "total displacement",
     )
 
@@ -394,9 +459,16 @@ def matches(t: Tally) -> CheckResult:
         "matches",
         "tiles left at their input position",
         "matches",
-        exact.matches_moments(t.symbols, t.copies),
+        _matches_law(t.symbols, t.copies),
         "tiles matching the input wall",
     )
+
+
+@cache
+def _guessing_law(size: int) -> tuple[float, float]:
+    """Mean and variance of the correct guesses, a sum of Bernoulli(1/k) for k = 1..size."""
+    var = sum(Fraction(1, k) * (1 - Fraction(1, k)) for k in range(1, size + 1))
+    return float(exact.harmonic(size)), float(var)
 
 
 def guessing(t: Tally) -> CheckResult:
@@ -404,9 +476,7 @@ def guessing(t: Tally) -> CheckResult:
     cites = "Diaconis-Fulman-Holmes 2013; exact law: sum of Bernoulli(1/k)"
     if t.referenced == 0:
         return skipped(key, name, cites, "no shuffle has an input order")
-    size = t.size
-    mean = float(exact.harmonic(size))
-    var = float(sum(Fraction(1, k) * (1 - Fraction(1, k)) for k in range(1, size + 1)))
+    mean, var = _guessing_law(t.size)
     h = t.tables["guesses"]
     n = t.referenced
     total = float(np.dot(np.arange(len(h)), h))
@@ -428,21 +498,89 @@ def guessing(t: Tally) -> CheckResult:
 # --- card-id structure of the output ------------------------------------------------------
 
 
+@cache
+def _serial_law(size: int) -> tuple[Fraction, Fraction]:
+    return exact.serial_moments(tuple(range(size)))
+
+
 def serial_correlation(t: Tally) -> CheckResult:
     key, name, cites = "serial", "serial correlation of neighbouring card ids", "exact moments"
-    n = t.shuffles
+    n, total = t.shuffles, t.serial_sum
     if n == 0:
         return skipped(key, name, cites, "no shuffles")
-    mean_f, var_f = exact.serial_moments(tuple(range(t.size)))
-    z = float((Fraction(t.serial_sum) - n * mean_f) / Fraction(np.sqrt(float(n * var_f))))
+    mean, var = _serial_law(t.size)
+    # The z-score (total - n mean) / sqrt(n var), with the square root in floating point, and
+    # the shift (total / n - mean) / sd, each an exact rational rounded once: Python's int / int
+    # is correctly rounded, as float(Fraction) is.
+    a, b = mean.numerator, mean.denominator
+    root_n, root_d = sqrt(n * var.numerator / var.denominator).as_integer_ratio()
+    z = (total * b - n * a) * root_d / (b * root_n)
+    shift = (total * b - n * a) / (n * b) / sqrt(float(var))
     return _mean_shift_result(
         key,
         name,
         cites,
         z,
-        float(Fraction(t.serial_sum, n) - mean_f) / sqrt(float(var_f)),
-        f"lag-1 product sum {t.serial_sum / n:.1f} per deck, {float(mean_f):.1f} expected",
+        shift,
+        f"lag-1 product sum {total / n:.1f} per deck, {float(mean):.1f} expected",
     )
+
+
+@dataclass(frozen=True, eq=False)
+class _Runs:
+    """Runs of a flat table's cells, each with its expected count per cell, for their Pearson
+    statistics ``np.sum((run - e) ** 2) / e`` all at once, bit for bit. ``np.sum`` adds the
+    pairwise sum of a run to zero, ``np.add.reduceat`` a segment's first value to the pairwise
+    sum of the rest: so each run is laid out after a slot holding zero, and one ``reduceat``
+    gives each run's own ``np.sum`` (tests/audit/test_audit_battery_golden.py checks it)."""
+
+    cells: NDArray[np.intp]  # the table's flat index of each laid-out slot
+    centres: NDArray[np.float64]  # the expected count at each laid-out slot
+    zeros: NDArray[np.intp]  # the slot before each run
+    expected: NDArray[np.float64]  # each run's expected count per cell
+    lengths: NDArray[np.intp]
+
+    @classmethod
+    def of(cls, runs: Sequence[tuple[int, int, float]]) -> _Runs:
+        """Runs given as (first flat index, length, expected count per cell)."""
+        lengths = np.array([length for _, length, _ in runs], dtype=np.intp)
+        expected = np.array([e for _, _, e in runs], dtype=np.float64)
+        zeros = (np.cumsum(lengths + 1) - (lengths + 1)).astype(np.intp)
+        cells = np.zeros(int(np.sum(lengths + 1)), dtype=np.intp)
+        for z, (first, length, _) in zip(zeros, runs, strict=True):
+            cells[z + 1 : z + 1 + length] = np.arange(first, first + length)
+        centres = np.repeat(expected, lengths + 1)
+        return cls(cells, centres, zeros, expected, lengths)
+
+    def pearson(self, table: Counts) -> NDArray[np.float64]:
+        """Each run's ``np.sum((run - e) ** 2) / e``."""
+        laid_out = (table.reshape(-1)[self.cells] - self.centres) ** 2
+        laid_out[self.zeros] = 0.0
+        return np.asarray(np.add.reduceat(laid_out, self.zeros) / self.expected)
+
+
+@lru_cache(maxsize=16)
+def _lehmer_digits(size: int, n: int) -> tuple[NDArray[np.int64], _Runs]:
+    """Each Lehmer digit's degrees of freedom (digit i takes size - i values), and its row's
+    cells expecting n / (size - i) each."""
+    ranges = np.arange(size, 1, -1)
+    expected = n / ranges
+    rows = enumerate(zip(ranges, expected, strict=True))
+    runs = [(i * size, int(k), float(e)) for i, (k, e) in rows]
+    return ranges - 1, _Runs.of(runs)
+
+
+@lru_cache(maxsize=16)
+def _lehmer_pair_tables(size: int, n: int) -> _Runs:
+    """The digit-pair tables (2j, 2j+1) that expect 5 in each cell from n shuffles, as runs of
+    the flat table of all pairs."""
+    runs, offset = [], 0
+    for j in range(size // 2):
+        cells = (size - 2 * j) * (size - 2 * j - 1)
+        if n / cells >= MIN_EXPECTED:
+            runs.append((offset, cells, n / cells))
+        offset += cells
+    return _Runs.of(runs)
 
 
 def lehmer_digits(t: Tally) -> CheckResult:
@@ -454,13 +592,10 @@ def lehmer_digits(t: Tally) -> CheckResult:
     n, size = t.shuffles, t.size
     if n / size < MIN_EXPECTED:
         return skipped(key, name, cites, f"needs {MIN_EXPECTED * size:.0f} shuffles")
-    table = t.tables["lehmer"]
-    ranges = np.arange(size, 1, -1)  # digit i takes size - i values
-    x2s = np.array(
-        [float(np.sum((table[i, :k] - n / k) ** 2) / (n / k)) for i, k in enumerate(ranges)]
-    )
-    ps = pvalues.chi2_sf(x2s, ranges - 1)
-    total, df = float(x2s.sum()), int(np.sum(ranges - 1))
+    dfs, digits = _lehmer_digits(size, n)
+    x2s = digits.pearson(t.tables["lehmer"])
+    ps = pvalues.chi2_sf(x2s, dfs)
+    total, df = float(x2s.sum()), int(dfs.sum())
     worst = int(np.argmin(ps))
     worst_p = float(ps[worst])
     return chi2_result(
@@ -478,19 +613,14 @@ def lehmer_digits(t: Tally) -> CheckResult:
 def lehmer_pairs(t: Tally) -> CheckResult:
     key, name, cites = "lehmer-pairs", "Lehmer-code digit pairs independent", "summed chi-square"
     n, size = t.shuffles, t.size
-    flat = t.tables["lehmer_pairs"]
-    total, df, used, offset = 0.0, 0, 0, 0
-    for j in range(size // 2):
-        a, b = size - 2 * j, size - 2 * j - 1
-        block = flat[offset : offset + a * b]
-        offset += a * b
-        e = n / (a * b)
-        if e >= MIN_EXPECTED:
-            total += float(np.sum((block - e) ** 2) / e)
-            df += a * b - 1
-            used += 1
+    tables = _lehmer_pair_tables(size, n)
+    used = len(tables.lengths)
     if used == 0:
         return skipped(key, name, cites, "too few shuffles for any pair table")
+    total = 0.0
+    for x2 in tables.pearson(t.tables["lehmer_pairs"]):
+        total += float(x2)  # in table order, as the tables are summed
+    df = int(np.sum(tables.lengths - 1))
     return chi2_result(
         key,
         name,
@@ -510,8 +640,7 @@ def coupon_collector(t: Tally) -> CheckResult:
     completed = int(h.sum())
     if completed == 0:
         return skipped(key, name, cites, "no device showed every card on top yet")
-    probs = _coupon_law(t.symbols, len(h))
-    r = gof(h, probs)
+    r = gof(h, _coupon_law(t.symbols, len(h)))
     if r is None:
         return skipped(key, name, cites, f"too few completed collections ({completed})")
     mean = float(np.dot(np.arange(len(h)), h)) / completed
@@ -527,8 +656,8 @@ def coupon_collector(t: Tally) -> CheckResult:
 
 
 @cache
-def _coupon_law(kinds: int, length: int) -> tuple[float, ...]:
-    return tuple(exact.coupon_collector(kinds, length))
+def _coupon_law(kinds: int, length: int) -> CellLaw:
+    return CellLaw.of(exact.coupon_collector(kinds, length))
 
 
 def repeated_orders(

@@ -86,6 +86,7 @@ def stirling_cycles(n: int) -> tuple[int, ...]:
     return tuple(row)
 
 
+@cache
 def harmonic(n: int) -> Fraction:
     """H_n: the expected correct guesses with feedback for a uniform deck of n (4.538 for 52)."""
     return sum((Fraction(1, j) for j in range(1, n + 1)), Fraction(0))

@@ -120,7 +120,7 @@ def rising_histogram(t: Tally, width: int = 620, height: int = 280) -> str:
     both axes labelled and a legend."""
     h = t.tables["rising"].astype(float)
     n = h.sum()
-    law = np.array(battery._laws(t.size)["rising"])
+    law = np.array(battery._laws(t.size)["rising"].cells.probs)
     observed = h / n if n else h
     shown = np.nonzero((law > 1e-6) | (observed > 0))[0]
     lo, hi = int(shown.min()), int(shown.max())

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from functools import cached_property, lru_cache
 from math import sqrt
 from typing import Any
 
@@ -102,36 +103,79 @@ def skipped(key: str, name: str, cites: str, why: str) -> CheckResult:
     return CheckResult(key, name, cites, None, None, None, None, "", f"skipped: {why}")
 
 
-def pool(obs: Sequence[int] | Counts, probs: Sequence[float]) -> tuple[Counts, NDArray[Any]]:
-    """Merge neighbouring cells (in the given order) until each expects at least 5."""
-    n = float(np.sum(obs))
-    out_o: list[int] = []
-    out_e: list[float] = []
-    acc_o, acc_e = 0, 0.0
-    for o, p in zip(obs, probs, strict=True):
-        acc_o += int(o)
-        acc_e += n * p
-        if acc_e >= MIN_EXPECTED:
-            out_o.append(acc_o)
-            out_e.append(acc_e)
-            acc_o, acc_e = 0, 0.0
-    if out_o:
-        out_o[-1] += acc_o
-        out_e[-1] += acc_e
-    return np.array(out_o, dtype=np.int64), np.array(out_e)
+@dataclass(frozen=True, eq=False)
+class CellLaw:
+    """Exact cell probabilities (as floats) for :func:`pool` and :func:`gof`. Hashed by
+    identity: keep one (the battery caches its laws) and each total's pooling is computed once
+    (``_pooling``), not on every test."""
+
+    probs: NDArray[np.float64]
+    impossible: NDArray[np.intp]  # the cells of probability zero
+
+    @classmethod
+    def of(cls, probs: Sequence[float]) -> CellLaw:
+        p = np.array(probs, dtype=np.float64)
+        return cls(p, np.flatnonzero(p == 0))
 
 
-def gof(obs: Sequence[int] | Counts, probs: Sequence[float]) -> tuple[float, int, float] | None:
+def _merged(expected: NDArray[np.float64]) -> tuple[NDArray[np.intp], NDArray[np.float64]]:
+    """Merge neighbouring cells until each expects at least 5: the first cell of each merged
+    cell and its expected count, the cells left over added to the last. The expected counts
+    are running sums restarted at each merged cell, added in cell order (``add.accumulate``
+    adds one cell at a time, as ``acc_e += n * p`` would), so every float is that loop's."""
+    starts: list[int] = []
+    sums: list[float] = []
+    rest, i = 0.0, 0
+    while i < len(expected):
+        run = np.add.accumulate(expected[i:])
+        j = int(np.argmax(run >= MIN_EXPECTED))
+        if not run[j] >= MIN_EXPECTED:
+            rest = float(run[-1])
+            break
+        starts.append(i)
+        sums.append(float(run[j]))
+        i += j + 1
+    if sums:
+        sums[-1] += rest
+    return np.array(starts, dtype=np.intp), np.array(sums, dtype=np.float64)
+
+
+@lru_cache(maxsize=1024)
+def _pooling(law: CellLaw, total: int) -> tuple[NDArray[np.intp], NDArray[np.float64]]:
+    """:func:`_merged` for ``total`` observations of ``law``: it depends on nothing else."""
+    return _merged(float(total) * law.probs)
+
+
+def pool(
+    obs: Sequence[int] | Counts, probs: Sequence[float] | CellLaw
+) -> tuple[Counts, NDArray[Any]]:
+    """Merge neighbouring cells (in the given order) until each expects at least 5; the cells
+    left over join the last. Returns the merged observed and expected counts."""
+    obs_a = np.asarray(obs, dtype=np.int64)
+    law = probs if isinstance(probs, CellLaw) else None
+    p = law.probs if law is not None else np.asarray(probs, dtype=np.float64)
+    if obs_a.shape != p.shape:
+        raise ValueError(f"{len(obs_a)} observed cells for {len(p)} probabilities")
+    total = int(obs_a.sum())
+    starts, e = _pooling(law, total) if law is not None else _merged(float(total) * p)
+    if len(starts) == 0:
+        return np.zeros(0, dtype=np.int64), e
+    return np.add.reduceat(obs_a, starts), e
+
+
+def gof(
+    obs: Sequence[int] | Counts, probs: Sequence[float] | CellLaw
+) -> tuple[float, int, float] | None:
     """Pearson goodness of fit against exact cell probabilities, cells pooled to E >= 5.
     An observation in a cell of probability zero gives p = 0; too few cells gives None."""
+    law = probs if isinstance(probs, CellLaw) else CellLaw.of(probs)
     obs_a = np.asarray(obs, dtype=np.int64)
-    probs_a = np.asarray(probs, dtype=float)
-    if np.any(obs_a[probs_a == 0] > 0):
+    if obs_a.shape == law.probs.shape and (obs_a[law.impossible] > 0).any():
         return float("inf"), 0, 0.0
-    o, e = pool(obs_a, list(probs_a))
+    o, e = pool(obs_a, law)
     if len(o) < 2:
         return None
-    x2 = float(np.sum((o - e) ** 2 / e))
+    x2 = float(((o - e) ** 2 / e).sum())
     df = len(o) - 1
     return x2, df, float(pvalues.chi2_sf(x2, df))
 
@@ -150,12 +194,19 @@ class DealtLaw:
     def of_hand(self, h: int) -> tuple[Fraction, ...]:
         return self.per_hand[h] if self.per_hand else self.probabilities
 
+    @cached_property
+    def cell_laws(self) -> tuple[CellLaw, ...]:
+        """Each hand's law as floats, converted once however many batches are tested."""
+        return tuple(
+            CellLaw.of([float(p) for p in self.of_hand(h)]) for h in range(len(self.hand_names))
+        )
+
 
 def dealt_outcomes(dealt: Counts, law: DealtLaw) -> CheckResult:
     key, name, cites = "dealt", "dealt hand categories per seat", "exact category probabilities"
     worst, worst_p, results = "", 1.0, []
     for h, hand in enumerate(law.hand_names):
-        r = gof(dealt[h], [float(p) for p in law.of_hand(h)])
+        r = gof(dealt[h], law.cell_laws[h])
         if r is None:
             continue
         results.append(r)
@@ -194,6 +245,7 @@ def holm(p_values: dict[str, float], alpha: float) -> tuple[str, ...]:
 __all__ = [
     "DEFAULT_ALPHA",
     "MIN_EXPECTED",
+    "CellLaw",
     "CheckResult",
     "Counts",
     "DealtLaw",
