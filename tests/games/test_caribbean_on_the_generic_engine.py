@@ -50,6 +50,36 @@ def test_shards_on_an_executor_are_one_local_run() -> None:
     assert sharded.categories == local.categories
 
 
+def test_a_worker_keeps_one_game_and_its_shards_are_unchanged() -> None:
+    """Shards run where the game (and the tables its first run built) is kept give the
+    answers of a new game each: the two games' shards in turn, then the first's again."""
+    plans = []
+    for rules in ("caribbean-stud.standard", "caribbean-stud.macau"):
+        order = ordering("caribbean-stud", rules)
+        plans.append(caribbean_stud.hand_shards(order, caribbean_stud.payouts(order), 2))
+    standard, macau = plans
+    assert standard[0].description != macau[0].description
+    caribbean_stud.kept_game.cache_clear()
+    raised = situations = 0
+    fresh = {}
+    for shard in (standard[0], standard[1], macau[1], standard[0]):
+        kept = caribbean_stud.run_hand_shard(shard)
+        if shard not in fresh:
+            run = caribbean_stud._engine_run(shard)  # a new game
+            assert run.raise_masks is not None
+            fresh[shard] = (tuple(caribbean_stud._rows(run)), run.raise_masks)
+        rows, masks = fresh[shard]
+        assert kept.rows == rows
+        assert kept.decisions == _core.compact_decisions(masks)
+        raised += sum(r[1] for r in kept.rows)
+        situations += sum(r[0] for r in kept.rows)
+    assert 0 < raised < situations  # not a vacuous table: some situations fold
+    game = caribbean_stud.kept_game(standard[0].description)
+    assert caribbean_stud.kept_game(standard[1].description) is game
+    # One game built per change of game: standard, the statute's, standard again.
+    assert caribbean_stud.kept_game.cache_info().misses == 3
+
+
 def test_a_whole_table_is_refused_by_the_compact_form_unless_it_fits() -> None:
     with pytest.raises(ValueError, match="8 per hand"):
         _core.compact_decisions(b"\0" * 16)

@@ -9,6 +9,7 @@ progressive side bet, and the decision table for export. Results are cached on d
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -593,9 +594,13 @@ def _listed(table: tuple[tuple[tuple[int, ...], ...], ...]) -> list[list[list[in
     return [[list(row) for row in by_outcome] for by_outcome in table]
 
 
-def _engine_run(shard: HandShard, progress: _core.Progress | None = None) -> _core.StudRun:
+def _engine_run(
+    shard: HandShard,
+    progress: _core.Progress | None = None,
+    game: _core.StudGame | None = None,
+) -> _core.StudRun:
     return _core.stud_analyze(
-        engine_game(shard.description),
+        engine_game(shard.description) if game is None else game,
         _listed(shard.values),
         masks=True,
         floor=_listed(shard.floor),
@@ -638,9 +643,19 @@ def _rows(run: _core.StudRun) -> Rows:
     return rows
 
 
+@functools.lru_cache(maxsize=1)
+def kept_game(description: StudDescription) -> _core.StudGame:
+    """The engine's game of a shard's description, kept in this process for the next shard
+    of the same game: the game keeps the tables every run builds before its sweep (its hands
+    in key order, the not-qualifying histogram: about 0.4 s of CPU a shard; RSS +87 MB), so a
+    cluster worker builds them once, not once a shard. One game is kept."""
+    return engine_game(description)
+
+
 def run_hand_shard(shard: HandShard) -> ShardAnswer:
-    """Run one shard on this machine: its category rows and its compact decisions."""
-    run = _engine_run(shard)
+    """Run one shard on this machine: its category rows and its compact decisions (the
+    game's tables kept for the next shard: :func:`kept_game`)."""
+    run = _engine_run(shard, game=kept_game(shard.description))
     assert run.raise_masks is not None
     return ShardAnswer(tuple(_rows(run)), _core.compact_decisions(run.raise_masks))
 

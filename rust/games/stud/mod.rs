@@ -22,7 +22,7 @@ pub mod ranking;
 use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
 
@@ -53,6 +53,34 @@ pub struct Game {
     pub upcards: usize,
     /// The ranks-only key a dealer needs to qualify, or `None`: always qualifies.
     pub qualifier: Option<u32>,
+    /// The tables every run of this game builds before its sweep, kept for the next run.
+    tables: Arc<Tables>,
+}
+
+/// Every `k`-card hand as (key, position mask) in key order, and each one's colex index.
+type Hands = (Vec<(u32, u64)>, Vec<u32>);
+
+/// What every run of a game builds before its sweep and that depends on the game alone: the
+/// dealer's and the player's hands in key order, and the not-qualifying dealer hands'
+/// histogram of all lanes. Built by the first run that needs them and kept with the game, so
+/// the next run of the same game (the next shard on a cluster worker that keeps its game)
+/// starts its sweep at once: about 0.4 s of a Caribbean Stud shard's 1.8 s on one thread
+/// (BENCHMARKS.md). The same values either way: the tables are a function of the game.
+#[derive(Default)]
+struct Tables {
+    dealers: OnceLock<Arc<Hands>>,
+    players: OnceLock<Arc<Hands>>,
+    not_qualifying: OnceLock<Arc<Histogram>>,
+}
+
+impl std::fmt::Debug for Tables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tables")
+            .field("dealers", &self.dealers.get().is_some())
+            .field("players", &self.players.get().is_some())
+            .field("not_qualifying", &self.not_qualifying.get().is_some())
+            .finish()
+    }
 }
 
 impl Game {
@@ -100,6 +128,7 @@ impl Game {
             dealer_cards,
             upcards,
             qualifier,
+            tables: Arc::default(),
         })
     }
 
@@ -153,6 +182,25 @@ impl Game {
         hands.par_sort_unstable_by_key(|h| (h.0, h.2));
         let index = hands.iter().map(|h| h.2).collect();
         (hands.into_iter().map(|h| (h.0, h.1)).collect(), index)
+    }
+
+    /// `hands(dealer_cards)` and `hands(player_cards)` (one list when the counts are equal),
+    /// built once per game (`Tables`).
+    fn dealer_and_player_hands(&self) -> (Arc<Hands>, Arc<Hands>) {
+        let dealers = self
+            .tables
+            .dealers
+            .get_or_init(|| Arc::new(self.hands(self.dealer_cards)))
+            .clone();
+        let players = if self.player_cards == self.dealer_cards {
+            dealers.clone()
+        } else {
+            self.tables
+                .players
+                .get_or_init(|| Arc::new(self.hands(self.player_cards)))
+                .clone()
+        };
+        (dealers, players)
     }
 }
 
@@ -251,16 +299,16 @@ struct Part {
 struct Shared<'a> {
     game: &'a Game,
     values: &'a Values,
-    dealers: Vec<(u32, u64)>,
-    players: Vec<(u32, u64)>,
-    colex: Vec<u32>,
+    dealers: &'a [(u32, u64)],
+    players: &'a [(u32, u64)],
+    colex: &'a [u32],
     /// Dealer hands that do not qualify: the first `not_qualifying` of `dealers`.
     not_qualifying: usize,
     suit_decides: bool,
     /// The player's and the dealer's hands are one list (same card count): index for index.
     same_hands: bool,
     /// The not-qualifying histogram of all lanes, when tasks split the player hands.
-    not_qualifying_all: Option<Histogram>,
+    not_qualifying_all: Option<Arc<Histogram>>,
     /// `values` as the worth of each decision over the fold's, by category then decision
     /// (`Relative`).
     relative: Vec<Relative>,
@@ -339,7 +387,8 @@ pub fn analyze(
         shard.0 < shard.1,
         "shard {shard:?}: expected (k, n) with k < n"
     );
-    let (dealers, dealer_colex) = game.hands(game.dealer_cards);
+    let (dealer_hands, player_hands) = game.dealer_and_player_hands();
+    let dealers = &dealer_hands.0[..];
     if want.counts {
         let cells = game.player_hands() * game.lanes();
         assert!(
@@ -347,11 +396,7 @@ pub fn analyze(
             "{cells} situations' counts: at most {MAX_COUNTED}"
         );
     }
-    let (players, colex) = if game.player_cards == game.dealer_cards {
-        (dealers.clone(), dealer_colex)
-    } else {
-        game.hands(game.player_cards)
-    };
+    let (players, colex) = (&player_hands.0[..], &player_hands.1[..]);
     let not_qualifying = game
         .qualifier
         .map_or(0, |q| dealers.partition_point(|&(k, _)| ranks_only(k) < q));
@@ -410,8 +455,11 @@ pub fn analyze(
         .filter(|p| !p.lanes.is_empty() && !p.players.is_empty())
         .collect();
     if parts.iter().all(|p| p.lanes == (0..game.lanes())) && shared.not_qualifying > 0 {
-        shared.not_qualifying_all =
-            Some(not_qualifying_histogram(&shared, 0..game.lanes(), threads));
+        let all = game
+            .tables
+            .not_qualifying
+            .get_or_init(|| Arc::new(not_qualifying_histogram(&shared, 0..game.lanes(), threads)));
+        shared.not_qualifying_all = Some(all.clone());
     }
     let shared = shared;
     let results: Vec<(PartRun, Range<usize>)> = parts
@@ -581,7 +629,7 @@ impl<'s> Sweep<'s> {
         let width = part.lanes.len();
         let scratch = [Subset::default(); 1 << MAX_CARDS];
         let nq = match &s.not_qualifying_all {
-            Some(h) if part.lanes == (0..s.game.lanes()) => Cow::Borrowed(h),
+            Some(h) if part.lanes == (0..s.game.lanes()) => Cow::Borrowed(h.as_ref()),
             _ => Cow::Owned(not_qualifying_histogram(s, part.lanes.clone(), 1)),
         };
         Sweep {
@@ -1235,6 +1283,46 @@ mod tests {
                         );
                     }
                 }
+            }
+        }
+    }
+
+    /// A game keeps the tables its first run builds; every later run (any shard) on it is a
+    /// run on a new game of the same deal, field for field.
+    #[test]
+    fn a_game_keeps_its_tables_and_later_runs_are_unchanged() {
+        let deck: Vec<u8> = (36..52)
+            .filter(|&c| c != 40 && c != 47)
+            .chain([0, 5])
+            .collect();
+        // (uses, player, dealer, upcards): one list of hands, two lists, no upcard.
+        for (uses, player, dealer, up) in [(5, 5, 5, 1), (4, 5, 6, 1), (3, 3, 3, 0)] {
+            let r = ranking(uses, TieBreaks::STATUTE);
+            let names = ["one-pair", "pair"];
+            let q = names.iter().find_map(|n| r.qualifier_key(n, &[9]).ok());
+            // Fold loses the ante; the raise: +1 not qualifying, +3 won, 0 tied, -3 lost.
+            let fold = [[-1i64; MAX_CATEGORIES]; OUTCOMES];
+            let raise = [1i64, 3, 0, -3].map(|v| [v; MAX_CATEGORIES]);
+            let values = vec![fold, raise];
+            let want = Want {
+                masks: true,
+                floor: Some(values.clone()),
+                ..Want::default()
+            };
+            let kept = Game::new(r.clone(), &deck, player, dealer, up, q).unwrap();
+            assert!(kept.tables.dealers.get().is_none());
+            for shard in [(0, 1), (0, 2), (1, 2), (0, 1)] {
+                let fresh = Game::new(r.clone(), &deck, player, dealer, up, q).unwrap();
+                let a = analyze(&kept, &values, &want, 1, None, shard);
+                let b = analyze(&fresh, &values, &want, 1, None, shard);
+                assert_eq!(a.rows, b.rows, "{player}/{dealer} up {up} {shard:?}");
+                assert_eq!(a.raise_masks, b.raise_masks, "{player}/{dealer} {shard:?}");
+                let masks = a.raise_masks.as_ref().unwrap();
+                assert!(masks.iter().any(|&m| m != 0), "some situation is raised");
+                assert_eq!(a.min_margins, b.min_margins, "{player}/{dealer} {shard:?}");
+                assert_eq!((a.completions, a.situations), (b.completions, b.situations));
+                assert!(kept.tables.dealers.get().is_some());
+                assert_eq!(kept.tables.players.get().is_some(), player != dealer);
             }
         }
     }
