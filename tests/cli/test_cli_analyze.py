@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from tablecert.cli import app
+from tablecert.games import caribbean_stud
 from tests.support.cli_support import tablecert_process
 from tests.support.games_support import CACHE, caribbean
 
@@ -48,6 +51,31 @@ def test_caribbean_json_and_export(tmp_path: Path) -> None:
     assert data["house_edge"] == json.loads(json.dumps(expected.as_json()["house_edge"]))
     assert data["house_edge"]["decimal"].startswith("0.05224")
     assert (tmp_path / "caribbean-decisions.u64le").stat().st_size == 8 * 2_598_960
+
+
+def test_caribbean_json_builds_the_par_sheet_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without --export the par sheet (its strategy summary and royal curve) is built only
+    for the JSON printed, not a second time for an export nobody asked for."""
+    expected = caribbean("caribbean-stud.standard")  # fills the cache the CLI reads
+    calls = []
+    as_json = caribbean_stud.CaribbeanAnalysis.as_json
+
+    def counted(self: caribbean_stud.CaribbeanAnalysis) -> dict[str, Any]:
+        calls.append(1)
+        return as_json(self)
+
+    monkeypatch.setattr(caribbean_stud.CaribbeanAnalysis, "as_json", counted)
+    args = ["analyze", "caribbean-stud", "--rules", "caribbean-stud.standard", "--json"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert len(calls) == 1
+    data = json.loads(result.stdout)
+    assert data.pop("schema") == "tablecert.analyze-caribbean-stud/1"
+    want = json.loads(json.dumps(as_json(expected)))
+    mine = {"figures", "tablecert_version"}  # where the figures came from; the version
+    assert {k: v for k, v in data.items() if k not in mine} == {
+        k: v for k, v in want.items() if k not in mine
+    }
 
 
 def test_royal_outside_the_statute_is_one_line_exit_2() -> None:
