@@ -268,3 +268,28 @@ def test_strategy_summary_of_the_statute() -> None:
         "A-K high, upcard pairs one of your ranks: raise in 78.57% of situations",
         "A-K high, upcard pairs none of your ranks: raise in 16.64% of situations",
     ]
+
+
+def test_the_summary_tables_and_the_progressive_are_made_beside_the_sweep() -> None:
+    """``analyze`` makes what does not need the sweep on threads while it runs: the strategy
+    summary's hand tables are there before any summary is asked for, and equal to their
+    definition; an error on such a thread is raised where the work is collected."""
+    caribbean("caribbean-stud.standard")  # the sweep's answer in the test cache
+    caribbean_stud.high_card_tables.cache_clear()
+    result = caribbean_stud.analyze("caribbean-stud.standard")
+    assert caribbean_stud.high_card_tables.cache_info().currsize == 1
+    keys, ak, held, ranks = caribbean_stud.high_card_tables()
+    assert len(keys) == caribbean_stud.HANDS
+    # A-K high: 164 rank sets (C(11, 3) less A-K-Q-J-T) in 4^5 - 4 suitings, no flush.
+    assert len(ak) == 164 * (4**5 - 4) == 167_280
+    first = _core.hand_at(int(ak[0]), 5)
+    assert int(held[0]) == sum(1 << c for c in first)
+    assert int(ranks[0]) == sum(0xF << (c // 4 * 4) for c in set(first))
+    assert all(bin(int(h)).count("1") == 5 for h in held[:1000])
+    assert result.strategy_summary()[-2:] == [
+        "A-K high, upcard pairs one of your ranks: raise in 78.57% of situations",
+        "A-K high, upcard pairs none of your ranks: raise in 16.64% of situations",
+    ]
+    assert caribbean_stud._Beside(lambda: 6 * 7).result() == 42
+    with pytest.raises(ZeroDivisionError):
+        caribbean_stud._Beside(lambda: 1 // 0).result()

@@ -16,9 +16,10 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import comb
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
+import numpy.typing as npt
 
 from tablecert import _core
 from tablecert.distributed import Executor
@@ -59,6 +60,7 @@ STRATEGY_FILES = (
     "caribbean-decisions.u64le",
     "caribbean-upcard-dependent.csv",
 )
+R = TypeVar("R")
 SHARDS_PER_THREAD = 1  # parts of the hands, all upcards: one per worker thread, none idle
 
 
@@ -417,9 +419,7 @@ class CaribbeanAnalysis(ParSheet):
     def _high_card_lines(self) -> list[str]:
         masks = np.frombuffer(self.decisions, dtype="<u8").astype(np.uint64)
         some = np.flatnonzero(masks != 0)
-        keys = np.frombuffer(
-            _core.all_strength_keys(5, _core.TieBreaks(suit_decides=False)), dtype="<u4"
-        )
+        keys, ak, held, ranks = high_card_tables()
         high = some[(keys[some] >> 22) == 0]
         if not len(high):
             return []
@@ -429,16 +429,6 @@ class CaribbeanAnalysis(ParSheet):
             f"high-card hands raised against some upcard: {len(high):,}",
         ]
         # A-K high: how often raising is right when the upcard pairs one of the player's ranks.
-        ak = np.flatnonzero(
-            ((keys >> 22) == 0) & (((keys >> 18) & 0xF) == 12) & (((keys >> 14) & 0xF) == 11)
-        )
-        cards = np.frombuffer(_core.all_hands(5), dtype=np.uint8).reshape(-1, 5)[ak]
-        one = np.uint64(1)
-        held = np.zeros(len(ak), dtype=np.uint64)
-        ranks = np.zeros(len(ak), dtype=np.uint64)
-        for column in cards.T.astype(np.uint64):
-            held |= one << column
-            ranks |= np.uint64(0xF) << (column >> np.uint64(2) << np.uint64(2))
         raised = masks[ak]
         matches = ranks & ~held
         open_ = ~held & np.uint64((1 << 52) - 1)
@@ -527,6 +517,58 @@ class CaribbeanAnalysis(ParSheet):
             ],
             "progressive": self.progressive.as_json(),
         }
+
+
+HighCardTables = tuple[
+    npt.NDArray[np.uint32], npt.NDArray[np.intp], npt.NDArray[np.uint64], npt.NDArray[np.uint64]
+]
+
+
+@functools.lru_cache(maxsize=1)
+def high_card_tables() -> HighCardTables:
+    """What the strategy summary reads besides the decisions, the same in every analysis:
+    every hand's ranks-only strength key (colex order), the A-K high hands' indices, and for
+    each of those the mask of its cards and of its ranks' cards (10 MB, kept: see
+    :func:`analyze`, which makes it while the sweep runs)."""
+    keys = np.frombuffer(
+        _core.all_strength_keys(5, _core.TieBreaks(suit_decides=False)), dtype="<u4"
+    )
+    ak = np.flatnonzero(
+        ((keys >> 22) == 0) & (((keys >> 18) & 0xF) == 12) & (((keys >> 14) & 0xF) == 11)
+    )
+    cards = np.frombuffer(_core.all_hands(5), dtype=np.uint8).reshape(-1, 5)[ak]
+    one = np.uint64(1)
+    held = np.zeros(len(ak), dtype=np.uint64)
+    ranks = np.zeros(len(ak), dtype=np.uint64)
+    for column in cards.T.astype(np.uint64):
+        held |= one << column
+        ranks |= np.uint64(0xF) << (column >> np.uint64(2) << np.uint64(2))
+    return keys, ak, held, ranks
+
+
+class _Beside(threading.Thread, Generic[R]):
+    """Work that does not need the sweep, done on a thread while the sweep runs (the core
+    runs without the GIL; on a cluster this process only waits for the shards); its error,
+    if any, is raised by :meth:`result`, where the work used to be done."""
+
+    def __init__(self, work: Callable[[], R]) -> None:
+        super().__init__(name="tablecert-beside-the-sweep", daemon=True)
+        self._work = work
+        self._value: R | None = None
+        self._error: BaseException | None = None
+        self.start()
+
+    def run(self) -> None:
+        try:
+            self._value = self._work()
+        except BaseException as exc:  # raised again by result(), in the caller's thread
+            self._error = exc
+
+    def result(self) -> R:
+        self.join()
+        if self._error is not None:
+            raise self._error
+        return self._value  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)
@@ -731,11 +773,16 @@ def analyze(
     key = cache_key(
         "caribbean-stud", rf, [str(x) for x in (*p.win, p.fold, p.not_qualifying, p.tie, p.loss)]
     )
+    # The progressive and the strategy summary's hand tables do not need the sweep: made
+    # while it runs (0.1-0.15 s of CPU that followed the sweep; BENCHMARKS.md).
+    paying = _Beside(lambda: progressive(rf, order.tie_breaks))
+    tables = _Beside(high_card_tables)
     entry, source = AnalysisCache().get_or_compute(
         f"caribbean-{key}",
         use_cache,
         lambda: Entry(*_run_core(order, p, progress, executor, shards)),
     )
+    tables.result()
     rows, bits = entry.rows, entry.table
     cats = order.categories
     lines = tuple(CategoryLine(name, *row) for name, row in zip(cats, rows, strict=True))
@@ -746,7 +793,7 @@ def analyze(
         suit_decides=order.suit_decides,
         payouts=p,
         categories=lines,
-        progressive=progressive(rf, order.tie_breaks),
+        progressive=paying.result(),
         decisions=bits,
         figures=source,
         _rules=rf,
