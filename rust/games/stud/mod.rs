@@ -347,25 +347,50 @@ impl HandCounts<'_> {
     /// One lane's outcomes.
     #[inline]
     fn lane(&self, l: usize) -> Counts {
-        let (not_qualifying, below, through) =
-            (self.not_qualifying[l], self.below[l], self.through[l]);
-        match self.full {
-            // No dealer hand has the player's full key (see `Sweep::group`): none ties.
-            Some(full) => Counts {
-                not_qualifying,
-                won: full[l] - not_qualifying,
-                tied: 0,
-                equal_ranks: through - below,
-                won_on_suit: full[l] - below,
-            },
-            None => Counts {
-                not_qualifying,
-                won: below - not_qualifying,
-                tied: through - below,
-                equal_ranks: through - below,
-                won_on_suit: 0,
-            },
+        let [not_qualifying, won, tied, equal_ranks, won_on_suit] = outcomes(
+            self.not_qualifying[l],
+            self.below[l],
+            self.through[l],
+            self.full.map(|full| full[l]),
+        );
+        Counts {
+            not_qualifying,
+            won,
+            tied,
+            equal_ranks,
+            won_on_suit,
         }
+    }
+}
+
+/// Not qualifying, won, tied, equal ranks and won on suit, from the counts of dealer hands
+/// that do not qualify, rank below, below or equal to, and (when suits decide) below the full
+/// key of a player hand: one lane's (`i32`) or a sum of lanes (`i64`). The one-raise settling
+/// loop writes the same formulas lane-parallel (`settle_one_raise_portable`): a generic form
+/// there stops it vectorizing.
+#[inline]
+fn outcomes<T: Copy + Default + std::ops::Sub<Output = T>>(
+    not_qualifying: T,
+    below: T,
+    through: T,
+    full: Option<T>,
+) -> [T; 5] {
+    match full {
+        // No dealer hand has the player's full key (see `Sweep::group`): none ties.
+        Some(full) => [
+            not_qualifying,
+            full - not_qualifying,
+            T::default(),
+            through - below,
+            full - below,
+        ],
+        None => [
+            not_qualifying,
+            below - not_qualifying,
+            through - below,
+            through - below,
+            T::default(),
+        ],
     }
 }
 
@@ -933,22 +958,18 @@ impl Sums {
             }
             all
         };
-        let (nq, below, through) = (sum(c.not_qualifying), sum(c.below), sum(c.through));
-        match c.full.map(sum) {
-            Some(full) => Sums {
-                not_qualifying: nq,
-                won: full - nq,
-                tied: 0,
-                equal_ranks: through - below,
-                won_on_suit: full - below,
-            },
-            None => Sums {
-                not_qualifying: nq,
-                won: below - nq,
-                tied: through - below,
-                equal_ranks: through - below,
-                won_on_suit: 0,
-            },
+        let [not_qualifying, won, tied, equal_ranks, won_on_suit] = outcomes(
+            sum(c.not_qualifying),
+            sum(c.below),
+            sum(c.through),
+            c.full.map(sum),
+        );
+        Sums {
+            not_qualifying,
+            won,
+            tied,
+            equal_ranks,
+            won_on_suit,
         }
     }
 
