@@ -231,13 +231,16 @@ def position_uniformity(t: Tally) -> CheckResult:
 def _smallest(values: NDArray[np.float64], k: int) -> NDArray[np.intp]:
     """``np.argsort(values, axis=None)[:k]``, without sorting every value when it can: if the
     k + 1 smallest values are distinct (and not NaN), the k smallest in order are the only
-    answer, read off a partition; otherwise argsort's own order of the ties is the answer."""
-    flat = values.reshape(-1)
-    if flat.size > k:
-        edge = np.sort(np.partition(flat, k)[: k + 1])
-        if not np.isnan(edge[k]) and bool(np.all(edge[1:] > edge[:-1])):
-            first = np.flatnonzero(flat < edge[k])
-            return first[np.argsort(flat[first])]
+    answer, taken one argmin at a time; otherwise argsort's own order of the ties is."""
+    rest = values.flatten()
+    if rest.size > k:
+        first = []
+        for _ in range(k + 1):
+            first.append(int(np.argmin(rest)))  # a NaN, if any, first
+            rest[first[-1]] = np.inf
+        lowest = values.reshape(-1)[first]
+        if bool(np.all(lowest[1:] > lowest[:-1])):
+            return np.array(first[:k], dtype=np.intp)
     return np.argsort(values, axis=None)[:k]
 
 
@@ -281,20 +284,16 @@ def _off_diagonal(size: int) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
     return np.flatnonzero(off), np.argwhere(off)
 
 
-def _distinct(values: Counts) -> tuple[Counts, NDArray[np.intp]]:
-    """``np.unique(values, return_inverse=True)`` of counts, by counting when their range is
-    small (a table's cells of one batch) rather than sorting them."""
+def _distinct(values: Counts) -> Counts:
+    """``np.unique(values)`` of counts, by counting when their range is small (a table's
+    cells of one batch) rather than sorting them."""
     if values.size == 0:
-        return values, np.zeros(0, dtype=np.intp)
+        return values
     low = int(values.min())
     span = int(values.max()) - low + 1
     if span > 4 * values.size:
-        distinct, inverse = np.unique(values, return_inverse=True)
-        return distinct, inverse.reshape(-1)
-    shifted = values - low
-    present = np.bincount(shifted, minlength=span) > 0
-    rank = np.cumsum(present) - 1
-    return np.flatnonzero(present) + low, rank[shifted]
+        return np.unique(values)
+    return np.flatnonzero(np.bincount(values - low, minlength=span)) + low
 
 
 def adjacency(t: Tally) -> CheckResult:
@@ -305,12 +304,18 @@ def adjacency(t: Tally) -> CheckResult:
     s = t.tables["successor"]
     # Each ordered pair of distinct cards is adjacent in a shuffle with probability 1/N, at
     # most once: every cell is Binomial(n, 1/N) exactly. The p-value is a function of the
-    # count: computed once for each distinct count (a few hundred for 2,652 cells).
+    # count: computed once for each distinct count (a hundred or so for 2,652 cells).
     off, pairs = _off_diagonal(size)
-    counts, cell = _distinct(s.reshape(-1)[off])
-    ps = _binomial_two_sided(counts, n, 1 / size)[cell]
+    pair_counts = s.reshape(-1).take(off)
+    counts = _distinct(pair_counts)
+    ps = _binomial_two_sided(counts, n, 1 / size)
     cells = size * (size - 1)
-    w = int(np.argmin(ps))
+    # The pair argmin of every cell's p-value picks: the first holding a count of the lowest
+    # p-value (or of a NaN, which argmin takes first).
+    lowest = ps[np.argmin(ps)]
+    worst = counts[np.isnan(ps) if np.isnan(lowest) else ps == lowest]
+    holds = pair_counts == worst[0] if len(worst) == 1 else np.isin(pair_counts, worst)
+    w = int(np.argmax(holds))
     i, j = pairs[w]
     return CheckResult(
         key,
@@ -318,7 +323,7 @@ def adjacency(t: Tally) -> CheckResult:
         cites,
         float(s[i, j]),
         None,
-        float(min(1.0, cells * float(ps[w]))),
+        float(min(1.0, cells * float(lowest))),
         float(s[i, j] / (n / size)),
         "observed / expected of the worst pair",
         f"most extreme pair {_symbol_code(t.deck, int(i))}->{_symbol_code(t.deck, int(j))}: "
@@ -554,7 +559,7 @@ class _Runs:
 
     def pearson(self, table: Counts) -> NDArray[np.float64]:
         """Each run's ``np.sum((run - e) ** 2) / e``."""
-        laid_out = (table.reshape(-1)[self.cells] - self.centres) ** 2
+        laid_out = (table.reshape(-1).take(self.cells) - self.centres) ** 2
         laid_out[self.zeros] = 0.0
         return np.asarray(np.add.reduceat(laid_out, self.zeros) / self.expected)
 

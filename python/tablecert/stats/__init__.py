@@ -122,13 +122,19 @@ def _merged(expected: NDArray[np.float64]) -> tuple[NDArray[np.intp], NDArray[np
     """Merge neighbouring cells until each expects at least 5: the first cell of each merged
     cell and its expected count, the cells left over added to the last. The expected counts
     are running sums restarted at each merged cell, added in cell order (``add.accumulate``
-    adds one cell at a time, as ``acc_e += n * p`` would), so every float is that loop's."""
+    adds one cell at a time, as ``acc_e += n * p`` would), so every float is that loop's; each
+    is taken over a window of cells that grows until it reaches 5 (or the last cell)."""
     starts: list[int] = []
     sums: list[float] = []
-    rest, i = 0.0, 0
-    while i < len(expected):
-        run = np.add.accumulate(expected[i:])
-        j = int(np.argmax(run >= MIN_EXPECTED))
+    rest, i, cells = 0.0, 0, len(expected)
+    while i < cells:
+        window = 64
+        while True:
+            run = np.add.accumulate(expected[i : i + window])
+            j = int(np.argmax(run >= MIN_EXPECTED))
+            if run[j] >= MIN_EXPECTED or i + window >= cells:
+                break
+            window *= 4
         if not run[j] >= MIN_EXPECTED:
             rest = float(run[-1])
             break
