@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -376,6 +378,46 @@ def test_certify_passes_the_cluster_to_every_section(
 def test_the_core_install_never_imports_dask() -> None:
     code = "import tablecert.cli, tablecert.games.caribbean_stud, tablecert.audit.shuffler.sharded"
     assert modules_imported(code, ["dask", "distributed"]) == []
+
+
+CONFIG_PROBE = """
+import hashlib, json, sys, yaml
+plain, calls = yaml.safe_load, []
+load = yaml.load
+yaml.load = lambda stream, Loader: calls.append(Loader.__name__) or load(stream, Loader=Loader)
+if sys.argv[1] == "tablecert":
+    from tablecert.distributed import _dask
+    _dask()
+else:
+    import distributed
+import dask.config
+config = hashlib.sha256(repr(dask.config.config).encode()).hexdigest()
+print(json.dumps([config, sorted(set(calls)), len(calls), yaml.safe_load is plain]))
+"""
+
+
+def test_dask_reads_its_configuration_with_libyaml_and_the_same_values() -> None:
+    """A client's import of distributed reads Dask's YAML configuration with libyaml's
+    parser, into the configuration PyYAML's own parser gives; yaml.safe_load is put back."""
+
+    def probe(how: str) -> list[Any]:
+        env = {**os.environ, "PYTHONHASHSEED": "0"}
+        run = subprocess.run(
+            [sys.executable, "-c", CONFIG_PROBE, how],
+            capture_output=True,
+            text=True,
+            check=True,
+            env=env,
+        )
+        answer: list[Any] = json.loads(run.stdout)
+        return answer
+
+    ours, plain = probe("tablecert"), probe("plain")
+    assert ours[0] == plain[0]  # the same configuration, value for value
+    assert ours[1] == ["CSafeLoader"]
+    assert ours[2] >= 2  # dask.yaml and distributed.yaml at least
+    assert plain[1] == ["SafeLoader"]
+    assert ours[3] is True
 
 
 def test_paytable_sweep_runs_one_variant_per_task(cluster: DaskExecutor) -> None:

@@ -10,8 +10,10 @@ only when a cluster is asked for: the core install stays lean.
 
 from __future__ import annotations
 
+import importlib
 import os
 import socket
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -118,12 +120,43 @@ class DaskExecutor:
 
 def _dask() -> Any:
     try:
-        import distributed
+        with _config_read_by_libyaml():
+            import distributed
     except ImportError:
         raise ClusterError(
             "running on a cluster needs Dask: pip install 'tablecert[distributed]'"
         ) from None
     return distributed
+
+
+@contextmanager
+def _config_read_by_libyaml() -> Iterator[None]:
+    """Dask and distributed read their configuration (their two default YAML files and the
+    user's) with ``yaml.safe_load`` when first imported: PyYAML's pure-Python parser, 30-40 ms
+    of CPU of a client's start (BENCHMARKS.md). When PyYAML has libyaml, the same files are
+    read by its C parser while they are imported: the same values (``dask.config.config``
+    compared equal), the same loader's rules (``CSafeLoader`` is ``SafeLoader`` in C)."""
+    if "distributed" in sys.modules:
+        yield
+        return
+    try:
+        yaml: Any = importlib.import_module("yaml")
+    except ImportError:
+        yield
+        return
+    if not getattr(yaml, "__with_libyaml__", False):
+        yield
+        return
+    plain = yaml.safe_load
+
+    def safe_load(stream: Any) -> Any:
+        return yaml.load(stream, Loader=yaml.CSafeLoader)
+
+    yaml.safe_load = safe_load
+    try:
+        yield
+    finally:
+        yaml.safe_load = plain
 
 
 #: Seconds to wait for a scheduler's greeting: a Dask scheduler speaks first, at once.
