@@ -13,6 +13,7 @@ from tablecert.cli import app
 from tablecert.games import caribbean_stud
 from tests.support.cli_support import tablecert_process
 from tests.support.games_support import CACHE, caribbean
+from tests.support.imports_probe import modules_imported
 
 runner = CliRunner()
 
@@ -76,6 +77,15 @@ def test_caribbean_json_builds_the_par_sheet_once(monkeypatch: pytest.MonkeyPatc
     assert {k: v for k, v in data.items() if k not in mine} == {
         k: v for k, v in want.items() if k not in mine
     }
+
+
+def test_the_analyze_commands_import_mahjong_only_for_mahjong() -> None:
+    """``analyze caribbean-stud`` (and a --cluster client's start) never imports the mahjong
+    package; ``analyze mahjong-simple`` does, when it runs."""
+    names = ["tablecert.mahjong", "tablecert.cli.mahjong"]
+    assert modules_imported("import tablecert.cli.analyze", names) == []
+    run = "from tablecert.cli import app\ntry: app(['analyze', 'mahjong-simple', '--json'])\n"
+    assert modules_imported(run + "except SystemExit: pass", names) == sorted(names)
 
 
 def test_royal_outside_the_statute_is_one_line_exit_2() -> None:

@@ -19,7 +19,6 @@ from rich.text import Text
 
 from tablecert.cli import common, conventions
 from tablecert.cli.common import JsonOption, emit_json, plain, stderr, stdout
-from tablecert.cli.mahjong import analyze_mahjong
 from tablecert.cli.progress import cluster_progress
 from tablecert.cli.tables import Column, WideOption, print_table
 from tablecert.cli.values import new_file
@@ -548,15 +547,21 @@ def _cap_value(text: str | None) -> Fraction | None:
     return values[0]
 
 
+# The mahjong commands import their package when they run: 50-65 ms that no other analysis
+# (a --cluster client's start included) needs.
 @app.command("mahjong-traditional")
 def analyze_mahjong_traditional(rules: RulesOption = None, json_out: JsonOption = False) -> None:
     """Complete-hand, heavenly-hand and fan tables of traditional mahjong (甲, 136 tiles)."""
+    from tablecert.cli.mahjong import analyze_mahjong
+
     analyze_mahjong("mahjong-traditional", json_out, rules)
 
 
 @app.command("mahjong-simple")
 def analyze_mahjong_simple(rules: RulesOption = None, json_out: JsonOption = False) -> None:
     """Complete-hand and heavenly-hand tables of simple mahjong (乙, 112 tiles)."""
+    from tablecert.cli.mahjong import analyze_mahjong
+
     analyze_mahjong("mahjong-simple", json_out, rules)
 
 
