@@ -16,10 +16,9 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import comb
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
-import numpy.typing as npt
 
 from tablecert import _core
 from tablecert.distributed import Executor
@@ -60,6 +59,16 @@ STRATEGY_FILES = (
     "caribbean-decisions.u64le",
     "caribbean-upcard-dependent.csv",
 )
+if TYPE_CHECKING:  # numpy.typing costs 25 ms of import: for the checker only
+    import numpy.typing as npt
+
+    HighCardTables = tuple[
+        npt.NDArray[np.uint32],
+        npt.NDArray[np.intp],
+        npt.NDArray[np.uint64],
+        npt.NDArray[np.uint64],
+    ]
+
 R = TypeVar("R")
 SHARDS_PER_THREAD = 1  # parts of the hands, all upcards: one per worker thread, none idle
 
@@ -94,8 +103,9 @@ class Payouts:
         capped = " (capped)" if self.raise_win(category) < self.raise_multiple * stated else ""
         return f"ante {pay_text(self.ante_win)}, raise {pay_text(stated)}{capped}"
 
-    @property
+    @functools.cached_property
     def win(self) -> tuple[Fraction, ...]:
+        """Each category's win per ante (kept: a curve's points read it for every category)."""
         return tuple(self.ante_win + self.raise_win(c) for c in range(len(self.raise_pays)))
 
 
@@ -228,7 +238,9 @@ class CaribbeanAnalysis(ParSheet):
     _rules: Any = field(repr=False, default=None)
 
     # --- the ante/raise return --------------------------------------------------------
-    @property
+    # The figures below are kept once computed (the fields never change): every point of the
+    # royal curve reads the house edge, the raise probability and the wins.
+    @functools.cached_property
     def rows(self) -> tuple[OutcomeRow, ...]:
         """The return table: fold, dealer not qualifying, wins by category, push, loss."""
         p = self.payouts
@@ -267,16 +279,16 @@ class CaribbeanAnalysis(ParSheet):
         )
         return tuple(rows)
 
-    @property
+    @functools.cached_property
     def expected_value(self) -> Fraction:
         return expected_value(self.rows)
 
-    @property
+    @functools.cached_property
     def house_edge(self) -> Fraction:
         """Expected loss per ante."""
         return -self.expected_value
 
-    @property
+    @functools.cached_property
     def raise_probability(self) -> Fraction:
         return Fraction(sum(c.raised for c in self.categories), SITUATIONS)
 
@@ -517,11 +529,6 @@ class CaribbeanAnalysis(ParSheet):
             ],
             "progressive": self.progressive.as_json(),
         }
-
-
-HighCardTables = tuple[
-    npt.NDArray[np.uint32], npt.NDArray[np.intp], npt.NDArray[np.uint64], npt.NDArray[np.uint64]
-]
 
 
 @functools.lru_cache(maxsize=1)
