@@ -178,7 +178,7 @@ def gof(
     obs_a = np.asarray(obs, dtype=np.int64)
     if obs_a.shape == law.probs.shape and (obs_a[law.impossible] > 0).any():
         return float("inf"), 0, 0.0
-    o, e = pool(obs_a, law)
+    o, e = pool(obs_a, probs if isinstance(probs, CellLaw) else law.probs)  # cache kept laws only
     if len(o) < 2:
         return None
     x2 = float(((o - e) ** 2 / e).sum())
