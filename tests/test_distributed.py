@@ -80,6 +80,22 @@ def test_local_workers_run_with_the_quiet_timers(cluster: DaskExecutor) -> None:
     assert _worker_settings() != QUIET_SERVERS  # this process's own settings are untouched
 
 
+def test_a_second_local_cluster_starts_beside_the_first(cluster: DaskExecutor) -> None:
+    """Two local clusters at once (a benchmark's 1-worker and 2-worker ones): no port is
+    fought over, so no warning (an error here) and both answer."""
+    second = local_cluster(1)
+    try:
+        ports = [
+            int(e.client.run_on_scheduler(lambda dask_scheduler: dask_scheduler.http_server.port))
+            for e in (cluster, second)
+        ]
+        assert 8787 not in ports
+        assert ports[0] != ports[1]
+        assert second.client.submit(sum, [1, 2, 3]).result() == 6
+    finally:
+        second.close()
+
+
 def test_split_range_covers_every_index_once() -> None:
     assert split_range(0, 52, 13) == [(i, i + 4) for i in range(0, 52, 4)]
     assert split_range(0, 3, 8) == [(0, 1), (1, 2), (2, 3)]

@@ -251,6 +251,10 @@ def local_cluster(workers: int, retries: int = DEFAULT_RETRIES) -> DaskExecutor:
             threads_per_worker=1,
             processes=True,
             dashboard_address=None,
+            # No dashboard; the scheduler's own HTTP routes on a free port, not on 8787: a
+            # second local cluster on the machine (a test's, a benchmark's) starts beside the
+            # first without Dask's "port 8787 is already in use" warning.
+            scheduler_kwargs={"dashboard_address": ":0"},
             # Each worker runs one shard at a time: the core's own threads stay within one core.
             env={"RAYON_NUM_THREADS": "1"},
         )
