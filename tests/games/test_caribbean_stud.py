@@ -7,6 +7,7 @@ from dataclasses import replace
 from fractions import Fraction
 from math import comb
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -14,7 +15,7 @@ import pytest
 from tablecert import _core
 from tablecert._core import _testing
 from tablecert.distributed import split_range
-from tablecert.games import caribbean_stud
+from tablecert.games import caribbean_stud, common
 from tablecert.games.common import AnalysisError
 from tablecert.poker import ordering
 from tests.reference import game_reference, poker_reference
@@ -119,6 +120,26 @@ def test_royal_option_curve() -> None:
     assert edges[0] - edges[1] == Fraction(2 * royal_wins, caribbean_stud.DEALS)
     with pytest.raises(AnalysisError, match=r"outside the statute's 50\.\.100"):
         caribbean_stud.analyze("caribbean-stud.macau", royal=120)
+
+
+def test_a_curve_reads_the_sheets_figures_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The return table, house edge, raise probability and wins are kept once computed: the
+    royal curve's 51 points read them, not 51 recomputations; the points are unchanged."""
+    a = caribbean_stud.analyze("caribbean-stud.macau")  # new figures: nothing kept yet
+    want = caribbean("caribbean-stud.macau").royal_curve()
+    calls = []
+    expected_value = common.expected_value  # what caribbean_stud calls by this name
+
+    def counted(rows: Any) -> Fraction:
+        calls.append(1)
+        return expected_value(rows)
+
+    monkeypatch.setattr(caribbean_stud, "expected_value", counted)
+    assert a.royal_curve() == want
+    assert len(calls) == 1
+    assert a.royal_curve() == want
+    assert len(calls) == 1
+    assert a.payouts.win is a.payouts.win
 
 
 def test_cap_curve() -> None:
