@@ -299,8 +299,10 @@ def test_the_summary_tables_and_the_progressive_are_made_beside_the_sweep() -> N
     caribbean_stud.high_card_tables.cache_clear()
     result = caribbean_stud.analyze("caribbean-stud.standard")
     assert caribbean_stud.high_card_tables.cache_info().currsize == 1
-    keys, ak, held, ranks = caribbean_stud.high_card_tables()
-    assert len(keys) == caribbean_stud.HANDS
+    keys, high_card, ak, held, ranks = caribbean_stud.high_card_tables()
+    assert len(keys) == len(high_card) == caribbean_stud.HANDS
+    assert int(high_card.sum()) == 1_302_540  # the high-card hands of 52 cards
+    assert bool(high_card[ak].all())
     # A-K high: 164 rank sets (C(11, 3) less A-K-Q-J-T) in 4^5 - 4 suitings, no flush.
     assert len(ak) == 164 * (4**5 - 4) == 167_280
     first = _core.hand_at(int(ak[0]), 5)
