@@ -153,7 +153,7 @@ def _pooling(law: CellLaw, total: int) -> tuple[NDArray[np.intp], NDArray[np.flo
 
 
 def pool(
-    obs: Sequence[int] | Counts, probs: Sequence[float] | CellLaw
+    obs: Sequence[int] | Counts, probs: Sequence[float] | NDArray[np.float64] | CellLaw
 ) -> tuple[Counts, NDArray[Any]]:
     """Merge neighbouring cells (in the given order) until each expects at least 5; the cells
     left over join the last. Returns the merged observed and expected counts."""
