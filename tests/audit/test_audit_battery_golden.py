@@ -11,7 +11,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tablecert.audit.battery import _distinct, _Runs, _smallest
+from tablecert.audit.battery import _Runs, _smallest
+from tablecert.stats import pvalues
 from tests.support.battery_golden import CASES, GOLDEN, Case, pool_results, run_case
 
 RECORDED: dict[str, Any] = json.loads(GOLDEN.read_text())
@@ -73,10 +74,15 @@ def test_smallest_is_argsort_with_its_ties() -> None:
         assert _smallest(values, k).tolist() == np.argsort(values, axis=None)[:k].tolist()
 
 
-def test_distinct_is_np_unique() -> None:
+def test_distinct_values_is_np_unique() -> None:
     rng = np.random.default_rng(7)
     for _ in range(200):
         size = int(rng.integers(0, 3000))
         spread = 10 ** int(rng.integers(0, 9))
-        values = rng.integers(0, spread, size=size).astype(np.int64) + int(rng.integers(0, 99))
-        assert _distinct(values).tolist() == np.unique(values).tolist()
+        ints = rng.integers(0, spread, size=size).astype(np.int64) + int(rng.integers(0, 99))
+        values = ints.astype(np.float64).reshape(-1, 1) if size % 2 else ints
+        distinct, inverse = pvalues.distinct_values(values)
+        want, want_inverse = np.unique(values, return_inverse=True)
+        assert distinct.dtype == want.dtype
+        assert distinct.tolist() == want.tolist()
+        assert inverse.tolist() == want_inverse.reshape(-1).tolist()

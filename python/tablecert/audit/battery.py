@@ -284,18 +284,6 @@ def _off_diagonal(size: int) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
     return np.flatnonzero(off), np.argwhere(off)
 
 
-def _distinct(values: Counts) -> Counts:
-    """``np.unique(values)`` of counts, by counting when their range is small (a table's
-    cells of one batch) rather than sorting them."""
-    if values.size == 0:
-        return values
-    low = int(values.min())
-    span = int(values.max()) - low + 1
-    if span > 4 * values.size:
-        return np.unique(values)
-    return np.flatnonzero(np.bincount(values - low, minlength=span)) + low
-
-
 def adjacency(t: Tally) -> CheckResult:
     key, name, cites = "adjacency", "successor table (card j right after card i)", "exact binomial"
     n, size = t.shuffles, t.size
@@ -303,19 +291,11 @@ def adjacency(t: Tally) -> CheckResult:
         return skipped(key, name, cites, "no complete shuffles")
     s = t.tables["successor"]
     # Each ordered pair of distinct cards is adjacent in a shuffle with probability 1/N, at
-    # most once: every cell is Binomial(n, 1/N) exactly. The p-value is a function of the
-    # count: computed once for each distinct count (a hundred or so for 2,652 cells).
+    # most once: every cell is Binomial(n, 1/N) exactly.
     off, pairs = _off_diagonal(size)
-    pair_counts = s.reshape(-1).take(off)
-    counts = _distinct(pair_counts)
-    ps = _binomial_two_sided(counts, n, 1 / size)
+    ps = _binomial_two_sided(s.reshape(-1).take(off), n, 1 / size)
     cells = size * (size - 1)
-    # The pair argmin of every cell's p-value picks: the first holding a count of the lowest
-    # p-value (or of a NaN, which argmin takes first).
-    lowest = ps[np.argmin(ps)]
-    worst = counts[np.isnan(ps) if np.isnan(lowest) else ps == lowest]
-    holds = pair_counts == worst[0] if len(worst) == 1 else np.isin(pair_counts, worst)
-    w = int(np.argmax(holds))
+    w = int(np.argmin(ps))
     i, j = pairs[w]
     return CheckResult(
         key,
@@ -323,7 +303,7 @@ def adjacency(t: Tally) -> CheckResult:
         cites,
         float(s[i, j]),
         None,
-        float(min(1.0, cells * float(lowest))),
+        float(min(1.0, cells * float(ps[w]))),
         float(s[i, j] / (n / size)),
         "observed / expected of the worst pair",
         f"most extreme pair {_symbol_code(t.deck, int(i))}->{_symbol_code(t.deck, int(j))}: "

@@ -125,10 +125,27 @@ def _binom(k: ArrayLike, n: int, p: float, tail: str) -> Any:
         f = scu._binom_cdf if tail == "cdf" else scu._binom_sf
         # Each distinct count once (a successor table's 2,652 cells hold about 100 distinct
         # counts): the function is elementwise, so the values are those of every cell.
-        distinct, cell = np.unique(np.floor(k_a[inside]), return_inverse=True)
+        distinct, cell = distinct_values(np.floor(k_a[inside]))
         values = np.clip(f(distinct, np.asarray(n), np.asarray(p)), 0, 1)
-        out[inside] = values[cell.reshape(-1)]
+        out[inside] = values[cell]
     return _out(out)
+
+
+def distinct_values(values: NDArray[Any]) -> tuple[NDArray[Any], NDArray[np.intp]]:
+    """``np.unique(values, return_inverse=True)`` of whole, finite numbers, the inverse flat:
+    by counting when they span a range not much wider than their number (a table's cells of
+    one batch), else by ``np.unique``'s sort. The distinct values keep the array's dtype."""
+    flat = values.reshape(-1)
+    if flat.size:
+        low = flat.min()
+        span = int(flat.max() - low) + 1
+        if span <= 4 * flat.size:
+            offsets = (flat - low).astype(np.intp)
+            present = np.bincount(offsets, minlength=span) > 0
+            rank = np.cumsum(present) - 1
+            return np.flatnonzero(present).astype(flat.dtype) + low, rank[offsets]
+    distinct, inverse = np.unique(flat, return_inverse=True)
+    return distinct, inverse.reshape(-1)
 
 
 def binom_cdf(k: ArrayLike, n: int, p: float) -> Any:
