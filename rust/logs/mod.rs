@@ -3,5 +3,6 @@
 //! reads one JSON Lines record strictly. Neither knows what a record means.
 
 pub mod json;
+pub mod libdeflate;
 pub mod members;
 pub mod stream;

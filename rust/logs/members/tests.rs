@@ -49,7 +49,11 @@ fn sequential(bytes: &[u8]) -> Result<Vec<u8>, ReadError> {
 
 /// The log written to a file and decoded with `in_flight` candidates ahead; the proven
 /// positions handed on never go back and end at the log's size.
-fn parallel(bytes: &[u8], in_flight: usize) -> (Result<Vec<u8>, ReadError>, Decoded) {
+fn parallel(
+    bytes: &[u8],
+    in_flight: usize,
+    library: Option<Library>,
+) -> (Result<Vec<u8>, ReadError>, Decoded) {
     static FILES: AtomicU64 = AtomicU64::new(0);
     let path = std::env::temp_dir().join(format!(
         "tablecert-members-{}-{}.gz",
@@ -60,7 +64,7 @@ fn parallel(bytes: &[u8], in_flight: usize) -> (Result<Vec<u8>, ReadError>, Deco
     let file = File::open(&path).unwrap();
     let mut out = Vec::new();
     let mut last = 0;
-    let got = decode(file, "x.gz", in_flight, |data, used| {
+    let got = decode_with(file, "x.gz", in_flight, library, |data, used| {
         assert!(used >= last, "{used} after {last}");
         last = used;
         out.extend_from_slice(data);
@@ -76,20 +80,35 @@ fn parallel(bytes: &[u8], in_flight: usize) -> (Result<Vec<u8>, ReadError>, Deco
     }
 }
 
-/// Every number of candidates ahead decodes `bytes` as the sequential decoder does; how many
-/// members the chain accepted from speculation with the most ahead.
+/// The system's libdeflate: these tests need it (Debian's `libdeflate0`, on every machine
+/// the project runs on), so that both speculative decoders are tested.
+fn system_libdeflate() -> Library {
+    libdeflate::library().expect("libdeflate.so.0 (apt-get install libdeflate0)")
+}
+
+/// Every number of candidates ahead, speculating with `miniz_oxide` and with libdeflate,
+/// decodes `bytes` as the sequential decoder does; how many members the chain accepted from
+/// speculation with the most ahead (the same for both decoders).
 fn same_as_sequential(bytes: &[u8]) -> Decoded {
     let want = sequential(bytes);
-    let mut most = Decoded::default();
-    for in_flight in [0, 1, 2, 5] {
-        let (got, decoded) = parallel(bytes, in_flight);
-        assert_eq!(got, want, "{in_flight} ahead");
-        if in_flight == 0 {
-            assert_eq!(decoded.speculated, 0);
+    let mut most = [Decoded::default(); 2];
+    for (k, library) in [None, Some(system_libdeflate())].into_iter().enumerate() {
+        for in_flight in [0, 1, 2, 5] {
+            let (got, decoded) = parallel(bytes, in_flight, library);
+            assert_eq!(
+                got,
+                want,
+                "{in_flight} ahead, libdeflate: {}",
+                library.is_some()
+            );
+            if in_flight == 0 {
+                assert_eq!(decoded.speculated, 0);
+            }
+            most[k] = decoded;
         }
-        most = decoded;
     }
-    most
+    assert_eq!(most[0], most[1], "miniz_oxide, libdeflate");
+    most[0]
 }
 
 /// Members of `sizes` lines each, concatenated, and their text.
@@ -218,4 +237,85 @@ fn trailing_truncated_and_corrupt_logs_fail_as_in_turn() {
     }
     assert!(sequential(&flipped).is_err());
     same_as_sequential(&flipped);
+}
+
+/// A gzip member by hand with a header CRC (FHCRC), right or wrong.
+fn gz_with_header_crc(data: &[u8], right: bool) -> Vec<u8> {
+    let mut m = vec![0x1f, 0x8b, 8, 0x02, 0, 0, 0, 0, 0, 255];
+    let mut crc = Crc::new();
+    crc.update(&m);
+    let check = (crc.sum() & 0xFFFF) as u16 ^ u16::from(!right);
+    m.extend_from_slice(&check.to_le_bytes());
+    let mut e = DeflateEncoder::new(Vec::new(), Compression::fast());
+    e.write_all(data).unwrap();
+    m.extend(e.finish().unwrap());
+    let mut crc = Crc::new();
+    crc.update(data);
+    m.extend_from_slice(&crc.sum().to_le_bytes());
+    m.extend_from_slice(&(data.len() as u32).to_le_bytes());
+    m
+}
+
+#[test]
+fn a_header_crc_is_checked_as_in_turn() {
+    // libdeflate skips a header CRC without checking it: such members are left to
+    // `miniz_oxide`, so a wrong one fails as the sequential decoder fails.
+    for right in [true, false] {
+        let (mut log, _) = members(&[2000, 1500], Compression::fast());
+        log.extend(gz_with_header_crc(&text(1800, 5), right));
+        log.extend(gz(&text(900, 6), Compression::fast()));
+        let want = sequential(&log);
+        assert_eq!(want.is_ok(), right, "{want:?}");
+        if !right {
+            assert!(want.unwrap_err().0.ends_with("header crc mismatch"));
+        }
+        let decoded = same_as_sequential(&log);
+        if right {
+            assert!(decoded.speculated >= 2, "{decoded:?}");
+        }
+    }
+}
+
+/// Bytes that deflate hardly compresses.
+fn noise(n: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            b'a' + (x % 26) as u8
+        })
+        .collect()
+}
+
+#[test]
+fn a_member_longer_than_the_first_read_is_read_again() {
+    // A small member sizes the next candidates' first reads (about 64 KiB); the large member
+    // after it needs more of the file, read again, and is still proven by speculation.
+    let mut log = gz(&text(10, 0), Compression::fast());
+    log.extend(gz(&text(10, 1), Compression::fast()));
+    let large = noise(600_000, 7);
+    log.extend(gz(&large, Compression::fast()));
+    log.extend(gz(&text(10, 2), Compression::fast()));
+    let decoded = same_as_sequential(&log);
+    assert_eq!(decoded.speculated, 3, "{decoded:?}");
+    // Directly: a first read of 64 KiB, then more.
+    let path = std::env::temp_dir().join(format!("tablecert-window-{}.gz", std::process::id()));
+    std::fs::write(&path, &log).unwrap();
+    let file = File::open(&path).unwrap();
+    let start =
+        gz(&text(10, 0), Compression::fast()).len() + gz(&text(10, 1), Compression::fast()).len();
+    let hint = Hint(AtomicU64::new(1));
+    assert!(hint.window() < 100_000);
+    let cancel = AtomicBool::new(false);
+    let got = speculate_whole(&file, system_libdeflate(), start as u64, &hint, &cancel);
+    std::fs::remove_file(&path).unwrap();
+    match got {
+        Some(Speculated::Member { out, end }) => {
+            assert_eq!(out, large);
+            assert_eq!(end, (start + gz(&large, Compression::fast()).len()) as u64);
+        }
+        _ => panic!("not decoded whole"),
+    }
 }
