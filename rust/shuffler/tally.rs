@@ -476,7 +476,7 @@ impl Counts52 {
                 row[at & 63] += 1;
             }
             self.footrule[stats[4] & 2047] += 1;
-            self.small[5][valley_guesser52(rel, self.avx512) & 63] += 1;
+            self.small[5][valley_guesser52(rel, self.avx512, self.native) & 63] += 1;
         }
         if let Some(prev) = previous {
             self.consecutive_pairs += 1;

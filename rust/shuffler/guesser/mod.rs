@@ -1,9 +1,10 @@
 //! The valley guesser: correct guesses, with feedback, of a guesser who follows valleys, one
 //! card at a time (`valley_guesser`, any order) and, for 52-card orders on a CPU with AVX-512,
-//! eight cards at a time (`avx512.rs`, the same count).
+//! eight cards at a time (`avx512.rs`, the same count), and on a CPU with AVX2 four at a time
+//! (`avx2.rs`).
 
 use crate::cards::DECK_SIZE as N52;
-use crate::cpu::Avx512;
+use crate::cpu::{Avx512, Native};
 
 /// Correct guesses, with feedback, of a guesser who follows valleys (Diaconis, Fulman and
 /// Holmes 2013): after an ascent guess the smallest unseen label above the last card, after a
@@ -47,20 +48,31 @@ pub fn valley_guesser(rel: &[u8]) -> usize {
     correct + usize::from(end == guess)
 }
 
-/// `valley_guesser` of a 52-card order, with AVX-512 when given its proof.
+/// `valley_guesser` of a 52-card order, with AVX-512 when given its proof, else with AVX2
+/// when given the native features' (which include it).
 #[allow(clippy::inline_always)]
 #[inline(always)]
 #[must_use]
-pub fn valley_guesser52(rel: &[u8; N52], avx512: Option<Avx512>) -> usize {
+pub fn valley_guesser52(rel: &[u8; N52], avx512: Option<Avx512>, native: Option<Native>) -> usize {
     #[cfg(target_arch = "x86_64")]
-    if avx512.is_some() {
-        // SAFETY: an `Avx512` is made only on a CPU that has the features (`Avx512::detect`).
-        return unsafe { avx512::valley_guesser52(rel) };
+    {
+        if avx512.is_some() {
+            // SAFETY: an `Avx512` is made only on a CPU that has the features
+            // (`Avx512::detect`).
+            return unsafe { avx512::valley_guesser52(rel) };
+        }
+        if native.is_some() {
+            // SAFETY: a `Native` is made only on a CPU that has the features, AVX2 and
+            // population count among them (`Native::detect`).
+            return unsafe { avx2::valley_guesser52(rel) };
+        }
     }
-    let _ = avx512;
+    let _ = (avx512, native);
     valley_guesser(rel)
 }
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 
@@ -101,7 +113,11 @@ pub(crate) mod tests {
         let mut rng = crate::shuffler::simulate::Rng::new(52);
         let mut rel: Vec<u8> = (0..52).collect();
         let vector = avx512_for("the AVX-512 guesser");
-        let mut checked = 0;
+        let native = Native::detect();
+        if native.is_none() {
+            eprintln!("skipped: no AVX2 on this CPU: the AVX2 guesser not checked");
+        }
+        let (mut checked, mut checked_avx2) = (0, 0);
         for i in 0..20_000 {
             match i % 8 {
                 0 => rel.sort_unstable(),
@@ -120,18 +136,33 @@ pub(crate) mod tests {
             let order: &[u8; 52] = rel.as_slice().try_into().unwrap();
             let expected = slow_guesser(&rel);
             assert_eq!(valley_guesser(&rel), expected, "{rel:?}");
-            assert_eq!(valley_guesser52(order, None), expected, "{rel:?}");
+            assert_eq!(valley_guesser52(order, None, None), expected, "{rel:?}");
             if let Some(avx512) = vector {
-                assert_eq!(valley_guesser52(order, Some(avx512)), expected, "{rel:?}");
+                assert_eq!(
+                    valley_guesser52(order, Some(avx512), None),
+                    expected,
+                    "{rel:?}"
+                );
                 checked += 1;
+            }
+            if native.is_some() {
+                assert_eq!(valley_guesser52(order, None, native), expected, "{rel:?}");
+                checked_avx2 += 1;
             }
         }
         assert_eq!(checked, if vector.is_some() { 20_000 } else { 0 });
-        // The identity: every guess is right.
+        assert_eq!(checked_avx2, if native.is_some() { 20_000 } else { 0 });
+        // The identity: every guess is right; the reversed order: only the last.
         rel.sort_unstable();
-        assert_eq!(
-            valley_guesser52(rel.as_slice().try_into().unwrap(), vector),
-            52
-        );
+        for (avx512, native) in [(vector, None), (None, native), (None, None)] {
+            let order: &[u8; 52] = rel.as_slice().try_into().unwrap();
+            assert_eq!(valley_guesser52(order, avx512, native), 52);
+            let reversed: Vec<u8> = rel.iter().rev().copied().collect();
+            let expected = slow_guesser(&reversed);
+            assert_eq!(
+                valley_guesser52(reversed.as_slice().try_into().unwrap(), avx512, native),
+                expected
+            );
+        }
     }
 }
