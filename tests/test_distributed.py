@@ -26,9 +26,11 @@ from tablecert.audit.simulate import write_log
 from tablecert.cli import app
 from tablecert.distributed import (
     QUIET_SERVERS,
+    ConnectOnUse,
     DaskExecutor,
     LocalExecutor,
     executor_for,
+    executor_on_use,
     local_cluster,
     split_range,
     worker_pids,
@@ -208,6 +210,89 @@ def test_executor_options_are_checked() -> None:
         pass
     with executor_for() as none:
         assert none is None
+
+
+def test_an_executor_on_use_connects_when_first_used_and_once() -> None:
+    made: list[LocalExecutor] = []
+    told: list[object] = []
+
+    def make() -> DaskExecutor:
+        made.append(LocalExecutor())
+        return made[-1]  # type: ignore[return-value]  # the shards' protocol is all it needs
+
+    lazy = ConnectOnUse(make, told.append)
+    assert lazy.connected is None
+    assert not made
+    assert lazy.map(lambda x: 2 * x, [1, 2, 3]) == [2, 4, 6]
+    assert lazy.parallelism == 1
+    assert lazy.description == "local (in-process shards)"
+    assert len(made) == 1
+    assert told == made
+    assert lazy.connected is made[0]
+
+
+def test_an_executor_on_use_refuses_what_it_can_at_once() -> None:
+    with pytest.raises(ClusterError, match="not both"), executor_on_use("tcp://x:1", 2):
+        pass
+    with pytest.raises(ClusterError, match="expected tcp://HOST:PORT"), executor_on_use("x"):
+        pass
+    with pytest.raises(ClusterError, match="at most"), executor_on_use(workers=10**6):
+        pass
+    with executor_on_use() as none:
+        assert none is None
+    with executor_on_use("tcp://127.0.0.1:1") as never:  # nothing listens there
+        assert never is not None
+        assert never.connected is None  # and closed without connecting
+
+
+def test_caribbean_sets_up_beside_the_sweep_before_it_connects(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The progressive and the summary's hand tables are made on a thread started before the
+    analysis first uses its cluster: they run while Dask is imported, not beside the shards."""
+    connecting = threading.Event()
+    events: list[str] = []
+    threads: list[list[str]] = []
+    real = caribbean_stud.progressive
+
+    def progressive(*args: Any) -> Any:
+        events.append("beside started")
+        assert connecting.wait(30)  # the analysis asks for its cluster while this runs
+        events.append("beside went on")
+        return real(*args)
+
+    class ConnectingError(Exception):
+        pass
+
+    def make() -> DaskExecutor:
+        threads.append([t.name for t in threading.enumerate()])
+        events.append("connecting")
+        connecting.set()
+        raise ConnectingError
+
+    monkeypatch.setattr(caribbean_stud, "progressive", progressive)
+    with pytest.raises(ConnectingError):
+        caribbean_stud.analyze(use_cache=False, executor=ConnectOnUse(make))
+    assert len(threads) == 1
+    assert "tablecert-beside-the-sweep" in threads[0]
+    assert sorted(events) == ["beside started", "beside went on", "connecting"]
+    assert events[-1] == "beside went on"  # and the analysis awaited it before it raised
+
+
+def test_cli_caribbean_connects_when_the_sweep_needs_the_cluster() -> None:
+    """``analyze caribbean-stud --cluster`` refuses a scheduler it cannot reach as before,
+    once the analysis asks for it; a malformed address before anything runs."""
+    runner = CliRunner()
+    args = ["analyze", "caribbean-stud", "--no-cache", "--cluster"]
+    unreachable = runner.invoke(app, [*args, "tcp://127.0.0.1:1"])
+    assert isinstance(unreachable.exception, ClusterError)  # exit 2 through the entry point
+    assert str(unreachable.exception).startswith(
+        "cannot reach the Dask scheduler at tcp://127.0.0.1:1: "
+    )
+    malformed = runner.invoke(app, [*args, "udp://x:1"])
+    assert isinstance(malformed.exception, ClusterError)
+    assert str(malformed.exception) == "--cluster 'udp://x:1': expected tcp://HOST:PORT"
+    assert "analysing" not in malformed.stderr  # refused before the analysis started
 
 
 def test_cli_q_poker_on_a_cluster(cluster: DaskExecutor) -> None:

@@ -118,6 +118,54 @@ class DaskExecutor:
             self._cluster.close()
 
 
+class ConnectOnUse:
+    """An executor that connects (or starts its local cluster) when it is first used, not
+    when it is made: an analysis starts its own work that needs no cluster (on threads; the
+    core runs without the GIL) before it asks for the cluster, so that work runs while this
+    process imports Dask and connects (0.2-0.3 s of a client's start), not beside the
+    shards. ``on_connect`` is told the executor once it is connected. Not thread-safe: one
+    thread uses it."""
+
+    def __init__(
+        self,
+        make: Callable[[], DaskExecutor],
+        on_connect: Callable[[DaskExecutor], None] | None = None,
+    ) -> None:
+        self._make = make
+        self._on_connect = on_connect
+        self._executor: DaskExecutor | None = None
+
+    @property
+    def connected(self) -> DaskExecutor | None:
+        """The executor, if it has been connected."""
+        return self._executor
+
+    def executor(self) -> DaskExecutor:
+        """The executor, connected now if it was not yet."""
+        if self._executor is None:
+            self._executor = self._make()
+            if self._on_connect is not None:
+                self._on_connect(self._executor)
+        return self._executor
+
+    @property
+    def description(self) -> str:
+        return self.executor().description
+
+    @property
+    def parallelism(self) -> int:
+        return self.executor().parallelism
+
+    def map(
+        self, fn: Callable[[S], R], shards: Sequence[S], progress: ShardProgress | None = None
+    ) -> list[R]:
+        return self.executor().map(fn, shards, progress)
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.close()
+
+
 def _dask() -> Any:
     try:
         with _config_read_by_libyaml():
@@ -232,8 +280,8 @@ QUIET_SERVERS: dict[str, object] = {
 }
 
 
-def local_cluster(workers: int, retries: int = DEFAULT_RETRIES) -> DaskExecutor:
-    """An executor on a new cluster of ``workers`` single-threaded worker processes here."""
+def check_local_workers(workers: int) -> None:
+    """Refuse a number of local workers this machine cannot run."""
     if workers < 1:
         raise ClusterError(f"--workers {workers}: expected at least 1 worker")
     if workers > (most := max_local_workers()):
@@ -241,6 +289,11 @@ def local_cluster(workers: int, retries: int = DEFAULT_RETRIES) -> DaskExecutor:
             f"--workers {workers:,}: this machine runs at most {most} local workers (4 per "
             "CPU, one per 256 MiB of memory)"
         )
+
+
+def local_cluster(workers: int, retries: int = DEFAULT_RETRIES) -> DaskExecutor:
+    """An executor on a new cluster of ``workers`` single-threaded worker processes here."""
+    check_local_workers(workers)
     distributed = _dask()
     import dask.config
 
@@ -272,7 +325,37 @@ def executor_for(
     if cluster is None and workers is None:
         yield None
         return
-    executor = connect(cluster, retries) if cluster is not None else local_cluster(workers or 1)
+    executor = _make_executor(cluster, workers, retries)
+    try:
+        yield executor
+    finally:
+        executor.close()
+
+
+def _make_executor(cluster: str | None, workers: int | None, retries: int) -> DaskExecutor:
+    return connect(cluster, retries) if cluster is not None else local_cluster(workers or 1)
+
+
+@contextmanager
+def executor_on_use(
+    cluster: str | None = None,
+    workers: int | None = None,
+    retries: int = DEFAULT_RETRIES,
+    on_connect: Callable[[DaskExecutor], None] | None = None,
+) -> Iterator[ConnectOnUse | None]:
+    """As :func:`executor_for`, the executor connected when it is first used
+    (:class:`ConnectOnUse`; never, if the work needs no cluster: figures from the cache)."""
+    if cluster is not None and workers is not None:
+        raise ClusterError("give --cluster or --workers, not both")
+    if cluster is None and workers is None:
+        yield None
+        return
+    # What can be refused without a cluster is refused at once, as executor_for does.
+    if cluster is not None:
+        scheduler_address(cluster)
+    else:
+        check_local_workers(workers or 1)
+    executor = ConnectOnUse(lambda: _make_executor(cluster, workers, retries), on_connect)
     try:
         yield executor
     finally:

@@ -32,3 +32,13 @@ def set_aside_bad_source_date_epoch() -> str | None:
     if problem is not None:
         del os.environ["SOURCE_DATE_EPOCH"]
     return problem
+
+
+def one_blas_thread() -> None:
+    """Before NumPy is imported: OpenBLAS with one thread, unless ``$OPENBLAS_NUM_THREADS``
+    says otherwise. At import OpenBLAS starts a thread per core that spins waiting for work:
+    45-50 ms of CPU of every process that imports NumPy on 2 cores (``time.process_time``
+    minus the main thread's ``time.thread_time`` after ``import numpy``: BENCHMARKS.md), for
+    an analysis whose NumPy work is element-wise (no matrix product big enough to be cut
+    among threads). The local cluster's workers, started from this process, inherit it."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")

@@ -40,7 +40,7 @@ from rich.progress import (
 from rich.text import Text
 
 from tablecert.cli.common import plain, stderr
-from tablecert.distributed import DaskExecutor, executor_for
+from tablecert.distributed import ConnectOnUse, DaskExecutor, executor_for, executor_on_use
 
 #: Off a terminal, the least time between two progress lines (seconds).
 PLAIN_INTERVAL = 5.0
@@ -259,4 +259,22 @@ def cluster_progress(
     with executor_for(cluster, workers) as executor, progress(title, unit=unit) as reporter:
         if executor is not None:
             stderr.print(f"running on {executor.description}")
+        yield executor, reporter
+
+
+@contextmanager
+def cluster_progress_on_use(
+    cluster: str | None, workers: int | None, title: str, *, unit: str = ""
+) -> Iterator[tuple[ConnectOnUse | None, Reporter]]:
+    """As :func:`cluster_progress`, the cluster connected when the work first uses it (said
+    on stderr then): work that starts its own set-up before it needs the cluster does it
+    while this process imports Dask and connects (BENCHMARKS.md)."""
+
+    def said(executor: DaskExecutor) -> None:
+        stderr.print(f"running on {executor.description}")
+
+    with (
+        executor_on_use(cluster, workers, on_connect=said) as executor,
+        progress(title, unit=unit) as reporter,
+    ):
         yield executor, reporter

@@ -783,16 +783,24 @@ def analyze(
     key = cache_key(
         "caribbean-stud", rf, [str(x) for x in (*p.win, p.fold, p.not_qualifying, p.tie, p.loss)]
     )
-    # The progressive and the strategy summary's hand tables do not need the sweep: made
-    # while it runs (0.1-0.15 s of CPU that followed the sweep; BENCHMARKS.md).
-    paying = _Beside(lambda: progressive(rf, order.tie_breaks))
-    tables = _Beside(high_card_tables)
-    entry, source = AnalysisCache().get_or_compute(
-        f"caribbean-{key}",
-        use_cache,
-        lambda: Entry(*_run_core(order, p, progress, executor, shards)),
-    )
-    tables.result()
+    # The progressive and the strategy summary's hand tables do not need the sweep: made on
+    # a thread from here (0.1-0.15 s of CPU that followed the sweep). With an executor that
+    # connects when first used (the CLI's), that is while this thread imports Dask and
+    # connects, before the shards are submitted: not on the cores the shards run on. One
+    # thread, not one each: two threads beside the import took the GIL from it 2-3 times as
+    # long (BENCHMARKS.md).
+    beside = _Beside(lambda: (progressive(rf, order.tie_breaks), high_card_tables()))
+    try:
+        entry, source = AnalysisCache().get_or_compute(
+            f"caribbean-{key}",
+            use_cache,
+            lambda: Entry(*_run_core(order, p, progress, executor, shards)),
+        )
+    finally:
+        # Its end awaited even when the sweep failed (a cluster not reached): a thread left
+        # in the core at the interpreter's exit would abort the process.
+        beside.join()
+    paying, _ = beside.result()
     rows, bits = entry.rows, entry.table
     cats = order.categories
     lines = tuple(CategoryLine(name, *row) for name, row in zip(cats, rows, strict=True))
@@ -803,7 +811,7 @@ def analyze(
         suit_decides=order.suit_decides,
         payouts=p,
         categories=lines,
-        progressive=paying.result(),
+        progressive=paying,
         decisions=bits,
         figures=source,
         _rules=rf,
