@@ -1,5 +1,12 @@
 //! Bindings for the shuffler audit: the streaming log reader and tallies, and the simulators.
 
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, Receiver};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
@@ -42,10 +49,175 @@ fn tally_dict<'py>(py: Python<'py>, t: &Tally) -> PyResult<Bound<'py, PyDict>> {
     Ok(d)
 }
 
+/// What a group of lines read gave: the batches completed and the orders kept since the group
+/// before, the file bytes used so far and the file's size on disk.
+type Taken = (Vec<Tally>, Vec<u8>, u64, Option<u64>);
+
+/// What a started read sends as it reads.
+enum Message {
+    Group(Taken),
+    /// A file was read to its end, or failed (the read then stops).
+    FileEnd(Result<(), ReadFailure<Stopped>>),
+}
+
+/// The caller stopped a started read (its hook failed or it went away).
+struct Stopped;
+
+/// Files being read on a thread of their own, started before the caller could take what
+/// they give (`ShuffleAudit.start_files`).
+struct Started {
+    /// The files not yet handed over, in order.
+    paths: VecDeque<String>,
+    rx: Receiver<Message>,
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<Audit>>,
+    /// The batches and kept orders of files handed over without `on_batches`: back in the
+    /// audit when it is (for `take_batches` / `take_orders`, as after a plain read).
+    kept: (Vec<Tally>, Vec<u8>),
+}
+
+impl Started {
+    /// Stop the read and have the audit back (the messages not taken are dropped).
+    fn join(&mut self) -> Audit {
+        self.stop.store(true, Ordering::Relaxed);
+        while self.rx.try_recv().is_ok() {}
+        let thread = self.thread.take().expect("a started read is joined once");
+        // A panic on the reading thread is this process's own failure: raised as one here.
+        let mut audit = thread
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        let (mut batches, mut orders) = std::mem::take(&mut self.kept);
+        batches.append(&mut audit.finished_batches);
+        audit.finished_batches = batches;
+        if let Some(kept) = audit.kept.as_mut() {
+            orders.append(kept);
+            *kept = orders;
+        }
+        audit
+    }
+}
+
 /// One streaming audit over one or more logs of one deck kind.
 #[pyclass(module = "tablecert._core")]
 pub struct ShuffleAudit {
     inner: Audit,
+    /// A read started by `start_files` whose files were not all handed over yet; `inner`
+    /// is then a stand-in.
+    started: Option<Started>,
+}
+
+impl ShuffleAudit {
+    /// The audit, refused while a started read holds it.
+    fn audit(&self) -> PyResult<&Audit> {
+        match &self.started {
+            None => Ok(&self.inner),
+            Some(s) => Err(PyRuntimeError::new_err(format!(
+                "a started read of {} more file(s) is not taken: read_file each of them first",
+                s.paths.len()
+            ))),
+        }
+    }
+
+    fn audit_mut(&mut self) -> PyResult<&mut Audit> {
+        self.audit()?;
+        Ok(&mut self.inner)
+    }
+
+    /// Hand over the next file of the started read: its groups' batches, orders and progress
+    /// to the hooks as they arrive (the GIL released while waiting), then its end.
+    fn take_started(
+        &mut self,
+        py: Python<'_>,
+        path: &str,
+        progress: Option<&PyObject>,
+        on_batches: Option<&PyObject>,
+    ) -> PyResult<()> {
+        let started = self.started.as_mut().expect("a started read");
+        if started.paths.front().map(String::as_str) != Some(path) {
+            return Err(PyRuntimeError::new_err(format!(
+                "read_file({path:?}): the started read's next file is {:?}",
+                started.paths.front()
+            )));
+        }
+        let ended = loop {
+            let rx = &mut started.rx;
+            let message = py.allow_threads(move || rx.recv());
+            match message {
+                Ok(Message::Group(mut taken)) => {
+                    if on_batches.is_none() {
+                        started.kept.0.append(&mut taken.0);
+                        started.kept.1.append(&mut taken.1);
+                    }
+                    if let Err(e) = deliver(py, taken, progress, on_batches) {
+                        break Err(ReadFailure::Hook(e));
+                    }
+                }
+                Ok(Message::FileEnd(result)) => {
+                    break result.map_err(|e| match e {
+                        ReadFailure::Read(e) => ReadFailure::Read(e),
+                        ReadFailure::Log(e) => ReadFailure::Log(e),
+                        ReadFailure::Hook(Stopped) => {
+                            ReadFailure::Hook(PyRuntimeError::new_err("the read was stopped"))
+                        }
+                    })
+                }
+                // The thread ended without a word: it panicked (raised by `join`).
+                Err(_) => break Ok(()),
+            }
+        };
+        started.paths.pop_front();
+        if ended.is_err() || started.paths.is_empty() {
+            self.inner = started.join();
+            self.started = None;
+        }
+        ended.map_err(failure)
+    }
+}
+
+/// A group's batches and orders to `on_batches`, then the bytes used to `progress`.
+fn deliver(
+    py: Python<'_>,
+    (batches, orders, used, size): Taken,
+    progress: Option<&PyObject>,
+    on_batches: Option<&PyObject>,
+) -> PyResult<()> {
+    py.check_signals()?;
+    if let Some(hook) = on_batches {
+        if !batches.is_empty() || !orders.is_empty() {
+            let batches = batches
+                .iter()
+                .map(|t| tally_dict(py, t))
+                .collect::<PyResult<Vec<_>>>()?;
+            hook.call1(py, (batches, PyBytes::new_bound(py, &orders)))?;
+        }
+    }
+    if let Some(hook) = progress {
+        hook.call1(py, (used, size.unwrap_or(0)))?;
+    }
+    Ok(())
+}
+
+fn failure(e: ReadFailure<PyErr>) -> PyErr {
+    match e {
+        ReadFailure::Read(e) => e.into(),
+        ReadFailure::Log(e) => e.into(),
+        ReadFailure::Hook(e) => e,
+    }
+}
+
+/// The batches and the kept orders taken from the audit after a group, when they are drained
+/// (else they wait in the audit).
+fn take_group(audit: &mut Audit, draining: bool, used: u64, size: Option<u64>) -> Taken {
+    if !draining {
+        return (Vec::new(), Vec::new(), used, size);
+    }
+    let orders = audit.kept.as_mut().map(std::mem::take).unwrap_or_default();
+    (
+        std::mem::take(&mut audit.finished_batches),
+        orders,
+        used,
+        size,
+    )
 }
 
 #[pymethods]
@@ -99,17 +271,21 @@ impl ShuffleAudit {
         if keep_orders {
             inner.kept = Some(Vec::new());
         }
-        Ok(ShuffleAudit { inner })
+        Ok(ShuffleAudit {
+            inner,
+            started: None,
+        })
     }
 
-    fn begin_file(&mut self, name: &str) {
-        self.inner.begin_file(name);
+    fn begin_file(&mut self, name: &str) -> PyResult<()> {
+        self.audit_mut()?.begin_file(name);
+        Ok(())
     }
 
     /// Feed the next bytes of the current file (the GIL is released).
     fn feed(&mut self, py: Python<'_>, chunk: &Bound<'_, PyBytes>) -> PyResult<()> {
         let data = chunk.as_bytes();
-        let inner = &mut self.inner;
+        let inner = self.audit_mut()?;
         py.allow_threads(|| inner.feed(data)).map_err(PyErr::from)
     }
 
@@ -126,51 +302,84 @@ impl ShuffleAudit {
         progress: Option<PyObject>,
         on_batches: Option<PyObject>,
     ) -> PyResult<()> {
+        if self.started.is_some() {
+            return self.take_started(py, path, progress.as_ref(), on_batches.as_ref());
+        }
         let inner = &mut self.inner;
         let draining = on_batches.is_some();
         // The batches and orders taken while the pool reads on; handed to Python (the
         // battery) while the next group is parsed.
-        let take = |audit: &mut Audit, used: u64, size: Option<u64>| {
-            let orders = audit.kept.as_mut().map(std::mem::take).unwrap_or_default();
-            let batches = if draining {
-                std::mem::take(&mut audit.finished_batches)
-            } else {
-                Vec::new()
-            };
-            (batches, orders, used, size)
-        };
-        let call = |(batches, orders, used, size): (Vec<Tally>, Vec<u8>, u64, Option<u64>)| {
-            Python::with_gil(|py| -> PyResult<()> {
-                py.check_signals()?;
-                if let Some(hook) = &on_batches {
-                    if !batches.is_empty() || !orders.is_empty() {
-                        let batches = batches
-                            .iter()
-                            .map(|t| tally_dict(py, t))
-                            .collect::<PyResult<Vec<_>>>()?;
-                        hook.call1(py, (batches, PyBytes::new_bound(py, &orders)))?;
-                    }
-                }
-                if let Some(hook) = &progress {
-                    hook.call1(py, (used, size.unwrap_or(0)))?;
-                }
-                Ok(())
-            })
+        let take = |audit: &mut Audit, used, size| take_group(audit, draining, used, size);
+        let call = |taken| {
+            Python::with_gil(|py| deliver(py, taken, progress.as_ref(), on_batches.as_ref()))
         };
         py.allow_threads(|| inner.read_file(path, take, call))
-            .map_err(|e| match e {
-                ReadFailure::Read(e) => e.into(),
-                ReadFailure::Log(e) => e.into(),
-                ReadFailure::Hook(e) => e,
-            })
+            .map_err(failure)
+    }
+
+    /// Start reading `paths`, in order, on a thread of their own, before the caller is ready
+    /// for what they give (the command's imports): each is then handed over by
+    /// `read_file(path, ...)`, in the same order, with everything read meanwhile (every batch
+    /// drained to `on_batches`). Until the last is handed over, or one fails, the audit's
+    /// other methods are refused.
+    fn start_files(&mut self, paths: Vec<String>) -> PyResult<()> {
+        self.audit()?;
+        if paths.is_empty() {
+            return Ok(());
+        }
+        let stand_in = Audit::new(
+            self.inner.deck,
+            self.inner.mode,
+            None,
+            self.inner.batch_size,
+        );
+        let mut audit = std::mem::replace(&mut self.inner, stand_in);
+        let (tx, rx) = channel();
+        let stop = Arc::new(AtomicBool::new(false));
+        let (list, halt) = (paths.clone(), Arc::clone(&stop));
+        let thread = std::thread::Builder::new()
+            .name("tablecert-started-read".into())
+            .spawn(move || {
+                for path in list {
+                    let take = |audit: &mut Audit, used, size| take_group(audit, true, used, size);
+                    let send = |taken| {
+                        if halt.load(Ordering::Relaxed) {
+                            return Err(Stopped);
+                        }
+                        tx.send(Message::Group(taken)).map_err(|_| Stopped)
+                    };
+                    let result = audit.read_file(&path, take, send);
+                    let failed = result.is_err();
+                    if tx.send(Message::FileEnd(result)).is_err() || failed {
+                        break;
+                    }
+                }
+                audit
+            });
+        match thread {
+            Ok(thread) => {
+                self.started = Some(Started {
+                    paths: paths.into(),
+                    rx,
+                    stop,
+                    thread: Some(thread),
+                    kept: (Vec::new(), Vec::new()),
+                });
+                Ok(())
+            }
+            Err(e) => Err(PyRuntimeError::new_err(format!(
+                "cannot start a reader thread: {e}"
+            ))),
+        }
     }
 
     fn end_file(&mut self) -> PyResult<()> {
-        self.inner.end_file().map_err(PyErr::from)
+        self.audit_mut()?.end_file().map_err(PyErr::from)
     }
 
-    fn finish(&mut self) {
-        self.inner.finish();
+    fn finish(&mut self) -> PyResult<()> {
+        self.audit_mut()?.finish();
+        Ok(())
     }
 
     /// Shuffle `decks` decks with a simulated device and tally them directly (each shuffle's
@@ -185,7 +394,7 @@ impl ShuffleAudit {
         device: &str,
     ) -> PyResult<()> {
         let model = Model::parse(model).map_err(CoreError::Rules)?;
-        let inner = &mut self.inner;
+        let inner = self.audit_mut()?;
         py.allow_threads(|| {
             let kind = inner.deck;
             let mut sim = Simulator::new(model, seed);
@@ -208,96 +417,98 @@ impl ShuffleAudit {
 
     /// The orders accepted since the last call (symbol ids, one deck after another), when
     /// the audit was made with `keep_orders`.
-    fn take_orders<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyBytes> {
+    fn take_orders<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         let kept = self
-            .inner
+            .audit_mut()?
             .kept
             .as_mut()
             .map(std::mem::take)
             .unwrap_or_default();
-        PyBytes::new_bound(py, &kept)
+        Ok(PyBytes::new_bound(py, &kept))
     }
 
     #[getter]
-    fn records(&self) -> u64 {
-        self.inner.records
+    fn records(&self) -> PyResult<u64> {
+        Ok(self.audit()?.records)
     }
 
     #[getter]
-    fn bad_count(&self) -> u64 {
-        self.inner.bad_count
+    fn bad_count(&self) -> PyResult<u64> {
+        Ok(self.audit()?.bad_count)
     }
 
     /// Every line read: headers + records + bad records + blank lines.
     #[getter]
-    fn lines(&self) -> u64 {
-        self.inner.lines
+    fn lines(&self) -> PyResult<u64> {
+        Ok(self.audit()?.lines)
     }
 
     #[getter]
-    fn header_lines(&self) -> u64 {
-        self.inner.header_lines
+    fn header_lines(&self) -> PyResult<u64> {
+        Ok(self.audit()?.header_lines)
     }
 
     /// Empty or whitespace-only lines (not records).
     #[getter]
-    fn blank_lines(&self) -> u64 {
-        self.inner.blank_lines
+    fn blank_lines(&self) -> PyResult<u64> {
+        Ok(self.audit()?.blank_lines)
     }
 
     #[getter]
-    fn without_input(&self) -> u64 {
-        self.inner.without_input
+    fn without_input(&self) -> PyResult<u64> {
+        Ok(self.audit()?.without_input)
     }
 
     #[getter]
-    fn records_with_events(&self) -> u64 {
-        self.inner.records_with_events
+    fn records_with_events(&self) -> PyResult<u64> {
+        Ok(self.audit()?.records_with_events)
     }
 
     /// The bad records kept (the first 1000), as (file, line, reason).
-    fn bad_records(&self) -> Vec<(String, u64, String)> {
-        self.inner
+    fn bad_records(&self) -> PyResult<Vec<(String, u64, String)>> {
+        let audit = self.audit()?;
+        Ok(audit
             .bad
             .iter()
-            .map(|b| (self.inner.files[b.file].clone(), b.line, b.reason.clone()))
-            .collect()
+            .map(|b| (audit.files[b.file].clone(), b.line, b.reason.clone()))
+            .collect())
     }
 
     /// The ids of the devices whose records were accepted, sorted.
-    fn device_ids(&self) -> Vec<String> {
-        self.inner.device_ids()
+    fn device_ids(&self) -> PyResult<Vec<String>> {
+        Ok(self.audit()?.device_ids())
     }
 
-    fn events(&self) -> Vec<(String, u64)> {
-        self.inner
+    fn events(&self) -> PyResult<Vec<(String, u64)>> {
+        Ok(self
+            .audit()?
             .events
             .iter()
             .map(|(k, v)| (k.clone(), *v))
-            .collect()
+            .collect())
     }
 
     /// Repeated orders: offered and repeated counts of output orders and of permutations
     /// relative to the input, and the fraction of orders sampled.
-    fn repeats(&self) -> (u64, u64, u64, u64, f64) {
-        let r = &self.inner.repeats;
-        (
+    fn repeats(&self) -> PyResult<(u64, u64, u64, u64, f64)> {
+        let r = &self.audit()?.repeats;
+        Ok((
             r.offered[0],
             r.repeats[0],
             r.offered[1],
             r.repeats[1],
             r.sampled_fraction(),
-        )
+        ))
     }
 
     /// The tallies of every shuffle read so far.
     fn tally<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        tally_dict(py, &self.inner.total)
+        tally_dict(py, &self.audit()?.total)
     }
 
     /// The completed batches since the last call (each already counted in the total).
     fn take_batches<'py>(&mut self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        std::mem::take(&mut self.inner.finished_batches)
+        std::mem::take(&mut self.audit_mut()?.finished_batches)
             .iter()
             .map(|t| tally_dict(py, t))
             .collect()

@@ -16,8 +16,9 @@ from typer.testing import CliRunner
 
 from tablecert import _core, mahjong
 from tablecert.audit import audit_shuffler
+from tablecert.audit.options import STATISTICS
 from tablecert.audit.simulate import HEADER, write_log
-from tablecert.audit.wall_dealing import STATISTICS, hand_counts, mahjong_dealer, statistic_of
+from tablecert.audit.wall_dealing import hand_counts, mahjong_dealer, statistic_of
 from tablecert.cli import app
 from tablecert.errors import AuditError
 from tests.reference import wall_dealing_reference as ref

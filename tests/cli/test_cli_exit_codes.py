@@ -219,7 +219,7 @@ def test_audit_shuffler(
         assert refused.code == 2, (option, value, refused.out)
         assert "strictly between 0 and 1" in refused.err
         assert option in refused.err
-    _internal(monkeypatch, "tablecert.cli.audit.shuffler.audit_shuffler")
+    _internal(monkeypatch, "tablecert.audit.shuffler.audit_shuffler")
     _internal_error(tablecert(*audit, log))
 
 

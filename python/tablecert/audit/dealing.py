@@ -15,12 +15,13 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from tablecert import _core
+from tablecert.audit.options import DEALINGS
 from tablecert.stats import Counts, DealtLaw
 
 if TYPE_CHECKING:
     from tablecert import poker
 
-DEALINGS = ("packets", "round-robin")
+__all__ = ["DEALINGS", "WallDealer", "poker_law", "tally_walls"]
 
 
 def poker_law(game: str, seats: int, rules: poker.RulesSource = None) -> DealtLaw:

@@ -25,6 +25,7 @@ from math import comb
 from typing import TYPE_CHECKING
 
 from tablecert import _core
+from tablecert.audit.options import STATISTICS
 from tablecert.errors import AuditError
 from tablecert.stats import DealtLaw
 
@@ -34,7 +35,6 @@ if TYPE_CHECKING:
 # The mahjong engine is imported by the dealer that deals its walls: a card audit needs none
 # of it (start-up of `audit shuffler`, tests/cli/test_cli_startup.py).
 
-STATISTICS = ("types", "pairs", "honours")
 DECK_GAMES = {"mahjong136": "mahjong-traditional", "mahjong112": "mahjong-simple"}
 DEFAULT_DICE = {"mahjong-traditional": (3, 3, 4), "mahjong-simple": (3, 4)}
 FIRST_HONOUR = 27  # E; tile ids 27..33 are the winds and dragons

@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tablecert.audit.battery import DEFAULT_CONFIDENCE, check_levels
-from tablecert.audit.dealing import DEALINGS, WallDealer, poker_law
+from tablecert.audit.dealing import WallDealer, poker_law
 from tablecert.audit.decks import DECK_SIZES
+from tablecert.audit.options import DEALINGS, DEFAULT_BATCH, INPUT_ORDERS
 from tablecert.audit.shuffler.local import Progress, audit_local, stream_file
 from tablecert.audit.shuffler.result import (
     InputOrderError,
@@ -29,6 +30,7 @@ from tablecert.stats import DEFAULT_ALPHA, DealtLaw
 
 if TYPE_CHECKING:
     from tablecert import poker
+    from tablecert.audit.started import StartedRead
     from tablecert.distributed import Executor
 
 # The poker rules (with a game), the mahjong dealer (mahjong decks) and the sharded audit
@@ -47,12 +49,6 @@ __all__ = [
     "conclude",
     "stream_file",
 ]
-
-INPUT_ORDERS = ("auto", "logged", "previous", "none")
-"""What each output is judged against: ``auto`` (the default) its logged input when the record
-has one, else its device's previous output; ``logged`` only the logged input; ``previous`` only
-the previous output; ``none`` nothing (the order tests are skipped)."""
-DEFAULT_BATCH = 10_000
 
 
 def audit_setup(
@@ -110,6 +106,7 @@ def audit_shuffler(
     progress: Progress | None = None,
     on_file: Callable[[Path], None] | None = None,
     executor: Executor | None = None,
+    started: StartedRead | None = None,
 ) -> ShufflerAudit:
     """Read every log in one streaming pass and run the battery on all shuffles and on each
     full batch of ``batch_size`` shuffles (for the second-level check). Mahjong walls are
@@ -118,13 +115,18 @@ def audit_shuffler(
 
     With an ``executor``, each file is one shard there instead (``audit.shuffler.sharded``;
     each file its own stream; no dealt test of mahjong walls) and ``progress`` is called with
-    (files done, files)."""
-    paths = distinct_paths(as_paths(paths, "log file"), "log file")
+    (files done, files). ``started``: the same logs already being read by the core
+    (``tablecert.audit.started``), for an audit in this process of its settings."""
+    paths = as_paths(paths, "log file")
+    if started is None or started.paths != paths:  # a started read's were checked before it
+        paths = distinct_paths(paths, "log file")
     check_levels(alpha, confidence)
     if not 1 <= batch_size < 2**63:
         raise AuditError(f"batch size {batch_size}: must be from 1 to 2**63 - 1")
     law, kwargs = audit_setup(paths, deck, input_order, game, seats, dealing, rules)
     if executor is not None:
+        if started is not None:
+            raise RuntimeError("a started read is audited in this process, not on a cluster")
         if wall_dealer is not None:
             raise AuditError("a wall dealer needs every order in one process: audit locally")
         from tablecert.audit.shuffler.sharded import audit_sharded
@@ -147,4 +149,5 @@ def audit_shuffler(
         wall_dealer,
         progress,
         on_file,
+        started,
     )

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -16,6 +16,9 @@ from tablecert.audit.dealing import WallDealer, tally_walls
 from tablecert.audit.shuffler.result import Integrity, ShufflerAudit, conclude
 from tablecert.errors import AuditError, LogError
 from tablecert.stats import CheckResult, DealtLaw, dealt_outcomes
+
+if TYPE_CHECKING:
+    from tablecert.audit.started import StartedRead
 
 Progress = Callable[[int, int], None]
 """Called with (bytes read of the current file, its size on disk; 0 for a pipe)."""
@@ -47,19 +50,34 @@ def audit_local(
     wall_dealer: WallDealer | None,
     progress: Progress | None = None,
     on_file: Callable[[Path], None] | None = None,
+    started: StartedRead | None = None,
 ) -> ShufflerAudit:
     """The shuffler audit in this process, in one streaming pass over ``paths`` (checked by
-    ``audit_setup``); ``what`` is (deck, input order, game), ``levels`` (alpha, confidence).
-    Call it through ``audit_shuffler``."""
+    ``audit_setup``); ``what`` is (deck, input order, game), ``levels`` (alpha, confidence);
+    ``started``: the core already reading ``paths`` for these settings. Call it through
+    ``audit_shuffler``."""
     deck, input_order = what[0], what[1]
     alpha, confidence = levels
-    core = _core.ShuffleAudit(
-        deck,
-        input_order,
-        batch_size=batch_size,
-        keep_orders=wall_dealer is not None,
-        **core_kwargs,
-    )
+    settings = (deck, input_order, batch_size, wall_dealer is not None)
+    if started is None:
+        core = _core.ShuffleAudit(
+            deck,
+            input_order,
+            batch_size=batch_size,
+            keep_orders=settings[3],
+            **core_kwargs,
+        )
+    elif (
+        started.settings != settings
+        or core_kwargs
+        or started.paths != tuple(Path(p) for p in paths)
+    ):
+        raise RuntimeError(  # the caller's mistake, not the input's: an internal error
+            f"the started read ({started.settings}, {len(started.paths)} file(s)) is not this "
+            f"audit's ({settings}, {len(paths)} file(s), game {what[2]})"
+        )
+    else:
+        core = started.core
     batches: list[BatteryResult] = []
     wall_table = (
         np.zeros((len(wall_dealer.law.hand_names), len(wall_dealer.law.categories)), np.int64)

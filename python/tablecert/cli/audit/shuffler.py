@@ -1,19 +1,21 @@
 """``tablecert audit shuffler``: a shuffling machine's captured logs through the deck checks
-and the battery."""
+and the battery.
+
+The command checks its options and starts the core reading the logs before it imports the
+audit (NumPy, the battery, SciPy's special functions: about 0.1 s), which then takes over what
+was read (``tablecert.audit.started``); hence the imports inside ``shuffler``."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.text import Text
 
 from tablecert import figures
-from tablecert.audit.dealing import DEALINGS
 from tablecert.audit.decks import DECK_SIZES
-from tablecert.audit.shuffler import DEFAULT_BATCH, INPUT_ORDERS, ShufflerAudit, audit_shuffler
-from tablecert.audit.wall_dealing import STATISTICS
+from tablecert.audit.options import DEALINGS, DEFAULT_BATCH, INPUT_ORDERS, STATISTICS
 from tablecert.cli import common, values
 from tablecert.cli.common import (
     OUTCOME_STYLE,
@@ -24,10 +26,12 @@ from tablecert.cli.common import (
     probability,
     stdout,
 )
-from tablecert.cli.progress import cluster_progress
 from tablecert.cli.tables import Column, print_table
 from tablecert.io.outputs import output_folder, write_text
-from tablecert.stats import EFFECT_MEANING, pvalues
+from tablecert.io.pathlike import distinct_paths
+
+if TYPE_CHECKING:
+    from tablecert.audit.shuffler import ShufflerAudit
 
 SHOWN_BAD = 20
 
@@ -79,6 +83,8 @@ def print_audit(result: ShufflerAudit) -> None:
         ),
         title=f"battery (each test at {1 - result.battery.tests[0].level:.0%})",
     )
+    from tablecert.stats import EFFECT_MEANING
+
     stdout.print(f"  effect: {EFFECT_MEANING}")
     for t in result.battery.tests:
         effect = f" (effect: {plain(t.effect_name)})" if t.effect_name else ""
@@ -178,6 +184,21 @@ def shuffler(
     if svg_dir is not None:
         values.folder(svg_dir, "--svg-dir")
     sharded = cluster is not None or workers is not None
+    started = None
+    if not sharded and game is None:
+        from tablecert.audit.started import start_reading
+
+        started = start_reading(
+            distinct_paths(logs, "log file"),
+            deck,
+            input_order,
+            batch_size,
+            keep_orders=deck != "cards52" and wall_statistic != "none",
+        )
+    from tablecert.audit.shuffler import audit_shuffler
+    from tablecert.cli.progress import cluster_progress
+    from tablecert.stats import pvalues
+
     pvalues.special_functions()  # light, while this is the only Python thread (see there)
     title = f"auditing {len(logs)} log files, one shard each" if sharded else "reading"
     unit = "logs" if sharded else "bytes"
@@ -203,6 +224,7 @@ def shuffler(
             progress=progress,
             on_file=on_file,
             executor=executor,
+            started=started,
         )
     _write_audit(result, svg_dir, json_out)
 
