@@ -5,6 +5,7 @@
 use std::borrow::Cow;
 
 use super::MAX_LINE;
+use crate::cpu::Native;
 use crate::logs::json::{self, Value};
 use crate::shuffler::deck::DeckKind;
 
@@ -170,6 +171,32 @@ pub(super) fn same_length_line(data: &[u8], at: usize, len: usize) -> Option<&st
     None
 }
 
+/// The fields of a plain line: `split_plain` of the line's text, already made.
+pub(super) type Split<'a> = ([&'a str; FIELDS.len()], usize);
+
+/// `same_length_line` and then `split_plain` of its text, in one pass over the bytes with
+/// AVX2 (given the proof of the native features, which include it): the text and its fields,
+/// or `None` where either would answer `None` (or the line is shorter than one vector; a line
+/// of more fields than a header can name) and the caller reads the line by them.
+#[allow(clippy::inline_always)]
+#[inline(always)]
+pub(super) fn same_length_fields(
+    data: &[u8],
+    at: usize,
+    len: usize,
+    delimiter: u8,
+    native: Option<Native>,
+) -> Option<(&str, Split<'_>)> {
+    #[cfg(target_arch = "x86_64")]
+    if native.is_some() {
+        // SAFETY: a `Native` is made only on a CPU that has the features, AVX2 and the bit
+        // instructions among them (`Native::detect`).
+        return unsafe { avx2::same_length_fields(data, at, len, delimiter) };
+    }
+    let _ = (data, at, len, delimiter, native);
+    None
+}
+
 /// `line_text` for any bytes.
 pub(super) fn line_text_checked(raw: &[u8], first: bool) -> Result<&str, (usize, &'static str)> {
     let mut raw = raw.strip_suffix(b"\r").unwrap_or(raw);
@@ -227,13 +254,14 @@ pub(super) fn read_record<'a>(
     deck: DeckKind,
     format: &Format,
     text: &'a str,
+    split: Option<Split<'a>>,
     s: &mut Scratch,
 ) -> Outcome<'a> {
     s.out_checked = false;
     s.input_checked = false;
     let parsed = match format {
         Format::JsonLines => parse_json(deck, text, s),
-        Format::Csv(cols) => parse_csv(deck, text, cols, s),
+        Format::Csv(cols) => parse_csv(deck, text, split, cols, s),
     };
     let rec = match parsed {
         Ok(rec) => rec,
@@ -276,13 +304,18 @@ pub(super) fn device_of(format: &Format, text: &str) -> Option<String> {
 pub(super) fn parse_csv<'a>(
     deck: DeckKind,
     text: &'a str,
+    split: Option<Split<'a>>,
     cols: &Columns,
     s: &mut Scratch,
 ) -> Result<Record<'a>, String> {
-    // A line without quotes (the usual one) is split in place; any other by `split_csv`.
+    // A line without quotes (the usual one) is split in place (or was, by the caller: `split`
+    // is `split_plain`'s answer); any other by `split_csv`.
     let mut plain = [""; FIELDS.len()];
     let mut quoted = Vec::new();
-    let count = if let Some(count) = split_plain(text, cols.delimiter, &mut plain) {
+    let count = if let Some((fields, count)) = split {
+        plain = fields;
+        count
+    } else if let Some(count) = split_plain(text, cols.delimiter, &mut plain) {
         count
     } else {
         split_csv(text, cols.delimiter, &mut quoted)?;
@@ -429,6 +462,95 @@ pub(super) fn parse_json<'a>(
     })
 }
 
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::arch::x86_64::{
+        __m256i, _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_loadu_si256,
+        _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8, _mm256_setzero_si256,
+    };
+
+    use super::{Split, FIELDS};
+
+    /// `super::same_length_fields` with AVX2. Each 32 bytes of the line (the last 32 for the
+    /// end, overlapping): every byte in 1..=127 (ASCII, no NUL), no newline and no double
+    /// quote, and the delimiters' places by a mask; the fields are cut when the line is known
+    /// to be plain.
+    #[target_feature(enable = "avx2,bmi1")]
+    pub(super) fn same_length_fields(
+        data: &[u8],
+        at: usize,
+        len: usize,
+        delimiter: u8,
+    ) -> Option<(&str, Split<'_>)> {
+        const K: usize = FIELDS.len();
+        let end = at.checked_add(len)?;
+        if len < 32 || data.get(end) != Some(&b'\n') || delimiter == b'\r' {
+            return None;
+        }
+        let raw = &data[at..end];
+        let chunk = |o: usize| -> __m256i {
+            let bytes: &[u8; 32] = raw[o..o + 32].try_into().expect("32 bytes");
+            // SAFETY: the 32 bytes are inside `raw`.
+            unsafe { _mm256_loadu_si256(bytes.as_ptr().cast()) }
+        };
+        let (zero, newline) = (
+            _mm256_setzero_si256(),
+            _mm256_set1_epi8(b'\n'.cast_signed()),
+        );
+        let quote = _mm256_set1_epi8(b'"'.cast_signed());
+        let delim = _mm256_set1_epi8(delimiter.cast_signed());
+        // All ones while every byte is in 1..=127 (above 0 as a signed byte); any newline or
+        // double quote.
+        let mut ascii = _mm256_cmpeq_epi8(zero, zero);
+        let mut other = zero;
+        // The delimiters' places, in order.
+        let mut cuts = [0usize; K];
+        let mut count = 0;
+        // The 32 bytes at `base`, of which the places of `keep`'s bits are new.
+        let mut scan = |base: usize, keep: u32| -> Option<()> {
+            let v = chunk(base);
+            ascii = _mm256_and_si256(ascii, _mm256_cmpgt_epi8(v, zero));
+            other = _mm256_or_si256(
+                other,
+                _mm256_or_si256(_mm256_cmpeq_epi8(v, newline), _mm256_cmpeq_epi8(v, quote)),
+            );
+            let mut bits = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, delim)).cast_unsigned() & keep;
+            while bits != 0 {
+                // One field more than a header can name: not `split_plain`'s line.
+                *cuts.get_mut(count)? = base + bits.trailing_zeros() as usize;
+                count += 1;
+                bits &= bits - 1;
+            }
+            Some(())
+        };
+        let mut o = 0;
+        while o + 32 <= len {
+            scan(o, u32::MAX)?;
+            o += 32;
+        }
+        if o < len {
+            // The last 32 bytes: the places before `o` are known.
+            scan(len - 32, u32::MAX << (o - (len - 32)))?;
+        }
+        if _mm256_movemask_epi8(ascii) != -1 || _mm256_movemask_epi8(other) != 0 {
+            return None;
+        }
+        // The last field ends the text, before a CR (not a delimiter).
+        let text_len = if raw[len - 1] == b'\r' { len - 1 } else { len };
+        // SAFETY (each `from_utf8_unchecked`): every byte is ASCII, and ASCII is UTF-8.
+        let text = unsafe { std::str::from_utf8_unchecked(&raw[..text_len]) };
+        let mut fields = [""; K];
+        let mut start = 0;
+        for (field, &cut) in fields.iter_mut().zip(&cuts[..count]) {
+            *field = unsafe { std::str::from_utf8_unchecked(&raw[start..cut]) };
+            start = cut + 1;
+        }
+        // The field after the last delimiter.
+        *fields.get_mut(count)? = unsafe { std::str::from_utf8_unchecked(&raw[start..text_len]) };
+        Some((text, (fields, count + 1)))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -502,6 +624,75 @@ mod tests {
         // Every plain line at its width (126 byte values, 3 places, CR or not), and 3 where the
         // inserted newline ends the line at a guessed width (at 0, twice, and at the end).
         assert_eq!(found, 126 * 3 * 2 + 3);
+    }
+
+    /// `same_length_line` then `split_plain`: the answer `same_length_fields` must give
+    /// whenever it gives one.
+    fn line_then_split(data: &[u8], len: usize, delimiter: u8) -> Option<(&str, Split<'_>)> {
+        let text = same_length_line(data, 0, len)?;
+        let mut fields = [""; FIELDS.len()];
+        let count = split_plain(text, delimiter, &mut fields)?;
+        Some((text, (fields, count)))
+    }
+
+    #[test]
+    fn the_one_pass_split_is_the_line_check_then_the_split() {
+        let Some(native) = Native::detect() else {
+            eprintln!("skipped: no AVX2 on this CPU: the one-pass split not checked");
+            return;
+        };
+        // Lines of 1 to 8 fields, of widths around one and two vectors and a log's (the cuts
+        // at every place of a vector), with each byte value at the start, at a cut, within a
+        // field and at the end, CR or not, read at guessed widths around theirs.
+        let mut lines: Vec<Vec<u8>> = Vec::new();
+        for fields in 1..=8usize {
+            for width in [31, 32, 33, 40, 63, 64, 65, 95, 96, 97, 334] {
+                let mut line: Vec<u8> = (0..width).map(|i| b'a' + (i % 26) as u8).collect();
+                for f in 1..fields {
+                    let cut = f * width / fields;
+                    if cut > 0 && cut < width {
+                        line[cut] = b',';
+                    }
+                }
+                lines.push(line.clone());
+                for v in 0..=255u8 {
+                    for place in [0, width / 3, width / 2, width - 1] {
+                        let mut changed = line.clone();
+                        changed[place] = v;
+                        lines.push(changed);
+                    }
+                }
+            }
+        }
+        let (mut found, mut plain) = (0, 0);
+        for line in &lines {
+            for cr in [false, true] {
+                for delimiter in [b',', b'\t'] {
+                    let mut data = line.clone();
+                    if cr {
+                        data.push(b'\r');
+                    }
+                    let width = data.len();
+                    data.extend_from_slice(b"\nnext,line\n");
+                    for guess in [width - 1, width, width + 1] {
+                        let want = line_then_split(&data, guess, delimiter);
+                        let got = same_length_fields(&data, 0, guess, delimiter, Some(native));
+                        if let Some(got) = got {
+                            assert_eq!(Some(got), want, "{data:?} {guess}");
+                            found += 1;
+                        }
+                        // Every plain line of a vector or more at its width is split.
+                        if want.is_some() && guess >= 32 {
+                            assert!(got.is_some(), "{data:?} {guess}");
+                            plain += 1;
+                        }
+                        assert_eq!(same_length_fields(&data, 0, guess, delimiter, None), None);
+                    }
+                }
+            }
+        }
+        assert_eq!(found, plain);
+        assert!(plain > 100_000, "{plain}");
     }
 
     #[test]

@@ -476,7 +476,7 @@ impl Audit {
     fn process_first_json(&mut self, text: &str) {
         self.file_records += 1;
         let mut s = std::mem::take(&mut self.scratch);
-        match read_record(self.deck, &Format::JsonLines, text, &mut s) {
+        match read_record(self.deck, &Format::JsonLines, text, None, &mut s) {
             Outcome::Complete(rec) => {
                 self.count_events(&rec.events);
                 self.add_direct(&rec.device, &s.out, rec.has_input.then_some(&s.input[..]));

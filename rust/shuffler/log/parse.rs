@@ -2,7 +2,8 @@
 //! records, orders and hashes without the audit's state, compiled for this CPU's features.
 
 use super::format::{
-    blank, line_text, overlong_reason, read_record, same_length_line, Format, Outcome, Scratch,
+    blank, line_text, overlong_reason, read_record, same_length_fields, same_length_line, Format,
+    Outcome, Scratch,
 };
 use super::{InputMode, MAX_LINE};
 use crate::cpu::{compiled_with, Avx512, Native};
@@ -78,11 +79,11 @@ impl Parsed {
         offset: u64,
     ) -> Parsed {
         #[cfg(target_arch = "x86_64")]
-        if Native::detect().is_some() {
+        if let Some(native) = Native::detect() {
             // SAFETY: a `Native` is made only on a CPU that has the features (`Native::detect`).
-            return unsafe { Parsed::read_native(deck, mode, format, data, offset) };
+            return unsafe { Parsed::read_native(deck, mode, format, data, offset, Some(native)) };
         }
-        Parsed::read_portable(deck, mode, format, data, offset)
+        Parsed::read_portable(deck, mode, format, data, offset, None)
     }
 
     compiled_with!(
@@ -93,6 +94,7 @@ impl Parsed {
             format: &Format,
             data: &[u8],
             offset: u64,
+            native: Option<Native>,
         ) -> Parsed = Parsed::read_portable
     );
 
@@ -104,8 +106,14 @@ impl Parsed {
         format: &Format,
         data: &[u8],
         offset: u64,
+        native: Option<Native>,
     ) -> Parsed {
         let mut p = Parsed::default();
+        // A CSV line of the width before is checked and split in one pass (with AVX2).
+        let delimiter = match format {
+            Format::Csv(cols) => Some(cols.delimiter),
+            Format::JsonLines => None,
+        };
         // Room for the usual records (a deck's text is at least twice its length in bytes): the
         // buffers do not grow by copies as the span is read.
         p.orders.reserve(data.len() / 2);
@@ -122,7 +130,13 @@ impl Parsed {
             let start = at;
             p.lines += 1;
             let line = p.lines;
-            let text = if let Some(text) = same_length_line(data, start, width) {
+            let mut split = None;
+            let fields = delimiter.and_then(|d| same_length_fields(data, start, width, d, native));
+            let text = if let Some((text, fields)) = fields {
+                at = start + width + 1;
+                split = Some(fields);
+                text
+            } else if let Some(text) = same_length_line(data, start, width) {
                 at = start + width + 1;
                 text
             } else {
@@ -153,7 +167,7 @@ impl Parsed {
                 p.blank += 1;
                 continue;
             }
-            let (kind, events) = match read_record(deck, format, text, &mut s) {
+            let (kind, events) = match read_record(deck, format, text, split, &mut s) {
                 Outcome::Complete(rec) => {
                     let device = p.name(&rec.device);
                     let out_at = p.orders.len();
