@@ -324,6 +324,21 @@ type Cell = u32;
 
 const N52: usize = cards::DECK_SIZE;
 
+/// `pair_blocks(52)` as constants: each block's start in `lehmer_pairs` and its row width
+/// (the loop over them unrolls to constant offsets).
+const PAIRS52: [(usize, usize); N52 / 2] = {
+    let mut v = [(0, 0); N52 / 2];
+    let mut at = 0;
+    let mut j = 0;
+    while j < N52 / 2 {
+        let (a, b) = (N52 - 2 * j, N52 - 2 * j - 1);
+        v[j] = (at, b);
+        at += a * b;
+        j += 1;
+    }
+    v
+};
+
 /// The tallies of 52-card decks as a parallel task fills them: the same counts as
 /// `Tally::add`, in tables of half the width laid out with power-of-two rows (a card id masked
 /// with 63 indexes them without a bounds check), so one shuffle's ~260 scattered increments
@@ -450,11 +465,9 @@ impl Counts52 {
             serial += x * y;
         }
         let (descents, serial) = (descents as usize, u64::from(serial));
-        let mut offset = 0;
-        for (j, (a, b)) in pair_blocks(N52).enumerate() {
+        for (j, &(at, b)) in PAIRS52.iter().enumerate() {
             let (d0, d1) = (digits[2 * j] as usize, digits[2 * j + 1] as usize);
-            self.lehmer_pairs[offset + d0 * b + d1] += 1;
-            offset += a * b;
+            self.lehmer_pairs[at + d0 * b + d1] += 1;
         }
         self.small[0][(descents + 1) & 63] += 1;
         self.serial_sum += serial;
@@ -517,8 +530,10 @@ impl Counts52 {
         self.shuffles == Cell::MAX
     }
 
-    /// Add the counts to `t` (a tally of 52-card decks of the same game) and clear them.
-    pub fn flush_into(&mut self, t: &mut Tally) {
+    /// Add the counts to `t` (a tally of 52-card decks of the same game). (Consumed, not
+    /// cleared: its tables are a few hundred kilobytes to zero, and a task's counts are
+    /// flushed once, at its end, but for a counter about to overflow.)
+    pub fn flush_into(self, t: &mut Tally) {
         fn add<const W: usize>(to: &mut [u64], rows: &[[Cell; W]], width: usize) {
             for (chunk, row) in to.chunks_mut(width).zip(rows) {
                 for (x, &y) in chunk.iter_mut().zip(row) {
@@ -572,9 +587,6 @@ impl Counts52 {
         for (x, &y) in t.dealt.iter_mut().zip(&self.dealt) {
             *x += u64::from(y);
         }
-        let (native, avx512) = (self.native, self.avx512);
-        *self = Counts52::new(self.game);
-        (self.native, self.avx512) = (native, avx512);
     }
 }
 
@@ -610,9 +622,11 @@ impl Filler {
     pub fn add(&mut self, out: &[u8], reference: Order, relative: Order, previous: Order) {
         if let Some(counts) = &mut self.fast {
             if counts.full() {
-                let mut counts = std::mem::replace(counts, Counts52::new(self.game));
-                counts.flush_into(self.tally());
-                self.fast = Some(counts);
+                // Cleared counts, compiled for the same CPU features.
+                let mut cleared = Counts52::new(self.game);
+                (cleared.native, cleared.avx512) = (counts.native, counts.avx512);
+                let full = std::mem::replace(counts, cleared);
+                full.flush_into(self.tally());
             }
         }
         match &mut self.fast {
@@ -623,7 +637,7 @@ impl Filler {
 
     /// Add every order added to `t` (a tally of the same deck and game).
     pub fn add_to(self, t: &mut Tally) {
-        if let Some(mut counts) = self.fast {
+        if let Some(counts) = self.fast {
             counts.flush_into(t);
         }
         if let Some(tally) = &self.tally {
@@ -918,6 +932,19 @@ pub(crate) mod tests {
             fast.add_to(&mut t);
             same(&t, &slow);
         }
+    }
+
+    #[test]
+    fn the_constant_pair_blocks_are_pair_blocks() {
+        let mut at = 0;
+        let blocks: Vec<(usize, usize)> = pair_blocks(N52)
+            .map(|(a, b)| {
+                at += a * b;
+                (at - a * b, b)
+            })
+            .collect();
+        assert_eq!(PAIRS52[..], blocks[..]);
+        assert_eq!((PAIRS52[0], PAIRS52[25]), ((0, 51), (at - 2, 1)));
     }
 
     #[test]
