@@ -25,12 +25,14 @@ from tablecert.audit.shuffler import ShufflerAudit, audit_shuffler
 from tablecert.audit.simulate import write_log
 from tablecert.cli import app
 from tablecert.distributed import (
+    CLIENT_SKIPS,
     QUIET_SERVERS,
     ConnectOnUse,
     DaskExecutor,
     LocalExecutor,
     executor_for,
     executor_on_use,
+    import_without,
     local_cluster,
     split_range,
     worker_pids,
@@ -38,6 +40,7 @@ from tablecert.distributed import (
 from tablecert.errors import ClusterError
 from tablecert.games import caribbean_stud, q_poker
 from tablecert.games.common import AnalysisError
+from tablecert.games.progressive import progressive as progressive_of_rules
 from tablecert.games.sweep import sweep
 from tablecert.poker import ordering
 from tablecert.report.entry import Context, PlanEntry, Section
@@ -253,7 +256,7 @@ def test_caribbean_sets_up_beside_the_sweep_before_it_connects(
     connecting = threading.Event()
     events: list[str] = []
     threads: list[list[str]] = []
-    real = caribbean_stud.progressive
+    real = progressive_of_rules
 
     def progressive(*args: Any) -> Any:
         events.append("beside started")
@@ -519,6 +522,58 @@ def test_dask_reads_its_configuration_with_libyaml_and_the_same_values() -> None
     assert ours[2] >= 2  # dask.yaml and distributed.yaml at least
     assert plain[1] == ["SafeLoader"]
     assert ours[3] is True
+
+
+SKIPS_PROBE = """
+import json, sys
+from tablecert.distributed import CLIENT_SKIPS, _dask
+_dask(CLIENT_SKIPS if sys.argv[1] == "client" else ())
+import dask.widgets
+skipped = "jinja2" in sys.modules
+import jinja2  # importable again
+client = hasattr(sys.modules["distributed"], "Client")
+stand_in = "format_bytes" not in dask.widgets.FILTERS  # the filters of its templates
+print(json.dumps([skipped, stand_in, client]))
+"""
+
+
+def test_a_command_line_client_imports_dask_without_jinja2() -> None:
+    """The CLI's import of Dask leaves out Jinja2 (notebooks' HTML views), which Dask does
+    without; Jinja2 is importable afterwards; the library's own import is as before."""
+
+    def probe(how: str) -> list[bool]:
+        run = subprocess.run(
+            [sys.executable, "-c", SKIPS_PROBE, how], capture_output=True, text=True, check=True
+        )
+        answer: list[bool] = json.loads(run.stdout.splitlines()[-1])
+        return answer
+
+    assert CLIENT_SKIPS == ("jinja2",)
+    assert probe("client") == [False, True, True]
+    assert probe("library") == [True, False, True]
+
+
+def test_import_without_falls_back_to_the_modules_a_package_needs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A package that does without a skipped module is imported without it; one that needs
+    it (a future Dask, say) is imported with it, as a plain import would."""
+    (tmp_path / "skips_optional.py").write_text(
+        "try:\n    import json as _json, skipped_dependency\nexcept ImportError:\n"
+        "    skipped_dependency = None\n"
+    )
+    (tmp_path / "skips_needed.py").write_text("import skipped_dependency\n")
+    (tmp_path / "skipped_dependency.py").write_text("VALUE = 7\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in ("skips_optional", "skips_needed", "skipped_dependency"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    optional = import_without("skips_optional", ["skipped_dependency"])
+    assert optional.skipped_dependency is None
+    assert "skipped_dependency" not in sys.modules  # nor left blocked
+    needed = import_without("skips_needed", ["skipped_dependency"])
+    assert needed.skipped_dependency.VALUE == 7
+    assert sys.modules["skipped_dependency"] is needed.skipped_dependency
+    assert import_without("skips_needed", ["skipped_dependency"]) is needed
 
 
 def test_paytable_sweep_runs_one_variant_per_task(cluster: DaskExecutor) -> None:

@@ -17,6 +17,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Protocol, TypeVar
 
 from tablecert.errors import ClusterError
@@ -166,15 +167,43 @@ class ConnectOnUse:
             self._executor.close()
 
 
-def _dask() -> Any:
+#: What a command-line client's import of Dask does without: Jinja2, read only for the HTML
+#: views of Dask's objects in a notebook (``dask.widgets`` imports it in a ``try`` and stands
+#: in for it when it is missing, as in an install without it): 15-20 ms of CPU of a client's
+#: start (BENCHMARKS.md). Imported with it if Dask ever needs it to import.
+CLIENT_SKIPS = ("jinja2",)
+
+
+def _dask(skip: Sequence[str] = ()) -> Any:
     try:
         with _config_read_by_libyaml():
-            import distributed
+            return import_without("distributed", skip)
     except ImportError:
         raise ClusterError(
             "running on a cluster needs Dask: pip install 'tablecert[distributed]'"
         ) from None
-    return distributed
+
+
+def import_without(name: str, skipped: Sequence[str]) -> ModuleType:
+    """``import name`` with the modules ``skipped`` that are not imported yet made
+    unimportable while it runs (``sys.modules[m] = None``: ``import m`` raises ImportError),
+    for a package that does without them; they are importable again afterwards. If the
+    package does not do without them (it raises ImportError), it is imported again with
+    them: Python has dropped the modules whose import failed."""
+    if name in sys.modules:
+        return sys.modules[name]
+    blocked = [m for m in skipped if m not in sys.modules]
+    for m in blocked:
+        sys.modules[m] = None  # type: ignore[assignment]
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        pass
+    finally:
+        for m in blocked:
+            if m in sys.modules and sys.modules[m] is None:
+                del sys.modules[m]
+    return importlib.import_module(name)
 
 
 @contextmanager
@@ -247,9 +276,15 @@ def probe_scheduler(address: str, timeout: float = HANDSHAKE_TIMEOUT_S) -> None:
         raise ClusterError(f"the service at {address} closed the connection: not a Dask scheduler")
 
 
-def connect(address: str, retries: int = DEFAULT_RETRIES, timeout: float = 30) -> DaskExecutor:
-    """An executor on a running Dask scheduler (``tcp://host:8786``)."""
-    distributed = _dask()
+def connect(
+    address: str,
+    retries: int = DEFAULT_RETRIES,
+    timeout: float = 30,
+    skip: Sequence[str] = (),
+) -> DaskExecutor:
+    """An executor on a running Dask scheduler (``tcp://host:8786``); ``skip``: modules Dask
+    is imported without (:data:`CLIENT_SKIPS`, a command-line client's)."""
+    distributed = _dask(skip)
     probe_scheduler(address, min(timeout, HANDSHAKE_TIMEOUT_S))
     try:
         client = distributed.Client(address, timeout=timeout)
@@ -291,10 +326,13 @@ def check_local_workers(workers: int) -> None:
         )
 
 
-def local_cluster(workers: int, retries: int = DEFAULT_RETRIES) -> DaskExecutor:
-    """An executor on a new cluster of ``workers`` single-threaded worker processes here."""
+def local_cluster(
+    workers: int, retries: int = DEFAULT_RETRIES, skip: Sequence[str] = ()
+) -> DaskExecutor:
+    """An executor on a new cluster of ``workers`` single-threaded worker processes here
+    (``skip``: as :func:`connect`'s, in this process; the workers import all of Dask)."""
     check_local_workers(workers)
-    distributed = _dask()
+    distributed = _dask(skip)
     import dask.config
 
     # The nannies hand their configuration to the worker processes they start (and restart).
@@ -332,8 +370,12 @@ def executor_for(
         executor.close()
 
 
-def _make_executor(cluster: str | None, workers: int | None, retries: int) -> DaskExecutor:
-    return connect(cluster, retries) if cluster is not None else local_cluster(workers or 1)
+def _make_executor(
+    cluster: str | None, workers: int | None, retries: int, skip: Sequence[str] = ()
+) -> DaskExecutor:
+    if cluster is not None:
+        return connect(cluster, retries, skip=skip)
+    return local_cluster(workers or 1, retries, skip)
 
 
 @contextmanager
@@ -344,7 +386,8 @@ def executor_on_use(
     on_connect: Callable[[DaskExecutor], None] | None = None,
 ) -> Iterator[ConnectOnUse | None]:
     """As :func:`executor_for`, the executor connected when it is first used
-    (:class:`ConnectOnUse`; never, if the work needs no cluster: figures from the cache)."""
+    (:class:`ConnectOnUse`; never, if the work needs no cluster: figures from the cache), for
+    the command line: Dask imported without :data:`CLIENT_SKIPS`."""
     if cluster is not None and workers is not None:
         raise ClusterError("give --cluster or --workers, not both")
     if cluster is None and workers is None:
@@ -355,7 +398,9 @@ def executor_on_use(
         scheduler_address(cluster)
     else:
         check_local_workers(workers or 1)
-    executor = ConnectOnUse(lambda: _make_executor(cluster, workers, retries), on_connect)
+    executor = ConnectOnUse(
+        lambda: _make_executor(cluster, workers, retries, CLIENT_SKIPS), on_connect
+    )
     try:
         yield executor
     finally:
