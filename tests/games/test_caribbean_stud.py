@@ -316,3 +316,27 @@ def test_the_summary_tables_and_the_progressive_are_made_beside_the_sweep() -> N
     assert caribbean_stud._Beside(lambda: 6 * 7).result() == 42
     with pytest.raises(ZeroDivisionError):
         caribbean_stud._Beside(lambda: 1 // 0).result()
+
+
+def test_colex_hands_are_the_core_hands_at_those_ranks() -> None:
+    """``colex_hands`` unranks as the core orders its hands: every 5-card hand, and the A-K
+    high hands the summary reads (their cards and masks without the 13 MB of all hands)."""
+    every = np.frombuffer(_core.all_hands(5), dtype=np.uint8).reshape(-1, 5)
+    ranks = np.arange(caribbean_stud.HANDS)
+    assert np.array_equal(caribbean_stud.colex_hands(ranks, 5), every)
+    assert caribbean_stud.colex_hands([0, 2_598_959], 5).tolist() == [
+        [0, 1, 2, 3, 4],
+        [47, 48, 49, 50, 51],
+    ]
+    assert caribbean_stud.colex_hands([0, 1, 21_999], 3).tolist() == [
+        [0, 1, 2],
+        [0, 1, 3],
+        list(_core.hand_at(21_999, 3)),
+    ]
+    keys, _, ak, held, _ = caribbean_stud.high_card_tables()
+    category, first, second = keys >> 22, (keys >> 18) & 0xF, (keys >> 14) & 0xF
+    assert np.array_equal(ak, np.flatnonzero((category == 0) & (first == 12) & (second == 11)))
+    want = np.zeros(len(ak), dtype=np.uint64)
+    for column in every[ak].T.astype(np.uint64):
+        want |= np.uint64(1) << column
+    assert np.array_equal(held, want)

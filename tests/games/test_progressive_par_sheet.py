@@ -11,8 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from tablecert import _core
 from tablecert.conformance.configuration import bet_returns, check_configuration
+from tablecert.games import progressive
 from tablecert.games.progressive import grouped, long_run_text
+from tablecert.poker import ordering, tie_break_spec
+from tablecert.rules.stud import PROGRESSIVE_HAND, VOCABULARY
 from tests.support.games_support import caribbean
 from tests.support.hostile import run_cli
 
@@ -34,6 +38,34 @@ def test_a_positive_long_run_return_is_flagged_as_a_player_advantage() -> None:
     house = dataclasses.replace(prog, contribution=Fraction(1, 10))
     assert not house.long_run().player_advantage
     assert long_run_text(house).startswith("long-run return -")
+
+
+@pytest.mark.parametrize("game", ["caribbean-stud", "q-poker", None])
+def test_the_usual_ranking_is_counted_by_the_core_evaluator_as_by_a_stud_ranking(
+    game: str | None,
+) -> None:
+    """The progressive's paying hands under the usual poker ranking, counted by the core's
+    own evaluator, are the counts a stud ranking of the same names enumerates."""
+    tie_breaks = _core.TieBreaks(suit_decides=False) if game is None else ordering(game).tie_breaks
+    spec = tie_break_spec(tie_breaks)
+    names = VOCABULARY[PROGRESSIVE_HAND]
+    progressive._category_counts.cache_clear()
+
+    def enumerated(*args: object) -> object:
+        raise AssertionError("the usual ranking enumerated through a stud ranking")
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_core, "stud_category_counts", enumerated)
+        fast = progressive._category_counts(names, spec)
+    order = _core.StudRanking(PROGRESSIVE_HAND, list(names), _core.TieBreaks(*spec))
+    slow = tuple(
+        sum(row)
+        for row in reversed(_core.stud_category_counts(order, list(range(52)), PROGRESSIVE_HAND))
+    )
+    assert fast == slow == (4, 36, 624, 3744, 5108, 10200, 54912, 123552, 1098240, 1302540)
+    # Another order of the names is counted through a stud ranking, as before.
+    other = (*names[:4], names[5], names[4], *names[6:])
+    assert progressive._category_counts(other, spec) == (*slow[:4], slow[5], slow[4], *slow[6:])
 
 
 def test_grouped_figures_have_thousands_separators() -> None:
