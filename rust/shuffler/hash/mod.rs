@@ -1,9 +1,9 @@
 //! `hash128`, the 128-bit hash of an order by which repeated orders are found, one or two
 //! orders at a time and, for 52-card orders on a CPU with AVX-512, eight at a time
-//! (`avx512.rs`, the same hashes).
+//! (`avx512.rs`, the same hashes), or with AVX2 four at a time (`avx2.rs`).
 
 use crate::cards::DECK_SIZE as N52;
-use crate::cpu::Avx512;
+use crate::cpu::{Avx512, Native};
 
 /// The state of `hash128` over the words of one order.
 struct Hash128 {
@@ -83,7 +83,8 @@ pub fn hash128_pair(kinds: (u8, u8), first: &[u8], second: &[u8]) -> (u128, u128
 /// `hash128` of orders of `size` bytes: `hashes[i] = (hash128(0, out), rel.map(|r| hash128(1,
 /// r)))` for `at[i] = (out, rel)`, the offsets of the orders in `orders`. 52-byte orders with
 /// AVX-512 (given its proof, `Avx512::detect`) are hashed eight at a time, one in each 64-bit
-/// lane, the others two at a time (`hash128_pair`): the hash is chains of dependent
+/// lane, else with AVX2 (given the native features' proof, `Native::detect`) four at a time,
+/// the others two at a time (`hash128_pair`): the hash is chains of dependent
 /// multiplications, which one order at a time leave the multiplier waiting.
 pub fn hash128_orders(
     orders: &[u8],
@@ -91,6 +92,7 @@ pub fn hash128_orders(
     at: &[(usize, Option<usize>)],
     hashes: &mut Vec<(u128, Option<u128>)>,
     avx512: Option<Avx512>,
+    native: Option<Native>,
 ) {
     fn put(slot: &mut (u128, Option<u128>), kind: u8, h: u128) {
         if kind == 0 {
@@ -124,7 +126,20 @@ pub fn hash128_orders(
         }
         done = jobs.len() / 8 * 8;
     }
-    let _ = avx512;
+    #[cfg(target_arch = "x86_64")]
+    if native.is_some() && size == N52 {
+        for four in jobs[done..].chunks_exact(4) {
+            let lanes: [(u8, usize); 4] = std::array::from_fn(|l| (four[l].0, four[l].1));
+            // SAFETY: the CPU has AVX2 (a `Native` is made only by `Native::detect`, on a CPU
+            // with the native features, AVX2 among them).
+            let h = unsafe { avx2::four52(orders, &lanes) };
+            for (&(kind, _, i), h) in four.iter().zip(h) {
+                put(&mut hashes[i], kind, h);
+            }
+        }
+        done += (jobs.len() - done) / 4 * 4;
+    }
+    let _ = (avx512, native);
     let order = |off: usize| &orders[off..off + size];
     for two in jobs[done..].chunks(2) {
         if let [(k0, o0, i0), (k1, o1, i1)] = *two {
@@ -139,6 +154,8 @@ pub fn hash128_orders(
     }
 }
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 
@@ -197,6 +214,10 @@ mod tests {
     #[test]
     fn hash128_of_many_orders_is_hash128_of_each() {
         let vector = avx512_for("the AVX-512 order hashes");
+        let native = Native::detect();
+        if native.is_none() {
+            eprintln!("skipped: no AVX2 on this CPU: the AVX2 order hashes not checked");
+        }
         let mut rng = crate::shuffler::simulate::Rng::new(8);
         let orders: Vec<u8> = (0..52 * 40).map(|_| rng.below(256) as u8).collect();
         // 52-card orders (eight at a time with AVX-512) and mahjong walls (two at a time).
@@ -223,10 +244,13 @@ mod tests {
                         )
                     })
                     .collect();
-                for avx512 in [None, vector] {
+                for (avx512, native) in [(None, None), (vector, None), (None, native)] {
                     let mut hashes = vec![(1, Some(1)); 3];
-                    hash128_orders(&orders, size, &at, &mut hashes, avx512);
-                    assert_eq!(hashes, expected, "{size}: {count} orders, {avx512:?}");
+                    hash128_orders(&orders, size, &at, &mut hashes, avx512, native);
+                    assert_eq!(
+                        hashes, expected,
+                        "{size}: {count} orders, {avx512:?} {native:?}"
+                    );
                 }
             }
         }

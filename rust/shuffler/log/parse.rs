@@ -201,7 +201,14 @@ impl Parsed {
             p.items.push(Item { line, events, kind });
         }
         let avx512 = Avx512::detect();
-        hash128_orders(&p.orders, deck.size(), &hash_at, &mut p.hashes, avx512);
+        hash128_orders(
+            &p.orders,
+            deck.size(),
+            &hash_at,
+            &mut p.hashes,
+            avx512,
+            native,
+        );
         p
     }
 }
