@@ -506,8 +506,12 @@ mod avx2 {
         // The delimiters' places, in order.
         let mut cuts = [0usize; K];
         let mut count = 0;
-        // The 32 bytes at `base`, of which the places of `keep`'s bits are new.
-        let mut scan = |base: usize, keep: u32| -> Option<()> {
+        let mut o = 0;
+        loop {
+            // The 32 bytes at `base` (the last 32 for the end), of which the places of
+            // `keep`'s bits are new.
+            let base = o.min(len - 32);
+            let keep = u32::MAX << (o - base);
             let v = chunk(base);
             ascii = _mm256_and_si256(ascii, _mm256_cmpgt_epi8(v, zero));
             other = _mm256_or_si256(
@@ -521,16 +525,10 @@ mod avx2 {
                 count += 1;
                 bits &= bits - 1;
             }
-            Some(())
-        };
-        let mut o = 0;
-        while o + 32 <= len {
-            scan(o, u32::MAX)?;
-            o += 32;
-        }
-        if o < len {
-            // The last 32 bytes: the places before `o` are known.
-            scan(len - 32, u32::MAX << (o - (len - 32)))?;
+            o = base + 32;
+            if o == len {
+                break;
+            }
         }
         if _mm256_movemask_epi8(ascii) != -1 || _mm256_movemask_epi8(other) != 0 {
             return None;
