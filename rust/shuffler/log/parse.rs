@@ -182,7 +182,7 @@ impl Parsed {
                     // the output after the span.
                     let rel_at = p.orders.len();
                     if judged {
-                        stats::relative(&s.out, &s.input, &mut rel);
+                        stats::relative_native(&s.out, &s.input, &mut rel, native);
                         p.orders.extend_from_slice(&rel);
                     }
                     hash_at.push((out_at, judged.then_some(rel_at)));
