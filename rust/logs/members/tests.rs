@@ -12,11 +12,8 @@ fn gz(data: &[u8], level: Compression) -> Vec<u8> {
     e.finish().unwrap()
 }
 
-/// A gzip member by hand, with `extra` as its header's extra field (FEXTRA).
-fn gz_with_extra(data: &[u8], extra: &[u8]) -> Vec<u8> {
-    let mut m = vec![0x1f, 0x8b, 8, 0x04, 0, 0, 0, 0, 0, 255];
-    m.extend_from_slice(&(extra.len() as u16).to_le_bytes());
-    m.extend_from_slice(extra);
+/// A gzip member by hand: `header`, then `data` deflated and the trailer.
+fn member_after(mut m: Vec<u8>, data: &[u8]) -> Vec<u8> {
     let mut e = DeflateEncoder::new(Vec::new(), Compression::fast());
     e.write_all(data).unwrap();
     m.extend(e.finish().unwrap());
@@ -25,6 +22,14 @@ fn gz_with_extra(data: &[u8], extra: &[u8]) -> Vec<u8> {
     m.extend_from_slice(&crc.sum().to_le_bytes());
     m.extend_from_slice(&(data.len() as u32).to_le_bytes());
     m
+}
+
+/// A gzip member by hand, with `extra` as its header's extra field (FEXTRA).
+fn gz_with_extra(data: &[u8], extra: &[u8]) -> Vec<u8> {
+    let mut m = vec![0x1f, 0x8b, 8, 0x04, 0, 0, 0, 0, 0, 255];
+    m.extend_from_slice(&(extra.len() as u16).to_le_bytes());
+    m.extend_from_slice(extra);
+    member_after(m, data)
 }
 
 fn text(lines: u32, seed: u32) -> Vec<u8> {
@@ -246,14 +251,7 @@ fn gz_with_header_crc(data: &[u8], right: bool) -> Vec<u8> {
     crc.update(&m);
     let check = (crc.sum() & 0xFFFF) as u16 ^ u16::from(!right);
     m.extend_from_slice(&check.to_le_bytes());
-    let mut e = DeflateEncoder::new(Vec::new(), Compression::fast());
-    e.write_all(data).unwrap();
-    m.extend(e.finish().unwrap());
-    let mut crc = Crc::new();
-    crc.update(data);
-    m.extend_from_slice(&crc.sum().to_le_bytes());
-    m.extend_from_slice(&(data.len() as u32).to_le_bytes());
-    m
+    member_after(m, data)
 }
 
 #[test]
