@@ -66,10 +66,14 @@ mod avx2 {
 
     #[target_feature(enable = "avx2")]
     pub(super) fn relative52(out: &[u8; N52], reference: &[u8; N52], rel: &mut [u8; N52]) {
-        // Card ids of a complete deck are below 52: masked to 0..=63, the table's places.
-        let mut place = [0u8; 64];
-        for (i, &c) in reference.iter().enumerate() {
-            place[c as usize & 63] = i as u8;
+        // Card ids of a complete deck are below 52: the table's first 64 places are looked
+        // up (256 places: a byte indexes them without a mask). Four cards a turn: each a load
+        // and a store.
+        let mut place = [0u8; 256];
+        for (k, four) in reference.chunks_exact(4).enumerate() {
+            for (j, &c) in four.iter().enumerate() {
+                place[c as usize] = (4 * k + j) as u8;
+            }
         }
         let quarter = |q: usize| -> __m256i {
             // SAFETY: the 16 bytes from 16 q are inside `place`.
