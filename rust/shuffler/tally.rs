@@ -443,18 +443,23 @@ impl Counts52 {
         let mut digits = [0u8; N52];
         // One pass: each card's position and Lehmer digit, and the successor pair it ends
         // once there is a card before it.
-        let mut before = out[0] as usize & 63;
-        for i in 0..N52 {
-            let c = out[i] as usize & 63;
-            self.position[c][i] += 1;
-            let d = (unseen & ((1u64 << c) - 1)).count_ones() as usize;
-            unseen &= !(1u64 << c);
-            digits[i] = d as u8;
-            if i > 0 {
+        // Four cards a turn (the loop's own work, a quarter as often); the first card ends no
+        // pair: its successor count goes to a row of its own, the unused row 63.
+        let mut before = 63;
+        for k in 0..N52 / 4 {
+            for j in 0..4 {
+                let i = 4 * k + j;
+                let c = out[i] as usize & 63;
+                self.position[c][i] += 1;
+                let d = (unseen & ((1u64 << c) - 1)).count_ones() as usize;
+                unseen &= !(1u64 << c);
+                digits[i] = d as u8;
                 self.successor[before][c] += 1;
+                before = c;
             }
-            before = c;
         }
+        // Row 63 is no card's: the first card's count is dropped (it ends no pair).
+        self.successor[63][out[0] as usize & 63] -= 1;
         // The descents and the serial products of the 51 pairs, in a loop of their own that
         // vectorises (32-bit lanes: at most 51 * 63 * 63); in the pass above, two scalar
         // operations a card.
