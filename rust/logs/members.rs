@@ -36,7 +36,8 @@ const CHUNK: usize = 1 << 18;
 /// Output bytes handed on per call while a member is decoded in turn.
 const OUT: usize = 1 << 19;
 /// The most compressed bytes a speculative decode by libdeflate reads: a member of at most
-/// `MEMBER_CAP` bytes is shorter (its header's optional fields aside).
+/// `MEMBER_CAP` bytes is shorter (its header's optional fields aside); a longer one is left
+/// to `miniz_oxide`.
 const INPUT_CAP: usize = 2 * MEMBER_CAP;
 /// The first compressed bytes read for a candidate before any member's size is known.
 const FIRST_WINDOW: usize = 1 << 20;
@@ -137,9 +138,13 @@ fn read_window(file: &File, at: u64, buf: &mut [u8]) -> usize {
     got
 }
 
-/// Decode the one member that may start at `start` whole with libdeflate, reading more of
-/// the file while the member may lie beyond what was read. `None` where libdeflate is not
-/// to decide: a member with a header CRC (libdeflate does not check it), or no decompressor.
+/// Decode the one member that may start at `start` whole with libdeflate, from a window of
+/// the file sized by the last member proven. `None` where libdeflate is not to decide: a
+/// member with a header CRC (libdeflate does not check it), no decompressor, or a failure
+/// with more of the file beyond the window (libdeflate does not say whether the member runs
+/// past it or is not one: `miniz_oxide`'s streaming decode, which reads only what it needs
+/// and stops at the first error, decides; so a false candidate costs one window's read more
+/// than it did, not reads growing to `INPUT_CAP`).
 fn speculate_whole(
     file: &File,
     library: Library,
@@ -147,40 +152,32 @@ fn speculate_whole(
     hint: &Hint,
     cancel: &AtomicBool,
 ) -> Option<Speculated> {
-    let mut input = Vec::new();
-    let mut window = hint.window();
-    loop {
-        if cancel.load(Ordering::Relaxed) {
-            return Some(Speculated::Unknown);
+    if cancel.load(Ordering::Relaxed) {
+        return Some(Speculated::Unknown);
+    }
+    let window = hint.window();
+    let mut input = vec![0u8; window];
+    let got = read_window(file, start, &mut input);
+    input.truncate(got);
+    if input.len() >= 4 && input[3] & 0x02 != 0 {
+        return None;
+    }
+    let mut out = Vec::new();
+    let outcome = INFLATER.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.is_none() {
+            *slot = Inflater::new(library);
         }
-        input.resize(window, 0);
-        let got = read_window(file, start, &mut input);
-        input.truncate(got);
-        if input.len() >= 4 && input[3] & 0x02 != 0 {
-            return None;
-        }
-        let mut out = Vec::new();
-        let outcome = INFLATER.with(|cell| {
-            let mut slot = cell.borrow_mut();
-            if slot.is_none() {
-                *slot = Inflater::new(library);
-            }
-            slot.as_mut()
-                .map(|inflater| inflater.gzip_member(&input, &mut out, MEMBER_CAP))
-        })?;
-        match outcome {
-            Member::Whole { used } => {
-                return Some(Speculated::Member {
-                    out,
-                    end: start + used as u64,
-                })
-            }
-            // Not whole in what was read, or not a member: more is read while there is more.
-            Member::Unreadable if got == window && window < INPUT_CAP => {
-                window = (window * 4).min(INPUT_CAP);
-            }
-            Member::Unreadable | Member::TooLarge => return Some(Speculated::Unknown),
-        }
+        slot.as_mut()
+            .map(|inflater| inflater.gzip_member(&input, &mut out, MEMBER_CAP))
+    })?;
+    match outcome {
+        Member::Whole { used } => Some(Speculated::Member {
+            out,
+            end: start + used as u64,
+        }),
+        Member::Unreadable if got == window => None,
+        Member::Unreadable | Member::TooLarge => Some(Speculated::Unknown),
     }
 }
 
