@@ -128,11 +128,21 @@ pub(crate) fn input_counts(rel: &[u8]) -> [usize; 5] {
     // counting loops vectorise (a fold over `windows` does neither).
     let rel = &rel[..rel.len().min(64)];
     let n = rel.len();
-    let mut pos = [0u8; 64];
+    // Each label's place (256 places: a byte indexes them without a mask), four labels a
+    // turn, in a loop of its own: the counting loop below vectorises.
+    let mut pos = [0u8; 256];
+    let (fours, rest) = rel.split_at(n / 4 * 4);
+    for (k, four) in fours.chunks_exact(4).enumerate() {
+        for (j, &r) in four.iter().enumerate() {
+            pos[r as usize] = (4 * k + j) as u8;
+        }
+    }
+    for (j, &r) in rest.iter().enumerate() {
+        pos[r as usize] = (fours.len() + j) as u8;
+    }
     // Byte and 16-bit counters (n <= 64, footrule <= 64 * 64 / 2): the loops vectorise.
     let (mut fixed, mut footrule) = (0u8, 0u16);
     for (p, &r) in rel.iter().enumerate() {
-        pos[r as usize & 63] = p as u8;
         fixed += u8::from(p == r as usize);
         footrule += u16::from((p as u8).abs_diff(r));
     }
