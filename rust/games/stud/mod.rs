@@ -289,11 +289,13 @@ const fn ranks_only(key: u32) -> u32 {
     key & !3
 }
 
-/// One task's share: its lanes and its player hands (positions in the key order).
+/// One task's share: its lanes and its player hands (positions in the key order), and the
+/// direction of its sweep (`Sweep::down`).
 struct Part {
     lanes: Range<usize>,
     players: Range<usize>,
     reports: bool,
+    down: bool,
 }
 
 struct Shared<'a> {
@@ -408,6 +410,19 @@ pub fn analyze(
     progress: Option<&AtomicU64>,
     shard: (usize, usize),
 ) -> Run {
+    analyze_directed(game, values, want, threads, progress, shard, sweeps_down)
+}
+
+/// [`analyze`] with the tasks' sweep directions chosen by `down` (tests force either).
+fn analyze_directed(
+    game: &Game,
+    values: &Values,
+    want: &Want,
+    threads: usize,
+    progress: Option<&AtomicU64>,
+    shard: (usize, usize),
+    down: fn(&Shared<'_>, &Range<usize>) -> bool,
+) -> Run {
     assert!(
         shard.0 < shard.1,
         "shard {shard:?}: expected (k, n) with k < n"
@@ -472,12 +487,17 @@ pub fn analyze(
         lanes: 0..game.lanes(),
         players: 0..n_players,
         reports: true,
+        down: false,
     };
     let (k, n) = shard;
     let mine = cut(&whole, by_lanes, &weights, n).swap_remove(k);
     let parts: Vec<Part> = cut(&mine, by_lanes, &weights, threads)
         .into_iter()
         .filter(|p| !p.lanes.is_empty() && !p.players.is_empty())
+        .map(|p| Part {
+            down: !by_lanes && down(&shared, &p.players),
+            ..p
+        })
         .collect();
     if parts.iter().all(|p| p.lanes == (0..game.lanes())) && shared.not_qualifying > 0 {
         let all = game
@@ -625,6 +645,38 @@ fn not_qualifying_histogram(s: &Shared<'_>, lanes: Range<usize>, threads: usize)
         .unwrap_or_else(empty)
 }
 
+/// Whether a task of these player hands sweeps down the key order: when fewer dealer hands
+/// rank above its last hand than qualify and rank below its first qualifying one. Either way
+/// it first inserts those dealer hands, which it does not query between (its catch-up): a
+/// part at the top of the order, the last shard or thread, then inserts only its own range.
+fn sweeps_down(s: &Shared<'_>, players: &Range<usize>) -> bool {
+    let (up, down) = catch_up(s.game.qualifier, s.dealers, s.players, players);
+    down < up
+}
+
+/// The dealer hands a task of these player hands inserts before its first query: up the key
+/// order, and down it (none when it has no qualifying hand).
+fn catch_up(
+    qualifier: Option<u32>,
+    dealers: &[(u32, u64)],
+    all_players: &[(u32, u64)],
+    players: &Range<usize>,
+) -> (usize, usize) {
+    let qualifies = |k: u32| qualifier.is_none_or(|q| ranks_only(k) >= q);
+    let first =
+        players.start + all_players[players.clone()].partition_point(|&(k, _)| !qualifies(k));
+    if first >= players.end {
+        // Only the not-qualifying histogram is asked: no sweep to catch up.
+        return (0, 0);
+    }
+    let ranks = |i: usize| ranks_only(all_players[i].0);
+    let (low, high) = (ranks(first), ranks(players.end - 1));
+    let not_qualifying = dealers.partition_point(|&(k, _)| !qualifies(k));
+    let up = dealers.partition_point(|&(k, _)| ranks_only(k) < low) - not_qualifying;
+    let down = dealers.len() - dealers.partition_point(|&(k, _)| ranks_only(k) <= high);
+    (up, down)
+}
+
 /// `0..n` in `parts` contiguous ranges of about equal size (fewer when `n` is small).
 fn split(n: usize, parts: usize) -> Vec<Range<usize>> {
     let parts = parts.clamp(1, n.max(1));
@@ -635,15 +687,25 @@ fn split(n: usize, parts: usize) -> Vec<Range<usize>> {
 
 /// One task's sweep state: the not-qualifying histogram, the main one (from the first
 /// qualifying player hand on), the next dealer hand to insert, and query buffers.
+///
+/// Up the key order the main histogram holds the dealer hands below the hands being visited;
+/// down it (`down`), those above them, and every count below is the complement: of the
+/// `disjoint` dealer hands that hold a lane's upcard and none of a player hand's cards, the
+/// ones not counted.
 struct Sweep<'s> {
     s: &'s Shared<'s>,
     lanes: Range<usize>,
     nq: Cow<'s, Histogram>,
     main: Option<Histogram>,
+    /// Up: the next dealer hand to insert; down: the last one inserted.
     next: usize,
+    down: bool,
+    disjoint: i32,
     scratch: Scratch,
     query: Vec<i32>,
-    below_ranks: Vec<i32>,
+    /// The group's counts asked before its last insertion: below its ranks (up) or through
+    /// them (down), hand after hand.
+    kept: Vec<i32>,
     below_full: Vec<i32>,
     nq_counts: Vec<i32>,
     subs: Vec<Subset>,
@@ -657,15 +719,27 @@ impl<'s> Sweep<'s> {
             Some(h) if part.lanes == (0..s.game.lanes()) => Cow::Borrowed(h.as_ref()),
             _ => Cow::Owned(not_qualifying_histogram(s, part.lanes.clone(), 1)),
         };
+        let g = s.game;
+        let disjoint = if g.upcards == 1 {
+            choose(g.deck.len() - g.player_cards - 1, g.dealer_cards - 1)
+        } else {
+            choose(g.deck.len() - g.player_cards, g.dealer_cards)
+        };
         Sweep {
             s,
             lanes: part.lanes.clone(),
             nq,
             main: None,
-            next: s.not_qualifying,
+            next: if part.down {
+                s.dealers.len()
+            } else {
+                s.not_qualifying
+            },
+            down: part.down,
+            disjoint: i32::try_from(disjoint).expect("counts fit an i32"),
             scratch,
             query: vec![0; width],
-            below_ranks: Vec::new(),
+            kept: Vec::new(),
             below_full: Vec::new(),
             nq_counts: Vec::new(),
             subs: Vec::new(),
@@ -694,6 +768,44 @@ impl<'s> Sweep<'s> {
                 _ => h.insert(mask, &mut self.scratch),
             }
             self.next += 1;
+        }
+    }
+
+    /// Down the key order: insert the dealer hands down to (not including) the first whose key
+    /// `stop` accepts. `known` as in [`Sweep::insert_until`].
+    fn insert_down_until(&mut self, stop: impl Fn(u32) -> bool, known: Option<(usize, &[Subset])>) {
+        let dealers = &self.s.dealers;
+        let stride = 1 << self.s.game.player_cards;
+        let h = self
+            .main
+            .as_mut()
+            .expect("the main histogram is made first");
+        while self.next > 0 && !stop(dealers[self.next - 1].0) {
+            let i = self.next - 1;
+            let mask = dealers[i].1;
+            match known {
+                Some((first, subs)) if i >= first && (i - first + 1) * stride <= subs.len() => {
+                    let g = i - first;
+                    h.insert_subsets(mask, &subs[g * stride..(g + 1) * stride]);
+                }
+                _ => h.insert(mask, &mut self.scratch),
+            }
+            self.next = i;
+        }
+    }
+
+    /// The main histogram's count below a player hand, lane by lane, into `out`: its query up
+    /// the key order, the complement of its query down it.
+    fn below(&self, subs: &[Subset], out: &mut [i32]) {
+        let h = self
+            .main
+            .as_ref()
+            .expect("the main histogram is made first");
+        h.query(subs, out);
+        if self.down {
+            for x in &mut *out {
+                *x = self.disjoint - *x;
+            }
         }
     }
 
@@ -737,49 +849,80 @@ impl<'s> Sweep<'s> {
             return;
         }
         if self.main.is_none() {
-            self.main = Some(self.nq.as_ref().clone());
+            self.main = Some(if self.down {
+                let g = self.s.game;
+                let upcard = g.upcards == 1;
+                let lanes = self.lanes.clone();
+                Histogram::new(g.deck.len(), g.dealer_cards, g.player_cards, lanes, upcard)
+            } else {
+                self.nq.as_ref().clone()
+            });
         }
-        self.insert_until(|k| ranks_only(k) >= ranks, None);
         // The group's own hands are the dealer hands that follow when both are one list.
         let known = self.s.same_hands.then_some((first, subs.as_slice()));
-        self.below_ranks.clear();
-        for g in 0..group.len() {
-            let h = self.main.as_ref().expect("made above");
-            h.query(of(g), &mut self.query);
-            self.below_ranks.extend_from_slice(&self.query);
+        let n = group.len();
+        let mut query = std::mem::take(&mut self.query);
+        // Up: below the group's ranks, then (when suits decide) each hand's full key, then
+        // through its ranks. Down: through them, the full keys from the highest, below them.
+        if self.down {
+            self.insert_down_until(|k| ranks_only(k) <= ranks, None);
+        } else {
+            self.insert_until(|k| ranks_only(k) >= ranks, None);
         }
-        // When suits decide: below in the full key, walking the group up its suit order. No
+        self.kept.clear();
+        for g in 0..n {
+            self.below(of(g), &mut query);
+            self.kept.extend_from_slice(&query);
+        }
+        // When suits decide: below in the full key, walking the group along its suit order. No
         // dealer hand disjoint from the player's has the same full key: every suit step is the
         // suit of one card of the hand's best cards (the highest, the pair's, the kicker's,
         // the flush's), so equal keys hold that same card; the categories without a suit step
         // (trips, quads, full house) cannot repeat their ranks in one deck. So none ties.
-        self.below_full.clear();
+        let mut full = std::mem::take(&mut self.below_full);
+        full.clear();
         if self.s.suit_decides {
-            for (g, &(key, _)) in group.iter().enumerate() {
-                self.insert_until(|k| k >= key, known);
-                let h = self.main.as_ref().expect("made above");
-                h.query(of(g), &mut self.query);
-                self.below_full.extend_from_slice(&self.query);
+            full.resize(n * width, 0);
+            for i in 0..n {
+                let g = if self.down { n - 1 - i } else { i };
+                let key = group[g].0;
+                if self.down {
+                    self.insert_down_until(|k| k < key, known);
+                } else {
+                    self.insert_until(|k| k >= key, known);
+                }
+                self.below(of(g), &mut full[g * width..(g + 1) * width]);
             }
         }
-        self.insert_until(|k| ranks_only(k) > ranks, known);
+        if self.down {
+            self.insert_down_until(|k| ranks_only(k) < ranks, known);
+        } else {
+            self.insert_until(|k| ranks_only(k) > ranks, known);
+        }
         let mut nq = std::mem::take(&mut self.nq_counts);
         nq.resize(width, 0);
-        for g in 0..group.len() {
-            let h = self.main.as_ref().expect("made above");
-            h.query(of(g), &mut self.query);
+        for g in 0..n {
+            self.below(of(g), &mut query);
             self.nq.query(of(g), &mut nq);
             let lanes = g * width..(g + 1) * width;
+            let kept = &self.kept[lanes.clone()];
+            let (below, through) = if self.down {
+                (&query[..], kept)
+            } else {
+                (kept, &query[..])
+            };
             settle(
                 g,
                 &HandCounts {
                     not_qualifying: &nq,
-                    below: &self.below_ranks[lanes.clone()],
-                    through: &self.query,
-                    full: self.s.suit_decides.then(|| &self.below_full[lanes]),
+                    below,
+                    through,
+                    full: self.s.suit_decides.then(|| &full[lanes]),
                 },
             );
         }
+        self.query = query;
+        self.below_full = full;
         self.nq_counts = nq;
         self.subs = subs;
     }
@@ -806,6 +949,7 @@ fn cut(part: &Part, by_lanes: bool, weights: &[u64], n: usize) -> Vec<Part> {
                 lanes: lanes.start + lanes.len() * i / n..lanes.start + lanes.len() * (i + 1) / n,
                 players: part.players.clone(),
                 reports: part.reports && i == 0,
+                down: false,
             })
             .collect();
     }
@@ -833,11 +977,33 @@ fn cut(part: &Part, by_lanes: bool, weights: &[u64], n: usize) -> Vec<Part> {
             lanes: part.lanes.clone(),
             players,
             reports: part.reports,
+            down: false,
         })
         .collect()
 }
 
-/// One task: its lanes' histograms swept up the key order over its player hands.
+/// The next group of equal ranks of the hands `rest` (not empty), taken off its bottom (up the
+/// key order) or its top (down).
+fn next_group(players: &[(u32, u64)], rest: &mut Range<usize>, down: bool) -> Range<usize> {
+    let ranks = |i: usize| ranks_only(players[i].0);
+    if down {
+        let (end, mut i) = (rest.end, rest.end - 1);
+        while i > rest.start && ranks(i - 1) == ranks(end - 1) {
+            i -= 1;
+        }
+        rest.end = i;
+        i..end
+    } else {
+        let (i, mut end) = (rest.start, rest.start + 1);
+        while end < rest.end && ranks(end) == ranks(i) {
+            end += 1;
+        }
+        rest.start = end;
+        i..end
+    }
+}
+
+/// One task: its lanes' histograms swept up or down the key order over its player hands.
 fn sweep(s: &Shared<'_>, part: &Part) -> PartRun {
     let width = part.lanes.len();
     let categories = s.game.ranking.categories();
@@ -853,13 +1019,10 @@ fn sweep(s: &Shared<'_>, part: &Part) -> PartRun {
         .counts
         .then(|| vec![SituationCounts::default(); s.colex.len() * width]);
     let mut state = Sweep::new(s, part);
-    let mut i = part.players.start;
-    while i < part.players.end {
-        let ranks = ranks_only(s.players[i].0);
-        let mut end = i + 1;
-        while end < part.players.end && ranks_only(s.players[end].0) == ranks {
-            end += 1;
-        }
+    // The hands not visited yet.
+    let mut rest = part.players.clone();
+    while !rest.is_empty() {
+        let Range { start: i, end } = next_group(s.players, &mut rest, part.down);
         let group = &s.players[i..end];
         let decisions = s.values.len();
         let upcard = s.game.upcards == 1;
@@ -923,7 +1086,6 @@ fn sweep(s: &Shared<'_>, part: &Part) -> PartRun {
                 p.fetch_add(group.len() as u64, Ordering::Relaxed);
             }
         }
-        i = end;
     }
     PartRun {
         rows,
@@ -1536,6 +1698,88 @@ mod tests {
             }
         }
         assert!(checked_ties > 0, "no lane was worth exactly the fold");
+    }
+
+    /// A task swept down the key order finds what one swept up finds, field for field, in
+    /// every shape the cut by player hands serves (one list of hands or two, an upcard or
+    /// none, suits deciding or not, a qualifier or none) and in both settlings; the choice
+    /// sends a part at the top of the order down and the whole run up.
+    #[test]
+    fn sweeping_down_finds_what_sweeping_up_finds() {
+        let deck: Vec<u8> = (36..52)
+            .filter(|&c| c != 40 && c != 47)
+            .chain([0, 5])
+            .collect();
+        let up: fn(&Shared<'_>, &Range<usize>) -> bool = |_, _| false;
+        let down: fn(&Shared<'_>, &Range<usize>) -> bool = |_, _| true;
+        let mut checked = 0;
+        for (uses, player, dealer, upcards) in [
+            (3, 3, 3, 0),
+            (3, 3, 3, 1),
+            (4, 5, 5, 0),
+            (5, 5, 5, 1),
+            (3, 4, 3, 1),
+        ] {
+            for tb in [TieBreaks::RANK_ONLY, TieBreaks::STATUTE] {
+                let r = ranking(uses, tb);
+                let pair = if uses == 5 { "one-pair" } else { "pair" };
+                for q in [None, Some(r.qualifier_key(pair, &[9]).unwrap())] {
+                    let game = Game::new(r.clone(), &deck, player, dealer, upcards, q).unwrap();
+                    let fold = [[-10i64; MAX_CATEGORIES]; OUTCOMES];
+                    let raise = [
+                        [0i64; MAX_CATEGORIES],
+                        std::array::from_fn(|c| 20 + i64::from(c as u8)),
+                        [1; MAX_CATEGORIES],
+                        [-20; MAX_CATEGORIES],
+                    ];
+                    let values = vec![fold, raise];
+                    let all = Want {
+                        decisions: true,
+                        masks: true,
+                        counts: true,
+                        floor: Some(values.clone()),
+                    };
+                    let masks = Want {
+                        masks: true,
+                        floor: Some(values.clone()),
+                        ..Want::default()
+                    };
+                    for want in [&all, &masks] {
+                        for shard in [(0, 1), (1, 3), (2, 3)] {
+                            let a = analyze_directed(&game, &values, want, 2, None, shard, up);
+                            let b = analyze_directed(&game, &values, want, 2, None, shard, down);
+                            let name = format!(
+                                "{uses} {player}/{dealer} up {upcards} {tb:?} {q:?} {shard:?}"
+                            );
+                            assert_eq!(a.rows, b.rows, "{name}");
+                            assert_eq!(a.decisions, b.decisions, "{name}");
+                            assert_eq!(a.raise_masks, b.raise_masks, "{name}");
+                            assert_eq!(a.counts, b.counts, "{name}");
+                            assert_eq!(a.min_margins, b.min_margins, "{name}");
+                            assert!(a
+                                .rows
+                                .iter()
+                                .flatten()
+                                .any(|r| r.situations > 0 && r.won > 0));
+                            checked += 1;
+                        }
+                    }
+                    // One list of hands: the top third catches up on nothing down, the whole
+                    // run on nothing up.
+                    let (dealers, players) = game.dealer_and_player_hands();
+                    let n = players.0.len();
+                    let top = catch_up(q, &dealers.0, &players.0, &(2 * n / 3..n));
+                    let whole = catch_up(q, &dealers.0, &players.0, &(0..n));
+                    if player == dealer {
+                        assert!(top.0 > 0 && top.1 == 0, "{top:?}");
+                        assert_eq!(whole.0, 0);
+                    } else {
+                        assert!(top.0 > top.1, "{top:?}");
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 5 * 2 * 2 * 2 * 3);
     }
 
     /// Shards of either cut add up to the whole run, decision for decision.
