@@ -286,10 +286,10 @@ fn stud_analyze(
             shard,
         )
     });
-    let raise_masks = run
-        .raise_masks
-        .as_ref()
-        .map(|m| le_bytes(py, m.iter().flat_map(|w| w.to_le_bytes())));
+    let raise_masks = match run.raise_masks.as_ref() {
+        Some(m) => Some(words_le_bytes(py, m)?),
+        None => None,
+    };
     let counts = run
         .counts
         .as_ref()
@@ -323,6 +323,17 @@ fn stud_analyze(
         counts,
         min_margins: has_floor.then_some(run.min_margins),
     })
+}
+
+/// The words as LE bytes, written straight into the bytes object (no list of bytes first).
+fn words_le_bytes(py: Python<'_>, words: &[u64]) -> PyResult<Py<PyBytes>> {
+    let bytes = PyBytes::new_bound_with(py, words.len() * 8, |out| {
+        for (o, w) in out.chunks_exact_mut(8).zip(words) {
+            o.copy_from_slice(&w.to_le_bytes());
+        }
+        Ok(())
+    })?;
+    Ok(bytes.unbind())
 }
 
 fn le_bytes(py: Python<'_>, bytes: impl Iterator<Item = u8>) -> Py<PyBytes> {

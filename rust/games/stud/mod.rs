@@ -473,14 +473,8 @@ fn analyze_directed(
     // against 6 cards with one upcard, 13.2 s by lanes, 15.2 s by hands (BENCHMARKS.md).
     let by_lanes = game.upcards == 1 && shared.dealers.len() > n_players;
     let qualifies = |k: u32| game.qualifier.is_none_or(|q| ranks_only(k) >= q);
-    let weights: Vec<u64> = if by_lanes {
-        Vec::new()
-    } else {
-        shared
-            .players
-            .iter()
-            .map(|&(k, _)| if qualifies(k) { 4 } else { 1 })
-            .collect()
+    let weights = Weights {
+        first_qualifying: shared.players.partition_point(|&(k, _)| !qualifies(k)),
     };
     // The shard's share of the whole, then its share cut for this process's threads.
     let whole = Part {
@@ -490,8 +484,8 @@ fn analyze_directed(
         down: false,
     };
     let (k, n) = shard;
-    let mine = cut(&whole, by_lanes, &weights, n).swap_remove(k);
-    let parts: Vec<Part> = cut(&mine, by_lanes, &weights, threads)
+    let mine = cut(&whole, by_lanes, weights, n).swap_remove(k);
+    let parts: Vec<Part> = cut(&mine, by_lanes, weights, threads)
         .into_iter()
         .filter(|p| !p.lanes.is_empty() && !p.players.is_empty())
         .map(|p| Part {
@@ -514,7 +508,7 @@ fn analyze_directed(
             (run, p.lanes)
         })
         .collect();
-    merge(game, values.len(), shared.colex.len(), want, &results)
+    merge(game, values.len(), shared.colex.len(), want, results)
 }
 
 /// A decision's worth in a situation over the fold's, as `[a, b, c, k]`: with `n`
@@ -555,17 +549,18 @@ fn merge(
     decisions_count: usize,
     hands: usize,
     want: &Want,
-    results: &[(PartRun, Range<usize>)],
+    results: Vec<(PartRun, Range<usize>)>,
 ) -> Run {
     let mut rows = vec![vec![Row::default(); decisions_count]; game.ranking.categories()];
     let mut min_margins = vec![i64::MAX; game.ranking.categories()];
     let lanes = game.lanes();
     let mut decisions = want.decisions.then(|| vec![u8::MAX; hands * lanes]);
-    let mut masks = want.masks.then(|| vec![0u64; hands]);
+    // The first part's masks (a whole table of hands) are the sum's start.
+    let mut masks: Option<Vec<u64>> = None;
     let mut counts = want
         .counts
         .then(|| vec![SituationCounts::default(); hands * lanes]);
-    for (part, part_lanes) in results {
+    for (mut part, part_lanes) in results {
         for (a, b) in rows.iter_mut().zip(&part.rows) {
             for (x, y) in a.iter_mut().zip(b) {
                 x.merge(y);
@@ -575,8 +570,10 @@ fn merge(
             *a = (*a).min(b);
         }
         let width = part_lanes.len();
-        if let (Some(all), Some(m)) = (masks.as_mut(), &part.masks) {
-            all.iter_mut().zip(m).for_each(|(a, b)| *a |= b);
+        match (masks.as_mut(), part.masks.take()) {
+            (Some(all), Some(m)) => all.iter_mut().zip(&m).for_each(|(a, b)| *a |= b),
+            (None, m) => masks = m,
+            (Some(_), None) => {}
         }
         if let (Some(all), Some(t)) = (decisions.as_mut(), &part.decisions) {
             for h in 0..hands {
@@ -600,6 +597,9 @@ fn merge(
                 }
             }
         }
+    }
+    if want.masks && masks.is_none() {
+        masks = Some(vec![0u64; hands]);
     }
     let situations = rows.iter().flatten().map(|r| r.situations).sum();
     Run {
@@ -937,10 +937,25 @@ struct PartRun {
     min_margins: Vec<i64>,
 }
 
+/// The player hands' shares of query work, in key order: 4 a hand that qualifies (it queries
+/// the main histogram two or three times, and the not-qualifying one), 1 one that does not
+/// (one query). The qualifying hands are the top of the order, from `first_qualifying`.
+#[derive(Clone, Copy)]
+struct Weights {
+    first_qualifying: usize,
+}
+
+impl Weights {
+    /// The weight of hands `0..i`.
+    fn below(self, i: usize) -> u64 {
+        (i + 3 * i.saturating_sub(self.first_qualifying)) as u64
+    }
+}
+
 /// A part cut into `n` parts: by its lanes, or by its player hands into ranges of about equal
 /// weight. Always `n` parts (some empty when there are fewer lanes or hands); deterministic,
 /// so every process cuts a shard the same way.
-fn cut(part: &Part, by_lanes: bool, weights: &[u64], n: usize) -> Vec<Part> {
+fn cut(part: &Part, by_lanes: bool, weights: Weights, n: usize) -> Vec<Part> {
     let n = n.max(1);
     if by_lanes {
         let lanes = &part.lanes;
@@ -954,23 +969,29 @@ fn cut(part: &Part, by_lanes: bool, weights: &[u64], n: usize) -> Vec<Part> {
             .collect();
     }
     let range = part.players.clone();
-    let w = &weights[range.clone()];
-    let total: u64 = w.iter().sum();
-    let mut parts = Vec::with_capacity(n);
-    let (mut start, mut sum) = (range.start, 0u64);
-    let mut next = 1u64;
-    for (i, &x) in w.iter().enumerate() {
-        sum += x;
-        while (parts.len() + 1) < n && sum * n as u64 >= total * next {
-            parts.push(start..range.start + i + 1);
-            start = range.start + i + 1;
-            next += 1;
+    let base = weights.below(range.start);
+    let total = weights.below(range.end) - base;
+    let n64 = n as u64;
+    // Part `p` ends after the first hand whose running weight reaches `total * p / n`.
+    let ends = (1..n64).map(|p| {
+        let (mut lo, mut hi) = (range.start, range.end);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if (weights.below(mid + 1) - base) * n64 >= total * p {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
         }
+        (lo + 1).min(range.end)
+    });
+    let mut parts = Vec::with_capacity(n);
+    let mut start = range.start;
+    for end in ends {
+        parts.push(start..end);
+        start = end;
     }
-    while parts.len() < n {
-        parts.push(start..range.end);
-        start = range.end;
-    }
+    parts.push(start..range.end);
     parts
         .into_iter()
         .map(|players| Part {
@@ -1780,6 +1801,55 @@ mod tests {
             }
         }
         assert_eq!(checked, 5 * 2 * 2 * 2 * 3);
+    }
+
+    /// The cut by weights is the running sum's walk it replaces, hand for hand: the same
+    /// ranges for any part, count of parts and qualifying prefix (empty parts included).
+    #[test]
+    fn the_cut_is_the_running_sums_walk() {
+        let walk = |w: &[u64], range: Range<usize>, n: usize| {
+            let total: u64 = w[range.clone()].iter().sum();
+            let mut parts = Vec::new();
+            let (mut start, mut sum, mut next) = (range.start, 0u64, 1u64);
+            for (i, &x) in w[range.clone()].iter().enumerate() {
+                sum += x;
+                while parts.len() + 1 < n && sum * n as u64 >= total * next {
+                    parts.push(start..range.start + i + 1);
+                    start = range.start + i + 1;
+                    next += 1;
+                }
+            }
+            while parts.len() < n {
+                parts.push(start..range.end);
+                start = range.end;
+            }
+            parts
+        };
+        let hands = 50;
+        for first_qualifying in [0, 1, 17, 49, 50] {
+            let w: Vec<u64> = (0..hands)
+                .map(|i| if i < first_qualifying { 1 } else { 4 })
+                .collect();
+            for range in [0..50, 0..0, 3..3, 5..20, 16..19, 40..50, 49..50] {
+                for n in [1, 2, 3, 7, 8, 60] {
+                    let part = Part {
+                        lanes: 0..1,
+                        players: range.clone(),
+                        reports: true,
+                        down: false,
+                    };
+                    let got: Vec<Range<usize>> = cut(&part, false, Weights { first_qualifying }, n)
+                        .into_iter()
+                        .map(|p| p.players)
+                        .collect();
+                    assert_eq!(
+                        got,
+                        walk(&w, range.clone(), n),
+                        "{first_qualifying} {range:?} {n}"
+                    );
+                }
+            }
+        }
     }
 
     /// Shards of either cut add up to the whole run, decision for decision.
