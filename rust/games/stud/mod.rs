@@ -750,23 +750,8 @@ impl<'s> Sweep<'s> {
     /// `known`: the first dealer index whose sub-sets are in `subs` (the player hands of the
     /// group being visited, when the player's and the dealer's hands are the same list).
     fn insert_until(&mut self, stop: impl Fn(u32) -> bool, known: Option<(usize, &[Subset])>) {
-        let dealers = &self.s.dealers;
-        let stride = 1 << self.s.game.player_cards;
-        let h = self
-            .main
-            .as_mut()
-            .expect("the main histogram is made first");
-        while self.next < dealers.len() && !stop(dealers[self.next].0) {
-            let mask = dealers[self.next].1;
-            match known {
-                Some((first, subs))
-                    if self.next >= first && (self.next - first + 1) * stride <= subs.len() =>
-                {
-                    let g = self.next - first;
-                    h.insert_subsets(mask, &subs[g * stride..(g + 1) * stride]);
-                }
-                _ => h.insert(mask, &mut self.scratch),
-            }
+        while self.next < self.s.dealers.len() && !stop(self.s.dealers[self.next].0) {
+            self.insert_dealer(self.next, known);
             self.next += 1;
         }
     }
@@ -774,23 +759,27 @@ impl<'s> Sweep<'s> {
     /// Down the key order: insert the dealer hands down to (not including) the first whose key
     /// `stop` accepts. `known` as in [`Sweep::insert_until`].
     fn insert_down_until(&mut self, stop: impl Fn(u32) -> bool, known: Option<(usize, &[Subset])>) {
-        let dealers = &self.s.dealers;
+        while self.next > 0 && !stop(self.s.dealers[self.next - 1].0) {
+            self.next -= 1;
+            self.insert_dealer(self.next, known);
+        }
+    }
+
+    /// Insert dealer hand `i` into the main histogram, from its sub-sets in `known` when they
+    /// are there.
+    fn insert_dealer(&mut self, i: usize, known: Option<(usize, &[Subset])>) {
         let stride = 1 << self.s.game.player_cards;
+        let mask = self.s.dealers[i].1;
         let h = self
             .main
             .as_mut()
             .expect("the main histogram is made first");
-        while self.next > 0 && !stop(dealers[self.next - 1].0) {
-            let i = self.next - 1;
-            let mask = dealers[i].1;
-            match known {
-                Some((first, subs)) if i >= first && (i - first + 1) * stride <= subs.len() => {
-                    let g = i - first;
-                    h.insert_subsets(mask, &subs[g * stride..(g + 1) * stride]);
-                }
-                _ => h.insert(mask, &mut self.scratch),
+        match known {
+            Some((first, subs)) if i >= first && (i - first + 1) * stride <= subs.len() => {
+                let g = i - first;
+                h.insert_subsets(mask, &subs[g * stride..(g + 1) * stride]);
             }
-            self.next = i;
+            _ => h.insert(mask, &mut self.scratch),
         }
     }
 
@@ -1387,6 +1376,20 @@ mod tests {
     use super::*;
     use crate::ranking::TieBreaks;
 
+    /// Fold loses 10 in every outcome; the raise: 0 not qualifying, 20 + the category won, 1
+    /// tied, -20 lost: a win's value differs by category, so a category's rows cannot be
+    /// mistaken for another's.
+    fn category_values() -> Values {
+        let fold = [[-10i64; MAX_CATEGORIES]; OUTCOMES];
+        let raise = [
+            [0i64; MAX_CATEGORIES],
+            std::array::from_fn(|c| 20 + i64::from(c as u8)),
+            [1; MAX_CATEGORIES],
+            [-20; MAX_CATEGORIES],
+        ];
+        vec![fold, raise]
+    }
+
     fn ranking(uses: usize, tb: TieBreaks) -> Arc<Ranking> {
         let names: Vec<String> = vocabulary(uses)
             .unwrap()
@@ -1746,14 +1749,7 @@ mod tests {
                 let pair = if uses == 5 { "one-pair" } else { "pair" };
                 for q in [None, Some(r.qualifier_key(pair, &[9]).unwrap())] {
                     let game = Game::new(r.clone(), &deck, player, dealer, upcards, q).unwrap();
-                    let fold = [[-10i64; MAX_CATEGORIES]; OUTCOMES];
-                    let raise = [
-                        [0i64; MAX_CATEGORIES],
-                        std::array::from_fn(|c| 20 + i64::from(c as u8)),
-                        [1; MAX_CATEGORIES],
-                        [-20; MAX_CATEGORIES],
-                    ];
-                    let values = vec![fold, raise];
+                    let values = category_values();
                     let all = Want {
                         decisions: true,
                         masks: true,
@@ -1859,15 +1855,7 @@ mod tests {
         for (uses, player, dealer, up) in [(4, 5, 6, 1), (3, 3, 3, 1), (3, 3, 3, 0)] {
             let r = ranking(uses, TieBreaks::RANK_ONLY);
             let game = Game::new(r, &deck, player, dealer, up, None).unwrap();
-            let mut fold = [[-10i64; MAX_CATEGORIES]; OUTCOMES];
-            fold[0][0] = -10;
-            let raise = [
-                [0i64; MAX_CATEGORIES],
-                std::array::from_fn(|c| 20 + i64::from(c as u8)),
-                [1; MAX_CATEGORIES],
-                [-20; MAX_CATEGORIES],
-            ];
-            let values = vec![fold, raise];
+            let values = category_values();
             let mut floor = values.clone();
             floor[1][1] = [20; MAX_CATEGORIES];
             let want = Want {
