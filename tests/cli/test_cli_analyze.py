@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -91,36 +88,6 @@ def test_the_analyze_commands_import_what_they_run_only() -> None:
     assert modules_imported("import tablecert.cli.analyze", names + others) == []
     run = "from tablecert.cli import app\ntry: app(['analyze', 'mahjong-simple', '--json'])\n"
     assert modules_imported(run + "except SystemExit: pass", names) == sorted(names)
-
-
-# The analyze commands' process after their module's import: OpenBLAS's setting, whether
-# NumPy is imported, and how many threads the process has (OpenBLAS starts its own at import).
-BLAS_PROBE = """
-import json, os, sys
-from tablecert.cli.lazy import load_module
-load_module("analyze")
-threads = len(os.listdir("/proc/self/task"))
-print(json.dumps([os.environ.get("OPENBLAS_NUM_THREADS"), "numpy" in sys.modules, threads]))
-"""
-
-
-@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts threads in /proc")
-@pytest.mark.parametrize(("given", "want"), [(None, "1"), ("2", "2")])
-def test_the_analyze_commands_import_numpy_with_one_blas_thread(
-    given: str | None, want: str
-) -> None:
-    """NumPy imported by the analyses with OpenBLAS on one thread (its thread per core spun
-    45-50 ms of CPU at import), unless the user's environment sets it."""
-    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
-    if given is not None:
-        env["OPENBLAS_NUM_THREADS"] = given
-    out = subprocess.run(
-        [sys.executable, "-c", BLAS_PROBE], capture_output=True, text=True, check=True, env=env
-    )
-    setting, numpy_imported, threads = json.loads(out.stdout)
-    assert (setting, numpy_imported) == (want, True)
-    if given is None:
-        assert threads == 1
 
 
 def test_royal_outside_the_statute_is_one_line_exit_2() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -260,3 +261,41 @@ def test_unknown_command_is_a_usage_error() -> None:
     result = CliRunner().invoke(app, ["no-such-command"])
     assert result.exit_code == 2
     assert "No such command" in result.output
+
+
+# A command's process once NumPy and SciPy's statistics are imported, as the heavy commands
+# import them: OpenBLAS's setting and how many threads the process has (each OpenBLAS, NumPy's
+# and SciPy's, starts a thread per core at import that spins waiting for work).
+BLAS_PROBE = """
+import json, os, sys
+from tablecert.cli.lazy import load_module
+load_module(sys.argv[1])
+import numpy, scipy.stats
+threads = len(os.listdir("/proc/self/task"))
+print(json.dumps([os.environ.get("OPENBLAS_NUM_THREADS"), threads]))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="counts threads in /proc")
+@pytest.mark.parametrize("module", ["analyze", "audit", "check", "certify"])
+@pytest.mark.parametrize(("given", "want"), [(None, "1"), ("2", "2")])
+def test_every_command_runs_numpy_and_scipy_with_one_blas_thread(
+    module: str, given: str | None, want: str
+) -> None:
+    """OpenBLAS on one thread in every command's process, unless the user's environment sets
+    it: the threads spun 0.13 s of CPU of an ``audit shuffler`` run, beside its reading
+    threads on 2 cores (BENCHMARKS.md)."""
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if given is not None:
+        env["OPENBLAS_NUM_THREADS"] = given
+    out = subprocess.run(
+        [sys.executable, "-c", BLAS_PROBE, module],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+    )
+    setting, threads = json.loads(out.stdout)
+    assert setting == want
+    if given is None:
+        assert threads == 1

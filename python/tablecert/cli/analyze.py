@@ -14,30 +14,25 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any
 
-from tablecert.cli.environment import one_blas_thread
+import typer
+from rich.text import Text
 
-# Before NumPy is imported (by the analyses below): see cli/environment.py.
-one_blas_thread()
-
-import typer  # noqa: E402
-from rich.text import Text  # noqa: E402
-
-from tablecert.cli import common, conventions  # noqa: E402
-from tablecert.cli.common import JsonOption, emit_json, plain, stderr, stdout  # noqa: E402
-from tablecert.cli.progress import cluster_progress, cluster_progress_on_use  # noqa: E402
-from tablecert.cli.tables import Column, WideOption, print_table  # noqa: E402
-from tablecert.cli.values import new_file  # noqa: E402
-from tablecert.errors import OutputError  # noqa: E402
-from tablecert.games import caribbean_stud, par_export  # noqa: E402
-from tablecert.games.common import OutcomeRow, decimal, fraction_json  # noqa: E402
-from tablecert.games.progressive import (  # noqa: E402
+from tablecert.cli import common, conventions
+from tablecert.cli.common import JsonOption, emit_json, plain, stderr, stdout
+from tablecert.cli.progress import cluster_progress, cluster_progress_on_use
+from tablecert.cli.tables import Column, WideOption, print_table
+from tablecert.cli.values import new_file
+from tablecert.errors import OutputError
+from tablecert.games import caribbean_stud, par_export
+from tablecert.games.common import OutcomeRow, decimal, fraction_json
+from tablecert.games.progressive import (
     PRIZE_HEADER,
     Progressive,
     grouped,
     long_run_text,
     prize_rows,
 )
-from tablecert.io.outputs import output_folder  # noqa: E402
+from tablecert.io.outputs import output_folder
 
 RulesOption = Annotated[
     str | None,

@@ -13,10 +13,12 @@ import gc
 import sys
 from typing import Annotated
 
-from tablecert.cli.environment import set_aside_bad_source_date_epoch
+from tablecert.cli.environment import one_blas_thread, set_aside_bad_source_date_epoch
 
-# Before NumPy and SciPy are imported: they crash on a bad value (see cli/environment.py).
+# Before NumPy and SciPy are imported: they crash on a bad value, and their OpenBLAS threads
+# spin at import (see cli/environment.py).
 _ENVIRONMENT_PROBLEM = set_aside_bad_source_date_epoch()
+one_blas_thread()
 
 import typer  # noqa: E402
 

@@ -38,7 +38,10 @@ def one_blas_thread() -> None:
     """Before NumPy is imported: OpenBLAS with one thread, unless ``$OPENBLAS_NUM_THREADS``
     says otherwise. At import OpenBLAS starts a thread per core that spins waiting for work:
     45-50 ms of CPU of every process that imports NumPy on 2 cores (``time.process_time``
-    minus the main thread's ``time.thread_time`` after ``import numpy``: BENCHMARKS.md), for
-    an analysis whose NumPy work is element-wise (no matrix product big enough to be cut
-    among threads). The local cluster's workers, started from this process, inherit it."""
+    minus the main thread's ``time.thread_time`` after ``import numpy``: BENCHMARKS.md), and
+    SciPy's own OpenBLAS as much again: 0.13 s of CPU taken from the core's reading threads
+    of an ``audit shuffler`` run. Set for every command: tablecert's NumPy work is
+    element-wise or on vectors too short to be cut among threads (no matrix product), so
+    no figure depends on it. The local cluster's workers, started from this process, inherit
+    it, as Dask gives its workers one thread anyway."""
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
