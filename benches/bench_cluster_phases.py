@@ -1,7 +1,9 @@
 """Where a ``--cluster`` client's time goes: whole ``tablecert analyze caribbean-stud
---no-cache --json --cluster ADDRESS`` processes on a running local cluster, with the client's
-CPU seconds up to the shards' submission (``Client.map``), while the shards run, and in all
-(``os.wait4``), and its wall seconds to the submission and after the shards' answers.
+--no-cache --json --cluster ADDRESS`` processes on a running local cluster, with the command
+process's own CPU seconds up to the shards' submission (``Client.map``, or their hand-off to
+the client process the script started: ``tablecert.client_process``) and while the shards
+run, the CPU seconds of the whole command (``os.wait4``: its client process included), and its
+wall seconds to the submission and after the shards' answers.
 
 Run: .venv/bin/python benches/bench_cluster_phases.py [ROUNDS] [WORKERS] [TREE ...]
 
@@ -24,27 +26,45 @@ import time
 from pathlib import Path
 
 # The client's own entry point, with a timestamp and the process's CPU seconds written to
-# stderr when the shards are submitted and when their answers are back.
+# stderr when the shards are submitted and when their answers are back: by the command's
+# process itself (a client in it), or handed to the client process the script started
+# (tablecert.client_process: "submitted" is then when the shards are sent to it). A tree
+# from before tablecert.client_process runs the first way, with its own entry point.
 CHILD = r"""
 import os, sys, time
 start = float(sys.argv.pop(1))
 import tablecert.distributed as d
-real_map = d.DaskExecutor.map
 def mark(what):
     os.write(2, f"@{what} {time.time() - start:.4f} {time.process_time():.4f}\n".encode())
-def map(self, fn, shards, progress=None):
+def marked(real_map, hand_off):
+    def map(self, fn, shards, progress=None):
+        hand_off(self)
+        answers = real_map(self, fn, shards, progress)
+        mark("back")
+        return answers
+    return map
+def by_dask(self):
     submit = self.client.map
     def submitted(*args, **kwargs):
         futures = submit(*args, **kwargs)
         mark("submitted")
         return futures
     self.client.map = submitted
-    answers = real_map(self, fn, shards, progress)
-    mark("back")
-    return answers
-d.DaskExecutor.map = map
+d.DaskExecutor.map = marked(d.DaskExecutor.map, by_dask)
+try:
+    from tablecert import client_process as cp
+    from tablecert.entry import main
+except ImportError:
+    from tablecert.cli import main
+else:
+    def by_child(self):
+        send = self._process.send
+        def sent(message):
+            send(message)
+            mark("submitted")
+        self._process.send = sent
+    cp.ProcessExecutor.map = marked(cp.ProcessExecutor.map, by_child)
 sys.argv = ["tablecert", *sys.argv[1:]]
-from tablecert.cli import main
 main()
 """
 

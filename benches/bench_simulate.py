@@ -31,7 +31,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-ENTRY = "from tablecert.cli import main; main()"
+ENTRY = "from tablecert.entry import main; main()"
 SHUFFLES = int(os.environ.get("TABLECERT_BENCH_DECKS", "1000000"))
 
 

@@ -33,7 +33,7 @@ from pathlib import Path
 import pytest
 from pytest_benchmark.fixture import BenchmarkFixture
 
-ENTRY = "from tablecert.cli import main; main()"
+ENTRY = "from tablecert.entry import main; main()"
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 WORK = Path(tempfile.gettempdir()) / f"tablecert-bench-startup-{os.getpid()}"
 PYCACHE = WORK.with_name(WORK.name + "-pycache")

@@ -1,5 +1,5 @@
 """``python -m tablecert``: the same as the ``tablecert`` command."""
 
-from tablecert.cli import main
+from tablecert.entry import main
 
 main()

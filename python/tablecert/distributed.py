@@ -47,6 +47,13 @@ class Executor(Protocol):
     ) -> list[R]: ...
 
 
+class ClusterExecutor(Executor, Protocol):
+    """An executor on a cluster: a client to close when the work is done (a
+    :class:`DaskExecutor`, or a :class:`tablecert.client_process.ProcessExecutor`)."""
+
+    def close(self) -> None: ...
+
+
 class LocalExecutor:
     """The shards one after another in this process (the same shards a cluster would run)."""
 
@@ -95,20 +102,30 @@ class DaskExecutor:
     def map(
         self, fn: Callable[[S], R], shards: Sequence[S], progress: ShardProgress | None = None
     ) -> list[R]:
-        if not shards:
-            return []
-        futures = self.client.map(fn, list(shards), retries=self.retries, pure=False)
-        index = {f.key: i for i, f in enumerate(futures)}
         results: dict[int, R] = {}
+        for i, result in self.completed(fn, shards):
+            results[i] = result
+            if progress is not None:
+                progress(len(results), len(shards))
+        return [results[i] for i in range(len(shards))]
+
+    def completed(
+        self, fn: Callable[[S], R], shards: Sequence[S], name: str | None = None
+    ) -> Iterator[tuple[int, R]]:
+        """Each shard's index and result, in the order the shards finish; ``name``: the
+        tasks' key prefix (default: the function's name)."""
+        if not shards:
+            return
+        keys = {} if name is None else {"key": name}
+        futures = self.client.map(fn, list(shards), retries=self.retries, pure=False, **keys)
+        index = {f.key: i for i, f in enumerate(futures)}
         try:
             # Each answer is fetched as soon as its shard finishes and released on the
             # cluster at once: workers hold no finished results until the last shard ends.
             for future in _dask().as_completed(futures):
-                results[index[future.key]] = future.result()
+                result = future.result()
                 future.release()
-                if progress is not None:
-                    progress(len(results), len(shards))
-            return [results[i] for i in range(len(shards))]
+                yield index[future.key], result
         finally:
             for f in futures:
                 f.release()
@@ -129,19 +146,19 @@ class ConnectOnUse:
 
     def __init__(
         self,
-        make: Callable[[], DaskExecutor],
-        on_connect: Callable[[DaskExecutor], None] | None = None,
+        make: Callable[[], ClusterExecutor],
+        on_connect: Callable[[ClusterExecutor], None] | None = None,
     ) -> None:
         self._make = make
         self._on_connect = on_connect
-        self._executor: DaskExecutor | None = None
+        self._executor: ClusterExecutor | None = None
 
     @property
-    def connected(self) -> DaskExecutor | None:
+    def connected(self) -> ClusterExecutor | None:
         """The executor, if it has been connected."""
         return self._executor
 
-    def executor(self) -> DaskExecutor:
+    def executor(self) -> ClusterExecutor:
         """The executor, connected now if it was not yet."""
         if self._executor is None:
             self._executor = self._make()
@@ -355,7 +372,7 @@ def local_cluster(
 @contextmanager
 def executor_for(
     cluster: str | None = None, workers: int | None = None, retries: int = DEFAULT_RETRIES
-) -> Iterator[DaskExecutor | None]:
+) -> Iterator[ClusterExecutor | None]:
     """The executor the CLI options ask for: a scheduler address, a local cluster of
     ``workers`` processes, or ``None`` (the local multi-core path)."""
     if cluster is not None and workers is not None:
@@ -372,8 +389,15 @@ def executor_for(
 
 def _make_executor(
     cluster: str | None, workers: int | None, retries: int, skip: Sequence[str] = ()
-) -> DaskExecutor:
+) -> ClusterExecutor:
     if cluster is not None:
+        # The client the tablecert script started for this scheduler at its first moment, if
+        # it did (tablecert.client_process); else one in this process.
+        from tablecert import client_process
+
+        started = client_process.take(cluster, retries)
+        if started is not None:
+            return started
         return connect(cluster, retries, skip=skip)
     return local_cluster(workers or 1, retries, skip)
 
@@ -383,7 +407,7 @@ def executor_on_use(
     cluster: str | None = None,
     workers: int | None = None,
     retries: int = DEFAULT_RETRIES,
-    on_connect: Callable[[DaskExecutor], None] | None = None,
+    on_connect: Callable[[ClusterExecutor], None] | None = None,
 ) -> Iterator[ConnectOnUse | None]:
     """As :func:`executor_for`, the executor connected when it is first used
     (:class:`ConnectOnUse`; never, if the work needs no cluster: figures from the cache), for

@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ENTRY = "from tablecert.cli import main; main()"
+ENTRY = "from tablecert.entry import main; main()"
 
 
 def _run(

@@ -13,10 +13,10 @@ import gc
 import sys
 from typing import Annotated
 
-from tablecert.cli.environment import one_blas_thread, set_aside_bad_source_date_epoch
+from tablecert.environment import one_blas_thread, set_aside_bad_source_date_epoch
 
 # Before NumPy and SciPy are imported: they crash on a bad value, and their OpenBLAS threads
-# spin at import (see cli/environment.py).
+# spin at import (see tablecert/environment.py).
 _ENVIRONMENT_PROBLEM = set_aside_bad_source_date_epoch()
 one_blas_thread()
 

@@ -40,7 +40,7 @@ from rich.progress import (
 from rich.text import Text
 
 from tablecert.cli.common import plain, stderr
-from tablecert.distributed import ConnectOnUse, DaskExecutor, executor_for, executor_on_use
+from tablecert.distributed import ClusterExecutor, ConnectOnUse, executor_for, executor_on_use
 
 #: Off a terminal, the least time between two progress lines (seconds).
 PLAIN_INTERVAL = 5.0
@@ -253,7 +253,7 @@ def progress(title: str, *, unit: str = "", console: Console = stderr) -> Iterat
 @contextmanager
 def cluster_progress(
     cluster: str | None, workers: int | None, title: str, *, unit: str = ""
-) -> Iterator[tuple[DaskExecutor | None, Reporter]]:
+) -> Iterator[tuple[ClusterExecutor | None, Reporter]]:
     """The executor --cluster / --workers ask for (``None``: run locally), said on stderr, and
     the work's :func:`progress`."""
     with executor_for(cluster, workers) as executor, progress(title, unit=unit) as reporter:
@@ -270,7 +270,7 @@ def cluster_progress_on_use(
     on stderr then): work that starts its own set-up before it needs the cluster does it
     while this process imports Dask and connects (BENCHMARKS.md)."""
 
-    def said(executor: DaskExecutor) -> None:
+    def said(executor: ClusterExecutor) -> None:
         stderr.print(f"running on {executor.description}")
 
     with (

@@ -1,0 +1,24 @@
+"""The ``tablecert`` script (and ``python -m tablecert``): a ``--cluster`` command's Dask
+client started in a process of its own (:mod:`tablecert.client_process`) before the command
+line is imported, then the command line (:func:`tablecert.cli.main`)."""
+
+from __future__ import annotations
+
+import sys
+
+from tablecert.environment import one_blas_thread, source_date_epoch_problem
+
+
+def main() -> None:
+    """Entry point of the ``tablecert`` script."""
+    args = sys.argv[1:]
+    # A bad $SOURCE_DATE_EPOCH is the command line's usage error: nothing starts before it.
+    # A command without --cluster imports nothing more here.
+    if source_date_epoch_problem() is None and any(a.startswith("--cluster") for a in args):
+        one_blas_thread()  # before the fork: the child imports NumPy with Dask
+        from tablecert import client_process
+
+        client_process.start(args)
+    from tablecert.cli import main as command_line
+
+    command_line()
