@@ -137,14 +137,20 @@ class ClientProcess:
             raise RuntimeError(f"the client process for {self.address}: {greeting[1]}")
         return ProcessExecutor(self, greeting[1], greeting[2], retries)
 
+    def release(self) -> None:
+        """Close the socket: the child closes its Dask client and exits, while this process
+        goes on (it is reaped by :meth:`end`, at this process's end)."""
+        if self._sock.fileno() != -1:
+            self._reader.close()
+            self._sock.close()
+
     def end(self) -> None:
-        """Close the socket (the child closes its Dask client and exits) and reap the child,
-        killed if it has not ended within :data:`END_WAIT_S`."""
+        """:meth:`release`, and reap the child, killed if it has not ended within
+        :data:`END_WAIT_S`."""
+        self.release()
         if self._pid is None:
             return
         pid, self._pid = self._pid, None
-        self._reader.close()
-        self._sock.close()
         deadline = time.monotonic() + END_WAIT_S
         while os.waitpid(pid, os.WNOHANG) == (0, 0):
             if time.monotonic() > deadline:
@@ -185,7 +191,9 @@ class ProcessExecutor:
                 return [results[i] for i in range(len(shards))]
 
     def close(self) -> None:
-        self._process.end()
+        """The child told to close its client; reaped at this process's end (its close
+        runs while this process writes its output)."""
+        self._process.release()
 
 
 def _pickled(value: object) -> bytes:

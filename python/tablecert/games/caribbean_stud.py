@@ -360,6 +360,7 @@ class CaribbeanAnalysis(ParSheet):
                 (
                     Fraction(c.won, DEALS) * (n - o)
                     for o, n, c in zip(old, now, self.categories, strict=True)
+                    if n != o  # a curve changes one category's win: the others add 0
                 ),
                 Fraction(0),
             )
