@@ -45,7 +45,9 @@ impl RepeatSampler {
             capacity,
             offered: [0; 2],
             repeats: [0; 2],
-            set: HashSet::default(),
+            // Room for a full sample at once: no growth (a rehash of every hash kept) while
+            // it fills.
+            set: HashSet::with_capacity_and_hasher(capacity + 1, BuildHasherDefault::default()),
         }
     }
 
