@@ -86,7 +86,7 @@ def test_no_fork_beside_another_thread() -> None:
 #: A command line's first moment in a fresh interpreter: the client started, then ``CODE``.
 PROBE = r"""
 import json, sys
-from tablecert import client_process
+from tablecert import client_process, distributed
 client_process.start(["--cluster", sys.argv[1]])
 """
 
@@ -104,7 +104,7 @@ def _probe(address: str, code: str) -> subprocess.CompletedProcess[str]:
 def test_answers_and_progress_are_those_of_an_in_process_client(address: str) -> None:
     code = r"""
 import operator
-executor = client_process.take(sys.argv[1], retries=0)
+executor = distributed.take_started(sys.argv[1], retries=0)
 seen = []
 squares = executor.map(operator.neg, list(range(7)), lambda d, n: seen.append((d, n)))
 print(json.dumps([type(executor).__name__, executor.parallelism, squares, seen,
@@ -124,7 +124,7 @@ executor.close()
 
 def test_a_shard_that_raises_raises_its_exception_here(address: str) -> None:
     code = r"""
-executor = client_process.take(sys.argv[1], retries=0)
+executor = distributed.take_started(sys.argv[1], retries=0)
 try:
     executor.map(int, ["1", "two"])
 except Exception as exc:
@@ -148,7 +148,7 @@ def test_a_scheduler_it_cannot_reach_is_the_in_process_error() -> None:
     code = r"""
 from tablecert.errors import ClusterError
 try:
-    client_process.take(sys.argv[1])
+    distributed.take_started(sys.argv[1])
 except ClusterError as exc:
     print(json.dumps(str(exc)))
 """
@@ -204,7 +204,7 @@ def _ended(pid: int) -> bool:
 def test_the_child_ends_when_the_command_is_killed(address: str, cluster: DaskExecutor) -> None:
     before = _clients(cluster)
     code = r"""
-executor = client_process.take(sys.argv[1])
+executor = distributed.take_started(sys.argv[1])
 print(executor._process._pid, flush=True)
 import time; time.sleep(60)
 """
@@ -214,6 +214,8 @@ import time; time.sleep(60)
         assert parent.stdout is not None
         child = int(parent.stdout.readline())
         assert not _ended(child)
+        # The command's output is not the child's: a reader of its pipe sees it end with it.
+        assert [os.readlink(f"/proc/{child}/fd/{fd}") for fd in (0, 1)] == ["/dev/null"] * 2
         assert _settled_clients(cluster, before + 1) == before + 1
         os.kill(parent.pid, signal.SIGKILL)
         parent.wait()
@@ -226,8 +228,8 @@ import time; time.sleep(60)
 
 def test_a_take_for_another_address_leaves_the_started_client(address: str) -> None:
     code = r"""
-other = client_process.take("tcp://127.0.0.1:9")
-print(json.dumps([other, client_process.take(sys.argv[1]) is None]))
+other = distributed.take_started("tcp://127.0.0.1:9")
+print(json.dumps([other, distributed.take_started(sys.argv[1]) is None]))
 """
     run = _probe(address, code)
     assert run.returncode == 0, run.stderr

@@ -7,8 +7,8 @@ start, and the command's own start (Typer, the command's modules, NumPy, the rul
 the ``tablecert`` script (:mod:`tablecert.entry`), when its arguments name a scheduler
 (``--cluster ADDRESS``), forks before it imports anything else (:func:`start`): the child
 imports Dask and connects, on another core, while the parent starts the command. The
-command's executor (:func:`take`: a :class:`ProcessExecutor`) sends the child the shards
-pickled; the child submits them and sends back each answer as it arrives, pickled on the
+command's executor (a :class:`ProcessExecutor`, from ``distributed.take_started``) sends
+the shards pickled; the child submits them and sends back each answer as it arrives, pickled on the
 worker that ran the shard (:func:`call_pickled`): the child unpickles neither shards nor
 answers, so it imports neither the games nor their tables. Shards, answers, their order and
 the exceptions raised are those of a client in the command's own process (BENCHMARKS.md).
@@ -36,6 +36,7 @@ from tablecert.distributed import (
     DEFAULT_RETRIES,
     ShardProgress,
     connect,
+    offer_started,
     scheduler_address,
 )
 from tablecert.errors import ClusterError
@@ -161,7 +162,8 @@ class ClientProcess:
 
 
 class ProcessExecutor:
-    """An executor whose Dask client runs in the child process (see the module's text)."""
+    """An executor whose Dask client runs in the child process (see the module's text). Not
+    thread-safe: one thread uses it, as :class:`tablecert.distributed.ConnectOnUse`."""
 
     def __init__(
         self, process: ClientProcess, description: str, parallelism: int, retries: int
@@ -254,6 +256,14 @@ def _child(sock: socket.socket, address: str) -> NoReturn:
         # A Ctrl-C at the terminal reaches the whole process group: the parent handles it,
         # and the child ends when the parent's end closes the socket.
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        # The command's input and output are the command's: the child reads none and writes
+        # none, and never holds a pipe of them open (``tablecert ... | cat`` ends with the
+        # command). Its stderr is the command's, for what Dask logs there as it would in one
+        # process.
+        null = os.open(os.devnull, os.O_RDWR)
+        os.dup2(null, 0)
+        os.dup2(null, 1)
+        os.close(null)
         _serve(sock, address)
     except BaseException:  # the parent is told by the socket's end; nothing to print here
         code = 1
@@ -286,26 +296,14 @@ def _serve(sock: socket.socket, address: str) -> None:
         executor.close()
 
 
-_started: ClientProcess | None = None
-
-
 def start(argv: Sequence[str]) -> None:
     """At the command's first moment: fork a client for the scheduler ``argv`` names
-    (:func:`cluster_argument`), if any, for :func:`take`; ended when this process ends."""
-    global _started
+    (:func:`cluster_argument`), if any, and offer it to the command's executor
+    (:func:`tablecert.distributed.take_started`); ended when this process ends."""
     address = cluster_argument(argv)
-    if address is None or _started is not None:
+    if address is None:
         return
-    _started = ClientProcess.fork(address)
-    if _started is not None:
-        atexit.register(_started.end)
-
-
-def take(address: str, retries: int = DEFAULT_RETRIES) -> ProcessExecutor | None:
-    """The started client's executor, if one was started for ``address`` (and not taken
-    yet); else ``None``. Raises the ClusterError of a scheduler it could not use."""
-    global _started
-    if _started is None or _started.address != address:
-        return None
-    started, _started = _started, None
-    return started.executor(retries)
+    started = ClientProcess.fork(address)
+    if started is not None:
+        atexit.register(started.end)
+        offer_started(started)

@@ -387,15 +387,43 @@ def executor_for(
         executor.close()
 
 
+class StartedClient(Protocol):
+    """A client started before the command line knew it would need one
+    (:class:`tablecert.client_process.ClientProcess`)."""
+
+    address: str
+
+    def executor(self, retries: int) -> ClusterExecutor:
+        """Its executor, once connected; the ClusterError of a scheduler it cannot use."""
+        ...
+
+
+_started: StartedClient | None = None
+
+
+def offer_started(client: StartedClient) -> None:
+    """Offer ``client`` to the first executor asked for its address (:func:`take_started`)."""
+    global _started
+    _started = client
+
+
+def take_started(address: str, retries: int = DEFAULT_RETRIES) -> ClusterExecutor | None:
+    """The offered client's executor, if a client was offered for ``address`` and not taken
+    yet; else ``None``. Raises the ClusterError of a scheduler it could not use."""
+    global _started
+    if _started is None or _started.address != address:
+        return None
+    started, _started = _started, None
+    return started.executor(retries)
+
+
 def _make_executor(
     cluster: str | None, workers: int | None, retries: int, skip: Sequence[str] = ()
 ) -> ClusterExecutor:
     if cluster is not None:
         # The client the tablecert script started for this scheduler at its first moment, if
         # it did (tablecert.client_process); else one in this process.
-        from tablecert import client_process
-
-        started = client_process.take(cluster, retries)
+        started = take_started(cluster, retries)
         if started is not None:
             return started
         return connect(cluster, retries, skip=skip)
