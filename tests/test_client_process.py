@@ -11,25 +11,15 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tablecert.client_process import ClientProcess, cluster_argument
-from tablecert.distributed import DaskExecutor, local_cluster
+from tablecert.distributed import DaskExecutor
 from tests.support.cli_support import tablecert_process
 
 pytest.importorskip("distributed")
-
-
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[DaskExecutor]:
-    executor = local_cluster(2)
-    try:
-        yield executor
-    finally:
-        executor.close()
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import replace
 from math import comb
 from pathlib import Path
@@ -56,16 +55,6 @@ from tests.support.plan_support import write_plan
 pytest.importorskip("distributed")
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "logs"
-
-
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[DaskExecutor]:
-    """Two single-threaded worker processes, as ``--workers 2`` makes them."""
-    executor = local_cluster(2)
-    try:
-        yield executor
-    finally:
-        executor.close()
 
 
 def _worker_settings() -> dict[str, object]:
