@@ -38,10 +38,12 @@ bash "$root/scripts/vendor-crates.sh"
 bash "$root/scripts/link-package-data.sh"
 
 # Build the Rust core into python/tablecert/ (incremental; a no-op build takes a second). The
-# first build also installs tablecert into .venv in editable mode; later ones only rebuild.
+# first build also installs tablecert into .venv in editable mode; later ones only rebuild,
+# unless the installed script is not today's entry point (tablecert.entry, since 2026-12-03).
 echo "bootstrap: building the Rust core (release)" >&2
 install=()
-if compgen -G "$venv/lib/python*/site-packages/tablecert*.pth" > /dev/null; then
+if compgen -G "$venv/lib/python*/site-packages/tablecert*.pth" > /dev/null \
+  && grep -qs "from tablecert.entry import main" "$venv/bin/tablecert"; then
   install=(--skip-install)
 fi
 VIRTUAL_ENV="$venv" PATH="$venv/bin:$PATH" "$venv/bin/maturin" develop --release --quiet "${install[@]}" \
