@@ -242,3 +242,36 @@ def test_a_command_without_a_cluster_imports_none_of_it() -> None:
     )
     assert json.loads(run.stdout)
     assert run.stderr.splitlines() == ["started: False"]
+
+
+def test_an_interrupted_command_ends_its_child_at_once(address: str, cluster: DaskExecutor) -> None:
+    """Ctrl-C while the shards run: the command ends now, not after the shard or after the
+    wait for the child's own end, and its child with it."""
+    before = _clients(cluster)
+    code = r"""
+import time
+executor = distributed.take_started(sys.argv[1], retries=0)
+print(executor._process._pid, flush=True)
+try:
+    executor.map(time.sleep, [30])
+finally:
+    executor.close()
+"""
+    with subprocess.Popen(
+        [sys.executable, "-c", PROBE + code, address],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    ) as parent:
+        assert parent.stdout is not None
+        child = int(parent.stdout.readline())
+        time.sleep(1.0)  # the shard is running on a worker
+        parent.send_signal(signal.SIGINT)
+        started = time.monotonic()
+        assert parent.wait(timeout=20) != 0
+        assert time.monotonic() - started < 3
+    deadline = time.monotonic() + 5
+    while not _ended(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _ended(child)
+    assert _settled_clients(cluster, before) == before

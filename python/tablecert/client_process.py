@@ -91,6 +91,8 @@ class ClientProcess:
         self._pid: int | None = pid
         self._sock = sock
         self._reader: IO[bytes] = sock.makefile("rb")
+        #: A map sent and not answered in full: the child is waiting on the cluster.
+        self.busy = False
 
     @classmethod
     def fork(cls, address: str) -> ClientProcess | None:
@@ -140,10 +142,16 @@ class ClientProcess:
 
     def release(self) -> None:
         """Close the socket: the child closes its Dask client and exits, while this process
-        goes on (it is reaped by :meth:`end`, at this process's end)."""
+        goes on (it is reaped by :meth:`end`, at this process's end). A child still waiting
+        on a map (the command interrupted: Ctrl-C, an error) would see the socket's end only
+        at its next answer: it is terminated at once, as the command's own client would
+        have ended with the command (the scheduler drops a lost client's tasks)."""
         if self._sock.fileno() != -1:
             self._reader.close()
             self._sock.close()
+        if self.busy and self._pid is not None:
+            self.busy = False
+            os.kill(self._pid, signal.SIGTERM)
 
     def end(self) -> None:
         """:meth:`release`, and reap the child, killed if it has not ended within
@@ -179,6 +187,7 @@ class ProcessExecutor:
         if not shards:
             return []
         blobs = [_pickled((fn, shard)) for shard in shards]
+        self._process.busy = True
         self._process.send((getattr(fn, "__name__", "shard"), blobs, self.retries))
         results: dict[int, R] = {}
         while True:
@@ -188,8 +197,10 @@ class ProcessExecutor:
                 if progress is not None:
                     progress(len(results), len(shards))
             elif message[0] == "failed":
+                self._process.busy = False
                 raise _exception(message[1])
             else:
+                self._process.busy = False
                 return [results[i] for i in range(len(shards))]
 
     def close(self) -> None:
