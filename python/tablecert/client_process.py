@@ -116,9 +116,8 @@ class ClientProcess:
         return cls(address, pid, mine)
 
     def send(self, message: object) -> None:
-        data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
         try:
-            self._sock.sendall(_HEADER.pack(len(data)) + data)
+            _send(self._sock, message)
         except OSError:
             raise ClusterError(f"the client process for {self.address} has ended") from None
 
@@ -190,18 +189,14 @@ class ProcessExecutor:
         self._process.busy = True
         self._process.send((getattr(fn, "__name__", "shard"), blobs, self.retries))
         results: dict[int, R] = {}
-        while True:
-            message = self._process.receive()
-            if message[0] == "answer":
-                results[message[1]] = pickle.loads(message[2])
-                if progress is not None:
-                    progress(len(results), len(shards))
-            elif message[0] == "failed":
-                self._process.busy = False
-                raise _exception(message[1])
-            else:
-                self._process.busy = False
-                return [results[i] for i in range(len(shards))]
+        while (message := self._process.receive())[0] == "answer":
+            results[message[1]] = pickle.loads(message[2])
+            if progress is not None:
+                progress(len(results), len(shards))
+        self._process.busy = False  # "failed" or "done": the child waits for the next map
+        if message[0] == "failed":
+            raise _exception(message[1])
+        return [results[i] for i in range(len(shards))]
 
     def close(self) -> None:
         """The child told to close its client; reaped at this process's end (its close

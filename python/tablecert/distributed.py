@@ -89,15 +89,15 @@ class DaskExecutor:
 
     @property
     def description(self) -> str:
-        workers = self._workers()
+        workers = self._workers()  # one request to the scheduler for both counts
         return (
             f"dask {self.client.scheduler.address} "
-            f"({len(workers)} workers, {self.parallelism} threads)"
+            f"({len(workers)} workers, {_threads(workers)} threads)"
         )
 
     @property
     def parallelism(self) -> int:
-        return max(1, sum(int(w.get("nthreads", 0)) for w in self._workers().values()))
+        return _threads(self._workers())
 
     def map(
         self, fn: Callable[[S], R], shards: Sequence[S], progress: ShardProgress | None = None
@@ -134,6 +134,11 @@ class DaskExecutor:
         self.client.close()
         if self._cluster is not None:
             self._cluster.close()
+
+
+def _threads(workers: dict[str, Any]) -> int:
+    """The worker threads of a scheduler's workers (at least 1: a shard count)."""
+    return max(1, sum(int(w.get("nthreads", 0)) for w in workers.values()))
 
 
 class ConnectOnUse:
