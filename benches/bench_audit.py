@@ -10,7 +10,9 @@ text per second.
 Run: .venv/bin/python -m pytest benches/bench_audit.py --benchmark-enable -s
 (``TABLECERT_BENCH_DECKS=1000000`` for the one-million-shuffle figure; default 100,000;
 ``-k side_by_side`` for the side-by-side runs only; ``TABLECERT_BENCH_ROUNDS`` rounds of each,
-interleaved, best kept: default 3).
+interleaved, best kept: default 3; ``TABLECERT_BENCH_BEFORE=TREE``, the ``python`` folder of a
+tree before a change, adds each whole process run from that tree beside this tree's, in the same
+rounds).
 The baseline tallies position, successor, rising sequences, fixed points, successions,
 valleys, footrule, runs, Lehmer digits and serial sums; it leaves out the sequential guesser,
 the digit-pair tables, dealt hands and repeated orders, so it does less work than the core.
@@ -165,11 +167,23 @@ def _pigz(log: Path) -> dict[str, Callable[[], object]]:
     return {"pigz -dc LOG | wc -l": _shell(f"pigz -dc {shlex.quote(str(log))} | wc -l")}
 
 
-def _whole_audit(log: Path, *extra: str) -> Callable[[], object]:
-    """``tablecert audit shuffler LOG --json --input-order logged`` as a whole process."""
+BEFORE = os.environ.get("TABLECERT_BENCH_BEFORE")
+
+
+def _whole_audit(name: str, log: Path, *extra: str) -> dict[str, Callable[[], object]]:
+    """``tablecert audit shuffler LOG --json --input-order logged`` as a whole process, and
+    the same from the ``TABLECERT_BENCH_BEFORE`` tree (first on its ``PYTHONPATH``) when one
+    is given."""
     cli = [sys.executable, "-m", "tablecert", "audit", "shuffler", str(log), "--json"]
     cli += ["--input-order", "logged", *extra]
-    return lambda: subprocess.run(cli, check=False, stdout=subprocess.DEVNULL)
+    runs = {name: _process(cli)}
+    if BEFORE is not None:
+        runs[f"{name}, before"] = _process(cli, {**os.environ, "PYTHONPATH": BEFORE})
+    return runs
+
+
+def _process(cli: list[str], env: dict[str, str] | None = None) -> Callable[[], object]:
+    return lambda: subprocess.run(cli, check=False, stdout=subprocess.DEVNULL, env=env)
 
 
 def test_side_by_side_gzip_audit(log: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -186,10 +200,12 @@ def test_side_by_side_gzip_audit(log: Path, capsys: pytest.CaptureFixture[str]) 
             "gzip -dc LOG | wc -l": _shell(f"gzip -dc {q} | wc -l"),
             **_pigz(log),
             "audit_shuffler (in process)": audit,
-            "tablecert audit shuffler (whole process)": _whole_audit(
-                log, "--game", "caribbean-stud", "--seats", "6"
+            **_whole_audit(
+                "tablecert audit shuffler (whole process)",
+                log,
+                *("--game", "caribbean-stud", "--seats", "6"),
             ),
-            "same, tallies only (whole process)": _whole_audit(log),
+            **_whole_audit("same, tallies only (whole process)", log),
         }
     )
     assert set(records) == {DECKS}
@@ -228,7 +244,7 @@ def test_side_by_side_plain_read(
             "core read, tallies + Caribbean dealt hands": read(
                 hand_size=5, hands=7, tie_breaks=ties
             ),
-            "tablecert audit shuffler (whole process)": _whole_audit(plain),
+            **_whole_audit("tablecert audit shuffler (whole process)", plain),
         }
     )
     yard = best["wc -l LOG"]

@@ -6,14 +6,18 @@ files, and nothing else can be asked of the core until every file is handed over
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import typer
 
 from tablecert import _core
-from tablecert.audit import audit_shuffler
+from tablecert.audit import audit_shuffler, started
+from tablecert.audit.options import DEFAULT_BATCH
 from tablecert.audit.simulate import write_log
-from tablecert.audit.started import start_reading
+from tablecert.audit.started import early_read, start_from_arguments, start_reading
 from tablecert.errors import AuditError
 
 
@@ -122,3 +126,125 @@ def test_orders_wait_in_the_core_without_a_hook(tmp_path: Path, early: bool) -> 
     core.finish()
     assert len(core.take_orders()) == 30 * 112
     assert len(core.take_batches()) == 3
+
+
+@pytest.fixture
+def no_offer() -> Iterator[None]:
+    """No early read offered before or after the test (one offer per process)."""
+    started._offered = None
+    yield
+    started._offered = None
+
+
+def test_early_read_tells_the_logs_and_settings(logs: list[Path]) -> None:
+    a, b = str(logs[0]), str(logs[1])
+    assert early_read([a]) == ((logs[0],), ("cards52", "auto", DEFAULT_BATCH, False))
+    assert early_read(["--json", a, "--input-order", "logged", b, "--batch-size=700"]) == (
+        (logs[0], logs[1]),
+        ("cards52", "logged", 700, False),
+    )
+    # The wall statistic decides whether Mahjong orders are kept; the levels read nothing.
+    deck = ["--deck", "mahjong136", "--alpha", "0.05", "--confidence=0.9"]
+    assert early_read([*deck, a])[1] == ("mahjong136", "auto", DEFAULT_BATCH, True)
+    assert early_read([*deck, "--wall-statistic", "none", a])[1][3] is False
+    # Only a repeated option's last value counts, as on the command line.
+    assert early_read(["--deck", "mahjong112", "--deck", "cards52", a])[1][0] == "cards52"
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        [],  # no log
+        ["--json"],
+        ["--game", "q-poker", "LOG"],  # the game's rule file decides the read
+        ["--cluster", "tcp://x:1", "LOG"],
+        ["--workers", "2", "LOG"],
+        ["--svg-dir", "plots", "LOG"],  # an option it does not know: its value unknown
+        ["--help", "LOG"],
+        ["--", "LOG"],
+        ["-x", "LOG"],
+        ["--json=1", "LOG"],  # a flag given a value: the command's usage error
+        ["LOG", "--batch-size"],  # no value
+        ["LOG", "--batch-size", "0"],
+        ["LOG", "--batch-size", "ten"],
+        ["LOG", "--deck", "cards54"],
+        ["LOG", "--input-order", "Logged"],
+        ["LOG", "--wall-statistic", "fans"],
+        ["LOG", "missing.csv"],
+        ["LOG", "."],  # a folder
+    ],
+)
+def test_early_read_refuses_what_only_the_command_can_tell(
+    logs: list[Path], arguments: list[str]
+) -> None:
+    arguments = [str(logs[0]) if a == "LOG" else a for a in arguments]
+    with pytest.raises(ValueError):  # noqa: PT011 - any reason: no early start
+        early_read(arguments)
+
+
+def test_early_read_never_takes_a_pipe(tmp_path: Path) -> None:
+    """A dropped read would have taken a pipe's bytes from the command's own read."""
+    fifo = tmp_path / "log.fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match="not a regular file"):
+        early_read([str(fifo)])
+
+
+def test_the_early_options_are_the_commands_own() -> None:
+    """Each option an early read reads past is an option of ``audit shuffler`` that takes a
+    value exactly when the early read takes one: otherwise a log could be taken for an
+    option's value, or the other way round."""
+    from tablecert.cli.app import app
+
+    root = typer.main.get_command(app)
+    ctx = root.make_context("tablecert", [], resilient_parsing=True)
+    audit = root.get_command(ctx, "audit")  # type: ignore[attr-defined]
+    command = audit.get_command(audit.make_context("audit", [], resilient_parsing=True), "shuffler")
+    takes_value = {
+        opt: not param.is_flag
+        for param in command.params
+        if param.param_type_name == "option"
+        for opt in param.opts
+    }
+    assert {name: takes_value.get(name) for name in started.EARLY_OPTIONS} == started.EARLY_OPTIONS
+    # And the settings it reads have the command's defaults.
+    defaults = {p.opts[0]: p.default for p in command.params if p.param_type_name == "option"}
+    assert (defaults["--deck"], defaults["--input-order"]) == ("cards52", "auto")
+    assert (defaults["--batch-size"], defaults["--wall-statistic"]) == (DEFAULT_BATCH, "types")
+
+
+@pytest.mark.usefixtures("no_offer")
+def test_the_command_takes_the_early_read_of_its_settings(logs: list[Path]) -> None:
+    plain = _report(paths=logs, input_order="logged", batch_size=700)
+    start_from_arguments(["audit", "shuffler", *map(str, logs), "--input-order=logged"])
+    offered = started._offered
+    assert offered is not None
+    # Another batch size: the offer is dropped, a read of these settings started.
+    other = start_reading(logs, "cards52", "logged", 800, keep_orders=False)
+    assert other is not offered
+    assert started._offered is None
+    assert _report(paths=logs, input_order="logged", batch_size=800, started=other) == _report(
+        paths=logs, input_order="logged", batch_size=800
+    )
+    # The same settings: the offer itself, taken once.
+    start_from_arguments(["audit", "shuffler", "--batch-size", "700", *map(str, logs)])
+    offered = started._offered
+    taken = start_reading(logs, "cards52", "logged", 700, keep_orders=False)
+    assert taken is not offered  # another input order
+    start_from_arguments(
+        ["audit", "shuffler", "--batch-size", "700", "--input-order", "logged", *map(str, logs)]
+    )
+    offered = started._offered
+    taken = start_reading(logs, "cards52", "logged", 700, keep_orders=False)
+    assert taken is offered
+    assert start_reading(logs, "cards52", "logged", 700, keep_orders=False) is not offered
+    assert _report(paths=logs, input_order="logged", batch_size=700, started=taken) == plain
+
+
+@pytest.mark.usefixtures("no_offer")
+@pytest.mark.parametrize(
+    "arguments", [["audit", "rounds"], ["simulate", "shuffler"], ["audit"], ["--json", "audit"]]
+)
+def test_no_early_read_for_another_command(logs: list[Path], arguments: list[str]) -> None:
+    start_from_arguments([*arguments, str(logs[0])])
+    assert started._offered is None
