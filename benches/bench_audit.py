@@ -214,7 +214,7 @@ def test_side_by_side_gzip_audit(log: Path, capsys: pytest.CaptureFixture[str]) 
         size = log.stat().st_size
         print(f"\n{DECKS:,} shuffles, {size:,} bytes gzip; load {before} -> {_load()}")
         for name, seconds in best.items():
-            print(f"  {name:42s} {seconds:7.3f} s  {seconds / yard:5.2f}x the yardstick")
+            print(f"  {name:52s} {seconds:7.3f} s  {seconds / yard:5.2f}x the yardstick")
 
 
 def test_side_by_side_plain_read(
@@ -256,6 +256,6 @@ def test_side_by_side_plain_read(
         )
         for name, seconds in best.items():
             print(
-                f"  {name:44s} {seconds:7.3f} s  {size / seconds / 1e9:5.2f} GB/s  "
+                f"  {name:52s} {seconds:7.3f} s  {size / seconds / 1e9:5.2f} GB/s  "
                 f"{seconds / yard:5.2f}x the yardstick"
             )
