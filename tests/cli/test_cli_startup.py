@@ -104,63 +104,14 @@ def test_simulate_and_audit_import_what_they_use(tmp_path: Path) -> None:
     assert loaded == ["scipy", "tablecert.audit.battery", "tablecert.audit.shuffler"]
 
 
-# Runs `audit shuffler` and says, when the core was asked to start reading, which of the
-# audit's heavy modules were imported already.
+# Runs `audit shuffler` through ENTRY (`tablecert.cli`: the command line alone; or
+# `tablecert.entry`: the script) and says which of the watched modules were imported when the
+# core was asked to start reading, and whether the command took a read the script started.
 READ_PROBE = """
-import os, sys
+import importlib, os, sys
 import tablecert.audit.started as started
 real_out = os.fdopen(os.dup(1), "w")
-watched = sys.argv[1].split(",")  # before sys.argv is the command's
-def probe(*args, **kwargs):
-    loaded = sorted(m for m in watched if m in sys.modules)
-    real_out.write("STARTED " + ",".join(loaded) + "\\n")
-    real_out.flush()
-    return start(*args, **kwargs)
-start, started.start_reading = started.start_reading, probe
-devnull = os.open(os.devnull, os.O_WRONLY)
-os.dup2(devnull, 1)
-sys.argv = ["tablecert", *sys.argv[2:]]
-from tablecert.cli import main
-main()
-"""
-
-
-def test_audit_shuffler_reads_before_the_battery_is_imported(tmp_path: Path) -> None:
-    # The core starts reading before NumPy, the battery and SciPy are imported (about 0.1 s
-    # of the command's start-up, then spent while the log is read; tablecert.audit.started).
-    log = tmp_path / "fair.csv"
-    simulate = ("simulate", "shuffler", "--model", "fair", "--shuffles", "500", "-o", str(log))
-    assert loaded_heavy(*simulate) == (0, [])
-    heavy = ("numpy", "scipy", "tablecert.audit.battery", "tablecert.audit.shuffler")
-    proc = subprocess.run(
-        [sys.executable, "-c", READ_PROBE, ",".join(heavy), "audit", "shuffler", str(log)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.splitlines() == ["STARTED "]
-    # Not with --game: the game's rule file decides what the core deals.
-    game = ("audit", "shuffler", str(log), "--game", "q-poker")
-    proc = subprocess.run(
-        [sys.executable, "-c", READ_PROBE, "numpy", *game],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert proc.returncode in (0, 1, 3), proc.stderr
-    assert "STARTED" not in proc.stdout
-
-
-# Runs the `tablecert` script's entry and says which of the given modules were imported when
-# the core started reading, and whether the command took that read.
-ENTRY_PROBE = """
-import os, sys
-import tablecert.audit.started as started
-real_out = os.fdopen(os.dup(1), "w")
-watched = sys.argv[1].split(",")  # before sys.argv is the command's
+watched, entry = sys.argv[1].split(","), sys.argv[2]  # before sys.argv is the command's
 def probe_start(*args, **kwargs):
     loaded = sorted(m for m in watched if m in sys.modules)
     real_out.write("STARTED " + ",".join(loaded) + "\\n")
@@ -175,10 +126,36 @@ start, started._start = started._start, probe_start
 take, started.start_reading = started.start_reading, probe_take
 devnull = os.open(os.devnull, os.O_WRONLY)
 os.dup2(devnull, 1)
-sys.argv = ["tablecert", *sys.argv[2:]]
-from tablecert.entry import main
-main()
+sys.argv = ["tablecert", *sys.argv[3:]]
+importlib.import_module(entry).main()
 """
+
+
+def read_probe(watched: tuple[str, ...], entry: str, *args: str) -> tuple[int, list[str]]:
+    """The exit status of ``tablecert ARGS`` run through ``entry``, and READ_PROBE's lines."""
+    proc = subprocess.run(
+        [sys.executable, "-c", READ_PROBE, ",".join(watched), entry, *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    return proc.returncode, proc.stdout.splitlines()
+
+
+def test_audit_shuffler_reads_before_the_battery_is_imported(tmp_path: Path) -> None:
+    # The core starts reading before NumPy, the battery and SciPy are imported (about 0.1 s
+    # of the command's start-up, then spent while the log is read; tablecert.audit.started).
+    log = tmp_path / "fair.csv"
+    simulate = ("simulate", "shuffler", "--model", "fair", "--shuffles", "500", "-o", str(log))
+    assert loaded_heavy(*simulate) == (0, [])
+    heavy = ("numpy", "scipy", "tablecert.audit.battery", "tablecert.audit.shuffler")
+    audit = ("audit", "shuffler", str(log))
+    assert read_probe(heavy, "tablecert.cli", *audit) == (0, ["STARTED ", "TAKEN False"])
+    # Not with --game: the game's rule file decides what the core deals.
+    code, lines = read_probe(("numpy",), "tablecert.cli", *audit, "--game", "q-poker")
+    assert code in (0, 1, 3)
+    assert lines == []
 
 
 @pytest.mark.parametrize(
@@ -201,28 +178,12 @@ def test_the_script_reads_a_shuffler_log_before_the_command_line(
     assert loaded_heavy(*simulate) == (0, [])
     heavy = ("numpy", "typer", "rich", "tablecert.cli")
     options = tuple(str(tmp_path / "plots") if o == "PLOTS" else o for o in options)
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            ENTRY_PROBE,
-            ",".join(heavy),
-            "audit",
-            "shuffler",
-            str(log),
-            *options,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr
+    code, lines = read_probe(heavy, "tablecert.entry", "audit", "shuffler", str(log), *options)
+    assert code == 0
     if early:
-        assert proc.stdout.splitlines() == ["STARTED ", "TAKEN True"]
+        assert lines == ["STARTED ", "TAKEN True"]
     else:
-        assert proc.stdout.splitlines()[-1] == "TAKEN False"
-        assert proc.stdout.splitlines()[0] == "STARTED rich,tablecert.cli,typer"
+        assert lines == ["STARTED rich,tablecert.cli,typer", "TAKEN False"]
 
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
