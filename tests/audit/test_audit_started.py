@@ -248,3 +248,19 @@ def test_the_command_takes_the_early_read_of_its_settings(logs: list[Path]) -> N
 def test_no_early_read_for_another_command(logs: list[Path], arguments: list[str]) -> None:
     start_from_arguments([*arguments, str(logs[0])])
     assert started._offered is None
+
+
+@pytest.mark.usefixtures("no_offer")
+@pytest.mark.parametrize(("statistic", "keep"), [("types", True), ("none", False)])
+def test_the_early_read_of_mahjong_walls_keeps_their_orders(
+    tmp_path: Path, statistic: str, keep: bool
+) -> None:
+    """The walls are dealt from the kept orders: an early read of the command's settings keeps
+    them exactly when the command's wall statistic tests the hands."""
+    log = write_log(tmp_path / "walls.csv", "fair", 60, deck="mahjong136", seed=6)
+    args = ["--deck", "mahjong136", "--wall-statistic", statistic, str(log)]
+    start_from_arguments(["audit", "shuffler", *args])
+    offered = started._offered
+    assert offered is not None
+    assert offered.settings == ("mahjong136", "auto", DEFAULT_BATCH, keep)
+    assert start_reading([log], "mahjong136", "auto", DEFAULT_BATCH, keep_orders=keep) is offered

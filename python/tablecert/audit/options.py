@@ -15,3 +15,9 @@ DEALINGS = ("packets", "round-robin")
 """How a poker game's hands are dealt from each shuffled deck."""
 STATISTICS = ("types", "pairs", "honours")
 """What is tested of each dealt Mahjong hand: its tile types, pairs or honours."""
+
+
+def keeps_orders(deck: str, wall_statistic: str) -> bool:
+    """Whether an audit of ``deck`` keeps every order for its wall dealer: Mahjong walls whose
+    hands are tested (``wall_statistic`` not ``none``)."""
+    return deck != "cards52" and wall_statistic != "none"

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from tablecert import _core
 from tablecert.audit.decks import DECK_SIZES
-from tablecert.audit.options import DEFAULT_BATCH, INPUT_ORDERS, STATISTICS
+from tablecert.audit.options import DEFAULT_BATCH, INPUT_ORDERS, STATISTICS, keeps_orders
 
 COMMAND = ("audit", "shuffler")
 """The command whose reads the script starts before the command line is imported."""
@@ -115,8 +115,7 @@ def early_read(arguments: Sequence[str]) -> tuple[tuple[Path, ...], tuple[str, s
             raise ValueError(f"{log}: {exc.strerror}") from None
         if not regular:
             raise ValueError(f"{log}: not a regular file")
-    keep_orders = deck != "cards52" and statistic != "none"
-    return tuple(logs), (deck, input_order, batch_size, keep_orders)
+    return tuple(logs), (deck, input_order, batch_size, keeps_orders(deck, statistic))
 
 
 def start_from_arguments(arguments: Sequence[str]) -> None:

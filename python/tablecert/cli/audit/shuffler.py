@@ -15,7 +15,13 @@ from rich.text import Text
 
 from tablecert import figures
 from tablecert.audit.decks import DECK_SIZES
-from tablecert.audit.options import DEALINGS, DEFAULT_BATCH, INPUT_ORDERS, STATISTICS
+from tablecert.audit.options import (
+    DEALINGS,
+    DEFAULT_BATCH,
+    INPUT_ORDERS,
+    STATISTICS,
+    keeps_orders,
+)
 from tablecert.cli import common, values
 from tablecert.cli.common import (
     OUTCOME_STYLE,
@@ -193,7 +199,7 @@ def shuffler(
             deck,
             input_order,
             batch_size,
-            keep_orders=deck != "cards52" and wall_statistic != "none",
+            keep_orders=keeps_orders(deck, wall_statistic),
         )
     from tablecert.audit.shuffler import audit_shuffler
     from tablecert.cli.progress import cluster_progress
