@@ -9,12 +9,15 @@ INPUT_ORDERS = ("auto", "logged", "previous", "none")
 """What each output is judged against: ``auto`` (the default) its logged input when the record
 has one, else its device's previous output; ``logged`` only the logged input; ``previous`` only
 the previous output; ``none`` nothing (the order tests are skipped)."""
+DEFAULT_INPUT_ORDER = "auto"
+DEFAULT_DECK = "cards52"
 DEFAULT_BATCH = 10_000
 """Shuffles per batch for the battery's second level."""
 DEALINGS = ("packets", "round-robin")
 """How a poker game's hands are dealt from each shuffled deck."""
 STATISTICS = ("types", "pairs", "honours")
 """What is tested of each dealt Mahjong hand: its tile types, pairs or honours."""
+DEFAULT_WALL_STATISTIC = "types"
 
 
 def keeps_orders(deck: str, wall_statistic: str) -> bool:

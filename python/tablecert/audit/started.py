@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tablecert import _core
+from tablecert.audit import options
 from tablecert.audit.decks import DECK_SIZES
-from tablecert.audit.options import DEFAULT_BATCH, INPUT_ORDERS, STATISTICS, keeps_orders
 
 COMMAND = ("audit", "shuffler")
 """The command whose reads the script starts before the command line is imported."""
@@ -98,13 +98,13 @@ def early_read(arguments: Sequence[str]) -> tuple[tuple[Path, ...], tuple[str, s
                 raise ValueError(f"{name} without a value")
             value = following
         values[name] = value
-    deck = values.get("--deck", "cards52")
-    input_order = values.get("--input-order", "auto")
-    statistic = values.get("--wall-statistic", "types")
-    batch_size = int(values.get("--batch-size", DEFAULT_BATCH))
-    if deck not in DECK_SIZES or input_order not in INPUT_ORDERS:
+    deck = values.get("--deck", options.DEFAULT_DECK)
+    input_order = values.get("--input-order", options.DEFAULT_INPUT_ORDER)
+    statistic = values.get("--wall-statistic", options.DEFAULT_WALL_STATISTIC)
+    batch_size = int(values.get("--batch-size", options.DEFAULT_BATCH))
+    if deck not in DECK_SIZES or input_order not in options.INPUT_ORDERS:
         raise ValueError("not a deck and input order the command takes")
-    if statistic not in (*STATISTICS, "none") or not 1 <= batch_size < 2**63:
+    if statistic not in (*options.STATISTICS, "none") or not 1 <= batch_size < 2**63:
         raise ValueError("not a wall statistic and batch size the command takes")
     if not logs:
         raise ValueError("no log")
@@ -115,7 +115,7 @@ def early_read(arguments: Sequence[str]) -> tuple[tuple[Path, ...], tuple[str, s
             raise ValueError(f"{log}: {exc.strerror}") from None
         if not regular:
             raise ValueError(f"{log}: not a regular file")
-    return tuple(logs), (deck, input_order, batch_size, keeps_orders(deck, statistic))
+    return tuple(logs), (deck, input_order, batch_size, options.keeps_orders(deck, statistic))
 
 
 def start_from_arguments(arguments: Sequence[str]) -> None:

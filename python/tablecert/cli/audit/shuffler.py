@@ -18,6 +18,9 @@ from tablecert.audit.decks import DECK_SIZES
 from tablecert.audit.options import (
     DEALINGS,
     DEFAULT_BATCH,
+    DEFAULT_DECK,
+    DEFAULT_INPUT_ORDER,
+    DEFAULT_WALL_STATISTIC,
     INPUT_ORDERS,
     STATISTICS,
     keeps_orders,
@@ -108,7 +111,7 @@ def shuffler(
     deck: Annotated[
         str,
         typer.Option("--deck", help="cards52, mahjong136 or mahjong112."),
-    ] = "cards52",
+    ] = DEFAULT_DECK,
     input_order: Annotated[
         str,
         typer.Option(
@@ -118,7 +121,7 @@ def shuffler(
             "on logs without inputs, or previous on logs with an input in every record, is "
             "refused (exit 2).",
         ),
-    ] = "auto",
+    ] = DEFAULT_INPUT_ORDER,
     game: Annotated[
         str | None,
         typer.Option("--game", help="q-poker or caribbean-stud: test the dealt hands."),
@@ -138,7 +141,7 @@ def shuffler(
             help="Mahjong walls: deal each as Art. 3 does and test each hand's tile types, "
             "pairs or honours against the exact law (none: skip).",
         ),
-    ] = "types",
+    ] = DEFAULT_WALL_STATISTIC,
     batch_size: Annotated[
         int,
         typer.Option("--batch-size", help="Shuffles per batch for the second level."),
